@@ -1,0 +1,187 @@
+//! The WIT binding: converts WIT types to domain types and back, and forwards. No domain logic here.
+
+use serde_json::Value;
+
+use crate::lifecycle::{
+    self as domain, FeedbackAction, NoticeAction, PromptSource, SkillRef, UpdateResponse,
+};
+use crate::store::{Document, DocumentStore};
+use crate::{Ctx, Error, Lang};
+
+wit_bindgen::generate!({
+    path: "../wit",
+    world: "recommender",
+});
+
+use exports::skill_recommender::core::lifecycle as wit;
+use skill_recommender::core::state_store;
+use skill_recommender::core::types;
+
+struct Component;
+
+/// The host's store, seen through the domain trait.
+struct HostStore;
+
+fn wit_doc(doc: Document) -> types::Document {
+    match doc {
+        Document::State => types::Document::State,
+        Document::History => types::Document::History,
+    }
+}
+
+impl DocumentStore for HostStore {
+    fn load(&mut self, doc: Document) -> crate::Result<Option<String>> {
+        state_store::load(wit_doc(doc)).map_err(Error::Store)
+    }
+
+    fn save(&mut self, doc: Document, json: String) -> crate::Result<()> {
+        state_store::save(wit_doc(doc), &json).map_err(Error::Store)
+    }
+}
+
+fn ctx(c: types::Context) -> Ctx {
+    Ctx {
+        now: c.now,
+        host_timezone: c.host_timezone,
+        lang: match c.lang {
+            types::Lang::Zh => Lang::Zh,
+            types::Lang::En => Lang::En,
+        },
+    }
+}
+
+fn wit_error(e: Error) -> types::Error {
+    match e {
+        Error::InvalidInput { field, message } => {
+            types::Error::InvalidInput(types::FieldError { field, message })
+        }
+        Error::CorruptDocument { document, message } => {
+            types::Error::CorruptDocument(types::DocumentError {
+                document: wit_doc(document),
+                message,
+            })
+        }
+        Error::Refused {
+            command,
+            current,
+            allowed_from,
+            hint,
+        } => types::Error::Refused(types::RefusedTransition {
+            command,
+            current,
+            allowed_from,
+            hint,
+        }),
+        Error::Store(message) => types::Error::Store(message),
+    }
+}
+
+fn reply(result: crate::Result<Value>) -> Result<String, types::Error> {
+    result.map(|v| v.to_string()).map_err(wit_error)
+}
+
+impl wit::Guest for Component {
+    fn status(c: types::Context) -> Result<String, types::Error> {
+        reply(domain::status(&ctx(c), &mut HostStore))
+    }
+
+    fn prompt_daily(c: types::Context, source: wit::PromptSource) -> Result<String, types::Error> {
+        let source = match source {
+            wit::PromptSource::PostInstall => PromptSource::PostInstall,
+            wit::PromptSource::Manual => PromptSource::Manual,
+        };
+        reply(domain::prompt_daily(&ctx(c), &mut HostStore, source))
+    }
+
+    fn enable_daily(c: types::Context, scheduler_available: bool) -> Result<String, types::Error> {
+        reply(domain::enable_daily(
+            &ctx(c),
+            &mut HostStore,
+            scheduler_available,
+        ))
+    }
+
+    fn confirm_daily_enabled(c: types::Context) -> Result<String, types::Error> {
+        reply(domain::confirm_daily_enabled(&ctx(c), &mut HostStore))
+    }
+
+    fn fail_daily_schedule(c: types::Context, reason: String) -> Result<String, types::Error> {
+        reply(domain::fail_daily_schedule(
+            &ctx(c),
+            &mut HostStore,
+            &reason,
+        ))
+    }
+
+    fn disable_daily(c: types::Context) -> Result<String, types::Error> {
+        reply(domain::disable_daily(&ctx(c), &mut HostStore))
+    }
+
+    fn unsupported_daily(c: types::Context) -> Result<String, types::Error> {
+        reply(domain::unsupported_daily(&ctx(c), &mut HostStore))
+    }
+
+    fn daily_gate(c: types::Context, search_capability: bool) -> Result<String, types::Error> {
+        reply(domain::daily_gate(
+            &ctx(c),
+            &mut HostStore,
+            search_capability,
+        ))
+    }
+
+    fn failure_notice(
+        c: types::Context,
+        action: wit::NoticeAction,
+    ) -> Result<String, types::Error> {
+        let action = match action {
+            wit::NoticeAction::Dismiss => NoticeAction::Dismiss,
+            wit::NoticeAction::Restore => NoticeAction::Restore,
+        };
+        reply(domain::failure_notice(&ctx(c), &mut HostStore, action))
+    }
+
+    fn update_check(
+        c: types::Context,
+        local_version: Option<String>,
+        remote_version: String,
+    ) -> Result<String, types::Error> {
+        reply(domain::update_check(
+            &ctx(c),
+            &mut HostStore,
+            local_version.as_deref(),
+            &remote_version,
+        ))
+    }
+
+    fn update_notice(
+        c: types::Context,
+        response: wit::UpdateResponse,
+    ) -> Result<String, types::Error> {
+        let response = match response {
+            wit::UpdateResponse::Accept => UpdateResponse::Accept,
+            wit::UpdateResponse::Dismiss => UpdateResponse::Dismiss,
+        };
+        reply(domain::update_notice(&ctx(c), &mut HostStore, response))
+    }
+
+    fn feedback(
+        c: types::Context,
+        action: wit::FeedbackAction,
+        skill: wit::SkillRef,
+    ) -> Result<String, types::Error> {
+        let action = match action {
+            wit::FeedbackAction::Shown => FeedbackAction::Shown,
+            wit::FeedbackAction::Accept => FeedbackAction::Accept,
+            wit::FeedbackAction::Reject => FeedbackAction::Reject,
+        };
+        let skill = SkillRef {
+            skill_id: skill.skill_id,
+            name: skill.name,
+            url: skill.url,
+            categories: skill.categories,
+        };
+        reply(domain::feedback(&ctx(c), &mut HostStore, action, &skill))
+    }
+}
+
+export!(Component);

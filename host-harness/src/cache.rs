@@ -1,0 +1,159 @@
+//! On-disk cache of the precompiled component.
+//!
+//! Compiling the component with Cranelift takes tens of milliseconds in release (and far more in debug);
+//! loading a precompiled artifact takes well under one. The artifact is native code, so it is never
+//! trusted blindly: the file name carries the component's hash, the wasmtime version and the engine's
+//! compatibility hash, and the file carries a SHA-256 of its payload that is checked before wasmtime
+//! sees it. A mismatch, truncation or read error means "rebuild", never "use".
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use wasmtime::Engine;
+use wasmtime::component::Component;
+
+/// File header: magic and format version.
+const MAGIC: &[u8; 8] = b"SRCWASM1";
+
+/// Where (and whether) to cache.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CacheMode {
+    /// Always compile in memory.
+    Disabled,
+    /// Cache in this directory (created on demand).
+    Dir(PathBuf),
+}
+
+impl CacheMode {
+    /// `$SKILL_RECOMMENDER_CACHE_DIR`, else the user's cache directory (`~/.cache/skill-recommender` on
+    /// Linux), else disabled.
+    pub fn from_env() -> CacheMode {
+        std::env::var_os("SKILL_RECOMMENDER_CACHE_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| dirs::cache_dir().map(|d| d.join("skill-recommender")))
+            .map_or(CacheMode::Disabled, CacheMode::Dir)
+    }
+}
+
+/// What happened when the component was loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CacheOutcome {
+    /// Loaded from a verified cache file: no compilation.
+    Hit(PathBuf),
+    /// Compiled; the artifact was written (or `written` is false when the directory is not writable).
+    Miss { path: PathBuf, written: bool },
+    /// A cache file existed but failed verification; recompiled and replaced.
+    Rebuilt { path: PathBuf, reason: String },
+    /// Caching is off.
+    Disabled,
+}
+
+impl CacheOutcome {
+    pub fn is_hit(&self) -> bool {
+        matches!(self, CacheOutcome::Hit(_))
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The cache file for this component on this engine.
+pub fn cache_path(dir: &Path, engine: &Engine, component: &[u8]) -> PathBuf {
+    let digest = Sha256::digest(component);
+    // The compatibility hash covers wasmtime's version and every codegen-relevant setting; the
+    // version is also spelled out so a person can tell cache files apart. DefaultHasher is stable
+    // within one build of the host, which is all the key needs.
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut h);
+    dir.join(format!(
+        "{}-wasmtime{}-{:016x}.cwasm",
+        &hex(&digest)[..32],
+        env!("SKILL_RECOMMENDER_WASMTIME_VERSION"),
+        h.finish()
+    ))
+}
+
+/// Verify a cache file and return its payload.
+fn verify(bytes: &[u8]) -> Result<&[u8], String> {
+    if bytes.len() < MAGIC.len() + 32 || &bytes[..MAGIC.len()] != MAGIC {
+        return Err("bad header".into());
+    }
+    let (sum, payload) = bytes[MAGIC.len()..].split_at(32);
+    if Sha256::digest(payload).as_slice() != sum {
+        return Err("checksum mismatch".into());
+    }
+    Ok(payload)
+}
+
+fn wrap(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAGIC.len() + 32 + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&Sha256::digest(payload));
+    out.extend_from_slice(payload);
+    out
+}
+
+/// Load the component from the cache, or compile it (and cache it when possible).
+pub fn load(
+    engine: &Engine,
+    component: &[u8],
+    mode: &CacheMode,
+) -> anyhow::Result<(Component, CacheOutcome)> {
+    let CacheMode::Dir(dir) = mode else {
+        return Ok((compile(engine, component)?, CacheOutcome::Disabled));
+    };
+    let path = cache_path(dir, engine, component);
+    let mut stale = None;
+    match std::fs::read(&path) {
+        Ok(bytes) => match verify(&bytes) {
+            // SAFETY: the payload is an artifact this host serialized for this engine configuration
+            // (the file name pins component, wasmtime version and engine compatibility hash) and its
+            // checksum verified, so it is not truncated or altered by accident. A user who can write the
+            // cache directory could already replace the host binary itself.
+            Ok(payload) => match unsafe { Component::deserialize(engine, payload) } {
+                Ok(c) => return Ok((c, CacheOutcome::Hit(path))),
+                Err(e) => stale = Some(format!("rejected by wasmtime: {e}")),
+            },
+            Err(reason) => stale = Some(reason),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => stale = Some(format!("unreadable: {e}")),
+    }
+    let compiled = compile(engine, component)?;
+    let written = compiled
+        .serialize()
+        .ok()
+        .and_then(|payload| {
+            std::fs::create_dir_all(dir).ok()?;
+            crate::store::atomic_write(&path, &wrap(&payload)).ok()
+        })
+        .is_some();
+    let outcome = match stale {
+        Some(reason) => CacheOutcome::Rebuilt { path, reason },
+        None => CacheOutcome::Miss { path, written },
+    };
+    Ok((compiled, outcome))
+}
+
+fn compile(engine: &Engine, component: &[u8]) -> anyhow::Result<Component> {
+    Component::new(engine, component).map_err(|e| anyhow::anyhow!("compiling the component: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_accepts_only_intact_files() {
+        let file = wrap(b"payload");
+        assert_eq!(verify(&file).unwrap(), b"payload");
+        let mut flipped = file.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert_eq!(verify(&flipped).unwrap_err(), "checksum mismatch");
+        assert_eq!(verify(&file[..10]).unwrap_err(), "bad header");
+        assert_eq!(verify(b"").unwrap_err(), "bad header");
+    }
+}

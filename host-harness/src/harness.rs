@@ -1,0 +1,465 @@
+//! The wasmtime embedding: compile (or load from cache) once, then one fresh `Store` per call.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use wasmtime::component::{HasData, HasSelf, Linker, ResourceTable};
+use wasmtime::{Config, Engine, OptLevel, ResourceLimiter, Store, Trap};
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+use crate::cache::{self, CacheMode, CacheOutcome};
+use crate::error::{Error, LimitKind, Result};
+use crate::store::{StateStore, StoreError, StoreSession};
+use crate::{Command, Limits};
+use guest::{Ctx, Document, Lang};
+
+/// Generated bindings; nothing outside this module names generated types except the adapter below.
+mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "recommender",
+    });
+}
+
+use bindings::exports::skill_recommender::core::lifecycle as wit;
+use bindings::skill_recommender::core::types as wit_types;
+
+/// The component built from `guest/` by `build.rs`, embedded in the binary.
+pub const COMPONENT_WASM: &[u8] = include_bytes!(env!("SKILL_RECOMMENDER_GUEST_WASM"));
+
+/// The WIT package version this host was built for (`wit/recommender.wit`, `VERSION.json`).
+pub const CONTRACT_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Per-call host state: the WASI context (empty), the store session and the staged writes.
+struct HostState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    session: Box<dyn StoreSession>,
+    staged: Vec<(Document, String)>,
+    /// The host's own error behind a `store` error the guest reports, so it keeps its path.
+    store_error: Option<StoreError>,
+    limiter: Limiter,
+    max_document_bytes: u64,
+    stderr: MemoryOutputPipe,
+}
+
+/// Caps linear memory and tables; remembers a denial so a resulting trap is reported as a limit.
+struct Limiter {
+    max_memory_bytes: usize,
+    denied: bool,
+}
+
+impl ResourceLimiter for Limiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let ok = desired <= self.max_memory_bytes;
+        self.denied |= !ok;
+        Ok(ok)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= 100_000)
+    }
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+fn doc_of(doc: wit_types::Document) -> Document {
+    match doc {
+        wit_types::Document::State => Document::State,
+        wit_types::Document::History => Document::History,
+    }
+}
+
+impl wit_types::Host for HostState {}
+
+impl bindings::skill_recommender::core::state_store::Host for HostState {
+    fn load(&mut self, doc: wit_types::Document) -> std::result::Result<Option<String>, String> {
+        let doc = doc_of(doc);
+        if let Some((_, text)) = self.staged.iter().find(|(d, _)| *d == doc) {
+            return Ok(Some(text.clone()));
+        }
+        self.session.read(doc).map_err(|e| {
+            let message = e.to_string();
+            self.store_error = Some(e);
+            message
+        })
+    }
+
+    fn save(&mut self, doc: wit_types::Document, json: String) -> std::result::Result<(), String> {
+        let doc = doc_of(doc);
+        let size = json.len() as u64;
+        if size > self.max_document_bytes {
+            let e = StoreError::StagedTooLarge {
+                file: doc.file_name(),
+                size,
+                limit: self.max_document_bytes,
+            };
+            let message = e.to_string();
+            self.store_error = Some(e);
+            return Err(message);
+        }
+        self.staged.retain(|(d, _)| *d != doc);
+        self.staged.push((doc, json));
+        Ok(())
+    }
+}
+
+/// Links only `wasi:io` and `wasi:cli` — what Rust's std imports — backed by an empty context:
+/// no environment, no arguments, no stdin, stdout discarded, stderr captured (panic messages).
+/// Filesystem, sockets, clocks, random and http are not in the linker at all, so a component that
+/// imports them fails to instantiate.
+fn link_wasi_std(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
+    use wasmtime_wasi::cli::{WasiCli, WasiCliView};
+    use wasmtime_wasi::p2::bindings::{cli, sync::io};
+
+    struct Table;
+    impl HasData for Table {
+        type Data<'a> = &'a mut ResourceTable;
+    }
+    let l = linker;
+    io::error::add_to_linker::<HostState, Table>(l, |s| &mut s.table)?;
+    io::poll::add_to_linker::<HostState, Table>(l, |s| &mut s.table)?;
+    io::streams::add_to_linker::<HostState, Table>(l, |s| &mut s.table)?;
+    cli::exit::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::environment::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::stdin::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::stdout::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::stderr::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::terminal_input::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::terminal_output::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::terminal_stdin::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::terminal_stdout::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    cli::terminal_stderr::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    Ok(())
+}
+
+/// Configure a [`Harness`].
+#[derive(Debug, Clone)]
+pub struct HarnessBuilder {
+    component: Option<Vec<u8>>,
+    cache: CacheMode,
+    limits: Limits,
+}
+
+impl HarnessBuilder {
+    /// Use another component (tests, or a component built elsewhere) instead of the embedded one.
+    pub fn component_bytes(mut self, bytes: Vec<u8>) -> Self {
+        self.component = Some(bytes);
+        self
+    }
+
+    pub fn cache(mut self, cache: CacheMode) -> Self {
+        self.cache = cache;
+        self
+    }
+
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Create the engine, load or compile the component, check its contract version and link it.
+    pub fn build(self) -> Result<Harness> {
+        let comp_err = |e: wasmtime::Error| Error::Component(format!("{e:#}"));
+        let mut config = Config::new();
+        config
+            .wasm_component_model(true)
+            .cranelift_opt_level(OptLevel::Speed)
+            .consume_fuel(self.limits.fuel.is_some())
+            .epoch_interruption(self.limits.deadline.is_some());
+        let engine = Engine::new(&config).map_err(comp_err)?;
+        let bytes = self.component.as_deref().unwrap_or(COMPONENT_WASM);
+        let (component, cache) = cache::load(&engine, bytes, &self.cache)
+            .map_err(|e| Error::Component(format!("{e:#}")))?;
+        let ty = component.component_type();
+        let imports: Vec<String> = ty.imports(&engine).map(|(n, _)| n.to_owned()).collect();
+        let exports: Vec<String> = ty.exports(&engine).map(|(n, _)| n.to_owned()).collect();
+        check_contract(&exports)?;
+        let mut linker = Linker::new(&engine);
+        link_wasi_std(&mut linker).map_err(comp_err)?;
+        bindings::Recommender::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)
+            .map_err(comp_err)?;
+        let pre = linker.instantiate_pre(&component).map_err(comp_err)?;
+        let pre = bindings::RecommenderPre::new(pre).map_err(comp_err)?;
+        if self.limits.deadline.is_some() {
+            spawn_epoch_ticker(&engine);
+        }
+        Ok(Harness {
+            engine,
+            pre,
+            limits: self.limits,
+            cache,
+            imports,
+            exports,
+        })
+    }
+}
+
+/// Refuse a component built for another contract version, naming both.
+fn check_contract(exports: &[String]) -> Result<()> {
+    const PREFIX: &str = "skill-recommender:core/lifecycle@";
+    let expected = format!("{PREFIX}{CONTRACT_VERSION}");
+    if exports.iter().any(|e| *e == expected) {
+        return Ok(());
+    }
+    match exports.iter().find_map(|e| e.strip_prefix(PREFIX)) {
+        Some(found) => Err(Error::Component(format!(
+            "the component implements contract skill-recommender:core@{found}, but this host expects @{CONTRACT_VERSION}; use a matching host and component"
+        ))),
+        None => Err(Error::Component(format!(
+            "not a skill-recommender component: it exports no {PREFIX}* (exports: {})",
+            exports.join(", ")
+        ))),
+    }
+}
+
+/// Advance the engine's epoch every [`crate::limits::EPOCH_TICK`] while the engine lives.
+fn spawn_epoch_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    std::thread::Builder::new()
+        .name("skill-recommender-epoch".into())
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(crate::limits::EPOCH_TICK);
+            }
+        })
+        .expect("spawning the epoch ticker thread");
+}
+
+/// A compiled, linked component, ready for calls. Cheap to call repeatedly; `Send + Sync`.
+pub struct Harness {
+    engine: Engine,
+    pre: bindings::RecommenderPre<HostState>,
+    limits: Limits,
+    cache: CacheOutcome,
+    imports: Vec<String>,
+    exports: Vec<String>,
+}
+
+type GuestReturn = wasmtime::Result<std::result::Result<String, wit_types::Error>>;
+
+impl Harness {
+    /// Defaults: the embedded component, the cache from [`CacheMode::from_env`], [`Limits::default`].
+    pub fn builder() -> HarnessBuilder {
+        HarnessBuilder {
+            component: None,
+            cache: CacheMode::from_env(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// The component's imports, as the component model names them.
+    pub fn imports(&self) -> &[String] {
+        &self.imports
+    }
+
+    pub fn exports(&self) -> &[String] {
+        &self.exports
+    }
+
+    /// How the component was loaded.
+    pub fn cache_outcome(&self) -> &CacheOutcome {
+        &self.cache
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Run one command as one transaction against `store`; returns the guest's JSON object.
+    pub fn run(&self, store: &dyn StateStore, ctx: &Ctx, command: &Command) -> Result<Value> {
+        let c = wit_types::Context {
+            now: ctx.now.clone(),
+            host_timezone: ctx.host_timezone.clone(),
+            lang: match ctx.lang {
+                Lang::Zh => wit_types::Lang::Zh,
+                Lang::En => wit_types::Lang::En,
+            },
+        };
+        let text = self.call(store, |s, g| dispatch(s, g, &c, command))?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Component(format!("the component returned invalid JSON: {e}")))
+    }
+
+    fn call(
+        &self,
+        store: &dyn StateStore,
+        f: impl FnOnce(&mut Store<HostState>, &wit::Guest) -> GuestReturn,
+    ) -> Result<String> {
+        let session = store.begin()?;
+        let stderr = MemoryOutputPipe::new(self.limits.max_guest_stderr_bytes);
+        let wasi = WasiCtx::builder().stderr(stderr.clone()).build();
+        let state = HostState {
+            wasi,
+            table: ResourceTable::new(),
+            session,
+            staged: Vec::new(),
+            store_error: None,
+            limiter: Limiter {
+                max_memory_bytes: self.limits.max_memory_bytes,
+                denied: false,
+            },
+            max_document_bytes: self.limits.max_document_bytes,
+            stderr,
+        };
+        let mut s = Store::new(&self.engine, state);
+        s.limiter(|st| &mut st.limiter);
+        if let Some(fuel) = self.limits.fuel {
+            s.set_fuel(fuel)
+                .map_err(|e| Error::Component(format!("{e:#}")))?;
+        }
+        if let Some(ticks) = self.limits.deadline_ticks() {
+            s.set_epoch_deadline(ticks);
+            s.epoch_deadline_trap();
+        }
+        let result = match self.pre.instantiate(&mut s) {
+            Ok(instance) => f(&mut s, instance.skill_recommender_core_lifecycle()),
+            Err(e) => Err(e),
+        };
+        let mut data = s.into_data();
+        match result {
+            Ok(Ok(json)) => {
+                data.session.commit(std::mem::take(&mut data.staged))?;
+                Ok(json)
+            }
+            Ok(Err(e)) => Err(guest_error(e, store, &mut data)),
+            Err(trap) => Err(classify(&trap, &data)),
+        }
+        // Dropping `data` here releases the session (and its lock) without writing anything.
+    }
+}
+
+fn dispatch(
+    s: &mut Store<HostState>,
+    g: &wit::Guest,
+    c: &wit_types::Context,
+    command: &Command,
+) -> GuestReturn {
+    use guest::lifecycle::{
+        FeedbackAction as F, NoticeAction as N, PromptSource as P, UpdateResponse as U,
+    };
+    match command {
+        Command::Status => g.call_status(s, c),
+        Command::PromptDaily { source } => g.call_prompt_daily(
+            s,
+            c,
+            match source {
+                P::PostInstall => wit::PromptSource::PostInstall,
+                P::Manual => wit::PromptSource::Manual,
+            },
+        ),
+        Command::EnableDaily {
+            scheduler_available,
+        } => g.call_enable_daily(s, c, *scheduler_available),
+        Command::ConfirmDailyEnabled => g.call_confirm_daily_enabled(s, c),
+        Command::FailDailySchedule { reason } => g.call_fail_daily_schedule(s, c, reason),
+        Command::DisableDaily => g.call_disable_daily(s, c),
+        Command::UnsupportedDaily => g.call_unsupported_daily(s, c),
+        Command::DailyGate { search_capability } => g.call_daily_gate(s, c, *search_capability),
+        Command::FailureNotice { action } => g.call_failure_notice(
+            s,
+            c,
+            match action {
+                N::Dismiss => wit::NoticeAction::Dismiss,
+                N::Restore => wit::NoticeAction::Restore,
+            },
+        ),
+        Command::UpdateCheck {
+            local_version,
+            remote_version,
+        } => g.call_update_check(s, c, local_version.as_deref(), remote_version),
+        Command::UpdateNotice { response } => g.call_update_notice(
+            s,
+            c,
+            match response {
+                U::Accept => wit::UpdateResponse::Accept,
+                U::Dismiss => wit::UpdateResponse::Dismiss,
+            },
+        ),
+        Command::Feedback { action, skill } => {
+            let action = match action {
+                F::Shown => wit::FeedbackAction::Shown,
+                F::Accept => wit::FeedbackAction::Accept,
+                F::Reject => wit::FeedbackAction::Reject,
+            };
+            let skill = wit::SkillRef {
+                skill_id: skill.skill_id.clone(),
+                name: skill.name.clone(),
+                url: skill.url.clone(),
+                categories: skill.categories.clone(),
+            };
+            g.call_feedback(s, c, action, &skill)
+        }
+    }
+}
+
+fn guest_error(e: wit_types::Error, store: &dyn StateStore, data: &mut HostState) -> Error {
+    match e {
+        wit_types::Error::InvalidInput(f) => Error::InvalidInput {
+            field: f.field,
+            message: f.message,
+        },
+        wit_types::Error::CorruptDocument(d) => {
+            let doc = doc_of(d.document);
+            Error::CorruptDocument {
+                file: doc.file_name(),
+                path: store.location(doc),
+                message: d.message,
+            }
+        }
+        wit_types::Error::Refused(r) => Error::Refused {
+            command: r.command,
+            current: r.current,
+            allowed_from: r.allowed_from,
+            hint: r.hint,
+        },
+        wit_types::Error::Store(message) => match data.store_error.take() {
+            Some(e) => Error::Store(e),
+            None => Error::Component(format!(
+                "the component reported a store error the host did not raise: {message}"
+            )),
+        },
+    }
+}
+
+fn classify(err: &wasmtime::Error, data: &HostState) -> Error {
+    match err.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => return Error::Limit(LimitKind::Fuel),
+        Some(Trap::Interrupt) => return Error::Limit(LimitKind::Deadline),
+        _ => {}
+    }
+    if data.limiter.denied {
+        return Error::Limit(LimitKind::Memory);
+    }
+    Error::Trap {
+        message: format!("{err:#}"),
+        guest_stderr: String::from_utf8_lossy(&data.stderr.contents()).into_owned(),
+    }
+}
+
+// A harness is shared across threads by embedders (e.g. a server handling several agents).
+const _: fn() = || {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Harness>();
+    assert_send_sync::<Arc<Harness>>();
+};

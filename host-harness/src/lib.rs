@@ -1,0 +1,93 @@
+//! # host-harness: run the skill-recommender component safely
+//!
+//! A library first ([`Harness`], [`StateStore`] with [`FileStateStore`] and [`MemoryStateStore`],
+//! [`Limits`], [`Command`]); the `skill-recommender` CLI is a thin layer over it.
+//!
+//! ```no_run
+//! use host_harness::{Command, FileStateStore, Harness};
+//! use guest::{Ctx, Lang};
+//!
+//! let harness = Harness::builder().build()?;                  // compile once (or load the cache)
+//! let store = FileStateStore::new("/home/me/.skill-recommender");
+//! let ctx = Ctx { now: "2026-11-29T09:00:00Z".into(), host_timezone: Some("Asia/Shanghai".into()), lang: Lang::Zh };
+//! let out = harness.run(&store, &ctx, &Command::DailyGate { search_capability: true })?;
+//! println!("{}", out["run"]);
+//! # Ok::<(), host_harness::Error>(())
+//! ```
+//!
+//! ## Threats and mitigations
+//!
+//! | threat | mitigation | proven by |
+//! |---|---|---|
+//! | the component reads files, env, network, clocks or randomness | only `wasi:io` and `wasi:cli` are linked, with an empty context (no env, args, stdin, preopens); anything else fails to instantiate | e2e `import_list_is_exactly_std_and_the_state_store` |
+//! | the component runs forever | epoch deadline (wall time) or fuel (deterministic), per call | e2e `runaway_guest_*` |
+//! | the component allocates without bound | `ResourceLimiter` memory cap; the trap is reported as a limit | e2e `memory_hog_*` |
+//! | a failing call half-writes state | saves are staged in the host and committed only when the export returns `ok` | e2e `rollback_*` |
+//! | two processes lose each other's updates | exclusive `state.lock` across read-modify-write | store tests, e2e `concurrent_cli_processes_lose_no_event` |
+//! | a crash mid-write corrupts a file | temp file, fsync, rename, fsync dir | store tests |
+//! | a corrupt file is silently reset (the original's bug) | the guest refuses it with the field or parse error; the host names the file and writes nothing | guest state tests, e2e `corrupt_state_*` |
+//! | an oversized file or staged document exhausts memory | size caps on read and on save | store tests, e2e |
+//! | a tampered or stale precompiled cache runs | cache file name pins component hash, wasmtime version and engine config; payload SHA-256 verified before use; otherwise recompiled | cache tests, e2e `corrupt_cache_*` |
+//! | a component for another contract version is loaded | export names checked at load; the error names both versions | e2e `wrong_contract_version_*` |
+
+pub mod cache;
+pub mod error;
+pub mod harness;
+pub mod limits;
+pub mod store;
+
+pub use cache::{CacheMode, CacheOutcome};
+pub use error::{Error, LimitKind, Result};
+pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder};
+pub use limits::Limits;
+pub use store::{
+    FileStateStore, MemoryStateStore, Migration, StateDirSource, StateStore, StoreError,
+    StoreSession, resolve_state_dir,
+};
+
+pub use guest::lifecycle::{FeedbackAction, NoticeAction, PromptSource, SkillRef, UpdateResponse};
+pub use guest::{Ctx, Document, Lang};
+
+/// One lifecycle command: one guest call, one transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Status,
+    PromptDaily {
+        source: PromptSource,
+    },
+    EnableDaily {
+        scheduler_available: bool,
+    },
+    ConfirmDailyEnabled,
+    FailDailySchedule {
+        reason: String,
+    },
+    DisableDaily,
+    UnsupportedDaily,
+    DailyGate {
+        search_capability: bool,
+    },
+    FailureNotice {
+        action: NoticeAction,
+    },
+    UpdateCheck {
+        local_version: Option<String>,
+        remote_version: String,
+    },
+    UpdateNotice {
+        response: UpdateResponse,
+    },
+    Feedback {
+        action: FeedbackAction,
+        skill: SkillRef,
+    },
+}
+
+/// The context for a call made now: the system clock (UTC) and the system's IANA zone.
+pub fn system_context(lang: Lang) -> Ctx {
+    Ctx {
+        now: jiff::Timestamp::now().to_string(),
+        host_timezone: iana_time_zone::get_timezone().ok(),
+        lang,
+    }
+}

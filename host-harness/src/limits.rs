@@ -1,0 +1,73 @@
+//! Resource limits for one guest call.
+
+use std::time::Duration;
+
+/// Limits applied to every guest call. A call that hits one ends with [`crate::Error::Limit`] and
+/// leaves the state untouched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock budget per call, enforced by epoch interruption (cheap: a counter check at loop
+    /// back-edges and function entries). `None` disables it.
+    pub deadline: Option<Duration>,
+    /// Deterministic instruction budget (wasmtime fuel). Costs some speed, so off by default; tests use
+    /// it because it ends a runaway call at the same point every time.
+    pub fuel: Option<u64>,
+    /// Largest linear memory the guest may grow to, in bytes.
+    pub max_memory_bytes: usize,
+    /// Largest document (state or history) the host reads or accepts from the guest, in bytes.
+    pub max_document_bytes: u64,
+    /// Largest stderr the guest may write (panic messages); beyond it writes fail.
+    pub max_guest_stderr_bytes: usize,
+}
+
+/// How often the epoch ticker advances when a deadline is set.
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+impl Default for Limits {
+    /// Production defaults: 10 s per call, 512 MiB of guest memory, 64 MiB per document.
+    fn default() -> Self {
+        Limits {
+            deadline: Some(Duration::from_secs(10)),
+            fuel: None,
+            max_memory_bytes: 512 << 20,
+            max_document_bytes: 64 << 20,
+            max_guest_stderr_bytes: 64 << 10,
+        }
+    }
+}
+
+impl Limits {
+    /// Small, deterministic limits for tests: fuel instead of wall time, 64 MiB of memory.
+    pub fn for_testing() -> Self {
+        Limits {
+            deadline: None,
+            fuel: Some(2_000_000_000),
+            max_memory_bytes: 64 << 20,
+            max_document_bytes: 4 << 20,
+            max_guest_stderr_bytes: 16 << 10,
+        }
+    }
+
+    /// The deadline in epoch ticks (at least one).
+    pub(crate) fn deadline_ticks(&self) -> Option<u64> {
+        self.deadline.map(|d| {
+            let ticks = d.as_millis() / EPOCH_TICK.as_millis();
+            u64::try_from(ticks).unwrap_or(u64::MAX).max(1)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadline_ticks_round_down_but_never_to_zero() {
+        let mut l = Limits::default();
+        assert_eq!(l.deadline_ticks(), Some(1000));
+        l.deadline = Some(Duration::from_millis(1));
+        assert_eq!(l.deadline_ticks(), Some(1));
+        l.deadline = None;
+        assert_eq!(l.deadline_ticks(), None);
+    }
+}
