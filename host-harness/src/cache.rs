@@ -119,7 +119,12 @@ pub fn load(
             },
             Err(reason) => stale = Some(reason),
         },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        // No file (or no directory where the cache should be): a plain miss.
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) => {}
         Err(e) => stale = Some(format!("unreadable: {e}")),
     }
     let compiled = compile(engine, component)?;

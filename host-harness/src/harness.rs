@@ -217,7 +217,7 @@ impl HarnessBuilder {
 fn check_contract(exports: &[String]) -> Result<()> {
     const PREFIX: &str = "skill-recommender:core/lifecycle@";
     let expected = format!("{PREFIX}{CONTRACT_VERSION}");
-    if exports.iter().any(|e| *e == expected) {
+    if exports.contains(&expected) {
         return Ok(());
     }
     match exports.iter().find_map(|e| e.strip_prefix(PREFIX)) {

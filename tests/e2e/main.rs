@@ -1,1 +1,7 @@
+//! End-to-end tests: the real component through the harness, and the real CLI binary.
 
+mod cli;
+mod common;
+mod component;
+mod sandbox;
+mod version;

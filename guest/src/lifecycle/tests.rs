@@ -1,6 +1,7 @@
 //! Every transition of the daily state machine, allowed and refused, plus notices and feedback.
 
 use super::*;
+use crate::Lang;
 use crate::state::State;
 use crate::store::MemoryStore;
 use proptest::prelude::*;
@@ -12,8 +13,10 @@ fn ctx() -> Ctx {
 }
 
 fn store_with_status(status: DailyStatus) -> MemoryStore {
-    let mut state = State::default();
-    state.daily_rec_status = status;
+    let state = State {
+        daily_rec_status: status,
+        ..State::default()
+    };
     MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), None)
 }
 

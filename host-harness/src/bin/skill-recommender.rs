@@ -40,7 +40,7 @@ Examples:
 /// Discover, vet and recommend agent skills: the deterministic half of the skill-recommender protocol,
 /// run in a WebAssembly sandbox with no file, network, environment or process access.
 #[derive(Debug, Parser)]
-#[command(name = "skill-recommender", version, after_help = AFTER_HELP)]
+#[command(name = "skill-recommender", version, after_help = AFTER_HELP, args_override_self = true)]
 struct Cli {
     /// State directory (default: see below).
     #[arg(long, global = true, value_name = "DIR")]

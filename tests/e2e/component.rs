@@ -1,0 +1,235 @@
+//! The lifecycle through the real component: same results as the native build of the same code.
+
+use guest::lifecycle as native;
+use guest::{Document, MemoryStore};
+use host_harness::{
+    Command, Ctx, FeedbackAction, Lang, MemoryStateStore, NoticeAction, PromptSource, SkillRef,
+    UpdateResponse,
+};
+use serde_json::Value;
+
+use crate::common::harness;
+
+fn script() -> Vec<(&'static str, Command)> {
+    let skill = |id: &str, cats: &[&str]| SkillRef {
+        skill_id: id.into(),
+        name: Some(format!("Skill {id}")),
+        url: Some(format!("https://clawhub.ai/x/{id}")),
+        categories: cats.iter().map(|c| c.to_string()).collect(),
+    };
+    vec![
+        ("2026-11-29T09:00:00Z", Command::Status),
+        (
+            "2026-11-29T09:00:00Z",
+            Command::PromptDaily {
+                source: PromptSource::PostInstall,
+            },
+        ),
+        ("2026-11-29T09:01:00Z", Command::ConfirmDailyEnabled),
+        (
+            "2026-11-29T09:02:00Z",
+            Command::EnableDaily {
+                scheduler_available: false,
+            },
+        ),
+        (
+            "2026-11-29T09:03:00Z",
+            Command::FailDailySchedule {
+                reason: "schedule_create_failed".into(),
+            },
+        ),
+        (
+            "2026-11-29T09:04:00Z",
+            Command::EnableDaily {
+                scheduler_available: false,
+            },
+        ),
+        ("2026-11-29T09:05:00Z", Command::ConfirmDailyEnabled),
+        (
+            "2026-11-30T02:00:00Z",
+            Command::DailyGate {
+                search_capability: false,
+            },
+        ),
+        (
+            "2026-12-01T02:00:00Z",
+            Command::DailyGate {
+                search_capability: false,
+            },
+        ),
+        (
+            "2026-12-02T02:00:00Z",
+            Command::DailyGate {
+                search_capability: true,
+            },
+        ),
+        (
+            "2026-12-02T02:01:00Z",
+            Command::Feedback {
+                action: FeedbackAction::Shown,
+                skill: skill("a", &["PDF"]),
+            },
+        ),
+        (
+            "2026-12-02T02:02:00Z",
+            Command::DailyGate {
+                search_capability: true,
+            },
+        ),
+        (
+            "2026-12-02T02:03:00Z",
+            Command::Feedback {
+                action: FeedbackAction::Accept,
+                skill: skill("a", &[]),
+            },
+        ),
+        (
+            "2026-12-02T02:04:00Z",
+            Command::Feedback {
+                action: FeedbackAction::Reject,
+                skill: skill("b", &["video"]),
+            },
+        ),
+        (
+            "2026-12-02T02:05:00Z",
+            Command::FailureNotice {
+                action: NoticeAction::Dismiss,
+            },
+        ),
+        (
+            "2026-12-02T02:06:00Z",
+            Command::UpdateCheck {
+                local_version: Some("0.1.0".into()),
+                remote_version: "0.2.0".into(),
+            },
+        ),
+        (
+            "2026-12-02T02:07:00Z",
+            Command::UpdateCheck {
+                local_version: None,
+                remote_version: "0.2.0".into(),
+            },
+        ),
+        (
+            "2026-12-02T02:08:00Z",
+            Command::UpdateNotice {
+                response: UpdateResponse::Accept,
+            },
+        ),
+        ("2026-12-02T02:09:00Z", Command::UnsupportedDaily),
+        ("2026-12-02T02:10:00Z", Command::DisableDaily),
+        ("2026-12-02T02:11:00Z", Command::UnsupportedDaily),
+        (
+            "2026-12-02T02:12:00Z",
+            Command::EnableDaily {
+                scheduler_available: false,
+            },
+        ),
+        (
+            "2026-12-02T02:13:00Z",
+            Command::EnableDaily {
+                scheduler_available: true,
+            },
+        ),
+        ("2026-12-02T02:14:00Z", Command::Status),
+    ]
+}
+
+fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<Value, String> {
+    let r = match command {
+        Command::Status => native::status(ctx, store),
+        Command::PromptDaily { source } => native::prompt_daily(ctx, store, *source),
+        Command::EnableDaily {
+            scheduler_available,
+        } => native::enable_daily(ctx, store, *scheduler_available),
+        Command::ConfirmDailyEnabled => native::confirm_daily_enabled(ctx, store),
+        Command::FailDailySchedule { reason } => native::fail_daily_schedule(ctx, store, reason),
+        Command::DisableDaily => native::disable_daily(ctx, store),
+        Command::UnsupportedDaily => native::unsupported_daily(ctx, store),
+        Command::DailyGate { search_capability } => {
+            native::daily_gate(ctx, store, *search_capability)
+        }
+        Command::FailureNotice { action } => native::failure_notice(ctx, store, *action),
+        Command::UpdateCheck {
+            local_version,
+            remote_version,
+        } => native::update_check(ctx, store, local_version.as_deref(), remote_version),
+        Command::UpdateNotice { response } => native::update_notice(ctx, store, *response),
+        Command::Feedback { action, skill } => native::feedback(ctx, store, *action, skill),
+    };
+    r.map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_component_behaves_exactly_like_the_native_build() {
+    let wasm_store = MemoryStateStore::new();
+    let mut native_store = MemoryStore::new();
+    let mut refused = 0;
+    for lang in [Lang::Zh, Lang::En] {
+        for (now, command) in script() {
+            let ctx = Ctx {
+                now: now.into(),
+                host_timezone: Some("Asia/Shanghai".into()),
+                lang,
+            };
+            let wasm = harness()
+                .run(&wasm_store, &ctx, &command)
+                .map_err(|e| e.to_string());
+            let native = run_native(&mut native_store, &ctx, &command);
+            assert_eq!(wasm, native, "{command:?} at {now}");
+            refused += wasm.is_err() as usize;
+            assert_eq!(
+                wasm_store.get(Document::State),
+                native_store.state,
+                "{command:?}"
+            );
+            assert_eq!(
+                wasm_store.get(Document::History),
+                native_store.history,
+                "{command:?}"
+            );
+        }
+    }
+    assert!(
+        refused >= 4,
+        "the script exercises refusals too ({refused})"
+    );
+}
+
+#[test]
+fn the_daily_walk_through_the_component() {
+    let store = MemoryStateStore::new();
+    let run = |now: &str, c: Command| harness().run(&store, &Ctx::at(now), &c);
+    let out = run(
+        "2026-11-29T09:00:00Z",
+        Command::PromptDaily {
+            source: PromptSource::PostInstall,
+        },
+    )
+    .unwrap();
+    assert_eq!(out["status"], "prompted");
+    let out = run(
+        "2026-11-29T09:00:00Z",
+        Command::EnableDaily {
+            scheduler_available: false,
+        },
+    )
+    .unwrap();
+    assert_eq!(out["cron_schedule"], "0 10 * * *");
+    let out = run("2026-11-29T09:00:00Z", Command::ConfirmDailyEnabled).unwrap();
+    assert_eq!(out["status"], "enabled");
+    let gate = run(
+        "2026-11-30T01:00:00Z",
+        Command::DailyGate {
+            search_capability: true,
+        },
+    )
+    .unwrap();
+    assert_eq!(gate["run"], true);
+    let state: Value = serde_json::from_str(&store.get(Document::State).unwrap()).unwrap();
+    assert_eq!(state["daily_rec_status"], "enabled");
+    assert_eq!(
+        state["daily_schedule_confirmed_at"],
+        "2026-11-29T09:00:00+00:00"
+    );
+}
