@@ -13,6 +13,7 @@ wit_bindgen::generate!({
     world: "recommender",
 });
 
+use exports::skill_recommender::core::filter as wit_filter;
 use exports::skill_recommender::core::lifecycle as wit;
 use skill_recommender::core::state_store;
 use skill_recommender::core::types;
@@ -181,6 +182,60 @@ impl wit::Guest for Component {
             categories: skill.categories,
         };
         reply(domain::feedback(&ctx(c), &mut HostStore, action, &skill))
+    }
+}
+
+impl wit_filter::Guest for Component {
+    fn normalize(
+        registry: wit_filter::Registry,
+        json: String,
+        base_url: Option<String>,
+    ) -> Result<String, types::Error> {
+        use crate::normalize::{Options, Registry as R};
+        let registry = match registry {
+            wit_filter::Registry::Auto => None,
+            wit_filter::Registry::Clawhub => Some(R::Clawhub),
+            wit_filter::Registry::Skillssh => Some(R::Skillssh),
+            wit_filter::Registry::Smithery => Some(R::Smithery),
+            wit_filter::Registry::Glama => Some(R::Glama),
+            wit_filter::Registry::Skillhub => Some(R::Skillhub),
+            wit_filter::Registry::Github => Some(R::Github),
+            wit_filter::Registry::Mcpmarket => Some(R::Mcpmarket),
+            wit_filter::Registry::Candidates => Some(R::Candidates),
+        };
+        reply(
+            crate::normalize::normalize(&json, registry, &Options { base_url })
+                .map(|n| n.to_json()),
+        )
+    }
+
+    fn filter(
+        c: types::Context,
+        mode: types::Mode,
+        candidates: String,
+        installed: Vec<types::InstalledSkill>,
+    ) -> Result<String, types::Error> {
+        use crate::filter::{InstalledSkill, Mode};
+        let mode = match mode {
+            types::Mode::Manual => Mode::Manual,
+            types::Mode::Daily => Mode::Daily,
+        };
+        let installed: Vec<InstalledSkill> = installed
+            .into_iter()
+            .map(|s| InstalledSkill {
+                name: s.name,
+                dir: s.dir,
+                source: s.source,
+                source_url: s.source_url,
+            })
+            .collect();
+        reply(crate::filter::run(
+            &ctx(c),
+            &mut HostStore,
+            mode,
+            &candidates,
+            &installed,
+        ))
     }
 }
 

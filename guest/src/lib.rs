@@ -6,7 +6,10 @@
 
 pub mod clock;
 pub mod error;
+pub mod filter;
 pub mod lifecycle;
+pub mod model;
+pub mod normalize;
 pub mod state;
 pub mod store;
 pub mod text;

@@ -82,7 +82,7 @@ pub struct SkillRef {
 }
 
 /// Load both documents and the clock (the state's `timezone` takes precedence over the host's).
-fn open(ctx: &Ctx, store: &mut dyn DocumentStore) -> Result<(Documents, Clock)> {
+pub(crate) fn open(ctx: &Ctx, store: &mut dyn DocumentStore) -> Result<(Documents, Clock)> {
     // Validate `now` before touching anything, so a bad argument is reported as such.
     crate::clock::parse_now(&ctx.now)?;
     let docs = Documents::load(store)?;

@@ -54,6 +54,21 @@ impl CacheOutcome {
     pub fn is_hit(&self) -> bool {
         matches!(self, CacheOutcome::Hit(_))
     }
+
+    /// `{"outcome": "hit|miss|rebuilt|disabled", "path", "written"?, "reason"?}` for status output.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            CacheOutcome::Hit(path) => json!({"outcome": "hit", "path": path}),
+            CacheOutcome::Miss { path, written } => {
+                json!({"outcome": "miss", "path": path, "written": written})
+            }
+            CacheOutcome::Rebuilt { path, reason } => {
+                json!({"outcome": "rebuilt", "path": path, "reason": reason})
+            }
+            CacheOutcome::Disabled => json!({"outcome": "disabled", "path": null}),
+        }
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {

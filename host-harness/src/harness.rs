@@ -22,6 +22,7 @@ mod bindings {
     });
 }
 
+use bindings::exports::skill_recommender::core::filter as wit_filter;
 use bindings::exports::skill_recommender::core::lifecycle as wit;
 use bindings::skill_recommender::core::types as wit_types;
 
@@ -296,6 +297,20 @@ impl Harness {
                 Lang::En => wit_types::Lang::En,
             },
         };
+        let input = match command {
+            Command::Normalize { json, .. } => Some(("input", json.len())),
+            Command::Filter { candidates, .. } => Some(("candidates", candidates.len())),
+            _ => None,
+        };
+        if let Some((field, size)) = input.filter(|(_, size)| *size > self.limits.max_input_bytes) {
+            return Err(Error::InvalidInput {
+                field: field.into(),
+                message: format!(
+                    "{size} bytes, over the {}-byte input limit",
+                    self.limits.max_input_bytes
+                ),
+            });
+        }
         let text = self.call(store, |s, g| dispatch(s, g, &c, command))?;
         serde_json::from_str(&text)
             .map_err(|e| Error::Component(format!("the component returned invalid JSON: {e}")))
@@ -304,7 +319,7 @@ impl Harness {
     fn call(
         &self,
         store: &dyn StateStore,
-        f: impl FnOnce(&mut Store<HostState>, &wit::Guest) -> GuestReturn,
+        f: impl FnOnce(&mut Store<HostState>, &bindings::Recommender) -> GuestReturn,
     ) -> Result<String> {
         let session = store.begin()?;
         let stderr = MemoryOutputPipe::new(self.limits.max_guest_stderr_bytes);
@@ -333,7 +348,7 @@ impl Harness {
             s.epoch_deadline_trap();
         }
         let result = match self.pre.instantiate(&mut s) {
-            Ok(instance) => f(&mut s, instance.skill_recommender_core_lifecycle()),
+            Ok(instance) => f(&mut s, &instance),
             Err(e) => Err(e),
         };
         let mut data = s.into_data();
@@ -351,14 +366,55 @@ impl Harness {
 
 fn dispatch(
     s: &mut Store<HostState>,
-    g: &wit::Guest,
+    instance: &bindings::Recommender,
     c: &wit_types::Context,
     command: &Command,
 ) -> GuestReturn {
     use guest::lifecycle::{
         FeedbackAction as F, NoticeAction as N, PromptSource as P, UpdateResponse as U,
     };
+    let g = instance.skill_recommender_core_lifecycle();
+    let f = instance.skill_recommender_core_filter();
     match command {
+        Command::Normalize {
+            registry,
+            json,
+            base_url,
+        } => {
+            use guest::normalize::Registry as R;
+            let registry = match registry {
+                None => wit_filter::Registry::Auto,
+                Some(R::Clawhub) => wit_filter::Registry::Clawhub,
+                Some(R::Skillssh) => wit_filter::Registry::Skillssh,
+                Some(R::Smithery) => wit_filter::Registry::Smithery,
+                Some(R::Glama) => wit_filter::Registry::Glama,
+                Some(R::Skillhub) => wit_filter::Registry::Skillhub,
+                Some(R::Github) => wit_filter::Registry::Github,
+                Some(R::Mcpmarket) => wit_filter::Registry::Mcpmarket,
+                Some(R::Candidates) => wit_filter::Registry::Candidates,
+            };
+            f.call_normalize(s, registry, json, base_url.as_deref())
+        }
+        Command::Filter {
+            mode,
+            candidates,
+            installed,
+        } => {
+            let mode = match mode {
+                guest::filter::Mode::Manual => wit_types::Mode::Manual,
+                guest::filter::Mode::Daily => wit_types::Mode::Daily,
+            };
+            let installed: Vec<wit_types::InstalledSkill> = installed
+                .iter()
+                .map(|i| wit_types::InstalledSkill {
+                    name: i.name.clone(),
+                    dir: i.dir.clone(),
+                    source: i.source.clone(),
+                    source_url: i.source_url.clone(),
+                })
+                .collect();
+            f.call_filter(s, c, mode, candidates, &installed)
+        }
         Command::Status => g.call_status(s, c),
         Command::PromptDaily { source } => g.call_prompt_daily(
             s,

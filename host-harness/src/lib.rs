@@ -31,6 +31,7 @@
 //! | a component for another contract version is loaded | export names checked at load; the error names both versions | e2e `wrong_contract_version_*` |
 
 pub mod cache;
+pub mod discover;
 pub mod error;
 pub mod harness;
 pub mod limits;
@@ -41,11 +42,13 @@ pub use error::{Error, LimitKind, Result};
 pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder};
 pub use limits::Limits;
 pub use store::{
-    FileStateStore, MemoryStateStore, Migration, StateDirSource, StateStore, StoreError,
-    StoreSession, resolve_state_dir,
+    FileStateStore, MemoryStateStore, Migration, NullStateStore, StateDirSource, StateStore,
+    StoreError, StoreSession, resolve_state_dir,
 };
 
+pub use guest::filter::{InstalledSkill, Mode};
 pub use guest::lifecycle::{FeedbackAction, NoticeAction, PromptSource, SkillRef, UpdateResponse};
+pub use guest::normalize::Registry;
 pub use guest::{Ctx, Document, Lang};
 
 /// One lifecycle command: one guest call, one transaction.
@@ -80,6 +83,19 @@ pub enum Command {
     Feedback {
         action: FeedbackAction,
         skill: SkillRef,
+    },
+    /// Registry JSON → candidates (reads no state: run it against [`NullStateStore`]).
+    Normalize {
+        registry: Option<Registry>,
+        json: String,
+        base_url: Option<String>,
+    },
+    /// Filter a candidates list (`{"candidates": [...]}` or an array) against state, history and the
+    /// installed skills.
+    Filter {
+        mode: Mode,
+        candidates: String,
+        installed: Vec<InstalledSkill>,
     },
 }
 

@@ -18,6 +18,8 @@ pub struct Limits {
     pub max_document_bytes: u64,
     /// Largest stderr the guest may write (panic messages); beyond it writes fail.
     pub max_guest_stderr_bytes: usize,
+    /// Largest input document (a candidates list, a registry response) handed to the guest, in bytes.
+    pub max_input_bytes: usize,
 }
 
 /// How often the epoch ticker advances when a deadline is set.
@@ -32,6 +34,7 @@ impl Default for Limits {
             max_memory_bytes: 512 << 20,
             max_document_bytes: 64 << 20,
             max_guest_stderr_bytes: 64 << 10,
+            max_input_bytes: 64 << 20,
         }
     }
 }
@@ -45,6 +48,7 @@ impl Limits {
             max_memory_bytes: 64 << 20,
             max_document_bytes: 4 << 20,
             max_guest_stderr_bytes: 16 << 10,
+            max_input_bytes: 4 << 20,
         }
     }
 

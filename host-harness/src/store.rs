@@ -43,6 +43,8 @@ pub enum StoreError {
     Locked { path: PathBuf, waited: Duration },
     #[error("legacy file {} cannot be migrated: {message}; it was left as it is", .path.display())]
     Legacy { path: PathBuf, message: String },
+    #[error("this call may not write state, but the component staged {file}")]
+    ReadOnly { file: &'static str },
     #[error("the component staged a {size}-byte {file}, over the {limit}-byte limit")]
     StagedTooLarge {
         file: &'static str,
@@ -60,7 +62,7 @@ impl StoreError {
             | StoreError::NotUtf8 { path }
             | StoreError::Locked { path, .. }
             | StoreError::Legacy { path, .. } => Some(path),
-            StoreError::StagedTooLarge { .. } => None,
+            StoreError::StagedTooLarge { .. } | StoreError::ReadOnly { .. } => None,
         }
     }
 }
@@ -178,6 +180,41 @@ impl StoreSession for MemorySession {
             }
         }
         Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// No store
+
+/// For calls that need no state (`normalize`): no files, no lock; the guest sees empty documents and
+/// any attempt to commit a write is an error.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NullStateStore;
+
+struct NullSession;
+
+impl StateStore for NullStateStore {
+    fn begin(&self) -> Result<Box<dyn StoreSession>, StoreError> {
+        Ok(Box::new(NullSession))
+    }
+
+    fn location(&self, _doc: Document) -> Option<PathBuf> {
+        None
+    }
+}
+
+impl StoreSession for NullSession {
+    fn read(&mut self, _doc: Document) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
+
+    fn commit(self: Box<Self>, writes: Vec<(Document, String)>) -> Result<(), StoreError> {
+        match writes.first() {
+            Some((doc, _)) => Err(StoreError::ReadOnly {
+                file: doc.file_name(),
+            }),
+            None => Ok(()),
+        }
     }
 }
 

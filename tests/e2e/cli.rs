@@ -44,6 +44,10 @@ fn the_daily_opt_in_walk() {
     assert_eq!(s["daily_rec_status"], "enabled");
     assert_eq!(s["host"]["state_dir_source"], "--state-dir");
     assert_eq!(
+        s["host"]["cache"]["outcome"], "hit",
+        "the shared test cache was warmed by earlier calls"
+    );
+    assert_eq!(
         s["host"]["files"]["state"],
         d.join("state.json").to_str().unwrap()
     );

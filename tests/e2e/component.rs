@@ -156,6 +156,21 @@ fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<V
         } => native::update_check(ctx, store, local_version.as_deref(), remote_version),
         Command::UpdateNotice { response } => native::update_notice(ctx, store, *response),
         Command::Feedback { action, skill } => native::feedback(ctx, store, *action, skill),
+        Command::Filter {
+            mode,
+            candidates,
+            installed,
+        } => guest::filter::run(ctx, store, *mode, candidates, installed),
+        Command::Normalize {
+            registry,
+            json,
+            base_url,
+        } => {
+            let options = guest::normalize::Options {
+                base_url: base_url.clone(),
+            };
+            guest::normalize::normalize(json, *registry, &options).map(|n| n.to_json())
+        }
     };
     r.map_err(|e| e.to_string())
 }

@@ -1,5 +1,6 @@
 //! End-to-end tests: the real component through the harness, and the real CLI binary.
 
+mod candidates;
 mod cli;
 mod common;
 mod component;

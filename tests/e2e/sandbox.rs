@@ -48,9 +48,14 @@ fn import_list_is_exactly_std_and_the_state_store() {
             "{forbidden} imported"
         );
     }
+    let mut exports = harness().exports().to_vec();
+    exports.sort();
     assert_eq!(
-        harness().exports(),
-        ["skill-recommender:core/lifecycle@0.1.0"]
+        exports,
+        [
+            "skill-recommender:core/filter@0.1.0",
+            "skill-recommender:core/lifecycle@0.1.0"
+        ]
     );
 }
 

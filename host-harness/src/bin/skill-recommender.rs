@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use host_harness::discover::{self, SkillsDir};
 use host_harness::{
-    CacheMode, Command, Error, FeedbackAction, FileStateStore, Harness, Lang, NoticeAction,
-    PromptSource, SkillRef, StateStore, UpdateResponse, resolve_state_dir,
+    CacheMode, Command, Error, FeedbackAction, FileStateStore, Harness, Lang, Mode, NoticeAction,
+    NullStateStore, PromptSource, Registry, SkillRef, StateStore, UpdateResponse,
+    resolve_state_dir,
 };
 use serde_json::{Value, json};
 
@@ -28,6 +30,7 @@ Exit codes:
   4  state error (corrupt, unreadable, oversized or locked state file; the file is left as it was)
   5  sandbox limit (time, instructions or memory)
   6  refused transition (not allowed from the current daily status; the error says what to do)
+  7  partial: `normalize` skipped some items (the JSON lists them; the rest were normalized)
 
 Examples:
   skill-recommender status
@@ -35,7 +38,9 @@ Examples:
   skill-recommender enable-daily        # then create the automation, then:
   skill-recommender confirm-daily-enabled
   skill-recommender daily-gate          # first step of every daily run
-  skill-recommender shown --skill-id clawhub:pdf-tables --skill-name 'PDF Tables' --categories pdf,documents";
+  skill-recommender shown --skill-id clawhub:pdf-tables --skill-name 'PDF Tables' --categories pdf,documents
+  skill-recommender normalize --from clawhub clawhub-search.json > candidates.json
+  skill-recommender filter --candidates candidates.json --mode daily";
 
 /// Discover, vet and recommend agent skills: the deterministic half of the skill-recommender protocol,
 /// run in a WebAssembly sandbox with no file, network, environment or process access.
@@ -92,6 +97,25 @@ enum SourceArg {
     #[value(name = "post_install", alias = "post-install")]
     PostInstall,
     Manual,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Manual,
+    Daily,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum RegistryArg {
+    Auto,
+    Clawhub,
+    Skillssh,
+    Smithery,
+    Glama,
+    Skillhub,
+    Github,
+    Mcpmarket,
+    Candidates,
 }
 
 #[derive(Debug, Subcommand)]
@@ -153,6 +177,42 @@ enum Cmd {
     Accept(SkillArgs),
     /// Record that the user declined a skill.
     Reject(SkillArgs),
+    /// Turn a registry's own JSON (search, list or detail response) into {"candidates": [...]}.
+    /// Reads no state. Exit 7 when some items were skipped (listed under "skipped").
+    Normalize {
+        /// Which registry the JSON comes from.
+        #[arg(long = "from", value_enum, default_value_t = RegistryArg::Auto)]
+        from: RegistryArg,
+        /// Base URL of a self-hosted registry (SkillHub), to build page URLs.
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+        /// The JSON file, or - for standard input.
+        #[arg(value_name = "FILE|-")]
+        input: PathBuf,
+    },
+    /// Filter candidates against the state, the history and the installed skills; prints
+    /// {"kept": [...], "dropped": [{"skill_id", "reason", ...}], "summary": {...}}. Never writes.
+    Filter {
+        /// The candidates JSON ({"candidates": [...]} or an array), or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        candidates: PathBuf,
+        /// manual (the user asked) or daily (the automation: one per local day).
+        #[arg(long, value_enum)]
+        mode: ModeArg,
+        #[command(flatten)]
+        discovery: DiscoveryArgs,
+    },
+}
+
+#[derive(Debug, Args)]
+struct DiscoveryArgs {
+    /// Another directory of installed skills (<dir>/<skill>/SKILL.md); repeatable.
+    #[arg(long, value_name = "DIR")]
+    skills_dir: Vec<PathBuf>,
+    /// Do not look in the usual skill directories (./.agents/skills, ~/.claude/skills, ~/.hermes/skills,
+    /// ~/.codex/skills, ~/.openclaw/skills, ...); --skills-dir still applies.
+    #[arg(long)]
+    no_discover: bool,
 }
 
 #[derive(Debug, Args)]
@@ -206,6 +266,9 @@ impl SkillArgs {
 
 fn command(cmd: Cmd) -> Command {
     match cmd {
+        Cmd::Normalize { .. } | Cmd::Filter { .. } => {
+            unreachable!("built with their inputs in run()")
+        }
         Cmd::Status => Command::Status,
         Cmd::PromptDaily { source } => Command::PromptDaily {
             source: match source {
@@ -277,6 +340,34 @@ fn detect_legacy_dir() -> Option<PathBuf> {
     })
 }
 
+/// Read an input file (or stdin for `-`) within the input size cap; errors name the flag and the file.
+fn read_input(field: &str, path: &std::path::Path, limit: usize) -> Result<String, Error> {
+    use std::io::Read;
+    let invalid = |message: String| Error::InvalidInput {
+        field: field.into(),
+        message,
+    };
+    let mut bytes = Vec::new();
+    let cap = limit as u64 + 1;
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().lock().take(cap).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(cap).read_to_end(&mut bytes))
+    };
+    let name = if path.as_os_str() == "-" {
+        "standard input".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    read.map_err(|e| invalid(format!("cannot read {name}: {e}")))?;
+    if bytes.len() > limit {
+        return Err(invalid(format!(
+            "{name} is over the {limit}-byte input limit"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| invalid(format!("{name} is not UTF-8 text")))
+}
+
 fn print(value: &Value, compact: bool) {
     let text = if compact {
         serde_json::to_string(value)
@@ -298,9 +389,24 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(value) => {
             print(&value, compact);
+            let partial = value["skipped"].as_array().is_some_and(|s| !s.is_empty());
+            if partial {
+                eprintln!(
+                    "skill-recommender: some items were skipped; see \"skipped\" in the output"
+                );
+                return ExitCode::from(7);
+            }
             ExitCode::SUCCESS
         }
         Err(e) => fail(&e, compact),
+    }
+}
+
+fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
+    match (no_cache, dir) {
+        (true, _) => CacheMode::Disabled,
+        (false, Some(d)) => CacheMode::Dir(d),
+        (false, None) => CacheMode::from_env(),
     }
 }
 
@@ -316,6 +422,45 @@ fn run(cli: Cli) -> Result<Value, Error> {
     if let Some(zone) = cli.timezone {
         ctx.host_timezone = Some(zone);
     }
+    let harness = Harness::builder()
+        .cache(cache_mode(cli.no_cache, cli.cache_dir))
+        .build()?;
+    let limit = harness.limits().max_input_bytes;
+    // `normalize` needs no state: no state dir, no lock.
+    if let Cmd::Normalize {
+        from,
+        base_url,
+        input,
+    } = &cli.command
+    {
+        let registry = match from {
+            RegistryArg::Auto => None,
+            RegistryArg::Clawhub => Some(Registry::Clawhub),
+            RegistryArg::Skillssh => Some(Registry::Skillssh),
+            RegistryArg::Smithery => Some(Registry::Smithery),
+            RegistryArg::Glama => Some(Registry::Glama),
+            RegistryArg::Skillhub => Some(Registry::Skillhub),
+            RegistryArg::Github => Some(Registry::Github),
+            RegistryArg::Mcpmarket => Some(Registry::Mcpmarket),
+            RegistryArg::Candidates => Some(Registry::Candidates),
+        };
+        let json = read_input("input", input, limit)?;
+        let command = Command::Normalize {
+            registry,
+            json,
+            base_url: base_url.clone(),
+        };
+        let out = harness.run(&NullStateStore, &ctx, &command)?;
+        for w in out["warnings"].as_array().into_iter().flatten() {
+            eprintln!(
+                "skill-recommender: item {}: {}: {}",
+                w["index"],
+                w["field"].as_str().unwrap_or(""),
+                w["message"].as_str().unwrap_or("")
+            );
+        }
+        return Ok(out);
+    }
     let (dir, source) = resolve_state_dir(
         cli.state_dir.as_deref(),
         |k| std::env::var_os(k),
@@ -326,17 +471,52 @@ fn run(cli: Cli) -> Result<Value, Error> {
         message,
     })?;
     let legacy = cli.legacy_data_dir.or_else(detect_legacy_dir);
-    let cache = match (cli.no_cache, cli.cache_dir) {
-        (true, _) => CacheMode::Disabled,
-        (false, Some(d)) => CacheMode::Dir(d),
-        (false, None) => CacheMode::from_env(),
-    };
-    let harness = Harness::builder().cache(cache).build()?;
     let store = FileStateStore::new(&dir)
         .with_legacy_dir(legacy)
         .with_max_document_bytes(harness.limits().max_document_bytes);
     let is_status = matches!(cli.command, Cmd::Status);
-    let mut out = harness.run(&store, &ctx, &command(cli.command))?;
+    let mut discovery_report = None;
+    let command = match cli.command {
+        Cmd::Filter {
+            candidates,
+            mode,
+            discovery,
+        } => {
+            let json = read_input("candidates", &candidates, limit)?;
+            let mut dirs: Vec<SkillsDir> = Vec::new();
+            if !discovery.no_discover {
+                let cwd = std::env::current_dir().unwrap_or_default();
+                dirs = discover::default_dirs(&cwd, dirs::home_dir().as_deref());
+            }
+            dirs.extend(discovery.skills_dir.into_iter().map(|path| SkillsDir {
+                path,
+                label: "custom",
+            }));
+            let found = discover::discover(&dirs);
+            for w in &found.warnings {
+                eprintln!("skill-recommender: {w}");
+            }
+            discovery_report = Some(json!({
+                "scanned": found.scanned,
+                "installed_skills": found.skills.len(),
+                "warnings": found.warnings,
+            }));
+            let mode = match mode {
+                ModeArg::Manual => Mode::Manual,
+                ModeArg::Daily => Mode::Daily,
+            };
+            Command::Filter {
+                mode,
+                candidates: json,
+                installed: found.skills,
+            }
+        }
+        other => command(other),
+    };
+    let mut out = harness.run(&store, &ctx, &command)?;
+    if let Some(report) = discovery_report {
+        out["discovery"] = report;
+    }
     for m in store.migrations() {
         eprintln!(
             "skill-recommender: migrated legacy {} to {}",
@@ -353,7 +533,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
                 "history": store.location(host_harness::Document::History),
             },
             "component_imports": harness.imports(),
-            "cache": format!("{:?}", harness.cache_outcome()),
+            "cache": harness.cache_outcome().to_json(),
         });
     }
     Ok(out)

@@ -1,0 +1,665 @@
+//! The candidate filter: the original's order and reason codes, with its quirks fixed.
+//!
+//! Order (each candidate is dropped by the first rule that applies):
+//! 0. daily mode only: a recommendation already recorded today → everything `daily_quota_exhausted`;
+//! 1. unparseable item → `invalid_candidate`;
+//! 2. dedup by id, normalized name and canonical source URL → losers `duplicate` (with `duplicate_of`);
+//! 3. `missing_required_fields`, `invalid_url`;
+//! 4. `already_installed` (by id, normalized name or source URL);
+//! 5. `recommended_recently` (newest history record of the skill within [`RECOMMEND_COOLDOWN_DAYS`]);
+//! 6. `rejected_recently` (newest reject in `last_actions` within [`REJECT_COOLDOWN_DAYS`]);
+//! 7. `blacklist_category`; 8. `description_too_short`; 9. `stale_and_low_popularity`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use jiff::Timestamp;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::clock::{Clock, parse_stored};
+use crate::model::{Candidate, trust_rank};
+use crate::state::{History, State};
+
+/// A skill shown (or answered) this many days ago or less is not recommended again (whole days, floored).
+pub const RECOMMEND_COOLDOWN_DAYS: i64 = 30;
+/// A skill rejected this many days ago or less is not recommended again (the protocol's rule).
+pub const REJECT_COOLDOWN_DAYS: i64 = 14;
+/// Categories never recommended (compared case-insensitively).
+pub const BLACKLIST_CATEGORIES: &[&str] = &["entertainment", "fortune", "astrology"];
+/// Descriptions shorter than this many characters (after trimming; a CJK character counts one) are dropped.
+pub const MIN_DESCRIPTION_CHARS: usize = 20;
+/// A skill not updated for more than this many days (or with no date) is stale…
+pub const STALE_AFTER_DAYS: i64 = 180;
+/// …and dropped when also downloads + stars are below this.
+pub const MIN_POPULARITY_WHEN_STALE: u64 = 50;
+
+/// Manual (the user asked) or daily (the automation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Manual,
+    Daily,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Manual => "manual",
+            Mode::Daily => "daily",
+        }
+    }
+}
+
+/// Why a candidate was dropped. The codes are the original's, plus `invalid_candidate` and `duplicate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    DailyQuotaExhausted,
+    InvalidCandidate,
+    Duplicate,
+    MissingRequiredFields,
+    InvalidUrl,
+    AlreadyInstalled,
+    RecommendedRecently,
+    RejectedRecently,
+    BlacklistCategory,
+    DescriptionTooShort,
+    StaleAndLowPopularity,
+}
+
+impl Reason {
+    pub fn code(self) -> &'static str {
+        match self {
+            Reason::DailyQuotaExhausted => "daily_quota_exhausted",
+            Reason::InvalidCandidate => "invalid_candidate",
+            Reason::Duplicate => "duplicate",
+            Reason::MissingRequiredFields => "missing_required_fields",
+            Reason::InvalidUrl => "invalid_url",
+            Reason::AlreadyInstalled => "already_installed",
+            Reason::RecommendedRecently => "recommended_recently",
+            Reason::RejectedRecently => "rejected_recently",
+            Reason::BlacklistCategory => "blacklist_category",
+            Reason::DescriptionTooShort => "description_too_short",
+            Reason::StaleAndLowPopularity => "stale_and_low_popularity",
+        }
+    }
+}
+
+/// A skill installed on this machine, as the host found it (or as recorded in the state).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InstalledSkill {
+    /// The SKILL.md `name`.
+    pub name: String,
+    /// Where it is installed (for messages).
+    pub dir: String,
+    /// Which agent's skill directory, if known (e.g. `claude`, `hermes`).
+    pub source: Option<String>,
+    /// Its source repository, if the SKILL.md names one.
+    pub source_url: Option<String>,
+}
+
+/// One dropped candidate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Dropped {
+    /// Position in the input.
+    pub index: usize,
+    pub skill_id: String,
+    pub name: String,
+    pub reason: Reason,
+    /// A human-readable explanation (which record, how many days, which field).
+    pub detail: String,
+    /// For `duplicate`: the skill that was kept instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicate_of: Option<String>,
+    /// For `duplicate` and `already_installed`: `id`, `name` or `source_url`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_on: Option<&'static str>,
+}
+
+/// The filter's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub kept: Vec<Candidate>,
+    pub dropped: Vec<Dropped>,
+}
+
+impl Outcome {
+    /// The JSON the `filter` export returns.
+    pub fn to_json(&self, mode: Mode, clock: &Clock) -> Value {
+        let mut by_reason: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in &self.dropped {
+            *by_reason.entry(d.reason.code()).or_default() += 1;
+        }
+        json!({
+            "mode": mode.as_str(),
+            "kept": self.kept,
+            "dropped": self.dropped,
+            "summary": {
+                "input": self.kept.len() + self.dropped.len(),
+                "kept": self.kept.len(),
+                "dropped": self.dropped.len(),
+                "by_reason": by_reason,
+            },
+            "local_date": clock.today().to_string(),
+            "timezone": clock.zone_name,
+        })
+    }
+}
+
+/// Fold a name for comparison: lower case, `-` and `_` as spaces, runs of white space as one space.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+        .replace(['-', '_'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The name part of an id: `clawhub:pdf-tables` → `pdf-tables`; `skillssh:o/r/skill` → `skill`.
+fn id_slug(id: &str) -> &str {
+    let rest = id.split_once(':').map_or(id, |(_, r)| r);
+    rest.rsplit('/').next().unwrap_or(rest)
+}
+
+/// Canonical form of a source URL for comparison: no scheme, `www.`, query, fragment, trailing `/` or
+/// `.git`; host lower-cased; on code hosts (GitHub, GitLab, Codeberg), whose paths are case-insensitive,
+/// the path too; `/tree/<branch>/…` and `/blob/<branch>/…` become the sub-path. `None` if not http(s).
+pub fn canonical_url(url: &str, subpath: Option<&str>) -> Option<String> {
+    let url = url.trim();
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .or_else(|| url.strip_prefix("HTTPS://"))
+        .or_else(|| url.strip_prefix("HTTP://"))?;
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = host.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_owned();
+    if host.is_empty() {
+        return None;
+    }
+    let code_host = matches!(host.as_str(), "github.com" | "gitlab.com" | "codeberg.org");
+    let mut segments: Vec<String> = path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            if code_host {
+                s.to_lowercase()
+            } else {
+                s.to_owned()
+            }
+        })
+        .collect();
+    if code_host {
+        if let Some(last) = segments.get_mut(1)
+            && let Some(stripped) = last.strip_suffix(".git")
+        {
+            *last = stripped.to_owned();
+        }
+        // owner/repo/tree/<branch>/path → owner/repo + path
+        if segments.len() > 3 && matches!(segments[2].as_str(), "tree" | "blob") {
+            let sub: Vec<String> = segments.drain(2..).skip(2).collect();
+            segments.extend(sub);
+        } else if segments.len() > 2 && matches!(segments[2].as_str(), "tree" | "blob") {
+            segments.truncate(2);
+        }
+    }
+    if let Some(sub) = subpath.map(str::trim).filter(|s| !s.is_empty()) {
+        let sub = if code_host {
+            sub.to_lowercase()
+        } else {
+            sub.to_owned()
+        };
+        let sub: Vec<&str> = sub.split('/').filter(|s| !s.is_empty()).collect();
+        // A sub-path already present at the end of the URL is not appended twice.
+        if !segments.ends_with(&sub.iter().map(|s| s.to_string()).collect::<Vec<_>>()) {
+            segments.extend(sub.into_iter().map(str::to_owned));
+        }
+    }
+    let mut out = host;
+    for s in segments {
+        out.push('/');
+        out.push_str(&s);
+    }
+    Some(out)
+}
+
+fn is_http_url(url: &str) -> bool {
+    let u = url.trim();
+    let lower = u.to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"));
+    rest.is_some_and(|r| {
+        !r.is_empty() && !r.starts_with('/') && !r.chars().any(char::is_whitespace)
+    })
+}
+
+/// Required fields and URL scheme: the per-listing validity check.
+fn validity(c: &Candidate) -> Option<(Reason, String)> {
+    let missing: Vec<&str> = [
+        ("skill_id", &c.skill_id),
+        ("name", &c.name),
+        ("url", &c.url),
+        ("description", &c.description),
+    ]
+    .into_iter()
+    .filter(|(_, v)| v.trim().is_empty())
+    .map(|(k, _)| k)
+    .collect();
+    if !missing.is_empty() {
+        return Some((
+            Reason::MissingRequiredFields,
+            format!("empty or missing: {}", missing.join(", ")),
+        ));
+    }
+    if !is_http_url(&c.url) {
+        return Some((
+            Reason::InvalidUrl,
+            format!("url {:?} is not an http(s) URL", c.url),
+        ));
+    }
+    None
+}
+
+/// Union-find over candidate indices.
+struct Groups(Vec<usize>);
+
+impl Groups {
+    fn find(&mut self, i: usize) -> usize {
+        let mut r = i;
+        while self.0[r] != r {
+            r = self.0[r];
+        }
+        let mut j = i;
+        while self.0[j] != r {
+            let next = self.0[j];
+            self.0[j] = r;
+            j = next;
+        }
+        r
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            // The smaller index is the root, so roots are first-seen members.
+            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            self.0[hi] = lo;
+        }
+    }
+}
+
+fn days_between(earlier: Timestamp, now: Timestamp) -> i64 {
+    now.as_second()
+        .saturating_sub(earlier.as_second())
+        .div_euclid(86_400)
+}
+
+/// Identity of installed skills, for matching.
+#[derive(Default)]
+struct InstalledIndex {
+    ids: BTreeMap<String, String>,
+    names: BTreeMap<String, String>,
+    urls: BTreeMap<String, String>,
+}
+
+impl InstalledIndex {
+    fn new(state: &State, installed: &[InstalledSkill]) -> Self {
+        let mut ix = InstalledIndex::default();
+        for id in &state.installed_skill_ids {
+            ix.ids.insert(id.trim().to_lowercase(), id.clone());
+            let key = name_key(id_slug(id));
+            if !key.is_empty() {
+                ix.names.entry(key).or_insert_with(|| id.clone());
+            }
+        }
+        // `_installed_skills_meta`: agent-written records, any of skill_id / name / url / source_code_url.
+        if let Some(items) = state.installed_skills_meta.as_array() {
+            for m in items {
+                let label = ["skill_id", "name"]
+                    .iter()
+                    .find_map(|k| m.get(k).and_then(Value::as_str))
+                    .unwrap_or("installed skill")
+                    .to_owned();
+                if let Some(id) = m.get("skill_id").and_then(Value::as_str) {
+                    ix.ids.insert(id.trim().to_lowercase(), label.clone());
+                }
+                if let Some(n) = m.get("name").and_then(Value::as_str) {
+                    ix.names.insert(name_key(n), label.clone());
+                }
+                for k in ["source_code_url", "url"] {
+                    if let Some(u) = m
+                        .get(k)
+                        .and_then(Value::as_str)
+                        .and_then(|u| canonical_url(u, None))
+                    {
+                        ix.urls.insert(u, label.clone());
+                    }
+                }
+            }
+        }
+        for s in installed {
+            let label = if s.dir.is_empty() {
+                s.name.clone()
+            } else {
+                format!("{} ({})", s.name, s.dir)
+            };
+            let key = name_key(&s.name);
+            if !key.is_empty() {
+                ix.names.insert(key, label.clone());
+            }
+            if let Some(u) = s.source_url.as_deref().and_then(|u| canonical_url(u, None)) {
+                ix.urls.insert(u, label);
+            }
+        }
+        ix
+    }
+
+    fn matches(&self, c: &Candidate) -> Option<(&'static str, &str)> {
+        if let Some(l) = self.ids.get(&c.skill_id.trim().to_lowercase()) {
+            return Some(("id", l));
+        }
+        for key in [name_key(&c.name), name_key(id_slug(&c.skill_id))] {
+            if let Some(l) = self.names.get(&key).filter(|_| !key.is_empty()) {
+                return Some(("name", l));
+            }
+        }
+        let url = c
+            .source_code_url
+            .as_deref()
+            .and_then(|u| canonical_url(u, c.source_subpath.as_deref()))?;
+        self.urls.get(&url).map(|l| ("source_url", l.as_str()))
+    }
+}
+
+/// The `filter` export: parse the list, load state and history (read only), filter.
+pub fn run(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+) -> crate::Result<Value> {
+    let items = crate::model::parse_candidates(candidates)?;
+    let (docs, clock) = crate::lifecycle::open(ctx, store)?;
+    Ok(filter(items, mode, &docs.state, &docs.history, installed, &clock).to_json(mode, &clock))
+}
+
+/// Run the filter. `items` are the parsed input candidates (or why each could not be parsed).
+pub fn filter(
+    items: Vec<Result<Candidate, String>>,
+    mode: Mode,
+    state: &State,
+    history: &History,
+    installed: &[InstalledSkill],
+    clock: &Clock,
+) -> Outcome {
+    let mut dropped: Vec<Dropped> = Vec::new();
+    let drop = |index: usize, c: &Candidate, reason: Reason, detail: String| Dropped {
+        index,
+        skill_id: c.skill_id.clone(),
+        name: c.name.clone(),
+        reason,
+        detail,
+        duplicate_of: None,
+        matched_on: None,
+    };
+
+    // 0. Daily quota, in the user's zone.
+    if mode == Mode::Daily {
+        let today = clock.today();
+        let used = history
+            .recommendations
+            .iter()
+            .find(|r| parse_stored(&r.date).is_some_and(|ts| clock.local_date_of(ts) == today));
+        if let Some(r) = used {
+            let detail = format!(
+                "{} was already recommended today ({today}, {})",
+                r.skill_id, clock.zone_name
+            );
+            for (i, item) in items.iter().enumerate() {
+                let c = item.as_ref().cloned().unwrap_or_default();
+                dropped.push(drop(i, &c, Reason::DailyQuotaExhausted, detail.clone()));
+            }
+            return Outcome {
+                kept: Vec::new(),
+                dropped,
+            };
+        }
+    }
+
+    // 1. Parse failures.
+    let mut cands: Vec<(usize, Candidate)> = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        match item {
+            Ok(c) => cands.push((i, c)),
+            Err(message) => dropped.push(Dropped {
+                index: i,
+                skill_id: String::new(),
+                name: String::new(),
+                reason: Reason::InvalidCandidate,
+                detail: message,
+                duplicate_of: None,
+                matched_on: None,
+            }),
+        }
+    }
+
+    // 2. Dedup: group by any shared id, name or source URL; the group keeps its most trusted valid
+    //    listing (valid before invalid, then trust, then first seen).
+    let n = cands.len();
+    let mut groups = Groups((0..n).collect());
+    let mut first_by_key: BTreeMap<(u8, String), usize> = BTreeMap::new();
+    let mut link = |kind: u8, key: String, j: usize, groups: &mut Groups| {
+        if key.is_empty() {
+            return;
+        }
+        match first_by_key.get(&(kind, key.clone())) {
+            Some(&i) => groups.union(i, j),
+            None => {
+                first_by_key.insert((kind, key), j);
+            }
+        }
+    };
+    for (j, (_, c)) in cands.iter().enumerate() {
+        // The same id from two different owners is two skills (registry slugs collide across owners).
+        let owner = c
+            .owner
+            .as_deref()
+            .map(str::to_lowercase)
+            .unwrap_or_default();
+        link(
+            0,
+            format!("{}\u{0}{owner}", c.skill_id.trim().to_lowercase()),
+            j,
+            &mut groups,
+        );
+        link(1, name_key(&c.name), j, &mut groups);
+        if let Some(u) = c
+            .source_code_url
+            .as_deref()
+            .and_then(|u| canonical_url(u, c.source_subpath.as_deref()))
+        {
+            link(2, u, j, &mut groups);
+        }
+    }
+    let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for j in 0..n {
+        let root = groups.find(j);
+        members.entry(root).or_default().push(j);
+    }
+    let mut winner_of = vec![usize::MAX; n];
+    for list in members.values() {
+        let best = *list
+            .iter()
+            .min_by_key(|&&j| {
+                let c = &cands[j].1;
+                (
+                    validity(c).is_some(),
+                    std::cmp::Reverse(trust_rank(&c.source)),
+                    j,
+                )
+            })
+            .expect("groups are never empty");
+        for &j in list {
+            winner_of[j] = best;
+        }
+    }
+    let matched_on = |a: &Candidate, b: &Candidate| -> &'static str {
+        if a.skill_id.trim().eq_ignore_ascii_case(b.skill_id.trim())
+            && !a.skill_id.trim().is_empty()
+            && a.owner == b.owner
+        {
+            "id"
+        } else if !name_key(&a.name).is_empty() && name_key(&a.name) == name_key(&b.name) {
+            "name"
+        } else {
+            "source_url"
+        }
+    };
+
+    let installed_ix = InstalledIndex::new(state, installed);
+    // Newest history record and newest reject per lower-cased id.
+    let mut last_shown: BTreeMap<String, (Timestamp, &str)> = BTreeMap::new();
+    for r in &history.recommendations {
+        if let Some(ts) = parse_stored(&r.date) {
+            let e = last_shown
+                .entry(r.skill_id.trim().to_lowercase())
+                .or_insert((ts, &r.user_action));
+            if ts > e.0 {
+                *e = (ts, &r.user_action);
+            }
+        }
+    }
+    let mut last_reject: BTreeMap<String, Timestamp> = BTreeMap::new();
+    for a in state.last_actions.iter().filter(|a| a.action == "reject") {
+        if let Some(ts) = parse_stored(&a.date) {
+            let e = last_reject
+                .entry(a.skill_id.trim().to_lowercase())
+                .or_insert(ts);
+            *e = (*e).max(ts);
+        }
+    }
+
+    let mut kept_idx: Vec<usize> = Vec::new();
+    for j in 0..n {
+        let (index, c) = &cands[j];
+        let w = winner_of[j];
+        if w != j {
+            let winner = &cands[w].1;
+            dropped.push(Dropped {
+                duplicate_of: Some(winner.skill_id.clone()),
+                matched_on: Some(matched_on(c, winner)),
+                ..drop(
+                    *index,
+                    c,
+                    Reason::Duplicate,
+                    format!(
+                        "same skill as {} ({} is trusted more or listed first)",
+                        winner.skill_id, winner.source
+                    ),
+                )
+            });
+            continue;
+        }
+        // The group's ids, for history lookups (a skill shown under another registry's id is still shown).
+        let group_ids: BTreeSet<String> = members[&groups.find(j)]
+            .iter()
+            .map(|&m| cands[m].1.skill_id.trim().to_lowercase())
+            .collect();
+        if let Some((reason, detail)) = validity(c) {
+            dropped.push(drop(*index, c, reason, detail));
+            continue;
+        }
+        if let Some((on, what)) = installed_ix.matches(c) {
+            dropped.push(Dropped {
+                matched_on: Some(on),
+                ..drop(
+                    *index,
+                    c,
+                    Reason::AlreadyInstalled,
+                    format!("already installed as {what} (matched on {on})"),
+                )
+            });
+            continue;
+        }
+        let newest = group_ids
+            .iter()
+            .filter_map(|id| last_shown.get(id))
+            .max_by_key(|(ts, _)| *ts);
+        if let Some((ts, action)) = newest {
+            let days = days_between(*ts, clock.now);
+            if days < RECOMMEND_COOLDOWN_DAYS {
+                let detail = format!(
+                    "last {action} {days} day(s) ago ({}); cooldown {RECOMMEND_COOLDOWN_DAYS} days",
+                    crate::clock::stamp(*ts)
+                );
+                dropped.push(drop(*index, c, Reason::RecommendedRecently, detail));
+                continue;
+            }
+        }
+        let rejected = group_ids.iter().filter_map(|id| last_reject.get(id)).max();
+        if let Some(ts) = rejected {
+            let days = days_between(*ts, clock.now);
+            if days < REJECT_COOLDOWN_DAYS {
+                let detail =
+                    format!("rejected {days} day(s) ago; cooldown {REJECT_COOLDOWN_DAYS} days");
+                dropped.push(drop(*index, c, Reason::RejectedRecently, detail));
+                continue;
+            }
+        }
+        if let Some(cat) = c
+            .categories
+            .iter()
+            .find(|cat| BLACKLIST_CATEGORIES.contains(&cat.trim().to_lowercase().as_str()))
+        {
+            dropped.push(drop(
+                *index,
+                c,
+                Reason::BlacklistCategory,
+                format!("category {cat:?} is never recommended"),
+            ));
+            continue;
+        }
+        let chars = c.description.trim().chars().count();
+        if chars < MIN_DESCRIPTION_CHARS {
+            let detail = format!(
+                "description has {chars} characters; at least {MIN_DESCRIPTION_CHARS} needed"
+            );
+            dropped.push(drop(*index, c, Reason::DescriptionTooShort, detail));
+            continue;
+        }
+        let updated = c.updated_at.as_deref().and_then(parse_stored);
+        let age = updated.map(|ts| days_between(ts, clock.now));
+        let popularity = c.popularity.total();
+        if age.is_none_or(|d| d > STALE_AFTER_DAYS) && popularity < MIN_POPULARITY_WHEN_STALE {
+            let when = age.map_or("no update date".to_owned(), |d| {
+                format!("updated {d} days ago")
+            });
+            let detail = format!(
+                "{when} and downloads + stars = {popularity} (< {MIN_POPULARITY_WHEN_STALE})"
+            );
+            dropped.push(drop(*index, c, Reason::StaleAndLowPopularity, detail));
+            continue;
+        }
+        kept_idx.push(j);
+    }
+
+    // The winner counts every listing of its group.
+    let kept = kept_idx
+        .into_iter()
+        .map(|j| {
+            let mut c = cands[j].1.clone();
+            let size = members[&groups.find(j)].len() as u64;
+            if size > 1 {
+                c.cross_source_count = c.cross_source_count.max(1) + size - 1;
+            }
+            c
+        })
+        .collect();
+    dropped.sort_by_key(|d| d.index);
+    Outcome { kept, dropped }
+}
+
+#[cfg(test)]
+mod tests;

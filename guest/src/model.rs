@@ -1,0 +1,490 @@
+//! The candidate record: what an agent hands in (the protocol's normalized record plus what real
+//! registry data needs). Parsing is lenient where registries are sloppy — numbers as strings, `null`
+//! for empty, a comma-separated string for a list — and unknown fields are kept and passed through, so
+//! an agent's own annotations survive `filter`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+/// Registry or origin of a candidate, with its trust rank (higher wins a dedup).
+///
+/// `clawhub 5 > mcpmarket 4 = skillhub 4 > smithery 3 = skillssh 3 > glama 2 = github 2 > x 1 > unknown 0`.
+/// The original ranked the first six; the two new registries are placed by the review they apply:
+/// SkillHub moderates submissions like ClawHub but is self-hosted and smaller (with MCP Market), and
+/// skills.sh lists GitHub skills with third-party audits (with Smithery's scanned listings).
+pub fn trust_rank(source: &str) -> u8 {
+    match source.trim().to_ascii_lowercase().as_str() {
+        "clawhub" => 5,
+        "mcpmarket" | "skillhub" => 4,
+        "smithery" | "skillssh" => 3,
+        "glama" | "github" => 2,
+        "x" => 1,
+        _ => 0,
+    }
+}
+
+/// The known sources, for messages and docs.
+pub const KNOWN_SOURCES: &[&str] = &[
+    "clawhub",
+    "mcpmarket",
+    "skillhub",
+    "smithery",
+    "skillssh",
+    "glama",
+    "github",
+    "x",
+];
+
+/// Download and star counts (never negative; numbers given as strings parse, `1,234` included).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Popularity {
+    #[serde(default, deserialize_with = "lenient_u64")]
+    pub downloads: u64,
+    #[serde(default, deserialize_with = "lenient_u64")]
+    pub stars: u64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Popularity {
+    pub fn total(&self) -> u64 {
+        self.downloads.saturating_add(self.stars)
+    }
+}
+
+/// What a registry itself says about a skill's safety (evidence for `scan`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RegistryEvidence {
+    /// ClawHub moderation verdict: `clean`, `suspicious`, `malicious` (or a scan status: `pending`, `error`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub verdict: Option<String>,
+    /// ClawHub `moderation.isSuspicious`.
+    #[serde(default, deserialize_with = "lenient_bool")]
+    pub is_suspicious: bool,
+    /// ClawHub `moderation.isMalwareBlocked`.
+    #[serde(default, deserialize_with = "lenient_bool")]
+    pub is_malware_blocked: bool,
+    /// Registry reason codes / flags (e.g. ClawHub `reasonCodes`).
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "string_list"
+    )]
+    pub flags: Vec<String>,
+    /// skills.sh audits by auditor: `Pass`, `Warn`, `Fail`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub audits: BTreeMap<String, String>,
+    /// Smithery `security.scanPassed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan_passed: Option<bool>,
+    /// SkillHub review state (e.g. `approved`, `pending`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub review_status: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One candidate skill.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// `source:name-lower`, e.g. `clawhub:pdf-tables`. Required.
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub skill_id: String,
+    /// Display name. Required.
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub name: String,
+    /// The skill's page (http/https). Required.
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub url: String,
+    /// Where its source lives (usually GitHub).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub source_code_url: Option<String>,
+    /// The skill's folder inside a repository that holds several skills (e.g. skills.sh `skillId`):
+    /// two skills of one monorepo share `source_code_url` but are not duplicates.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub source_subpath: Option<String>,
+    /// One sentence. Required; at least 20 characters to be kept.
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub description: String,
+    #[serde(default, deserialize_with = "string_list")]
+    pub categories: Vec<String>,
+    /// One of [`KNOWN_SOURCES`]; anything else is `unknown` for trust.
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub source: String,
+    /// The publisher (ClawHub owner handle, GitHub owner, …): same-named skills of different owners differ.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub owner: Option<String>,
+    /// ISO 8601 time of the last update.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub updated_at: Option<String>,
+    #[serde(default, deserialize_with = "null_default")]
+    pub popularity: Popularity,
+    #[serde(default, deserialize_with = "string_list")]
+    pub required_toolsets: Vec<String>,
+    /// `lightweight`, `framework` or `platform`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub complexity: Option<String>,
+    /// `{source_count, recent_mentions, updated_recently, trend_reason}` (kept as given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trend: Option<Value>,
+    #[serde(default, deserialize_with = "lenient_bool")]
+    pub has_install_docs: bool,
+    #[serde(default, deserialize_with = "lenient_bool")]
+    pub has_security_disclosure: bool,
+    /// `low`, `medium` or `high` as the agent judged it; `scan` only ever raises it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub risk_level: Option<String>,
+    /// How many sources list this skill (raised by dedup).
+    #[serde(default = "one", deserialize_with = "lenient_u64_or_one")]
+    pub cross_source_count: u64,
+    /// The registry's own safety evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registry: Option<RegistryEvidence>,
+    /// Agent-written copy for the card: the pain point in one sentence.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub pain_point: Option<String>,
+    /// Agent-written copy for the card: up to three highlights.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "string_list"
+    )]
+    pub highlights: Vec<String>,
+    /// SKILL.md (or other) text for content scanning.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub raw_content: Option<String>,
+    /// Anything else the agent attached: passed through unchanged.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// The list of candidates an agent hands in: `{"candidates": [...]}` or a bare array.
+/// Returns each item parsed, or the reason it could not be (index → message naming the field).
+pub fn parse_candidates(text: &str) -> Result<Vec<std::result::Result<Candidate, String>>> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| Error::invalid("candidates", format!("not valid JSON ({e})")))?;
+    let items = match value {
+        Value::Array(items) => items,
+        Value::Object(mut o) => match o.remove("candidates") {
+            Some(Value::Array(items)) => items,
+            _ => {
+                return Err(Error::invalid(
+                    "candidates",
+                    "expected {\"candidates\": [...]} or a JSON array of candidates",
+                ));
+            }
+        },
+        _ => {
+            return Err(Error::invalid(
+                "candidates",
+                "expected {\"candidates\": [...]} or a JSON array",
+            ));
+        }
+    };
+    Ok(items.into_iter().map(parse_one).collect())
+}
+
+/// Parse one candidate, naming the field at fault.
+pub fn parse_one(item: Value) -> std::result::Result<Candidate, String> {
+    if !item.is_object() {
+        return Err("not a JSON object".into());
+    }
+    serde_path_to_error::deserialize(item).map_err(|e| {
+        let path = e.path().to_string();
+        format!("field `{path}`: {}", e.into_inner())
+    })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Lenient deserializers
+
+fn null_default<'de, D: Deserializer<'de>, T: Default + Deserialize<'de>>(
+    d: D,
+) -> std::result::Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A count: a non-negative number, or a string of digits (`,`, `_` and spaces ignored); `null` is 0.
+/// Fractions are truncated; negatives are 0.
+pub fn count_of(v: &Value) -> std::result::Result<u64, String> {
+    match v {
+        Value::Null => Ok(0),
+        Value::Number(n) => Ok(n
+            .as_u64()
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.is_finite())
+                    .map(|f| f.max(0.0) as u64)
+            })
+            .unwrap_or(0)),
+        Value::String(s) => {
+            let digits: String = s
+                .chars()
+                .filter(|c| !matches!(c, ',' | '_' | ' '))
+                .collect();
+            if digits.is_empty() {
+                return Ok(0);
+            }
+            // Registry pages abbreviate: "12.4k", "1.2M".
+            let (num, scale) = match digits.char_indices().last() {
+                Some((i, 'k' | 'K')) => (&digits[..i], 1e3),
+                Some((i, 'm' | 'M')) => (&digits[..i], 1e6),
+                _ => (digits.as_str(), 1.0),
+            };
+            num.parse::<u64>()
+                .ok()
+                .filter(|_| scale == 1.0)
+                .or_else(|| {
+                    num.parse::<f64>()
+                        .ok()
+                        .filter(|f| f.is_finite())
+                        .map(|f| (f * scale).max(0.0) as u64)
+                })
+                .ok_or_else(|| format!("{s:?} is not a number"))
+        }
+        other => Err(format!("expected a number, found {other}")),
+    }
+}
+
+fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
+    count_of(&Value::deserialize(d)?).map_err(serde::de::Error::custom)
+}
+
+fn lenient_u64_or_one<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
+    lenient_u64(d).map(|n| n.max(1))
+}
+
+fn lenient_bool<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<bool, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(false),
+        Value::Bool(b) => Ok(b),
+        Value::Number(n) => Ok(n.as_f64().is_some_and(|f| f != 0.0)),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" | "yes" | "1" => Ok(true),
+            "false" | "no" | "0" | "" => Ok(false),
+            _ => Err(serde::de::Error::custom(format!("{s:?} is not a boolean"))),
+        },
+        other => Err(serde::de::Error::custom(format!(
+            "expected a boolean, found {other}"
+        ))),
+    }
+}
+
+fn scalar_string(v: Value) -> std::result::Result<Option<String>, String> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s)),
+        Value::Number(n) => Ok(Some(n.to_string())),
+        Value::Bool(b) => Ok(Some(b.to_string())),
+        other => Err(format!("expected a string, found {}", kind(&other))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
+    scalar_string(Value::deserialize(d)?)
+        .map(Option::unwrap_or_default)
+        .map_err(serde::de::Error::custom)
+}
+
+fn opt_string<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
+    scalar_string(Value::deserialize(d)?)
+        .map(|s| s.filter(|s| !s.trim().is_empty()))
+        .map_err(serde::de::Error::custom)
+}
+
+/// A list of strings; also a single comma-separated string; `null` is empty.
+fn string_list<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(Vec::new()),
+        Value::String(s) => Ok(s
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect()),
+        Value::Array(items) => items
+            .into_iter()
+            .filter_map(|v| scalar_string(v).transpose())
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(serde::de::Error::custom),
+        other => Err(serde::de::Error::custom(format!(
+            "expected a list of strings, found {}",
+            kind(&other)
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lenient_fields_parse() {
+        let c = parse_one(json!({
+            "skill_id": "clawhub:a", "name": 42, "popularity": {"downloads": "1,532", "stars": 3.7},
+            "categories": "pdf, documents", "has_install_docs": "yes", "cross_source_count": null,
+            "my_note": {"x": 1}, "updated_at": null
+        }))
+        .unwrap();
+        assert_eq!(c.name, "42");
+        assert_eq!(c.popularity.downloads, 1532);
+        assert_eq!(c.popularity.stars, 3);
+        assert_eq!(count_of(&json!("12.4k")), Ok(12_400));
+        assert_eq!(count_of(&json!("1.2M")), Ok(1_200_000));
+        assert_eq!(count_of(&json!(-5)), Ok(0));
+        assert!(count_of(&json!("k")).is_err());
+        assert_eq!(c.categories, vec!["pdf", "documents"]);
+        assert!(c.has_install_docs);
+        assert_eq!(c.cross_source_count, 1);
+        assert_eq!(
+            c.extra["my_note"],
+            json!({"x": 1}),
+            "unknown fields pass through"
+        );
+        let back = serde_json::to_value(&c).unwrap();
+        assert_eq!(back["my_note"], json!({"x": 1}));
+    }
+
+    #[test]
+    fn bad_fields_name_the_field() {
+        let err =
+            parse_one(json!({"skill_id": "a", "popularity": {"downloads": "many"}})).unwrap_err();
+        assert!(
+            err.contains("popularity.downloads") && err.contains("many"),
+            "{err}"
+        );
+        let err = parse_one(json!({"skill_id": "a", "categories": {"x": 1}})).unwrap_err();
+        assert!(err.contains("categories"), "{err}");
+        assert_eq!(parse_one(json!("x")).unwrap_err(), "not a JSON object");
+    }
+
+    #[test]
+    fn list_shapes() {
+        assert_eq!(parse_candidates(r#"[{"skill_id":"a"}]"#).unwrap().len(), 1);
+        assert_eq!(
+            parse_candidates(r#"{"candidates":[{"skill_id":"a"}, 3]}"#)
+                .unwrap()
+                .len(),
+            2
+        );
+        assert!(parse_candidates(r#"{"items":[]}"#).is_err());
+        assert!(parse_candidates("nope").is_err());
+    }
+
+    /// The WIT `candidate` record documents this JSON model: same fields, kebab-case there.
+    #[test]
+    fn wit_candidate_record_matches_the_json_model() {
+        let wit = include_str!("../../wit/recommender.wit");
+        let start = wit
+            .find("record candidate {")
+            .expect("the WIT declares record candidate");
+        let body = &wit[start..start + wit[start..].find("\n    }").unwrap()];
+        let mut wit_fields: Vec<String> = body
+            .lines()
+            .skip(1)
+            .map(str::trim)
+            .filter(|l| !l.starts_with("///") && l.contains(':'))
+            .map(|l| {
+                l.split(':')
+                    .next()
+                    .unwrap()
+                    .trim_start_matches('%')
+                    .replace('-', "_")
+            })
+            .collect();
+        let full = Candidate {
+            source_code_url: Some("u".into()),
+            source_subpath: Some("s".into()),
+            owner: Some("o".into()),
+            updated_at: Some("t".into()),
+            complexity: Some("c".into()),
+            trend: Some(json!({})),
+            risk_level: Some("low".into()),
+            registry: Some(RegistryEvidence::default()),
+            pain_point: Some("p".into()),
+            highlights: vec!["h".into()],
+            raw_content: Some("r".into()),
+            ..Default::default()
+        };
+        let mut json_fields: Vec<String> = serde_json::to_value(&full)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        wit_fields.sort();
+        json_fields.sort();
+        assert_eq!(wit_fields, json_fields);
+    }
+
+    #[test]
+    fn trust_order() {
+        let order = ["clawhub", "mcpmarket", "smithery", "glama", "x", "myspace"];
+        for w in order.windows(2) {
+            assert!(trust_rank(w[0]) > trust_rank(w[1]), "{w:?}");
+        }
+        assert_eq!(trust_rank("glama"), trust_rank("github"));
+        assert_eq!(trust_rank("ClawHub"), 5);
+    }
+}
