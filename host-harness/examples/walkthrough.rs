@@ -1,16 +1,46 @@
-//! Walk the daily opt-in lifecycle through the sandboxed component, on the bundled sample data, in a
-//! throwaway state directory: what an agent does from onboarding to feedback.
+//! Walk the daily flow through the sandboxed component, on the bundled sample data, in a throwaway
+//! state directory: what an agent does from onboarding to feedback.
 //!
 //!     cargo run -q -p host-harness --example walkthrough [-- --lang en] [--keep]
 //!
 //! It is also the smallest example of embedding the harness as a library.
 
 use host_harness::{
-    Command, Ctx, FeedbackAction, FileStateStore, Harness, Lang, PromptSource, SkillRef, StateStore,
+    Command, Ctx, FeedbackAction, FileStateStore, Harness, Lang, Mode, PromptSource, SkillRef,
+    StateStore,
 };
 use serde_json::Value;
 
 const SAMPLE: &str = include_str!("../../data/sample_candidates.json");
+
+struct Walk<'a> {
+    harness: &'a Harness,
+    store: &'a FileStateStore,
+    lang: Lang,
+}
+
+impl Walk<'_> {
+    /// Run one command at `now` and print what the agent would see.
+    fn step(&self, now: &str, what: &str, command: Command, quiet: bool) -> Value {
+        let ctx = Ctx {
+            now: now.into(),
+            host_timezone: Some("Asia/Shanghai".into()),
+            lang: self.lang,
+        };
+        println!("== {what} ({now})");
+        let out = match self.harness.run(self.store, &ctx, &command) {
+            Ok(out) => out,
+            Err(e) => e.to_json(),
+        };
+        if !quiet {
+            println!(
+                "{}\n",
+                serde_json::to_string_pretty(&out).unwrap_or_default()
+            );
+        }
+        out
+    }
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,23 +54,95 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .tempdir()?;
     let store = FileStateStore::new(dir.path());
     let harness = Harness::builder().build()?;
-    println!(
-        "component loaded ({:?}); imports: {}",
-        harness.cache_outcome(),
-        harness.imports().join(", ")
-    );
+    println!("component loaded: {}", harness.cache_outcome().to_json());
+    println!("imports: {}", harness.imports().join(", "));
     println!("state dir: {}\n", dir.path().display());
+    let walk = Walk {
+        harness: &harness,
+        store: &store,
+        lang,
+    };
 
-    // The first low-risk sample candidate stands in for a pick (ranking arrives with `recommend`).
-    let sample: Value = serde_json::from_str(SAMPLE)?;
-    let pick = sample["candidates"]
+    // Onboarding, right after install.
+    let post_install = PromptSource::PostInstall;
+    walk.step(
+        "2026-11-29T09:00:00Z",
+        "onboarding: ask once",
+        Command::PromptDaily {
+            source: post_install,
+        },
+        false,
+    );
+    let enable = Command::EnableDaily {
+        scheduler_available: true,
+    };
+    walk.step(
+        "2026-11-29T09:00:10Z",
+        "user said 开启: the automation to create",
+        enable,
+        false,
+    );
+    walk.step(
+        "2026-11-29T09:00:20Z",
+        "automation created: confirm",
+        Command::ConfirmDailyEnabled,
+        false,
+    );
+
+    // Two daily runs.
+    let no_search = Command::DailyGate {
+        search_capability: false,
+    };
+    walk.step(
+        "2026-11-30T02:00:00Z",
+        "daily run without a search tool: notice once",
+        no_search,
+        false,
+    );
+    let gate = walk.step(
+        "2026-12-01T02:00:00Z",
+        "daily run, search is back",
+        Command::DailyGate {
+            search_capability: true,
+        },
+        false,
+    );
+    assert_eq!(gate["run"], true);
+
+    // The agent searched; the bundled sample candidates stand in for what it found.
+    let filter = Command::Filter {
+        mode: Mode::Daily,
+        candidates: SAMPLE.to_owned(),
+        installed: Vec::new(),
+    };
+    let filtered = walk.step(
+        "2026-12-01T02:00:30Z",
+        "filter the sample candidates",
+        filter,
+        true,
+    );
+    println!("summary: {}", filtered["summary"]);
+    for d in filtered["dropped"].as_array().into_iter().flatten() {
+        let field = |k: &str| d[k].as_str().unwrap_or_default().to_owned();
+        println!(
+            "  dropped {:<45} {:<26} {}",
+            field("skill_id"),
+            field("reason"),
+            field("detail")
+        );
+    }
+    println!();
+    // Ranking arrives with `recommend`; until then the first kept low-risk candidate is the pick.
+    let pick = filtered["kept"]
         .as_array()
         .and_then(|c| c.iter().find(|c| c["risk_level"] == "low"))
-        .ok_or("no low-risk sample candidate")?;
+        .cloned()
+        .ok_or("no low-risk candidate survived the filter")?;
+    let text = |k: &str| pick[k].as_str().map(str::to_owned);
     let skill = SkillRef {
-        skill_id: pick["skill_id"].as_str().unwrap_or_default().to_owned(),
-        name: pick["name"].as_str().map(str::to_owned),
-        url: pick["url"].as_str().map(str::to_owned),
+        skill_id: text("skill_id").unwrap_or_default(),
+        name: text("name"),
+        url: text("url"),
         categories: pick["categories"]
             .as_array()
             .map(|a| {
@@ -50,98 +152,44 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .unwrap_or_default(),
     };
-
-    let steps: Vec<(&str, &str, Command)> = vec![
-        (
-            "2026-11-29T09:00:00Z",
-            "onboarding: ask once",
-            Command::PromptDaily {
-                source: PromptSource::PostInstall,
-            },
-        ),
-        (
-            "2026-11-29T09:00:10Z",
-            "user said 开启: get the automation to create",
-            Command::EnableDaily {
-                scheduler_available: true,
-            },
-        ),
-        (
-            "2026-11-29T09:00:20Z",
-            "automation created: confirm",
-            Command::ConfirmDailyEnabled,
-        ),
-        (
-            "2026-11-30T02:00:00Z",
-            "daily run, no search tool today",
-            Command::DailyGate {
-                search_capability: false,
-            },
-        ),
-        (
-            "2026-12-01T02:00:00Z",
-            "daily run, search is back",
-            Command::DailyGate {
-                search_capability: true,
-            },
-        ),
-        (
-            "2026-12-01T02:01:00Z",
-            "card shown",
-            Command::Feedback {
-                action: FeedbackAction::Shown,
-                skill: skill.clone(),
-            },
-        ),
-        (
-            "2026-12-01T02:02:00Z",
-            "same day again: quota used",
-            Command::DailyGate {
-                search_capability: true,
-            },
-        ),
-        (
-            "2026-12-01T02:03:00Z",
-            "user replied 安装",
-            Command::Feedback {
-                action: FeedbackAction::Accept,
-                skill: SkillRef {
-                    skill_id: skill.skill_id.clone(),
-                    ..Default::default()
-                },
-            },
-        ),
-        (
-            "2026-12-01T02:04:00Z",
-            "a newer release exists?",
-            Command::UpdateCheck {
-                local_version: None,
-                remote_version: "0.2.0".into(),
-            },
-        ),
-        (
-            "2026-12-01T02:05:00Z",
-            "confirm again: idempotent, nothing changes",
-            Command::ConfirmDailyEnabled,
-        ),
-        ("2026-12-01T02:06:00Z", "status", Command::Status),
-    ];
-    for (now, what, command) in steps {
-        let ctx = Ctx {
-            now: now.into(),
-            host_timezone: Some("Asia/Shanghai".into()),
-            lang,
-        };
-        println!("== {what} ({now})");
-        match harness.run(&store, &ctx, &command) {
-            Ok(out) => println!("{}\n", serde_json::to_string_pretty(&out)?),
-            Err(e) => println!("{}\n", serde_json::to_string_pretty(&e.to_json())?),
-        }
-    }
-    println!(
-        "state.json now:\n{}",
-        std::fs::read_to_string(store.location(host_harness::Document::State).unwrap())?
+    let shown = Command::Feedback {
+        action: FeedbackAction::Shown,
+        skill: skill.clone(),
+    };
+    walk.step("2026-12-01T02:01:00Z", "card shown", shown, false);
+    walk.step(
+        "2026-12-01T02:02:00Z",
+        "same day again: quota used",
+        Command::DailyGate {
+            search_capability: true,
+        },
+        false,
     );
+    let answer = SkillRef {
+        skill_id: skill.skill_id.clone(),
+        ..Default::default()
+    };
+    let accept = Command::Feedback {
+        action: FeedbackAction::Accept,
+        skill: answer,
+    };
+    walk.step("2026-12-01T02:03:00Z", "user replied 安装", accept, false);
+    let update = Command::UpdateCheck {
+        local_version: None,
+        remote_version: "0.2.0".into(),
+    };
+    walk.step(
+        "2026-12-01T02:04:00Z",
+        "is a newer release out?",
+        update,
+        false,
+    );
+    walk.step("2026-12-01T02:06:00Z", "status", Command::Status, false);
+
+    let state = store
+        .location(host_harness::Document::State)
+        .ok_or("no state path")?;
+    println!("state.json now:\n{}", std::fs::read_to_string(state)?);
     if args.iter().any(|a| a == "--keep") {
         println!("kept {}", dir.keep().display());
     }
