@@ -374,3 +374,63 @@ fn update_check_and_answer() {
     let out = json(&cli(Some(d.path()), &["update-notice", "--accept"], &[]));
     assert_eq!(out["update_notice_status"], "accepted");
 }
+
+#[test]
+fn another_component_build_is_checked_before_use() {
+    let d = tempfile::tempdir().unwrap();
+    let fs_import = d.path().join("fs.wasm");
+    let wat = r#"(component
+        (import "wasi:filesystem/preopens@0.2.3" (instance (export "get-directories" (func))))
+        (instance $i)
+        (export "skill-recommender:core/lifecycle@0.1.0" (instance $i)))"#;
+    fs::write(&fs_import, wat::parse_str(wat).unwrap()).unwrap();
+    let out = cli(
+        Some(d.path()),
+        &[
+            "--no-cache",
+            "--component",
+            fs_import.to_str().unwrap(),
+            "status",
+        ],
+        &[],
+    );
+    assert_eq!(code(&out), 1);
+    assert_eq!(json(&out)["error"]["code"], "component_load");
+    assert!(
+        json(&out)["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("wasi:filesystem")
+    );
+    let out = cli(
+        Some(d.path()),
+        &["--component", "/no/such.wasm", "status"],
+        &[],
+    );
+    assert_eq!(
+        (code(&out), json(&out)["error"]["field"].clone()),
+        (3, json!("component"))
+    );
+    // The real component, given explicitly, works.
+    let real = env!("SKILL_RECOMMENDER_GUEST_WASM");
+    let out = cli(Some(d.path()), &["--component", real, "status"], &[]);
+    assert_eq!(code(&out), 0);
+}
+
+#[test]
+fn a_reader_closing_the_pipe_early_is_not_a_crash() {
+    use std::process::{Command, Stdio};
+    let d = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skill-recommender"))
+        .env("SKILL_RECOMMENDER_CACHE_DIR", crate::common::cache_dir())
+        .args(["--state-dir", d.path().to_str().unwrap(), "status"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // close the read end before the CLI writes
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -74,6 +74,11 @@ struct Cli {
     #[arg(long, global = true, value_name = "DIR", conflicts_with = "no_cache")]
     cache_dir: Option<PathBuf>,
 
+    /// Run another build of the component (a .wasm component file) instead of the embedded one. It must
+    /// implement the same contract version and import nothing beyond wasi:io, wasi:cli and the state store.
+    #[arg(long, global = true, value_name = "FILE")]
+    component: Option<PathBuf>,
+
     /// Compile the component in memory; write no cache.
     #[arg(long, global = true)]
     no_cache: bool,
@@ -369,12 +374,20 @@ fn read_input(field: &str, path: &std::path::Path, limit: usize) -> Result<Strin
 }
 
 fn print(value: &Value, compact: bool) {
+    use std::io::Write;
     let text = if compact {
         serde_json::to_string(value)
     } else {
         serde_json::to_string_pretty(value)
     };
-    println!("{}", text.expect("JSON values always serialize"));
+    let text = text.expect("JSON values always serialize");
+    // A reader that closed the pipe early (`| head`) is not an error worth a panic.
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{text}").and_then(|()| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("skill-recommender: cannot write the output: {e}");
+    }
 }
 
 fn fail(e: &Error, compact: bool) -> ExitCode {
@@ -422,9 +435,15 @@ fn run(cli: Cli) -> Result<Value, Error> {
     if let Some(zone) = cli.timezone {
         ctx.host_timezone = Some(zone);
     }
-    let harness = Harness::builder()
-        .cache(cache_mode(cli.no_cache, cli.cache_dir))
-        .build()?;
+    let mut builder = Harness::builder().cache(cache_mode(cli.no_cache, cli.cache_dir));
+    if let Some(path) = &cli.component {
+        let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
+            field: "component".into(),
+            message: format!("cannot read {}: {e}", path.display()),
+        })?;
+        builder = builder.component_bytes(bytes);
+    }
+    let harness = builder.build()?;
     let limit = harness.limits().max_input_bytes;
     // `normalize` needs no state: no state dir, no lock.
     if let Cmd::Normalize {
