@@ -15,6 +15,7 @@ wit_bindgen::generate!({
 
 use exports::skill_recommender::core::filter as wit_filter;
 use exports::skill_recommender::core::lifecycle as wit;
+use exports::skill_recommender::core::scan as wit_scan;
 use skill_recommender::core::state_store;
 use skill_recommender::core::types;
 
@@ -236,6 +237,73 @@ impl wit_filter::Guest for Component {
             &candidates,
             &installed,
         ))
+    }
+}
+
+fn bundle(b: wit_scan::Bundle) -> crate::scan::Bundle {
+    use crate::scan::{BundleFile, BundleNote, EntryKind};
+    crate::scan::Bundle {
+        name: b.name,
+        files: b
+            .files
+            .into_iter()
+            .map(|f| BundleFile {
+                path: f.path,
+                size: f.size,
+                kind: match f.kind {
+                    wit_scan::EntryKind::Text => EntryKind::Text,
+                    wit_scan::EntryKind::Binary => EntryKind::Binary,
+                    wit_scan::EntryKind::Symlink => EntryKind::Symlink,
+                    wit_scan::EntryKind::Unreadable => EntryKind::Unreadable,
+                },
+                content: f.content,
+                executable: f.executable,
+                magic: f.magic,
+                link_target: f.link_target,
+                link_escapes: f.link_escapes,
+            })
+            .collect(),
+        notes: b
+            .notes
+            .into_iter()
+            .map(|n| BundleNote {
+                path: n.path,
+                code: n.code,
+                message: n.message,
+            })
+            .collect(),
+    }
+}
+
+impl wit_scan::Guest for Component {
+    fn scan_candidates(mode: types::Mode, candidates: String) -> Result<String, types::Error> {
+        let mode = match mode {
+            types::Mode::Manual => crate::filter::Mode::Manual,
+            types::Mode::Daily => crate::filter::Mode::Daily,
+        };
+        reply(
+            crate::model::parse_candidates(&candidates)
+                .map(|items| crate::scan::scan_candidates(items, mode)),
+        )
+    }
+
+    fn scan_bundle(
+        b: wit_scan::Bundle,
+        trust: wit_scan::Trust,
+        force: bool,
+    ) -> Result<String, types::Error> {
+        use crate::scan::Trust;
+        let trust = match trust {
+            wit_scan::Trust::Builtin => Trust::Builtin,
+            wit_scan::Trust::Trusted => Trust::Trusted,
+            wit_scan::Trust::Community => Trust::Community,
+            wit_scan::Trust::AgentCreated => Trust::AgentCreated,
+        };
+        reply(Ok(crate::scan::scan_bundle(&bundle(b), trust, force)))
+    }
+
+    fn validate(b: wit_scan::Bundle, strict: bool) -> Result<String, types::Error> {
+        reply(Ok(crate::validate::validate(&bundle(b), strict)))
     }
 }
 

@@ -10,9 +10,12 @@ pub mod filter;
 pub mod lifecycle;
 pub mod model;
 pub mod normalize;
+pub mod scan;
 pub mod state;
 pub mod store;
 pub mod text;
+pub mod validate;
+pub mod yaml;
 
 #[cfg(target_arch = "wasm32")]
 mod adapter;

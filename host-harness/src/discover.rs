@@ -167,7 +167,7 @@ fn read_skill(dir: &Path, label: &'static str, out: &mut Discovery) {
 }
 
 /// The YAML frontmatter of a SKILL.md (between a first line `---` and the next `---`), parsed with a
-/// maintained YAML parser whose default budget bounds aliases, depth and size.
+/// maintained YAML parser (saphyr's), with budgets on aliases, depth and anchors (`guest::yaml`).
 pub fn frontmatter(text: &str) -> Result<Map<String, Value>, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines();
@@ -188,7 +188,7 @@ pub fn frontmatter(text: &str) -> Result<Map<String, Value>, String> {
         return Err("the frontmatter is not closed by ---".into());
     }
     let value: Value =
-        serde_saphyr::from_str(&yaml).map_err(|e| format!("frontmatter is not valid YAML: {e}"))?;
+        guest::yaml::parse(&yaml).map_err(|e| format!("frontmatter is not valid YAML: {e}"))?;
     match value {
         Value::Object(m) => Ok(m),
         _ => Err("frontmatter is not a YAML mapping".into()),

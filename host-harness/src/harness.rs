@@ -24,6 +24,7 @@ mod bindings {
 
 use bindings::exports::skill_recommender::core::filter as wit_filter;
 use bindings::exports::skill_recommender::core::lifecycle as wit;
+use bindings::exports::skill_recommender::core::scan as wit_scan;
 use bindings::skill_recommender::core::types as wit_types;
 
 /// The component built from `guest/` by `build.rs`, embedded in the binary.
@@ -297,9 +298,20 @@ impl Harness {
                 Lang::En => wit_types::Lang::En,
             },
         };
+        let bundle_bytes = |b: &guest::scan::Bundle| {
+            b.files
+                .iter()
+                .map(|f| f.content.as_ref().map_or(0, String::len))
+                .sum::<usize>()
+        };
         let input = match command {
             Command::Normalize { json, .. } => Some(("input", json.len())),
-            Command::Filter { candidates, .. } => Some(("candidates", candidates.len())),
+            Command::Filter { candidates, .. } | Command::ScanCandidates { candidates, .. } => {
+                Some(("candidates", candidates.len()))
+            }
+            Command::ScanBundle { bundle, .. } | Command::Validate { bundle, .. } => {
+                Some(("bundle", bundle_bytes(bundle)))
+            }
             _ => None,
         };
         if let Some((field, size)) = input.filter(|(_, size)| *size > self.limits.max_input_bytes) {
@@ -375,7 +387,29 @@ fn dispatch(
     };
     let g = instance.skill_recommender_core_lifecycle();
     let f = instance.skill_recommender_core_filter();
+    let sc = instance.skill_recommender_core_scan();
+    let mode_of = |m: &guest::filter::Mode| match m {
+        guest::filter::Mode::Manual => wit_types::Mode::Manual,
+        guest::filter::Mode::Daily => wit_types::Mode::Daily,
+    };
     match command {
+        Command::ScanCandidates { mode, candidates } => {
+            sc.call_scan_candidates(s, mode_of(mode), candidates)
+        }
+        Command::ScanBundle {
+            bundle,
+            trust,
+            force,
+        } => {
+            let trust = match trust {
+                guest::scan::Trust::Builtin => wit_scan::Trust::Builtin,
+                guest::scan::Trust::Trusted => wit_scan::Trust::Trusted,
+                guest::scan::Trust::Community => wit_scan::Trust::Community,
+                guest::scan::Trust::AgentCreated => wit_scan::Trust::AgentCreated,
+            };
+            sc.call_scan_bundle(s, &wit_bundle(bundle), trust, *force)
+        }
+        Command::Validate { bundle, strict } => sc.call_validate(s, &wit_bundle(bundle), *strict),
         Command::Normalize {
             registry,
             json,
@@ -466,6 +500,41 @@ fn dispatch(
             };
             g.call_feedback(s, c, action, &skill)
         }
+    }
+}
+
+fn wit_bundle(b: &guest::scan::Bundle) -> wit_scan::Bundle {
+    use guest::scan::EntryKind as K;
+    wit_scan::Bundle {
+        name: b.name.clone(),
+        files: b
+            .files
+            .iter()
+            .map(|f| wit_scan::BundleFile {
+                path: f.path.clone(),
+                size: f.size,
+                kind: match f.kind {
+                    K::Text => wit_scan::EntryKind::Text,
+                    K::Binary => wit_scan::EntryKind::Binary,
+                    K::Symlink => wit_scan::EntryKind::Symlink,
+                    K::Unreadable => wit_scan::EntryKind::Unreadable,
+                },
+                content: f.content.clone(),
+                executable: f.executable,
+                magic: f.magic.clone(),
+                link_target: f.link_target.clone(),
+                link_escapes: f.link_escapes,
+            })
+            .collect(),
+        notes: b
+            .notes
+            .iter()
+            .map(|n| wit_scan::BundleNote {
+                path: n.path.clone(),
+                code: n.code.clone(),
+                message: n.message.clone(),
+            })
+            .collect(),
     }
 }
 

@@ -30,6 +30,7 @@
 //! | a tampered or stale precompiled cache runs | cache file name pins component hash, wasmtime version and engine config; payload SHA-256 verified before use; otherwise recompiled | cache tests, e2e `corrupt_cache_*` |
 //! | a component for another contract version is loaded | export names checked at load; the error names both versions | e2e `wrong_contract_version_*` |
 
+pub mod bundle;
 pub mod cache;
 pub mod discover;
 pub mod error;
@@ -49,6 +50,7 @@ pub use store::{
 pub use guest::filter::{InstalledSkill, Mode};
 pub use guest::lifecycle::{FeedbackAction, NoticeAction, PromptSource, SkillRef, UpdateResponse};
 pub use guest::normalize::Registry;
+pub use guest::scan::{Bundle, Trust, trust_of_source};
 pub use guest::{Ctx, Document, Lang};
 
 /// One lifecycle command: one guest call, one transaction.
@@ -96,6 +98,22 @@ pub enum Command {
         mode: Mode,
         candidates: String,
         installed: Vec<InstalledSkill>,
+    },
+    /// Assess candidates' risk (reads no state).
+    ScanCandidates {
+        mode: Mode,
+        candidates: String,
+    },
+    /// Scan a bundle the host read with [`bundle::read_bundle`] (reads no state).
+    ScanBundle {
+        bundle: Bundle,
+        trust: Trust,
+        force: bool,
+    },
+    /// Validate a bundle's SKILL.md and layout (reads no state).
+    Validate {
+        bundle: Bundle,
+        strict: bool,
     },
 }
 

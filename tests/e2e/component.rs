@@ -171,6 +171,14 @@ fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<V
             };
             guest::normalize::normalize(json, *registry, &options).map(|n| n.to_json())
         }
+        Command::ScanCandidates { mode, candidates } => guest::model::parse_candidates(candidates)
+            .map(|items| guest::scan::scan_candidates(items, *mode)),
+        Command::ScanBundle {
+            bundle,
+            trust,
+            force,
+        } => Ok(guest::scan::scan_bundle(bundle, *trust, *force)),
+        Command::Validate { bundle, strict } => Ok(guest::validate::validate(bundle, *strict)),
     };
     r.map_err(|e| e.to_string())
 }

@@ -5,4 +5,5 @@ mod cli;
 mod common;
 mod component;
 mod sandbox;
+mod security;
 mod version;

@@ -54,7 +54,8 @@ fn import_list_is_exactly_std_and_the_state_store() {
         exports,
         [
             "skill-recommender:core/filter@0.1.0",
-            "skill-recommender:core/lifecycle@0.1.0"
+            "skill-recommender:core/lifecycle@0.1.0",
+            "skill-recommender:core/scan@0.1.0"
         ]
     );
 }

@@ -8,8 +8,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use host_harness::discover::{self, SkillsDir};
 use host_harness::{
     CacheMode, Command, Error, FeedbackAction, FileStateStore, Harness, Lang, Mode, NoticeAction,
-    NullStateStore, PromptSource, Registry, SkillRef, StateStore, UpdateResponse,
-    resolve_state_dir,
+    NullStateStore, PromptSource, Registry, SkillRef, StateStore, Trust, UpdateResponse,
+    resolve_state_dir, trust_of_source,
 };
 use serde_json::{Value, json};
 
@@ -31,6 +31,8 @@ Exit codes:
   5  sandbox limit (time, instructions or memory)
   6  refused transition (not allowed from the current daily status; the error says what to do)
   7  partial: `normalize` skipped some items (the JSON lists them; the rest were normalized)
+  8  blocked / invalid: `scan-bundle` policy is block, or `validate` found errors
+  9  ask: `scan-bundle` policy is ask (confirm with the user before installing)
 
 Examples:
   skill-recommender status
@@ -207,6 +209,53 @@ enum Cmd {
         #[command(flatten)]
         discovery: DiscoveryArgs,
     },
+    /// Assess candidates' risk: source trust, registry verdicts, metadata, content rules. Prints
+    /// {"passed": [...], "blocked": [...], "summary": {...}}; each has risk_level, decision and findings.
+    Scan {
+        /// The candidates JSON ({"candidates": [...]} or an array), or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        candidates: PathBuf,
+        /// manual (medium risk may pass, explained) or daily (low risk only).
+        #[arg(long, value_enum)]
+        mode: ModeArg,
+    },
+    /// Scan a whole skill bundle (a folder, a .zip/.skill archive or a SKILL.md) and decide the install
+    /// policy. Exit 0 allow, 9 ask the user, 8 block.
+    ScanBundle {
+        /// The skill folder, archive or SKILL.md.
+        path: PathBuf,
+        /// How far the source is trusted (default: trusted if --source is an official repository, else
+        /// community).
+        #[arg(long, value_enum)]
+        trust: Option<TrustArg>,
+        /// Where the skill comes from (a repository URL), to derive --trust.
+        #[arg(long, value_name = "URL")]
+        source: Option<String>,
+        /// Allow a blocked skill after review (never lifts "dangerous" on community or trusted).
+        #[arg(long)]
+        force: bool,
+        /// A readable report instead of JSON.
+        #[arg(long)]
+        text: bool,
+    },
+    /// Validate SKILL.md against the agentskills.io specification and the bundle rules.
+    /// Exit 0 valid, 8 invalid.
+    Validate {
+        /// The skill folder, archive or SKILL.md.
+        path: PathBuf,
+        /// Every rule is an error (default: the spec's lenient client guidance).
+        #[arg(long)]
+        strict: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TrustArg {
+    Builtin,
+    Trusted,
+    Community,
+    #[value(name = "agent-created")]
+    AgentCreated,
 }
 
 #[derive(Debug, Args)]
@@ -271,9 +320,11 @@ impl SkillArgs {
 
 fn command(cmd: Cmd) -> Command {
     match cmd {
-        Cmd::Normalize { .. } | Cmd::Filter { .. } => {
-            unreachable!("built with their inputs in run()")
-        }
+        Cmd::Normalize { .. }
+        | Cmd::Filter { .. }
+        | Cmd::Scan { .. }
+        | Cmd::ScanBundle { .. }
+        | Cmd::Validate { .. } => unreachable!("built with their inputs in run()"),
         Cmd::Status => Command::Status,
         Cmd::PromptDaily { source } => Command::PromptDaily {
             source: match source {
@@ -345,6 +396,16 @@ fn detect_legacy_dir() -> Option<PathBuf> {
     })
 }
 
+/// Read a bundle for `scan-bundle`/`validate`; a missing path is invalid input naming it.
+fn read_bundle_arg(path: &std::path::Path) -> Result<host_harness::Bundle, Error> {
+    host_harness::bundle::read_bundle(path, &host_harness::bundle::BundleLimits::default()).map_err(
+        |e| Error::InvalidInput {
+            field: "path".into(),
+            message: e.to_string(),
+        },
+    )
+}
+
 /// Read an input file (or stdin for `-`) within the input size cap; errors name the flag and the file.
 fn read_input(field: &str, path: &std::path::Path, limit: usize) -> Result<String, Error> {
     use std::io::Read;
@@ -399,20 +460,73 @@ fn fail(e: &Error, compact: bool) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let compact = cli.compact;
+    let text_report = matches!(cli.command, Cmd::ScanBundle { text: true, .. });
     match run(cli) {
         Ok(value) => {
-            print(&value, compact);
-            let partial = value["skipped"].as_array().is_some_and(|s| !s.is_empty());
-            if partial {
-                eprintln!(
-                    "skill-recommender: some items were skipped; see \"skipped\" in the output"
-                );
-                return ExitCode::from(7);
+            if text_report {
+                print_text(&report_text(&value));
+            } else {
+                print(&value, compact);
             }
-            ExitCode::SUCCESS
+            ExitCode::from(exit_code_of(&value))
         }
         Err(e) => fail(&e, compact),
     }
+}
+
+/// Exit codes of successful calls that still say "no": 7 partial, 8 block/invalid, 9 ask.
+fn exit_code_of(value: &Value) -> u8 {
+    if value["skipped"].as_array().is_some_and(|s| !s.is_empty()) {
+        eprintln!("skill-recommender: some items were skipped; see \"skipped\" in the output");
+        return 7;
+    }
+    match (value["policy"].as_str(), value["valid"].as_bool()) {
+        (Some("block"), _) | (_, Some(false)) => 8,
+        (Some("ask"), _) => 9,
+        _ => 0,
+    }
+}
+
+fn print_text(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// The readable `scan-bundle --text` report.
+fn report_text(v: &Value) -> String {
+    let s = |k: &str| v[k].as_str().unwrap_or("").to_owned();
+    let mut out = format!(
+        "skill:   {}\ntrust:   {}\nverdict: {}\npolicy:  {}  ({})\nfiles:   {} ({} bytes), {} rules\n",
+        s("skill"),
+        s("trust"),
+        s("verdict").to_uppercase(),
+        s("policy").to_uppercase(),
+        s("reason"),
+        v["stats"]["files"],
+        v["stats"]["bytes"],
+        v["stats"]["rules"]
+    );
+    let findings = v["findings"].as_array().cloned().unwrap_or_default();
+    if findings.is_empty() {
+        out.push_str("\nNo findings.\n");
+    }
+    for f in findings {
+        let fs = |k: &str| f[k].as_str().unwrap_or("").to_owned();
+        let place = match f["line"].as_u64() {
+            Some(0) | None => fs("file"),
+            Some(l) => format!("{}:{l}", fs("file")),
+        };
+        out.push_str(&format!(
+            "\n[{}] {}  {}\n    {}\n    {}\n",
+            fs("severity").to_uppercase(),
+            fs("rule_id"),
+            place,
+            fs("evidence"),
+            fs("description")
+        ));
+    }
+    out
 }
 
 fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
@@ -445,6 +559,59 @@ fn run(cli: Cli) -> Result<Value, Error> {
     }
     let harness = builder.build()?;
     let limit = harness.limits().max_input_bytes;
+    // The scanner reads no state: no state dir, no lock.
+    match &cli.command {
+        Cmd::Scan { candidates, mode } => {
+            let mode = match mode {
+                ModeArg::Manual => Mode::Manual,
+                ModeArg::Daily => Mode::Daily,
+            };
+            let candidates = read_input("candidates", candidates, limit)?;
+            return harness.run(
+                &NullStateStore,
+                &ctx,
+                &Command::ScanCandidates { mode, candidates },
+            );
+        }
+        Cmd::ScanBundle {
+            path,
+            trust,
+            source,
+            force,
+            ..
+        } => {
+            let bundle = read_bundle_arg(path)?;
+            let trust = match (trust, source) {
+                (Some(TrustArg::Builtin), _) => Trust::Builtin,
+                (Some(TrustArg::Trusted), _) => Trust::Trusted,
+                (Some(TrustArg::Community), _) => Trust::Community,
+                (Some(TrustArg::AgentCreated), _) => Trust::AgentCreated,
+                (None, Some(url)) => trust_of_source(url),
+                (None, None) => Trust::Community,
+            };
+            return harness.run(
+                &NullStateStore,
+                &ctx,
+                &Command::ScanBundle {
+                    bundle,
+                    trust,
+                    force: *force,
+                },
+            );
+        }
+        Cmd::Validate { path, strict } => {
+            let bundle = read_bundle_arg(path)?;
+            return harness.run(
+                &NullStateStore,
+                &ctx,
+                &Command::Validate {
+                    bundle,
+                    strict: *strict,
+                },
+            );
+        }
+        _ => {}
+    }
     // `normalize` needs no state: no state dir, no lock.
     if let Cmd::Normalize {
         from,

@@ -1,0 +1,329 @@
+//! Whole-bundle scanning: structural checks on what the host read, the content rules on every text
+//! file (ignore files hide nothing), the verdict and the install policy.
+
+use serde_json::{Value, json};
+
+use super::content::{FileKind, Finding, evidence, kind_of, scan_text};
+use super::rules::{RuleSet, Severity};
+use super::{Trust, policy, verdict};
+
+/// More files than this is unusual for a skill (informational).
+pub const MANY_FILES: usize = 100;
+/// A text file larger than this is unusual for a skill (informational).
+pub const LARGE_TEXT_FILE: u64 = 1 << 20;
+/// Extensions of native executables and installers.
+pub const EXECUTABLE_EXTENSIONS: &[&str] = &[
+    "exe", "dll", "so", "dylib", "bin", "com", "msi", "dmg", "app", "deb", "rpm", "scr", "elf",
+];
+/// Extensions of scripts (an executable bit on them is expected).
+pub const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "ps1", "bat",
+    "cmd", "lua",
+];
+/// Dot-files that are ordinary in a repository.
+pub const ORDINARY_DOTFILES: &[&str] = &[
+    ".gitignore",
+    ".gitattributes",
+    ".editorconfig",
+    ".clawhubignore",
+    ".skillignore",
+    ".npmignore",
+    ".prettierrc",
+    ".DS_Store",
+];
+
+/// What the host found at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    Text,
+    Binary,
+    Symlink,
+    Unreadable,
+}
+
+/// One entry of a bundle, as the host read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BundleFile {
+    /// Relative, `/`-separated.
+    pub path: String,
+    pub size: u64,
+    pub kind: EntryKind,
+    /// UTF-8 text (text files only).
+    pub content: Option<String>,
+    /// An executable bit is set.
+    pub executable: bool,
+    /// The format the first bytes show (`elf`, `pe`, `macho`, `png`, `jpeg`, `gif`, `pdf`, `zip`, `wasm`), if any.
+    pub magic: Option<String>,
+    /// For symlinks: where it points.
+    pub link_target: Option<String>,
+    /// For symlinks: it resolves outside the bundle (or cannot be resolved).
+    pub link_escapes: bool,
+}
+
+/// Something the host could not or would not read (zip-slip entry, bomb, cap reached…).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BundleNote {
+    pub path: String,
+    /// `path_escape`, `absolute_path`, `zip_bomb`, `too_many_files`, `file_too_large`, `bundle_too_large`,
+    /// `duplicate_path`, `symlink_loop`, `unreadable`.
+    pub code: String,
+    pub message: String,
+}
+
+/// A skill bundle.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Bundle {
+    /// The folder or archive name (the skill name when SKILL.md has none).
+    pub name: String,
+    pub files: Vec<BundleFile>,
+    pub notes: Vec<BundleNote>,
+}
+
+fn finding(
+    rule_id: &str,
+    severity: Severity,
+    file: &str,
+    evidence: String,
+    description: &str,
+) -> Finding {
+    Finding {
+        rule_id: rule_id.into(),
+        category: "structural".into(),
+        severity,
+        file: file.into(),
+        line: 0,
+        evidence,
+        description: description.into(),
+    }
+}
+
+fn ext(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_lowercase())
+        .unwrap_or_default()
+}
+
+/// The bundle path is relative and stays inside (checked again here; the host checks first).
+pub fn path_problem(path: &str) -> Option<&'static str> {
+    let p = path.replace('\\', "/");
+    if p.starts_with('/') {
+        return Some("absolute path");
+    }
+    let b = p.as_bytes();
+    if b.len() >= 2 && b[1] == b':' && b[0].is_ascii_alphabetic() {
+        return Some("drive-letter path");
+    }
+    if p.split('/').any(|c| c == "..") {
+        return Some("`..` component");
+    }
+    None
+}
+
+fn magic_matches_ext(magic: &str, ext: &str) -> bool {
+    match magic {
+        "png" => ext == "png",
+        "jpeg" => matches!(ext, "jpg" | "jpeg"),
+        "gif" => ext == "gif",
+        "pdf" => ext == "pdf",
+        "zip" => matches!(
+            ext,
+            "zip" | "docx" | "xlsx" | "pptx" | "jar" | "skill" | "odt" | "epub"
+        ),
+        "wasm" => ext == "wasm",
+        _ => false,
+    }
+}
+
+/// Structural findings about one entry.
+fn structural(f: &BundleFile, out: &mut Vec<Finding>) {
+    let e = ext(&f.path);
+    if let Some(problem) = path_problem(&f.path) {
+        out.push(finding("structural.path-escape", Severity::Critical, &f.path, format!("{problem}: {}", f.path), "An entry's path leaves the skill folder (zip-slip). Installing it could overwrite files elsewhere. Do not install this bundle."));
+    }
+    match f.kind {
+        EntryKind::Symlink if f.link_escapes => out.push(finding(
+            "structural.symlink-escape",
+            Severity::Critical,
+            &f.path,
+            format!("{} -> {}", f.path, f.link_target.as_deref().unwrap_or("?")),
+            "A symbolic link points outside the skill folder: installing or reading it exposes files the skill must not reach. Replace it with a real file inside the bundle.",
+        )),
+        EntryKind::Symlink => out.push(finding("structural.symlink", Severity::Low, &f.path, format!("{} -> {}", f.path, f.link_target.as_deref().unwrap_or("?")), "A symbolic link inside the bundle (it stays inside; the target was scanned as its own file).")),
+        EntryKind::Binary => {
+            let magic = f.magic.as_deref().unwrap_or("");
+            if matches!(magic, "elf" | "pe" | "macho") || EXECUTABLE_EXTENSIONS.contains(&e.as_str()) {
+                out.push(finding("structural.executable-binary", Severity::Critical, &f.path, format!("{} ({}, {} bytes)", f.path, if magic.is_empty() { "by extension" } else { magic }, f.size), "A native executable or installer ships inside the skill: it cannot be reviewed and runs with the agent's rights. Skills should ship source scripts instead."));
+            } else if !magic.is_empty() && !magic_matches_ext(magic, &e) || magic.is_empty() && (SCRIPT_EXTENSIONS.contains(&e.as_str()) || matches!(e.as_str(), "md" | "txt" | "json" | "yaml" | "yml" | "toml" | "png" | "jpg" | "jpeg" | "gif" | "pdf")) {
+                out.push(finding("structural.content-mismatch", Severity::High, &f.path, format!("{}: extension .{e} but content {}", f.path, if magic.is_empty() { "is unrecognised binary data" } else { magic }), "The file's content does not match its extension, a way to hide a payload. Check what the file really is before installing."));
+            } else {
+                out.push(finding("structural.binary-file", Severity::Low, &f.path, format!("{} ({}, {} bytes)", f.path, if magic.is_empty() { "binary" } else { magic }, f.size), "A binary asset (not scanned for text patterns)."));
+            }
+        }
+        EntryKind::Unreadable => out.push(finding("structural.unreadable", Severity::Medium, &f.path, f.path.clone(), "The host could not read this entry, so it was not scanned.")),
+        EntryKind::Text => {}
+    }
+    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+    let content = f.content.as_deref().unwrap_or("");
+    let is_script = SCRIPT_EXTENSIONS.contains(&e.as_str()) || content.starts_with("#!");
+    if f.executable && f.kind != EntryKind::Symlink && !is_script {
+        out.push(finding("structural.unexpected-executable", Severity::Medium, &f.path, f.path.clone(), "An executable bit is set on a file that is not a script. Clear it unless the file is meant to run."));
+    }
+    let hidden = f
+        .path
+        .split('/')
+        .any(|c| c.starts_with('.') && c != "." && !ORDINARY_DOTFILES.contains(&c))
+        && !f.path.starts_with(".github/");
+    if hidden
+        && f.kind == EntryKind::Text
+        && (is_script || kind_of(&f.path, content) == FileKind::Code && !name.ends_with("rc"))
+    {
+        out.push(finding("structural.hidden-code", Severity::High, &f.path, f.path.clone(), "Code in a hidden file or folder is easy to overlook in review. Move it to scripts/ where people will see it."));
+    }
+    if matches!(name, ".clawhubignore" | ".skillignore") {
+        let patterns: Vec<&str> = content
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .take(10)
+            .collect();
+        out.push(finding("structural.ignore-file", Severity::Low, &f.path, format!("ignores: {}", patterns.join(", ")), "An ignore file is present. It does not hide anything from this scan: every file in the bundle was scanned."));
+    }
+    if f.kind == EntryKind::Text && f.size > LARGE_TEXT_FILE {
+        out.push(finding(
+            "structural.large-file",
+            Severity::Medium,
+            &f.path,
+            format!("{} bytes", f.size),
+            "An unusually large text file for a skill; review what it contains.",
+        ));
+    }
+}
+
+fn note_finding(n: &BundleNote) -> Finding {
+    let (rule, severity, what) = match n.code.as_str() {
+        "path_escape" | "absolute_path" => (
+            "structural.path-escape",
+            Severity::Critical,
+            "An archive entry's path leaves the skill folder (zip-slip); it was not extracted. Do not install this bundle.",
+        ),
+        "zip_bomb" => (
+            "structural.zip-bomb",
+            Severity::Critical,
+            "An archive entry expands far beyond its compressed size (a decompression bomb); it was not extracted.",
+        ),
+        "symlink_escape" => (
+            "structural.symlink-escape",
+            Severity::Critical,
+            "A symbolic link points outside the skill folder; it was not followed.",
+        ),
+        "duplicate_path" => (
+            "structural.duplicate-path",
+            Severity::High,
+            "Two archive entries have the same path after normalising `\\` to `/`: which one lands depends on the tool. Do not install until it is fixed.",
+        ),
+        "too_many_files" | "file_too_large" | "bundle_too_large" => (
+            "structural.over-limit",
+            Severity::High,
+            "The bundle exceeds a scan limit, so part of it was not scanned: the result is incomplete.",
+        ),
+        "symlink_loop" => (
+            "structural.symlink-loop",
+            Severity::Medium,
+            "A symbolic link loops; it was not followed.",
+        ),
+        _ => (
+            "structural.unreadable",
+            Severity::Medium,
+            "The host could not read this entry, so it was not scanned.",
+        ),
+    };
+    Finding {
+        rule_id: rule.into(),
+        category: "structural".into(),
+        severity,
+        file: n.path.clone(),
+        line: 0,
+        evidence: evidence(&n.message, 0, 0),
+        description: what.into(),
+    }
+}
+
+/// Scan every entry; findings sorted most severe first.
+pub fn findings(bundle: &Bundle) -> Vec<Finding> {
+    let rules = RuleSet::builtin();
+    let mut out: Vec<Finding> = bundle.notes.iter().map(note_finding).collect();
+    for f in &bundle.files {
+        structural(f, &mut out);
+        if let (EntryKind::Text, Some(text)) = (f.kind, &f.content) {
+            out.extend(scan_text(rules, &f.path, text));
+        }
+    }
+    if !bundle
+        .files
+        .iter()
+        .any(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+    {
+        out.push(finding(
+            "structural.no-skill-md",
+            Severity::Medium,
+            "",
+            bundle.name.clone(),
+            "The bundle has no SKILL.md at its root, so agents will not load it as a skill.",
+        ));
+    }
+    if bundle.files.len() > MANY_FILES {
+        out.push(finding(
+            "structural.many-files",
+            Severity::Medium,
+            "",
+            format!("{} files", bundle.files.len()),
+            "Unusually many files for a skill; review what it ships.",
+        ));
+    }
+    out.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| a.file.cmp(&b.file))
+            .then(a.line.cmp(&b.line))
+    });
+    out
+}
+
+/// The skill's name: SKILL.md's frontmatter `name`, else the bundle name.
+pub fn skill_name(bundle: &Bundle) -> String {
+    bundle
+        .files
+        .iter()
+        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+        .and_then(|f| f.content.as_deref())
+        .and_then(crate::validate::frontmatter_name)
+        .unwrap_or_else(|| bundle.name.clone())
+}
+
+/// The `scan-bundle` result.
+pub fn scan_bundle(bundle: &Bundle, trust: Trust, force: bool) -> Value {
+    let found = findings(bundle);
+    let v = verdict(&found);
+    let (policy, reason) = policy(trust, v, force);
+    let mut by_severity = std::collections::BTreeMap::new();
+    for f in &found {
+        *by_severity.entry(f.severity.as_str()).or_insert(0usize) += 1;
+    }
+    json!({
+        "skill": skill_name(bundle),
+        "trust": trust,
+        "verdict": v,
+        "policy": policy,
+        "reason": reason,
+        "forced": force,
+        "findings": found,
+        "stats": {
+            "files": bundle.files.len(),
+            "bytes": bundle.files.iter().map(|f| f.size).sum::<u64>(),
+            "text_files": bundle.files.iter().filter(|f| f.kind == EntryKind::Text).count(),
+            "rules": RuleSet::builtin().rules.len(),
+            "by_severity": by_severity,
+        },
+    })
+}

@@ -1,0 +1,299 @@
+//! Candidate risk: raise each candidate's `risk_level` (never lower it) from its source's trust, the
+//! registry's own verdicts, its metadata and the content rules, and explain every raise.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::content::scan_text;
+use super::rules::{RuleSet, Severity};
+use crate::filter::Mode;
+use crate::model::{Candidate, trust_rank};
+
+/// A candidate's risk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Risk {
+    Low,
+    Medium,
+    High,
+}
+
+impl Risk {
+    /// The agent's own label; anything unknown reads as low (scanning only raises it).
+    pub fn parse(label: Option<&str>) -> Risk {
+        match label.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+            Some("high") | Some("critical") => Risk::High,
+            Some("medium") => Risk::Medium,
+            _ => Risk::Low,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Risk::Low => "low",
+            Risk::Medium => "medium",
+            Risk::High => "high",
+        }
+    }
+}
+
+/// Why a candidate's risk was raised.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RiskFinding {
+    pub rule_id: String,
+    pub category: String,
+    /// The risk this finding raises the candidate to.
+    pub raises_to: Risk,
+    /// `source`, `registry`, `metadata`, `name`, `description` or `raw_content:<line>`.
+    pub field: String,
+    pub evidence: String,
+    pub description: String,
+}
+
+fn raise(
+    findings: &mut Vec<RiskFinding>,
+    rule_id: &str,
+    category: &str,
+    to: Risk,
+    field: &str,
+    evidence: String,
+    description: &str,
+) {
+    findings.push(RiskFinding {
+        rule_id: rule_id.into(),
+        category: category.into(),
+        raises_to: to,
+        field: field.into(),
+        evidence,
+        description: description.into(),
+    });
+}
+
+/// Assess one candidate: (risk, findings).
+pub fn assess(c: &Candidate) -> (Risk, Vec<RiskFinding>) {
+    let own = Risk::parse(c.risk_level.as_deref());
+    let mut f: Vec<RiskFinding> = Vec::new();
+    let source = c.source.trim().to_ascii_lowercase();
+    if trust_rank(&source) <= 1 {
+        raise(
+            &mut f,
+            "candidate.untrusted-source",
+            "source",
+            Risk::Medium,
+            "source",
+            format!("source {:?}", c.source),
+            "The skill comes from an unknown source or a social post (x), with no registry review; treat it as unvetted.",
+        );
+    }
+    if source == "github" && !(c.has_install_docs && c.has_security_disclosure) {
+        raise(
+            &mut f,
+            "candidate.github-unvetted",
+            "source",
+            Risk::Medium,
+            "source",
+            format!(
+                "github, install docs: {}, security note: {}",
+                c.has_install_docs, c.has_security_disclosure
+            ),
+            "A GitHub repository without install documentation and a security note has had no review; read its scripts before installing.",
+        );
+    }
+    if let Some(r) = &c.registry {
+        let verdict = r.verdict.as_deref().map(str::to_ascii_lowercase);
+        if r.is_malware_blocked || verdict.as_deref() == Some("malicious") {
+            raise(
+                &mut f,
+                "candidate.registry-malicious",
+                "registry",
+                Risk::High,
+                "registry",
+                format!(
+                    "verdict {:?}, malware blocked: {}, flags: {}",
+                    r.verdict.as_deref().unwrap_or("-"),
+                    r.is_malware_blocked,
+                    r.flags.join(", ")
+                ),
+                "The registry itself marked this skill malicious or blocked it. Never install it.",
+            );
+        } else if r.is_suspicious
+            || matches!(verdict.as_deref(), Some("suspicious" | "pending" | "error"))
+        {
+            raise(
+                &mut f,
+                "candidate.registry-suspicious",
+                "registry",
+                Risk::Medium,
+                "registry",
+                format!(
+                    "verdict {:?}, suspicious: {}, flags: {}",
+                    r.verdict.as_deref().unwrap_or("-"),
+                    r.is_suspicious,
+                    r.flags.join(", ")
+                ),
+                "The registry's scan flagged this skill as suspicious or has not finished it. Review the flagged code before installing.",
+            );
+        }
+        let failed: Vec<String> = r
+            .audits
+            .iter()
+            .filter(|(_, v)| matches!(v.to_ascii_lowercase().as_str(), "fail" | "warn"))
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        if !failed.is_empty() {
+            raise(
+                &mut f,
+                "candidate.audit-warning",
+                "registry",
+                Risk::Medium,
+                "registry",
+                failed.join(", "),
+                "A third-party security audit listed by the registry warns about or fails this skill.",
+            );
+        }
+        if r.scan_passed == Some(false) {
+            raise(
+                &mut f,
+                "candidate.scan-failed",
+                "registry",
+                Risk::Medium,
+                "registry",
+                "security.scanPassed: false".into(),
+                "The registry's security scan did not pass.",
+            );
+        }
+        if let Some(review) = r.review_status.as_deref().filter(|s| {
+            !matches!(
+                s.to_ascii_lowercase().as_str(),
+                "approved" | "published" | "passed"
+            )
+        }) {
+            raise(
+                &mut f,
+                "candidate.not-reviewed",
+                "registry",
+                Risk::Medium,
+                "registry",
+                format!("review status {review:?}"),
+                "The registry has not approved this skill yet.",
+            );
+        }
+    }
+    let evidence_count = [
+        c.source_code_url.is_some(),
+        c.has_install_docs,
+        c.has_security_disclosure,
+    ]
+    .iter()
+    .filter(|b| **b)
+    .count();
+    if evidence_count < 2 {
+        raise(
+            &mut f,
+            "candidate.thin-metadata",
+            "metadata",
+            Risk::Medium,
+            "metadata",
+            format!(
+                "source code URL: {}, install docs: {}, security note: {}",
+                c.source_code_url.is_some(),
+                c.has_install_docs,
+                c.has_security_disclosure
+            ),
+            "Fewer than two of source code, install docs and a security note are known: too little to judge the skill by.",
+        );
+    }
+    let rules = RuleSet::builtin();
+    let texts = [
+        ("name", c.name.as_str(), "name.txt"),
+        ("description", c.description.as_str(), "description.txt"),
+    ];
+    let mut content_findings = Vec::new();
+    for (field, text, as_file) in texts {
+        for x in scan_text(rules, as_file, text) {
+            content_findings.push((field.to_owned(), x));
+        }
+    }
+    if let Some(raw) = &c.raw_content {
+        for x in scan_text(rules, "SKILL.md", raw) {
+            content_findings.push((format!("raw_content:{}", x.line), x));
+        }
+    }
+    for (field, x) in content_findings {
+        let to = match x.severity {
+            Severity::Critical | Severity::High => Risk::High,
+            Severity::Medium => Risk::Medium,
+            Severity::Low => continue,
+        };
+        raise(
+            &mut f,
+            &x.rule_id,
+            &x.category,
+            to,
+            &field,
+            x.evidence,
+            &x.description,
+        );
+    }
+    let risk = f.iter().map(|x| x.raises_to).fold(own, Risk::max);
+    (risk, f)
+}
+
+/// `scan`: `{passed, blocked, summary}`. High is never recommended; medium only in manual mode.
+pub fn scan_candidates(items: Vec<Result<Candidate, String>>, mode: Mode) -> Value {
+    let (mut passed, mut blocked) = (Vec::new(), Vec::new());
+    let mut by_risk = std::collections::BTreeMap::new();
+    for (index, item) in items.into_iter().enumerate() {
+        let c = match item {
+            Ok(c) => c,
+            Err(message) => {
+                blocked.push(json!({"index": index, "skill_id": "", "decision": "filter", "risk_level": "high",
+                    "reason": "invalid_candidate", "detail": message, "findings": []}));
+                continue;
+            }
+        };
+        let (risk, findings) = assess(&c);
+        *by_risk.entry(risk.as_str()).or_insert(0usize) += 1;
+        let pass = match risk {
+            Risk::Low => true,
+            Risk::Medium => mode == Mode::Manual,
+            Risk::High => false,
+        };
+        let explanation = match (risk, findings.is_empty()) {
+            (Risk::Low, _) => "low risk".to_owned(),
+            (_, true) => format!("{} risk as labelled by the agent", risk.as_str()),
+            (_, false) => {
+                let mut reasons: Vec<&str> = findings
+                    .iter()
+                    .filter(|x| x.raises_to == risk)
+                    .map(|x| x.description.as_str())
+                    .collect();
+                reasons.dedup();
+                format!("{} risk: {}", risk.as_str(), reasons.join(" "))
+            }
+        };
+        let mut value = serde_json::to_value(&c).expect("candidates serialize");
+        value["risk_level"] = json!(risk.as_str());
+        value["decision"] = json!(if pass { "pass" } else { "filter" });
+        value["risk_explanation"] = json!(explanation);
+        value["findings"] = json!(findings);
+        if !pass {
+            value["index"] = json!(index);
+            value["reason"] = json!(match risk {
+                Risk::High => "high_risk",
+                _ => "medium_risk_in_daily",
+            });
+        }
+        if pass {
+            passed.push(value)
+        } else {
+            blocked.push(value)
+        }
+    }
+    json!({
+        "mode": mode.as_str(),
+        "passed": passed,
+        "blocked": blocked,
+        "summary": {"input": passed.len() + blocked.len(), "passed": passed.len(), "blocked": blocked.len(), "by_risk": by_risk},
+    })
+}

@@ -1,0 +1,144 @@
+//! Security: candidate risk, whole-bundle scanning and install policy.
+//!
+//! The host reads bundles (it may touch the file system; the component may not) and hands the files
+//! over; every judgement is made here.
+
+pub mod bundle;
+pub mod candidate;
+pub mod content;
+pub mod rules;
+
+pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, scan_bundle};
+pub use candidate::scan_candidates;
+pub use content::{Finding, scan_text};
+pub use rules::{RuleSet, Severity};
+
+use serde::Serialize;
+
+/// How far the source of a skill is trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Trust {
+    /// Ships with the agent.
+    Builtin,
+    /// An official repository, matched exactly ([`TRUSTED_REPOS`]).
+    Trusted,
+    /// Everything else, including every registry upload. The default.
+    Community,
+    /// Written by the agent itself.
+    AgentCreated,
+}
+
+/// Official skill repositories (owner/repo, compared case-insensitively and exactly: `anthropics/skills-x`
+/// or `anthropics-evil/skills` are community).
+pub const TRUSTED_REPOS: &[&str] = &[
+    "openai/skills",
+    "anthropics/skills",
+    "huggingface/skills",
+    "nvidia/skills",
+];
+
+/// The trust a source URL earns: trusted only for an exact official GitHub repository.
+pub fn trust_of_source(url: &str) -> Trust {
+    let Some(canon) = crate::filter::canonical_url(url, None) else {
+        return Trust::Community;
+    };
+    let mut parts = canon.split('/');
+    let (host, owner, repo) = (parts.next(), parts.next(), parts.next());
+    match (host, owner, repo) {
+        (Some("github.com"), Some(o), Some(r))
+            if TRUSTED_REPOS.contains(&format!("{o}/{r}").as_str()) =>
+        {
+            Trust::Trusted
+        }
+        _ => Trust::Community,
+    }
+}
+
+/// The verdict ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Safe,
+    Caution,
+    Dangerous,
+}
+
+/// Any critical → dangerous; else any high → caution; else safe (medium and low are informational).
+pub fn verdict(findings: &[Finding]) -> Verdict {
+    match findings.iter().map(|f| f.severity).max() {
+        Some(Severity::Critical) => Verdict::Dangerous,
+        Some(Severity::High) => Verdict::Caution,
+        _ => Verdict::Safe,
+    }
+}
+
+/// What to do with a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    Allow,
+    Ask,
+    Block,
+}
+
+/// Trust × verdict, and whether `force` may override: builtin allows everything; trusted blocks
+/// dangerous; community blocks caution and dangerous; agent-created asks on dangerous. `force` lifts a
+/// block except dangerous on community or trusted (a hard block).
+pub fn policy(trust: Trust, verdict: Verdict, force: bool) -> (Policy, String) {
+    use Policy::*;
+    use Verdict::*;
+    let base = match (trust, verdict) {
+        (Trust::Builtin, _) => Allow,
+        (Trust::Trusted, Dangerous) => Block,
+        (Trust::Trusted, _) => Allow,
+        (Trust::Community, Safe) => Allow,
+        (Trust::Community, _) => Block,
+        (Trust::AgentCreated, Dangerous) => Ask,
+        (Trust::AgentCreated, _) => Allow,
+    };
+    let hard = verdict == Dangerous && matches!(trust, Trust::Community | Trust::Trusted);
+    let trust_name = match trust {
+        Trust::Builtin => "builtin",
+        Trust::Trusted => "trusted",
+        Trust::Community => "community",
+        Trust::AgentCreated => "agent-created",
+    };
+    let verdict_name = match verdict {
+        Safe => "safe",
+        Caution => "caution",
+        Dangerous => "dangerous",
+    };
+    match (base, force) {
+        (Block, true) if !hard => (
+            Allow,
+            format!(
+                "{verdict_name} {trust_name} skill: would be blocked, allowed because --force was given"
+            ),
+        ),
+        (Block, _) if hard => (
+            Block,
+            format!(
+                "{verdict_name} {trust_name} skill: blocked (a hard block that --force cannot lift)"
+            ),
+        ),
+        (Block, _) => (
+            Block,
+            format!(
+                "{verdict_name} {trust_name} skill: blocked (--force would allow it after review)"
+            ),
+        ),
+        (Ask, true) => (
+            Allow,
+            format!("{verdict_name} {trust_name} skill: allowed because --force was given"),
+        ),
+        (Ask, false) => (
+            Ask,
+            format!("{verdict_name} {trust_name} skill: ask the user before installing"),
+        ),
+        (Allow, _) => (Allow, format!("{verdict_name} {trust_name} skill: allowed")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,212 @@
+//! Content rules are data (`guest/rules/content-rules.json`): each has an id, a category, a severity, a
+//! description a user can act on, keywords, a regex, exemptions and examples that must and must not
+//! match (checked by tests).
+//!
+//! Matching is linear: every line is scanned once by one Aho-Corasick automaton over all rules'
+//! keywords (case-insensitive), so cost grows with bytes, not rules × bytes; only rules whose keyword
+//! occurs on the line run their regex, and each regex is compiled on first use. The regex engine
+//! (regex-automata's meta engine, the one behind `regex`) runs in linear time, so no pattern can
+//! blow up on hostile input.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex_automata::meta::Regex;
+use serde::{Deserialize, Serialize};
+
+/// The bundled rule file.
+pub const RULES_JSON: &str = include_str!("../../rules/content-rules.json");
+
+/// How bad a finding is. The verdict ladder: any critical → dangerous; any high → caution; else safe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+/// Where a rule applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Anywhere.
+    #[default]
+    Any,
+    /// Fenced code in Markdown, and every line of a script or config file.
+    Code,
+    /// Markdown text outside code fences (instructions to the agent).
+    Prose,
+}
+
+/// One rule as written in the data file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleSpec {
+    pub id: String,
+    pub category: String,
+    pub severity: Severity,
+    pub title: String,
+    pub description: String,
+    pub keywords: Vec<String>,
+    pub pattern: String,
+    #[serde(default)]
+    pub unless: Vec<String>,
+    #[serde(default)]
+    pub scope: Scope,
+    #[serde(default, rename = "match")]
+    pub examples_match: Vec<String>,
+    #[serde(default)]
+    pub no_match: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RuleFile {
+    rules: Vec<RuleSpec>,
+}
+
+/// A compiled rule set.
+pub struct RuleSet {
+    pub rules: Vec<RuleSpec>,
+    keywords: AhoCorasick,
+    /// For each keyword pattern, the rules it belongs to.
+    keyword_rules: Vec<Vec<usize>>,
+    regexes: Vec<OnceLock<Regex>>,
+    unless: Vec<OnceLock<Vec<Regex>>>,
+}
+
+/// A rule that fired on a line: which, and the byte range of the match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit {
+    pub rule: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl RuleSet {
+    /// The bundled rules, parsed and indexed once per instance.
+    pub fn builtin() -> &'static RuleSet {
+        static SET: OnceLock<RuleSet> = OnceLock::new();
+        SET.get_or_init(|| {
+            RuleSet::from_json(RULES_JSON).expect("the bundled rules are valid (tested)")
+        })
+    }
+
+    /// Parse and index a rule file. Errors name the rule.
+    pub fn from_json(text: &str) -> Result<RuleSet, String> {
+        let file: RuleFile = serde_json::from_str(text).map_err(|e| format!("rule file: {e}"))?;
+        let mut patterns: Vec<String> = Vec::new();
+        let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
+        for (i, r) in file.rules.iter().enumerate() {
+            if r.keywords.iter().all(|k| k.trim().is_empty()) {
+                return Err(format!("rule {}: no keywords", r.id));
+            }
+            for k in &r.keywords {
+                let k = k.trim().to_lowercase();
+                if k.is_empty() {
+                    continue;
+                }
+                match patterns.iter().position(|p| *p == k) {
+                    Some(p) => keyword_rules[p].push(i),
+                    None => {
+                        patterns.push(k);
+                        keyword_rules.push(vec![i]);
+                    }
+                }
+            }
+        }
+        let keywords = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&patterns)
+            .map_err(|e| format!("keywords: {e}"))?;
+        let n = file.rules.len();
+        Ok(RuleSet {
+            rules: file.rules,
+            keywords,
+            keyword_rules,
+            regexes: (0..n).map(|_| OnceLock::new()).collect(),
+            unless: (0..n).map(|_| OnceLock::new()).collect(),
+        })
+    }
+
+    fn regex(&self, i: usize) -> &Regex {
+        self.regexes[i].get_or_init(|| {
+            Regex::new(&self.rules[i].pattern)
+                .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id))
+        })
+    }
+
+    fn exemptions(&self, i: usize) -> &[Regex] {
+        self.unless[i].get_or_init(|| {
+            self.rules[i]
+                .unless
+                .iter()
+                .map(|u| {
+                    Regex::new(u)
+                        .unwrap_or_else(|e| panic!("rule {} unless: {e}", self.rules[i].id))
+                })
+                .collect()
+        })
+    }
+
+    /// Check every pattern compiles (tests; the component compiles lazily).
+    pub fn compile_all(&self) -> Result<(), String> {
+        for (i, r) in self.rules.iter().enumerate() {
+            Regex::new(&r.pattern).map_err(|e| format!("rule {}: {e}", r.id))?;
+            for u in &r.unless {
+                Regex::new(u).map_err(|e| format!("rule {} unless: {e}", r.id))?;
+            }
+            let _ = (self.regex(i), self.exemptions(i));
+        }
+        Ok(())
+    }
+
+    /// The rules that fire on `line` in a context where `in_code` tells fenced/script code from prose.
+    pub fn scan_line(&self, line: &str, in_code: bool) -> Vec<Hit> {
+        let mut candidates: Vec<usize> = Vec::new();
+        for m in self.keywords.find_overlapping_iter(line) {
+            candidates.extend_from_slice(&self.keyword_rules[m.pattern().as_usize()]);
+        }
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut hits = Vec::new();
+        for i in candidates {
+            let scope_ok = match self.rules[i].scope {
+                Scope::Any => true,
+                Scope::Code => in_code,
+                Scope::Prose => !in_code,
+            };
+            if !scope_ok {
+                continue;
+            }
+            if let Some(m) = self.regex(i).find(line.as_bytes())
+                && !self
+                    .exemptions(i)
+                    .iter()
+                    .any(|u| u.is_match(line.as_bytes()))
+            {
+                hits.push(Hit {
+                    rule: i,
+                    start: m.start(),
+                    end: m.end(),
+                });
+            }
+        }
+        hits
+    }
+}
