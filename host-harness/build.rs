@@ -16,6 +16,7 @@ fn main() {
     let root = manifest.parent().unwrap().to_path_buf();
     for p in [
         "guest/src",
+        "guest/rules",
         "guest/Cargo.toml",
         "wit",
         "Cargo.lock",

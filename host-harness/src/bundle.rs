@@ -137,11 +137,15 @@ pub fn read_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleE
     if &head[..n] == b"PK\x03\x04" || lower.ends_with(".zip") || lower.ends_with(".skill") {
         return read_zip_bundle(path, limits);
     }
-    // A single file: treat it as the bundle's SKILL.md.
+    // A single file: treat it as the bundle's SKILL.md, named after its folder.
     let name = path
-        .parent()
-        .and_then(Path::file_name)
-        .map(|n| n.to_string_lossy().into_owned())
+        .canonicalize()
+        .ok()
+        .and_then(|p| {
+            p.parent()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+        })
         .unwrap_or_default();
     let mut bundle = Bundle {
         name,

@@ -400,3 +400,18 @@ fn candidate_risk_raises_and_explains_without_false_alarms() {
     );
     assert_eq!(daily["summary"]["passed"], 3);
 }
+
+#[test]
+fn our_own_skill_md_is_valid_and_safe() {
+    let md = root().join("SKILL.md");
+    let out = cli(None, &["scan-bundle", md.to_str().unwrap()], &[]);
+    let v = json(&out);
+    assert_eq!(
+        (code(&out), v["verdict"].clone()),
+        (0, json!("safe")),
+        "{}",
+        summary(&v)
+    );
+    let out = cli(None, &["validate", md.to_str().unwrap()], &[]);
+    assert_eq!(json(&out)["errors"], json!([]));
+}
