@@ -60,6 +60,22 @@ pub struct BundleFile {
     pub link_escapes: bool,
 }
 
+impl BundleFile {
+    /// A text entry (tests, and hosts that already hold the text).
+    pub fn text(path: &str, content: &str) -> BundleFile {
+        BundleFile {
+            path: path.into(),
+            size: content.len() as u64,
+            kind: EntryKind::Text,
+            content: Some(content.into()),
+            executable: false,
+            magic: None,
+            link_target: None,
+            link_escapes: false,
+        }
+    }
+}
+
 /// Something the host could not or would not read (zip-slip entry, bomb, cap reached…).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BundleNote {

@@ -2,16 +2,7 @@ use super::bundle::{Bundle, BundleFile, BundleNote, EntryKind};
 use super::*;
 
 fn text(path: &str, content: &str) -> BundleFile {
-    BundleFile {
-        path: path.into(),
-        size: content.len() as u64,
-        kind: EntryKind::Text,
-        content: Some(content.into()),
-        executable: false,
-        magic: None,
-        link_target: None,
-        link_escapes: false,
-    }
+    BundleFile::text(path, content)
 }
 
 fn skill(files: Vec<BundleFile>) -> Bundle {

@@ -10,16 +10,7 @@ fn bundle(name: &str, skill_md: &str) -> Bundle {
 }
 
 fn text(path: &str, content: &str) -> BundleFile {
-    BundleFile {
-        path: path.into(),
-        size: content.len() as u64,
-        kind: EntryKind::Text,
-        content: Some(content.into()),
-        executable: false,
-        magic: None,
-        link_target: None,
-        link_escapes: false,
-    }
+    BundleFile::text(path, content)
 }
 
 fn codes(v: &Value, key: &str) -> Vec<String> {
