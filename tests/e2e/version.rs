@@ -23,3 +23,32 @@ fn versions_agree() {
         "SKILL.md metadata.version"
     );
 }
+
+/// The WIT is the contract: every interface, type, field, case and function carries a `///` line.
+#[test]
+fn every_wit_item_is_documented() {
+    let wit = std::fs::read_to_string(root().join("wit/recommender.wit")).unwrap();
+    let mut undocumented = Vec::new();
+    let mut previous = "";
+    for (n, line) in wit.lines().enumerate() {
+        let t = line.trim();
+        let is_item = !(t.is_empty()
+            || t.starts_with("//")
+            || t.starts_with('}')
+            || t.starts_with("use ")
+            || t.starts_with("package ")
+            || t.starts_with("import ")
+            || t.starts_with("export "));
+        if is_item && !previous.starts_with("///") {
+            undocumented.push(format!("{}: {t}", n + 1));
+        }
+        if !t.is_empty() {
+            previous = t;
+        }
+    }
+    assert!(
+        undocumented.is_empty(),
+        "undocumented WIT items:\n{}",
+        undocumented.join("\n")
+    );
+}
