@@ -119,6 +119,18 @@ fn note(path: &str, code: &str, message: String) -> BundleNote {
     }
 }
 
+/// The note for the first entry past the entry cap.
+fn too_many(path: &str, limits: &BundleLimits) -> BundleNote {
+    note(
+        path,
+        "too_many_files",
+        format!(
+            "more than {} entries; the rest were not read",
+            limits.max_files
+        ),
+    )
+}
+
 /// Read a bundle from a folder, an archive (`.zip`, `.skill`) or a single SKILL.md.
 pub fn read_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleError> {
     let io = |source| BundleError::Io {
@@ -264,14 +276,7 @@ fn read_dir_bundle(dir: &Path, limits: &BundleLimits) -> Result<Bundle, BundleEr
                 continue;
             }
             if bundle.files.len() >= limits.max_files {
-                bundle.notes.push(note(
-                    &r,
-                    "too_many_files",
-                    format!(
-                        "more than {} entries; the rest were not read",
-                        limits.max_files
-                    ),
-                ));
+                bundle.notes.push(too_many(&r, limits));
                 return Ok(bundle);
             }
             if meta.len() > limits.max_file_bytes {
@@ -410,14 +415,7 @@ fn read_zip_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleE
             continue;
         }
         if bundle.files.len() >= limits.max_files {
-            bundle.notes.push(note(
-                &rel,
-                "too_many_files",
-                format!(
-                    "more than {} entries; the rest were not read",
-                    limits.max_files
-                ),
-            ));
+            bundle.notes.push(too_many(&rel, limits));
             break;
         }
         let declared = e.size();

@@ -423,46 +423,31 @@ fn discovery_finds_installed_skills_in_skills_dirs_and_home() {
     let hermes = home.path().join(".hermes/skills/documents/pdf-tables");
     fs::create_dir_all(&hermes).unwrap();
     fs::write(hermes.join("SKILL.md"), "---\nname: pdf-tables\n---\n").unwrap();
-    let out = Proc::new(env!("CARGO_BIN_EXE_skill-recommender"))
-        .env_clear()
-        .env("HOME", home.path())
-        .env("SKILL_RECOMMENDER_CACHE_DIR", cache_dir())
-        .current_dir(home.path())
-        .args([
-            "--state-dir",
-            d.path().to_str().unwrap(),
-            "--now",
-            NOW,
-            "filter",
-            "--candidates",
-            cands.to_str().unwrap(),
-            "--mode",
-            "manual",
-        ])
-        .output()
-        .unwrap();
-    let v = json(&out);
+    // Run `filter` as a user whose HOME holds that skill folder.
+    let filter_at_home = |extra: &[&str]| {
+        let out = Proc::new(env!("CARGO_BIN_EXE_skill-recommender"))
+            .env_clear()
+            .env("HOME", home.path())
+            .env("SKILL_RECOMMENDER_CACHE_DIR", cache_dir())
+            .current_dir(home.path())
+            .args([
+                "--state-dir",
+                d.path().to_str().unwrap(),
+                "--now",
+                NOW,
+                "filter",
+            ])
+            .args(["--candidates", cands.to_str().unwrap(), "--mode", "manual"])
+            .args(extra)
+            .output()
+            .unwrap();
+        json(&out)
+    };
+    let v = filter_at_home(&[]);
     assert_eq!(v["dropped"][0]["reason"], "already_installed", "{v}");
     // --no-discover turns it off.
-    let out = Proc::new(env!("CARGO_BIN_EXE_skill-recommender"))
-        .env_clear()
-        .env("HOME", home.path())
-        .env("SKILL_RECOMMENDER_CACHE_DIR", cache_dir())
-        .args([
-            "--state-dir",
-            d.path().to_str().unwrap(),
-            "--now",
-            NOW,
-            "filter",
-            "--candidates",
-            cands.to_str().unwrap(),
-            "--mode",
-            "manual",
-            "--no-discover",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(json(&out)["kept"].as_array().unwrap().len(), 1);
+    let v = filter_at_home(&["--no-discover"]);
+    assert_eq!(v["kept"].as_array().unwrap().len(), 1);
 }
 
 #[test]
