@@ -248,16 +248,9 @@ fn read_dir_bundle(dir: &Path, limits: &BundleLimits) -> Result<Bundle, BundleEr
                         .notes
                         .push(note(&r, "symlink_loop", format!("{r} -> {target} loops")));
                 }
-                bundle.files.push(BundleFile {
-                    path: r,
-                    size: 0,
-                    kind: EntryKind::Symlink,
-                    content: None,
-                    executable: false,
-                    magic: None,
-                    link_target: Some(target),
-                    link_escapes: escapes && !looped,
-                });
+                bundle
+                    .files
+                    .push(BundleFile::symlink(r, target, escapes && !looped));
                 continue;
             }
             if meta.is_dir() {
@@ -478,16 +471,7 @@ fn read_zip_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleE
         if is_link {
             let target = String::from_utf8_lossy(&bytes).into_owned();
             let escapes = archive_link_escapes(&rel, &target);
-            bundle.files.push(BundleFile {
-                path: rel,
-                size: 0,
-                kind: EntryKind::Symlink,
-                content: None,
-                executable: false,
-                magic: None,
-                link_target: Some(target),
-                link_escapes: escapes,
-            });
+            bundle.files.push(BundleFile::symlink(rel, target, escapes));
         } else {
             bundle.files.push(entry(rel, bytes, executable));
         }

@@ -61,6 +61,20 @@ pub struct BundleFile {
 }
 
 impl BundleFile {
+    /// A symbolic link entry: where it points and whether that is outside the bundle.
+    pub fn symlink(path: String, target: String, escapes: bool) -> BundleFile {
+        BundleFile {
+            path,
+            size: 0,
+            kind: EntryKind::Symlink,
+            content: None,
+            executable: false,
+            magic: None,
+            link_target: Some(target),
+            link_escapes: escapes,
+        }
+    }
+
     /// A text entry (tests, and hosts that already hold the text).
     pub fn text(path: &str, content: &str) -> BundleFile {
         BundleFile {
