@@ -1,0 +1,227 @@
+// skill-recommender for Node: the component (transpiled by jco) behind a small async API.
+//
+//   import { openHost } from 'skill-recommender-node';
+//   const host = await openHost({ stateDir: '/home/me/.skill-recommender', lang: 'en' });
+//   const gate = await host.dailyGate();            // -> the component's JSON, as an object
+//
+// Every call is one guest call and one transaction on the state store; failures throw HostError
+// ({code, exitCode, message, details}; `toJSON()` gives the CLI's error JSON).
+import { realpathSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { callGuest, loadComponent, LIMITS } from './component.js';
+import { HostError, invalidInput } from './errors.js';
+import { FileStateStore, MemoryStateStore, NullStateStore, resolveStateDir } from './store.js';
+import { readBundle, BundleError } from './bundle.js';
+import { defaultDirs, discover } from './discover.js';
+
+export { HostError } from './errors.js';
+export { FileStateStore, MemoryStateStore, NullStateStore, resolveStateDir, atomicWrite } from './store.js';
+export { readBundle } from './bundle.js';
+export { LIMITS } from './component.js';
+
+const REGISTRIES = ['auto', 'clawhub', 'skillssh', 'smithery', 'glama', 'skillhub', 'github', 'mcpmarket', 'candidates'];
+const TRUSTS = ['builtin', 'trusted', 'community', 'agent-created'];
+const OFFICIAL = ['openai/skills', 'anthropics/skills', 'huggingface/skills', 'NVIDIA/skills'];
+
+/** The system's IANA zone, if the runtime knows it. */
+function systemZone() {
+  try { return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined; } catch { return undefined; }
+}
+
+/**
+ * The skill's own `data/` directory, if this package sits inside an installed skill (a SKILL.md naming
+ * skill-recommender in one of the four folders above bin/): where the original kept its state.
+ */
+export function detectLegacyDir(from = fileURLToPath(new URL('../bin/skill-recommender.js', import.meta.url))) {
+  let p;
+  try { p = realpathSync(from); } catch { return null; }
+  let dir = dirname(p);
+  for (let i = 0; i < 4; i++) {
+    try {
+      const skill = readFileSync(join(dir, 'SKILL.md'), 'utf8');
+      const named = skill.split('\n').slice(0, 20).some((l) => l.trim() === 'name: skill-recommender');
+      let hasData = false;
+      try { hasData = realpathSync(join(dir, 'data')) && true; } catch { /* none */ }
+      if (named && hasData) return join(dir, 'data');
+    } catch { /* no SKILL.md here */ }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}
+
+/** Trust derived from a source URL: `trusted` only for an exact official repository. */
+export function trustOfSource(url) {
+  const m = /^https?:\/\/(?:www\.)?github\.com\/([^/?#]+)\/([^/?#]+)/i.exec(String(url).trim());
+  if (!m) return 'community';
+  const repo = `${m[1]}/${m[2].replace(/\.git$/i, '')}`.toLowerCase();
+  return OFFICIAL.some((o) => o.toLowerCase() === repo) ? 'trusted' : 'community';
+}
+
+export class Host {
+  /**
+   * @param {object} o
+   * @param {object} o.store       a FileStateStore, MemoryStateStore or your own ({begin, location})
+   * @param {string} [o.stateDir]  for `status`: where state lives
+   * @param {string} [o.stateDirSource]
+   * @param {'zh'|'en'} [o.lang]
+   * @param {string} [o.now]       RFC 3339 time for every call (default: the clock at each call)
+   * @param {string} [o.timezone]  the host's IANA zone (default: the system's)
+   */
+  constructor({ store, stateDir = null, stateDirSource = null, lang = 'zh', now, timezone } = {}) {
+    this.store = store;
+    this.stateDir = stateDir;
+    this.stateDirSource = stateDirSource;
+    this.lang = lang;
+    this.now = now;
+    this.timezone = timezone;
+  }
+
+  ctx(o = {}) {
+    return {
+      now: o.now ?? this.now ?? new Date().toISOString(),
+      hostTimezone: o.timezone ?? this.timezone ?? systemZone(),
+      lang: o.lang ?? this.lang,
+    };
+  }
+
+  #life(fn) { return callGuest(this.store, (g) => fn(g.lifecycle)); }
+
+  async status(o = {}) {
+    const out = await this.#life((l) => l.status(this.ctx(o)));
+    const { meta } = await loadComponent();
+    out.host = {
+      state_dir: this.stateDir,
+      state_dir_source: this.stateDirSource,
+      files: { state: this.store.location('state'), history: this.store.location('history') },
+      component_imports: meta.imports,
+      cache: { outcome: 'disabled', path: null },
+    };
+    return out;
+  }
+
+  promptDaily({ source, ...o }) {
+    const s = { post_install: 'post-install', 'post-install': 'post-install', manual: 'manual' }[source];
+    if (!s) throw invalidInput('source', `${JSON.stringify(source)} is not post_install or manual`);
+    return this.#life((l) => l.promptDaily(this.ctx(o), s));
+  }
+
+  enableDaily({ schedulerAvailable = false, ...o } = {}) { return this.#life((l) => l.enableDaily(this.ctx(o), !!schedulerAvailable)); }
+
+  confirmDailyEnabled(o = {}) { return this.#life((l) => l.confirmDailyEnabled(this.ctx(o))); }
+
+  failDailySchedule({ reason, ...o }) { return this.#life((l) => l.failDailySchedule(this.ctx(o), String(reason))); }
+
+  disableDaily(o = {}) { return this.#life((l) => l.disableDaily(this.ctx(o))); }
+
+  unsupportedDaily(o = {}) { return this.#life((l) => l.unsupportedDaily(this.ctx(o))); }
+
+  dailyGate({ searchCapability = true, ...o } = {}) { return this.#life((l) => l.dailyGate(this.ctx(o), !!searchCapability)); }
+
+  failureNotice({ action, ...o }) { return this.#life((l) => l.failureNotice(this.ctx(o), action)); }
+
+  updateCheck({ remoteVersion, localVersion, ...o }) {
+    return this.#life((l) => l.updateCheck(this.ctx(o), localVersion ?? undefined, String(remoteVersion)));
+  }
+
+  updateNotice({ response, ...o }) { return this.#life((l) => l.updateNotice(this.ctx(o), response)); }
+
+  /** action: shown | accept | reject; skill: {skillId, name?, url?, categories?} */
+  feedback({ action, skill, ...o }) {
+    const ref = { skillId: String(skill.skillId), name: skill.name ?? undefined, url: skill.url ?? undefined, categories: skill.categories ?? [] };
+    return this.#life((l) => l.feedback(this.ctx(o), action, ref));
+  }
+
+  shown(skill, o = {}) { return this.feedback({ action: 'shown', skill, ...o }); }
+
+  accept(skill, o = {}) { return this.feedback({ action: 'accept', skill, ...o }); }
+
+  reject(skill, o = {}) { return this.feedback({ action: 'reject', skill, ...o }); }
+
+  /** Registry JSON (a string) -> {registry, candidates, skipped, warnings, summary}. Reads no state. */
+  normalize({ json, from = 'auto', baseUrl, ...o }) {
+    if (!REGISTRIES.includes(from)) throw invalidInput('from', `unknown registry ${JSON.stringify(from)}`);
+    checkSize('input', json);
+    void o;
+    return callGuest(new NullStateStore(), (g) => g.filter.normalize(from, json, baseUrl ?? undefined));
+  }
+
+  /**
+   * Filter candidates (a JSON string) against state, history and installed skills.
+   * discover: look in the usual skill folders (default true); skillsDirs: more folders; cwd/home for them.
+   */
+  async filter({ candidates, mode, skillsDirs = [], discover: look = true, cwd = process.cwd(), home = process.env.HOME, ...o }) {
+    checkSize('candidates', candidates);
+    const dirs = look ? defaultDirs(cwd, home) : [];
+    for (const p of skillsDirs) dirs.push({ path: p, label: 'custom' });
+    const found = discover(dirs);
+    const installed = found.skills.map((s) => ({ name: s.name, dir: s.dir, source: s.source, sourceUrl: s.sourceUrl }));
+    const out = await callGuest(this.store, (g) => g.filter.filter(this.ctx(o), mode, candidates, installed));
+    out.discovery = { scanned: found.scanned, installed_skills: found.skills.length, warnings: found.warnings };
+    return out;
+  }
+
+  /** Candidate risk. Reads no state. */
+  scan({ candidates, mode }) {
+    checkSize('candidates', candidates);
+    return callGuest(new NullStateStore(), (g) => g.scan.scanCandidates(mode, candidates));
+  }
+
+  /** Scan a skill folder or SKILL.md; trust defaults from `source`, else community. */
+  scanBundle({ path, trust, source, force = false }) {
+    const bundle = readBundleArg(path);
+    const t = trust ?? (source ? trustOfSource(source) : 'community');
+    if (!TRUSTS.includes(t)) throw invalidInput('trust', `unknown trust ${JSON.stringify(t)}`);
+    return callGuest(new NullStateStore(), (g) => g.scan.scanBundle(bundle, t, !!force));
+  }
+
+  /** Validate a skill folder's or SKILL.md's frontmatter and layout. */
+  validate({ path, strict = false }) {
+    const bundle = readBundleArg(path);
+    return callGuest(new NullStateStore(), (g) => g.scan.validate(bundle, !!strict));
+  }
+}
+
+function checkSize(field, text) {
+  const size = Buffer.byteLength(String(text), 'utf8');
+  if (size > LIMITS.maxInputBytes) throw invalidInput(field, `${size} bytes, over the ${LIMITS.maxInputBytes}-byte input limit`);
+}
+
+function readBundleArg(path) {
+  let bundle;
+  try {
+    bundle = readBundle(path);
+  } catch (e) {
+    if (e instanceof BundleError) throw invalidInput('path', e.message);
+    throw e;
+  }
+  const bytes = bundle.files.reduce((n, f) => n + (f.content ? Buffer.byteLength(f.content, 'utf8') : 0), 0);
+  if (bytes > LIMITS.maxInputBytes) throw invalidInput('bundle', `${bytes} bytes, over the ${LIMITS.maxInputBytes}-byte input limit`);
+  return bundle;
+}
+
+/**
+ * Open a host on a state directory (resolved like the Rust CLI when `stateDir` is not given).
+ * Options: stateDir, env, home, legacyDir (default: detected), lang, now, timezone, store.
+ */
+export async function openHost({ stateDir, env = process.env, home = env.HOME, legacyDir, store, ...rest } = {}) {
+  await loadComponent();
+  if (store) return new Host({ store, ...rest });
+  let resolved;
+  try {
+    resolved = resolveStateDir(stateDir, env, home);
+  } catch (e) {
+    throw invalidInput('state-dir', e.message);
+  }
+  const fileStore = new FileStateStore(resolved.dir, {
+    legacyDir: legacyDir === undefined ? detectLegacyDir() : legacyDir,
+    maxDocumentBytes: LIMITS.maxDocumentBytes,
+  });
+  return new Host({ store: fileStore, stateDir: resolved.dir, stateDirSource: resolved.source, ...rest });
+}
+
+export { HostError as Error };
+export { MemoryStateStore as InMemoryStore };
+void HostError;
