@@ -8,7 +8,7 @@
 __version__ = "0.1.0"
 
 from .errors import SkillRecommenderError  # noqa: E402
-from .host import Host, runtime, trust_of_source  # noqa: E402
+from .host import Host, get_runtime, trust_of_source  # noqa: E402
 from .runtime import CONTRACT_VERSION, Limits  # noqa: E402
 from .store import FileStateStore, MemoryStateStore, NullStateStore, resolve_state_dir  # noqa: E402
 
@@ -21,7 +21,7 @@ __all__ = [
     "MemoryStateStore",
     "NullStateStore",
     "resolve_state_dir",
-    "runtime",
+    "get_runtime",
     "trust_of_source",
     "__version__",
 ]

@@ -378,7 +378,10 @@ def _read_zip(path: str, limits: BundleLimits) -> Bundle:
     except OSError as e:
         raise BundleError(f"{path}: {io_message(e)}") from None
     except (zipfile.BadZipFile, ValueError, EOFError) as e:
-        raise BundleError(f"{path}: not a readable zip archive ({e})") from None
+        msg = str(e)
+        if msg == "File is not a zip file":
+            msg = "invalid Zip archive: Could not find EOCD"  # the Rust zip crate's words for this case
+        raise BundleError(f"{path}: not a readable zip archive ({msg})") from None
     stem = os.path.basename(path)
     if "." in stem[1:]:
         stem = stem[: stem.rindex(".")] if stem.rindex(".") > 0 else stem

@@ -23,7 +23,7 @@ TRUST_LEVELS = ("builtin", "trusted", "community", "agent-created")
 REGISTRIES = ("auto", "clawhub", "skillssh", "smithery", "glama", "skillhub", "github", "mcpmarket", "candidates")
 
 
-def runtime(
+def get_runtime(
     component: Optional[bytes] = None,
     cache_dir: Optional[str] = None,
     no_cache: bool = False,
@@ -191,7 +191,7 @@ class Host:
         self.timezone = timezone
         self.lang = lang
         self.legacy_data_dir = os.fspath(legacy_data_dir) if legacy_data_dir is not None else None
-        self.runtime = runtime(
+        self.runtime = get_runtime(
             component, os.fspath(cache_dir) if cache_dir is not None else None, no_cache, limits
         )
         self._store = store
@@ -432,4 +432,4 @@ class Host:
         self._check_input("bundle", sum(len(f.content.encode("utf-8")) for f in b.files if f.content))
 
 
-__all__ = ["Host", "SkillRecommenderError", "runtime", "trust_of_source"]
+__all__ = ["Host", "SkillRecommenderError", "get_runtime", "trust_of_source"]

@@ -143,13 +143,21 @@ def _state_save(_store, doc: str, text: str):
 
 
 def _rep(store, res) -> int:
+    """The host rep behind a borrowed handle; the borrow is released before the import returns
+    (the component model requires it: "borrow handles still remain at the end of the call")."""
     try:
         return res.to_host(store).rep
     except Exception:
         return -1
+    finally:
+        try:
+            res.drop(store)
+        except Exception:
+            pass
 
 
 def _check_write(store, this):
+    _rep(store, this)
     return 4096
 
 
@@ -163,11 +171,18 @@ def _write(store, this, contents):
 
 
 def _flush(store, this):
+    _rep(store, this)
     return Variant("ok")
 
 
 def _subscribe(store, this):
+    _rep(store, this)
     return ResourceHost.own(0, _RT["pollable"])
+
+
+def _block(store, this):
+    _rep(store, this)
+    return None
 
 
 def _exit(store, status):
@@ -183,7 +198,7 @@ def _trap(name: str) -> Callable[..., Any]:
 
 
 _STUBS: Dict[str, Dict[str, Callable[..., Any]]] = {
-    "wasi:io/poll": {"[method]pollable.block": lambda store, this: None},
+    "wasi:io/poll": {"[method]pollable.block": _block},
     "wasi:io/error": {},
     "wasi:io/streams": {
         "[method]output-stream.check-write": _check_write,
