@@ -65,7 +65,7 @@ const ENUMS = {
   '--from': ['auto', 'clawhub', 'skillssh', 'smithery', 'glama', 'skillhub', 'github', 'mcpmarket', 'candidates'],
   '--trust': ['builtin', 'trusted', 'community', 'agent-created'],
 };
-const SKILL = { values: ['--skill-id', '--skill-name', '--skill-url', '--categories'], flags: [], required: ['--skill-id'] };
+const SKILL = { values: ['--skill-id', '--skill-name', '--skill-url'], multi: ['--categories'], flags: [], required: ['--skill-id'] };
 const COMMANDS = {
   status: {},
   'prompt-daily': { values: ['--source'], required: ['--source'] },
@@ -248,7 +248,7 @@ async function run({ global: g, command, options: o, positional }) {
     skillId: o['--skill-id'],
     name: o['--skill-name'],
     url: o['--skill-url'],
-    categories: o['--categories'] === undefined ? [] : o['--categories'].split(','),
+    categories: (o['--categories'] ?? []).flatMap((c) => c.split(',')),
   });
   switch (command) {
     case 'scan': return host.scan({ candidates: readInput('candidates', o['--candidates'], limit), mode: o['--mode'] });

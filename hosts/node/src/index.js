@@ -6,7 +6,7 @@
 //
 // Every call is one guest call and one transaction on the state store; failures throw HostError
 // ({code, exitCode, message, details}; `toJSON()` gives the CLI's error JSON).
-import { realpathSync, readFileSync } from 'node:fs';
+import { readlinkSync, realpathSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { callGuest, loadComponent, LIMITS } from './component.js';
@@ -24,8 +24,20 @@ const REGISTRIES = ['auto', 'clawhub', 'skillssh', 'smithery', 'glama', 'skillhu
 const TRUSTS = ['builtin', 'trusted', 'community', 'agent-created'];
 const OFFICIAL = ['openai/skills', 'anthropics/skills', 'huggingface/skills', 'NVIDIA/skills'];
 
-/** The system's IANA zone, if the runtime knows it. */
-function systemZone() {
+/**
+ * The system's IANA zone, found the way the Rust host's iana-time-zone crate finds it on Linux (the
+ * /etc/localtime symlink's zoneinfo name, else /etc/timezone), so both hosts agree; else the runtime's.
+ */
+export function systemZone() {
+  try {
+    const target = readlinkSync('/etc/localtime');
+    const at = target.indexOf('zoneinfo/');
+    if (at >= 0 && target.length > at + 9) return target.slice(at + 9);
+  } catch { /* not a symlink or absent */ }
+  try {
+    const z = readFileSync('/etc/timezone', 'utf8').trim();
+    if (z) return z;
+  } catch { /* absent */ }
   try { return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined; } catch { return undefined; }
 }
 
