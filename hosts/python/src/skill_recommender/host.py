@@ -379,9 +379,12 @@ class Host:
         from .bundle import _entry
 
         b.files.append(_entry("SKILL.md", doc.encode("utf-8"), False))
-        out = self._run("scan", "validate", [_wit_bundle(b), False], stateful=False)
+        # strict: no lenient retry of `key: value: with colon`, like the Rust host's discovery parser
+        out = self._run("scan", "validate", [_wit_bundle(b), True], stateful=False)
         meta = out.get("metadata")
         if isinstance(meta, dict):
+            if not meta and "{" not in yaml:
+                raise ValueError("frontmatter is not a YAML mapping")  # empty YAML is null, not a map
             return meta
         prefix = "the frontmatter is not valid YAML: "
         for e in out.get("errors") or []:
