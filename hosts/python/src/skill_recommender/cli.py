@@ -33,8 +33,7 @@ Exit codes:
   8  blocked / invalid: `scan-bundle` policy is block, or `validate` found errors
   9  ask: `scan-bundle` policy is ask (confirm with the user before installing)
 
-This is the Python host (wasmtime-py); the Rust CLI is the reference. --component is not supported
-here (use the Library API's component= argument)."""
+This is the Python host (wasmtime-py) of the same component; the Rust CLI is the reference."""
 
 S = argparse.SUPPRESS
 
