@@ -13,9 +13,12 @@ import { CONTRACT_VERSION } from '../src/contract.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = resolve(here, '..');
-const wasm = resolve(process.env.SKILL_RECOMMENDER_COMPONENT
+// `--component FILE` / `--out DIR` (tests transpile the hostile fixture this way); the defaults build
+// the project's component into dist/.
+const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const wasm = resolve(arg('--component') || process.env.SKILL_RECOMMENDER_COMPONENT
   || join(pkg, '../../target/guest-wasm/wasm32-wasip2/wasm-release/guest.wasm'));
-const dist = join(pkg, 'dist');
+const dist = resolve(arg('--out') || join(pkg, 'dist'));
 
 function fail(message) {
   console.error(`skill-recommender (node): build failed: ${message}`);

@@ -1,46 +1,62 @@
-// The component, transpiled by jco (dist/guest.js, instantiation mode), with one fresh instance per
-// call — like the Rust host's fresh wasmtime Store — and the state-store import backed by a store session.
+// The component, transpiled by jco (dist/guest.js, instantiation mode). Every call gets a fresh instance
+// in a worker thread — like the Rust host's fresh wasmtime Store per call — with the state-store import
+// backed by a store session in this thread, a wall-clock deadline (the worker is terminated) and a
+// memory cap (every core memory gets a maximum; growth past it fails inside the engine).
 import { readFileSync } from 'node:fs';
-import { HostError, corruptDocument, invalidInput, refused, storeError, trap } from './errors.js';
+import { Worker, MessageChannel } from 'node:worker_threads';
+import { HostError, corruptDocument, invalidInput, limit, refused, storeError, trap } from './errors.js';
 import { StoreError, fileName } from './store.js';
-import { makeWasiStubs } from './wasi-stubs.js';
+import { capMemory } from './wasm-patch.js';
 
-const DIST = new URL('../dist/', import.meta.url);
+export const DEFAULT_DIST = new URL('../dist/', import.meta.url);
 
-/** Limits (the Rust defaults where Node can enforce them). */
+/** The Rust host's defaults. deadlineMs: wall time per call; maxMemoryBytes: the guest's linear memory. */
 export const LIMITS = {
-  maxDocumentBytes: 64 << 20,
-  maxInputBytes: 64 << 20,
-  maxGuestStderrBytes: 64 << 10,
+  deadlineMs: 10_000,
+  maxMemoryBytes: 512 * 1024 * 1024,
+  maxDocumentBytes: 64 * 1024 * 1024,
+  maxInputBytes: 64 * 1024 * 1024,
+  maxGuestStderrBytes: 64 * 1024,
 };
 
-let loaded;
+const loaded = new Map();
 
-/** Load dist/ once: the bindings, the compiled core modules and the recorded import list. */
-export async function loadComponent() {
-  if (loaded) return loaded;
+/**
+ * Load a transpiled component once per process: the recorded metadata and the compiled core modules
+ * (memory-capped). `dist` defaults to the package's dist/.
+ */
+export async function loadComponent(dist = DEFAULT_DIST, limits = LIMITS) {
+  const url = dist instanceof URL ? dist : new URL(`file://${String(dist).replace(/\/?$/, '/')}`);
+  const key = `${url.href}|${limits.maxMemoryBytes}`;
+  if (loaded.has(key)) return loaded.get(key);
   let meta;
   try {
-    meta = JSON.parse(readFileSync(new URL('component.json', DIST), 'utf8'));
-  } catch (e) {
+    meta = JSON.parse(readFileSync(new URL('component.json', url), 'utf8'));
+  } catch {
     throw new HostError('component_load', 1,
-      `cannot load the component: ${new URL('component.json', DIST).pathname} is missing — run \`npm run build\` in hosts/node (after \`cargo build -p host-harness\`)`);
+      `cannot load the component: ${new URL('component.json', url).pathname} is missing — run \`npm run build\` in hosts/node (after \`cargo build -p host-harness\`)`);
   }
-  const { instantiate } = await import(new URL('guest.js', DIST).href);
-  const modules = new Map();
-  for (const name of meta.core_modules) {
-    modules.set(name, new WebAssembly.Module(readFileSync(new URL(name, DIST))));
+  const pages = Math.max(1, Math.floor(limits.maxMemoryBytes / 65536));
+  const modules = {};
+  try {
+    for (const name of meta.core_modules) {
+      modules[name] = new WebAssembly.Module(capMemory(readFileSync(new URL(name, url)), pages));
+    }
+  } catch (e) {
+    throw new HostError('component_load', 1, `cannot load the component: ${e.message}`);
   }
-  loaded = { instantiate, modules, meta };
-  return loaded;
+  const c = { url, meta, modules };
+  loaded.set(key, c);
+  return c;
 }
 
 /**
- * Run `f(exports)` as one transaction on `store`: exclusive session, loads served from the store (or
- * from this call's staged saves), saves staged and committed only when the export returns ok.
+ * Run one export as one transaction on `store`: exclusive session; loads served from the store (or this
+ * call's staged saves); saves committed only when the export returns ok.
+ * `call` = {iface: 'lifecycle'|'filter'|'scan', fn, args}.
  */
-export async function callGuest(store, f) {
-  const { instantiate, modules } = await loadComponent();
+export async function callGuest(store, call, { dist = DEFAULT_DIST, limits = LIMITS } = {}) {
+  const component = await loadComponent(dist, limits);
   let session;
   try {
     session = await store.begin();
@@ -49,58 +65,82 @@ export async function callGuest(store, f) {
     throw e;
   }
   try {
-    const staged = new Map();
-    let storeErr = null;
-    const stateStore = {
-      load(doc) {
-        if (staged.has(doc)) return staged.get(doc);
-        try {
-          return session.read(doc) ?? undefined;
-        } catch (e) {
-          storeErr = e;
-          throw e instanceof StoreError ? e.message : String(e?.message ?? e);
-        }
-      },
-      save(doc, json) {
-        const size = Buffer.byteLength(json, 'utf8');
-        if (size > LIMITS.maxDocumentBytes) {
-          storeErr = new StoreError(`the component staged a ${size}-byte ${fileName(doc)}, over the ${LIMITS.maxDocumentBytes}-byte limit`);
-          throw storeErr.message;
-        }
-        staged.delete(doc);
-        staged.set(doc, json);
-      },
-    };
-    const wasi = makeWasiStubs(LIMITS.maxGuestStderrBytes);
-    let text;
-    try {
-      const instance = instantiate((name) => modules.get(name), {
-        ...wasi.imports,
-        'skill-recommender:core/state-store': stateStore,
-        'skill-recommender:core/types': {},
-      });
-      text = f(instance);
-    } catch (e) {
-      if (e && Object.prototype.hasOwnProperty.call(e, 'payload') && e.payload && e.payload.tag) {
-        throw guestError(e.payload, store, storeErr);
+    const r = await runInWorker(component, call, session, limits);
+    if (r.limit) throw limit('deadline', 'the call ran past its time limit');
+    if (r.guestError) throw guestError(r.guestError, store, r.storeErr);
+    if (r.trap !== undefined) {
+      if (/memory allocation of \d+ bytes failed/.test(r.stderr)) {
+        throw limit('memory', 'the call tried to use more memory than allowed');
       }
-      if (e instanceof HostError) throw e;
-      throw trap(e?.message ?? String(e), wasi.stderrText());
+      throw trap(r.trap, r.stderr);
     }
     try {
-      session.commit([...staged.entries()]);
+      session.commit(r.staged);
     } catch (e) {
       if (e instanceof StoreError) throw storeError(e.message, e.path);
       throw e;
     }
     try {
-      return JSON.parse(text);
+      return JSON.parse(r.ok);
     } catch (e) {
       throw new HostError('component_load', 1, `cannot load the component: the component returned invalid JSON: ${e.message}`);
     }
   } finally {
     await session.release();
   }
+}
+
+function runInWorker(component, call, session, limits) {
+  return new Promise((resolve, reject) => {
+    const { port1, port2 } = new MessageChannel();
+    const flagBuffer = new SharedArrayBuffer(4);
+    const flag = new Int32Array(flagBuffer);
+    const worker = new Worker(new URL('./worker.js', import.meta.url), {
+      workerData: {
+        distUrl: component.url.href,
+        modules: component.modules,
+        port: port2,
+        flag: flagBuffer,
+        call,
+        limits: { maxDocumentBytes: limits.maxDocumentBytes, maxGuestStderrBytes: limits.maxGuestStderrBytes },
+      },
+      transferList: [port2],
+      stdout: true,
+      stderr: true,
+    });
+    let settled = false;
+    const finish = (fn, v) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      port1.close();
+      fn(v);
+    };
+    port1.on('message', (m) => {
+      let reply;
+      try {
+        reply = { text: session.read(m.load) ?? null };
+      } catch (e) {
+        reply = { error: e instanceof StoreError ? e.message : String(e?.message ?? e), path: e?.path ?? null };
+        reply.storeError = true;
+      }
+      port1.postMessage(reply);
+      Atomics.store(flag, 0, 1);
+      Atomics.notify(flag, 0);
+    });
+    let timedOut = false;
+    const timer = limits.deadlineMs == null ? null : setTimeout(() => {
+      timedOut = true;
+      worker.terminate().finally(() => finish(resolve, { limit: 'deadline' }));
+    }, limits.deadlineMs);
+    worker.once('message', (m) => {
+      finish(resolve, m);
+      worker.terminate();
+    });
+    worker.once('error', (e) => finish(resolve, { trap: String(e?.message ?? e), stderr: '' }));
+    worker.once('exit', (code) => (timedOut ? finish(resolve, { limit: 'deadline' }) : finish(reject, new HostError('component_trap', 1,
+      `the component trapped: the worker running it exited (${code}) without a result`, { guest_stderr: '' }))));
+  });
 }
 
 function guestError(err, store, storeErr) {
@@ -112,7 +152,7 @@ function guestError(err, store, storeErr) {
     case 'refused':
       return refused(err.val);
     case 'store':
-      if (storeErr instanceof StoreError) return storeError(storeErr.message, storeErr.path);
+      if (storeErr) return storeError(storeErr.message, storeErr.path);
       return new HostError('component_load', 1,
         `cannot load the component: the component reported a store error the host did not raise: ${err.val}`);
     default:

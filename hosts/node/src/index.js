@@ -9,7 +9,7 @@
 import { readlinkSync, realpathSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callGuest, loadComponent, LIMITS } from './component.js';
+import { callGuest, loadComponent, LIMITS, DEFAULT_DIST } from './component.js';
 import { HostError, invalidInput } from './errors.js';
 import { FileStateStore, MemoryStateStore, NullStateStore, resolveStateDir } from './store.js';
 import { readBundle, BundleError } from './bundle.js';
@@ -82,8 +82,9 @@ export class Host {
    * @param {string} [o.now]       RFC 3339 time for every call (default: the clock at each call)
    * @param {string} [o.timezone]  the host's IANA zone (default: the system's)
    */
-  constructor({ store, stateDir = null, stateDirSource = null, lang = 'zh', now, timezone } = {}) {
+  constructor({ store, stateDir = null, stateDirSource = null, lang = 'zh', now, timezone, dist, limits } = {}) {
     this.store = store;
+    this.component = { dist: dist ?? DEFAULT_DIST, limits: { ...LIMITS, ...(limits ?? {}) } };
     this.stateDir = stateDir;
     this.stateDirSource = stateDirSource;
     this.lang = lang;
@@ -99,11 +100,13 @@ export class Host {
     };
   }
 
-  #life(fn) { return callGuest(this.store, (g) => fn(g.lifecycle)); }
+  #life(fn, ...args) { return callGuest(this.store, { iface: 'lifecycle', fn, args }, this.component); }
+
+  #stateless(iface, fn, ...args) { return callGuest(new NullStateStore(), { iface, fn, args }, this.component); }
 
   async status(o = {}) {
-    const out = await this.#life((l) => l.status(this.ctx(o)));
-    const { meta } = await loadComponent();
+    const out = await this.#life('status', this.ctx(o));
+    const { meta } = await loadComponent(this.component.dist, this.component.limits);
     out.host = {
       state_dir: this.stateDir,
       state_dir_source: this.stateDirSource,
@@ -117,33 +120,33 @@ export class Host {
   promptDaily({ source, ...o }) {
     const s = { post_install: 'post-install', 'post-install': 'post-install', manual: 'manual' }[source];
     if (!s) throw invalidInput('source', `${JSON.stringify(source)} is not post_install or manual`);
-    return this.#life((l) => l.promptDaily(this.ctx(o), s));
+    return this.#life('promptDaily', this.ctx(o), s);
   }
 
-  enableDaily({ schedulerAvailable = false, ...o } = {}) { return this.#life((l) => l.enableDaily(this.ctx(o), !!schedulerAvailable)); }
+  enableDaily({ schedulerAvailable = false, ...o } = {}) { return this.#life('enableDaily', this.ctx(o), !!schedulerAvailable); }
 
-  confirmDailyEnabled(o = {}) { return this.#life((l) => l.confirmDailyEnabled(this.ctx(o))); }
+  confirmDailyEnabled(o = {}) { return this.#life('confirmDailyEnabled', this.ctx(o)); }
 
-  failDailySchedule({ reason, ...o }) { return this.#life((l) => l.failDailySchedule(this.ctx(o), String(reason))); }
+  failDailySchedule({ reason, ...o }) { return this.#life('failDailySchedule', this.ctx(o), String(reason)); }
 
-  disableDaily(o = {}) { return this.#life((l) => l.disableDaily(this.ctx(o))); }
+  disableDaily(o = {}) { return this.#life('disableDaily', this.ctx(o)); }
 
-  unsupportedDaily(o = {}) { return this.#life((l) => l.unsupportedDaily(this.ctx(o))); }
+  unsupportedDaily(o = {}) { return this.#life('unsupportedDaily', this.ctx(o)); }
 
-  dailyGate({ searchCapability = true, ...o } = {}) { return this.#life((l) => l.dailyGate(this.ctx(o), !!searchCapability)); }
+  dailyGate({ searchCapability = true, ...o } = {}) { return this.#life('dailyGate', this.ctx(o), !!searchCapability); }
 
-  failureNotice({ action, ...o }) { return this.#life((l) => l.failureNotice(this.ctx(o), action)); }
+  failureNotice({ action, ...o }) { return this.#life('failureNotice', this.ctx(o), action); }
 
   updateCheck({ remoteVersion, localVersion, ...o }) {
-    return this.#life((l) => l.updateCheck(this.ctx(o), localVersion ?? undefined, String(remoteVersion)));
+    return this.#life('updateCheck', this.ctx(o), localVersion ?? undefined, String(remoteVersion));
   }
 
-  updateNotice({ response, ...o }) { return this.#life((l) => l.updateNotice(this.ctx(o), response)); }
+  updateNotice({ response, ...o }) { return this.#life('updateNotice', this.ctx(o), response); }
 
   /** action: shown | accept | reject; skill: {skillId, name?, url?, categories?} */
   feedback({ action, skill, ...o }) {
     const ref = { skillId: String(skill.skillId), name: skill.name ?? undefined, url: skill.url ?? undefined, categories: skill.categories ?? [] };
-    return this.#life((l) => l.feedback(this.ctx(o), action, ref));
+    return this.#life('feedback', this.ctx(o), action, ref);
   }
 
   shown(skill, o = {}) { return this.feedback({ action: 'shown', skill, ...o }); }
@@ -156,8 +159,7 @@ export class Host {
   normalize({ json, from = 'auto', baseUrl, ...o }) {
     if (!REGISTRIES.includes(from)) throw invalidInput('from', `unknown registry ${JSON.stringify(from)}`);
     checkSize('input', json);
-    void o;
-    return callGuest(new NullStateStore(), (g) => g.filter.normalize(from, json, baseUrl ?? undefined));
+    return this.#stateless('filter', 'normalize', from, json, baseUrl ?? undefined);
   }
 
   /**
@@ -170,7 +172,7 @@ export class Host {
     for (const p of skillsDirs) dirs.push({ path: p, label: 'custom' });
     const found = discover(dirs);
     const installed = found.skills.map((s) => ({ name: s.name, dir: s.dir, source: s.source, sourceUrl: s.sourceUrl }));
-    const out = await callGuest(this.store, (g) => g.filter.filter(this.ctx(o), mode, candidates, installed));
+    const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed] }, this.component);
     out.discovery = { scanned: found.scanned, installed_skills: found.skills.length, warnings: found.warnings };
     return out;
   }
@@ -178,7 +180,7 @@ export class Host {
   /** Candidate risk. Reads no state. */
   scan({ candidates, mode }) {
     checkSize('candidates', candidates);
-    return callGuest(new NullStateStore(), (g) => g.scan.scanCandidates(mode, candidates));
+    return this.#stateless('scan', 'scanCandidates', mode, candidates);
   }
 
   /** Scan a skill folder or SKILL.md; trust defaults from `source`, else community. */
@@ -186,13 +188,13 @@ export class Host {
     const bundle = readBundleArg(path);
     const t = trust ?? (source ? trustOfSource(source) : 'community');
     if (!TRUSTS.includes(t)) throw invalidInput('trust', `unknown trust ${JSON.stringify(t)}`);
-    return callGuest(new NullStateStore(), (g) => g.scan.scanBundle(bundle, t, !!force));
+    return this.#stateless('scan', 'scanBundle', bundle, t, !!force);
   }
 
   /** Validate a skill folder's or SKILL.md's frontmatter and layout. */
   validate({ path, strict = false }) {
     const bundle = readBundleArg(path);
-    return callGuest(new NullStateStore(), (g) => g.scan.validate(bundle, !!strict));
+    return this.#stateless('scan', 'validate', bundle, !!strict);
   }
 }
 
@@ -219,7 +221,7 @@ function readBundleArg(path) {
  * Options: stateDir, env, home, legacyDir (default: detected), lang, now, timezone, store.
  */
 export async function openHost({ stateDir, env = process.env, home = env.HOME, legacyDir, store, ...rest } = {}) {
-  await loadComponent();
+  await loadComponent(rest.dist ?? DEFAULT_DIST, { ...LIMITS, ...(rest.limits ?? {}) });
   if (store) return new Host({ store, ...rest });
   let resolved;
   try {
@@ -234,6 +236,3 @@ export async function openHost({ stateDir, env = process.env, home = env.HOME, l
   return new Host({ store: fileStore, stateDir: resolved.dir, stateDirSource: resolved.source, ...rest });
 }
 
-export { HostError as Error };
-export { MemoryStateStore as InMemoryStore };
-void HostError;
