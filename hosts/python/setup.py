@@ -46,7 +46,7 @@ class BuildWithComponent(build_py):
         out = os.path.join(self.build_lib, "skill_recommender")
         os.makedirs(os.path.join(out, "data"), exist_ok=True)
         shutil.copyfile(wasm, os.path.join(out, "guest.wasm"))
-        for name in ("state.json", "history.json"):
+        for name in ("state.json", "history.json", "sample_candidates.json"):
             src = _first(os.path.join(REPO, "data", name), os.path.join(PKG, "data", name))
             if src is None:
                 raise SystemExit(f"skill-recommender: the template data/{name} was not found in {REPO}")

@@ -128,6 +128,33 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--source", metavar="URL")
     c.add_argument("--force", action="store_true")
     c.add_argument("--text", action="store_true")
+    def rank_args(c: argparse.ArgumentParser) -> None:
+        c.add_argument("--task", metavar="TEXT")
+        c.add_argument("--signal", dest="signals", metavar="TEXT", action="append", default=[])
+
+    def discovery_args(c: argparse.ArgumentParser) -> None:
+        c.add_argument("--skills-dir", metavar="DIR", action="append", default=[])
+        c.add_argument("--no-discover", action="store_true")
+
+    c = cmd("rank", "Rank candidates with a per-factor score breakdown and readable reasons. Reads state, never writes.")
+    c.add_argument("--candidates", metavar="FILE|-", required=True)
+    c.add_argument("--mode", choices=["manual", "daily"], required=True)
+    rank_args(c)
+    discovery_args(c)
+    c = cmd("recommend", "The main job: filter -> scan -> rank -> pick -> card; records `shown` (unless --dry-run).")
+    c.add_argument("--mode", choices=["manual", "daily"], required=True)
+    c.add_argument("--candidates", metavar="FILE|-")
+    rank_args(c)
+    c.add_argument("--json", action="store_true")
+    c.add_argument("--dry-run", action="store_true")
+    c.add_argument("--remote-version", metavar="SEMVER")
+    c.add_argument("--local-version", metavar="SEMVER")
+    c.add_argument("--other-question", action="store_true")
+    discovery_args(c)
+    c = cmd("render", "Render the card for a `recommend --json` result. Reads no state.")
+    c.add_argument("--mode", choices=["manual", "daily"], required=True)
+    c.add_argument("--input", metavar="FILE|-", required=True)
+    c.add_argument("--json", action="store_true")
     c = cmd("validate", "Validate SKILL.md against the agentskills.io specification. Exit 0 valid, 8 invalid.")
     c.add_argument("path")
     c.add_argument("--strict", action="store_true")
@@ -216,6 +243,16 @@ def report_text(v: dict) -> str:
     return out
 
 
+def sample_candidates() -> str:
+    """The bundled sample candidates (``recommend``'s development fallback), copied in at build time."""
+    from importlib import resources
+
+    try:
+        return resources.files(__package__).joinpath("data", "sample_candidates.json").read_text("utf-8")
+    except OSError as e:
+        raise InvalidInput("candidates", f"no --candidates given and the sample data is not packaged ({e})") from None
+
+
 def run(a: argparse.Namespace):
     from .host import Host
 
@@ -253,10 +290,33 @@ def run(a: argparse.Namespace):
                 f"skill-recommender: item {json.dumps(w.get('index'))}: {w.get('field') or ''}: {w.get('message') or ''}\n"
             )
         return out
+    if c == "render":
+        return h.render(read_input("input", a.input, limit), a.mode)
     h.store()  # resolve the state directory first (invalid_input on state-dir), as the Rust CLI does
     if c == "filter":
         text = read_input("candidates", a.candidates, limit)
         out = h.filter(text, a.mode, skills_dirs=a.skills_dir, discover=not a.no_discover)
+        for w in out["discovery"]["warnings"]:
+            sys.stderr.write(f"skill-recommender: {w}\n")
+    elif c == "rank":
+        text = read_input("candidates", a.candidates, limit)
+        out = h.rank(text, a.mode, task=a.task, signals=a.signals, skills_dirs=a.skills_dir, discover=not a.no_discover)
+        for w in out["discovery"]["warnings"]:
+            sys.stderr.write(f"skill-recommender: {w}\n")
+    elif c == "recommend":
+        if a.candidates is not None:
+            text = read_input("candidates", a.candidates, limit)
+        else:
+            sys.stderr.write(
+                "skill-recommender: no --candidates given: using the bundled sample data "
+                "(data/sample_candidates.json), for development only\n"
+            )
+            text = sample_candidates()
+        out = h.recommend(
+            text, a.mode, task=a.task, signals=a.signals, dry_run=a.dry_run,
+            remote_version=a.remote_version, local_version=a.local_version, other_question=a.other_question,
+            skills_dirs=a.skills_dir, discover=not a.no_discover,
+        )
         for w in out["discovery"]["warnings"]:
             sys.stderr.write(f"skill-recommender: {w}\n")
     elif c == "status":
@@ -296,6 +356,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     a = parser.parse_args(argv)
     if getattr(a, "cache_dir", None) is not None and getattr(a, "no_cache", False):
         parser.error("the argument '--cache-dir <DIR>' cannot be used with '--no-cache'")
+    if a.command == "recommend" and a.local_version is not None and a.remote_version is None:
+        parser.error("the following required arguments were not provided:\n  --remote-version <SEMVER>")
     compact = bool(getattr(a, "compact", False))
     try:
         value = run(a)
@@ -305,6 +367,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         return e.exit_code
     if a.command == "scan-bundle" and a.text:
         _print(report_text(value))
+    elif a.command in ("recommend", "render") and not a.json:
+        card = value.get("card") if isinstance(value, dict) else None
+        if isinstance(card, str):
+            _print(card)
+        else:
+            reason = value.get("reason") if isinstance(value.get("reason"), str) else "silent"
+            message = value.get("message") if isinstance(value.get("message"), str) else ""
+            sys.stderr.write(f"skill-recommender: nothing to show ({reason}): {message}\n")
     else:
         _print(dumps(value, compact) + "\n")
     return exit_code_of(value)

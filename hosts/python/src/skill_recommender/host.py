@@ -395,6 +395,85 @@ class Host:
                 raise ValueError("frontmatter is not valid YAML: " + msg[len(prefix):])
         raise ValueError("frontmatter is not a YAML mapping")
 
+    # -- ranking and recommendation ---------------------------------------------------------------
+
+    def _installed(self, skills_dirs, discover, cwd):
+        found = self.discover_installed(skills_dirs, discover, cwd)
+        installed = [
+            record(name=s.name, dir=s.dir, source=s.source, source_url=s.source_url) for s in found.skills
+        ]
+        report = {"scanned": found.scanned, "installed_skills": len(found.skills), "warnings": found.warnings}
+        return installed, report
+
+    def _stateful_with_discovery(self, func_iface: str, func: str, args_before, args_after, skills_dirs, discover, cwd):
+        st, _, _ = self.store()
+        installed, report = self._installed(skills_dirs, discover, cwd)
+        out = self._parse(self.runtime.call(st, func_iface, func, args_before + [installed] + args_after))
+        if isinstance(st, FileStateStore):
+            self.migrations.extend(st.migrations)
+        out["discovery"] = report
+        return out
+
+    def rank(
+        self,
+        candidates: Any,
+        mode: str = "manual",
+        task: Optional[str] = None,
+        signals: Iterable[str] = (),
+        skills_dirs: Sequence["str | os.PathLike[str]"] = (),
+        discover: bool = True,
+        cwd: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Rank (filtered) candidates with a per-factor breakdown and reasons. Reads state, never writes."""
+        if mode not in ("manual", "daily"):
+            raise InvalidInput("mode", f"{mode!r} is not manual or daily")
+        text = _json_text(candidates, "candidates")
+        self._check_input("candidates", len(text.encode("utf-8")))
+        request = record(task=task, signals=list(signals))
+        return self._stateful_with_discovery(
+            "rank", "rank", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd
+        )
+
+    def recommend(
+        self,
+        candidates: Any,
+        mode: str = "manual",
+        task: Optional[str] = None,
+        signals: Iterable[str] = (),
+        dry_run: bool = False,
+        remote_version: Optional[str] = None,
+        local_version: Optional[str] = None,
+        other_question: bool = False,
+        skills_dirs: Sequence["str | os.PathLike[str]"] = (),
+        discover: bool = True,
+        cwd: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """The main job in one call: filter, scan, rank, pick, card; records ``shown`` unless dry_run.
+        ``silent: true`` with a ``reason`` means show nothing; otherwise ``card`` is the text to show."""
+        if mode not in ("manual", "daily"):
+            raise InvalidInput("mode", f"{mode!r} is not manual or daily")
+        text = _json_text(candidates, "candidates")
+        self._check_input("candidates", len(text.encode("utf-8")))
+        request = record(
+            task=task,
+            signals=list(signals),
+            dry_run=bool(dry_run),
+            remote_version=remote_version,
+            local_version=local_version,
+            other_question=bool(other_question),
+        )
+        return self._stateful_with_discovery(
+            "recommend", "recommend", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd
+        )
+
+    def render(self, result: Any, mode: str = "manual") -> Dict[str, Any]:
+        """The card for a ``recommend`` result (or ``{"pick": {...}}``), in this Host's ``lang``."""
+        if mode not in ("manual", "daily"):
+            raise InvalidInput("mode", f"{mode!r} is not manual or daily")
+        text = _json_text(result, "input")
+        self._check_input("input", len(text.encode("utf-8")))
+        return self._run("render", "render", [self._ctx(), mode, text], stateful=False)
+
     # -- security ---------------------------------------------------------------------------------
 
     def scan(self, candidates: Any, mode: str = "manual") -> Dict[str, Any]:
