@@ -110,19 +110,25 @@ def trust_of_source(url: str) -> str:
 
 
 def detect_legacy_dir() -> Optional[str]:
-    """The skill's own ``data/`` directory, if this package sits inside an installed skill (a SKILL.md
-    naming skill-recommender in one of four ancestors): where the original kept its state."""
-    here = os.path.realpath(os.path.dirname(os.path.abspath(__file__)))
-    d = here
-    for _ in range(4):
-        d = os.path.dirname(d)
-        try:
-            with open(os.path.join(d, "SKILL.md"), encoding="utf-8") as f:
-                head = [next(f, "") for _ in range(20)]
-        except (OSError, UnicodeDecodeError):
-            continue
-        if any(l.strip() == "name: skill-recommender" for l in head) and os.path.isdir(os.path.join(d, "data")):
-            return os.path.join(d, "data")
+    """The skill's own ``data/`` directory, if this host sits inside an installed skill (a SKILL.md
+    naming skill-recommender in one of the four folders above the console script or this package):
+    where the original kept its state. Mirrors the Rust CLI, which looks above its binary."""
+    import sys
+
+    starts = [os.path.realpath(os.path.abspath(__file__))]
+    if sys.argv and sys.argv[0] and os.path.isfile(sys.argv[0]):
+        starts.insert(0, os.path.realpath(sys.argv[0]))
+    for start in starts:
+        d = start
+        for _ in range(4):
+            d = os.path.dirname(d)
+            try:
+                with open(os.path.join(d, "SKILL.md"), encoding="utf-8") as f:
+                    head = [next(f, "") for _ in range(20)]
+            except (OSError, UnicodeDecodeError):
+                continue
+            if any(l.strip() == "name: skill-recommender" for l in head) and os.path.isdir(os.path.join(d, "data")):
+                return os.path.join(d, "data")
     return None
 
 
