@@ -118,3 +118,17 @@ test('legacy migration copies a non-template file once and refuses a corrupt one
   await assert.rejects(new FileStateStore(dir2, { legacyDir: bad }).begin(), /cannot be migrated: not valid JSON/);
   assert.equal(readFileSync(join(bad, 'history.json'), 'utf8'), '{oops');
 });
+
+test('concurrent CLI processes lose no update (state.lock across processes)', async () => {
+  const dir = fresh();
+  const cli = new URL('../bin/skill-recommender.js', import.meta.url).pathname;
+  const one = (w, i) => new Promise((resolve) => {
+    const p = spawn(process.execPath, [cli, '--state-dir', dir, '--now', NOW, 'shown', '--skill-id', `clawhub:w${w}-${i}`], { stdio: 'ignore' });
+    p.on('exit', resolve);
+  });
+  const worker = async (w) => { const codes = []; for (let i = 0; i < 5; i++) codes.push(await one(w, i)); return codes; };
+  const codes = (await Promise.all([0, 1, 2, 3].map(worker))).flat();
+  assert.deepEqual(codes, Array(20).fill(0));
+  const history = JSON.parse(readFileSync(join(dir, 'history.json'), 'utf8'));
+  assert.equal(history.recommendations.length, 20);
+});
