@@ -15,6 +15,9 @@ wit_bindgen::generate!({
 
 use exports::skill_recommender::core::filter as wit_filter;
 use exports::skill_recommender::core::lifecycle as wit;
+use exports::skill_recommender::core::rank as wit_rank;
+use exports::skill_recommender::core::recommend as wit_recommend;
+use exports::skill_recommender::core::render as wit_render;
 use exports::skill_recommender::core::scan as wit_scan;
 use skill_recommender::core::state_store;
 use skill_recommender::core::types;
@@ -216,27 +219,88 @@ impl wit_filter::Guest for Component {
         candidates: String,
         installed: Vec<types::InstalledSkill>,
     ) -> Result<String, types::Error> {
-        use crate::filter::{InstalledSkill, Mode};
-        let mode = match mode {
-            types::Mode::Manual => Mode::Manual,
-            types::Mode::Daily => Mode::Daily,
-        };
-        let installed: Vec<InstalledSkill> = installed
-            .into_iter()
-            .map(|s| InstalledSkill {
-                name: s.name,
-                dir: s.dir,
-                source: s.source,
-                source_url: s.source_url,
-            })
-            .collect();
         reply(crate::filter::run(
             &ctx(c),
             &mut HostStore,
-            mode,
+            mode_of(mode),
             &candidates,
-            &installed,
+            &installed_of(installed),
         ))
+    }
+}
+
+fn mode_of(mode: types::Mode) -> crate::filter::Mode {
+    match mode {
+        types::Mode::Manual => crate::filter::Mode::Manual,
+        types::Mode::Daily => crate::filter::Mode::Daily,
+    }
+}
+
+fn installed_of(installed: Vec<types::InstalledSkill>) -> Vec<crate::filter::InstalledSkill> {
+    installed
+        .into_iter()
+        .map(|s| crate::filter::InstalledSkill {
+            name: s.name,
+            dir: s.dir,
+            source: s.source,
+            source_url: s.source_url,
+        })
+        .collect()
+}
+
+impl wit_rank::Guest for Component {
+    fn rank(
+        c: types::Context,
+        mode: types::Mode,
+        candidates: String,
+        installed: Vec<types::InstalledSkill>,
+        request: wit_rank::RankRequest,
+    ) -> Result<String, types::Error> {
+        let request = crate::rank::Request {
+            task: request.task,
+            signals: request.signals,
+        };
+        reply(crate::rank::run(
+            &ctx(c),
+            &mut HostStore,
+            mode_of(mode),
+            &candidates,
+            &installed_of(installed),
+            &request,
+        ))
+    }
+}
+
+impl wit_recommend::Guest for Component {
+    fn recommend(
+        c: types::Context,
+        mode: types::Mode,
+        candidates: String,
+        installed: Vec<types::InstalledSkill>,
+        r: wit_recommend::RecommendRequest,
+    ) -> Result<String, types::Error> {
+        let options = crate::recommend::Options {
+            task: r.task,
+            signals: r.signals,
+            dry_run: r.dry_run,
+            remote_version: r.remote_version,
+            local_version: r.local_version,
+            other_question: r.other_question,
+        };
+        reply(crate::recommend::run(
+            &ctx(c),
+            &mut HostStore,
+            mode_of(mode),
+            &candidates,
+            &installed_of(installed),
+            &options,
+        ))
+    }
+}
+
+impl wit_render::Guest for Component {
+    fn render(c: types::Context, mode: types::Mode, input: String) -> Result<String, types::Error> {
+        reply(crate::render::run(&ctx(c), mode_of(mode), &input))
     }
 }
 
@@ -277,10 +341,7 @@ fn bundle(b: wit_scan::Bundle) -> crate::scan::Bundle {
 
 impl wit_scan::Guest for Component {
     fn scan_candidates(mode: types::Mode, candidates: String) -> Result<String, types::Error> {
-        let mode = match mode {
-            types::Mode::Manual => crate::filter::Mode::Manual,
-            types::Mode::Daily => crate::filter::Mode::Daily,
-        };
+        let mode = mode_of(mode);
         reply(
             crate::model::parse_candidates(&candidates)
                 .map(|items| crate::scan::scan_candidates(items, mode)),

@@ -442,34 +442,11 @@ pub fn update_check(
     local_version: Option<&str>,
     remote_version: &str,
 ) -> Result<Value> {
-    let local = parse_version("local-version", local_version.unwrap_or(COMPONENT_VERSION))?;
-    let remote = parse_version("remote-version", remote_version)?;
+    let (local, remote) = parse_versions(local_version, remote_version)?;
     let (mut docs, clock) = open(ctx, store)?;
-    let s = &mut docs.state;
-    s.last_update_check_at = Some(clock.stamp());
-    let seen = s
-        .last_seen_remote_version
-        .as_deref()
-        .and_then(|v| parse_version("last_seen_remote_version", v).ok());
-    let reason = match s.auto_update_status {
-        AutoUpdate::Disabled => "auto_update_disabled",
-        AutoUpdate::Unsupported => "auto_update_unsupported",
-        AutoUpdate::Ask if remote <= local => "up_to_date",
-        AutoUpdate::Ask if seen.as_ref() == Some(&remote) => match s.update_notice_status {
-            UpdateNotice::Shown => "already_shown",
-            UpdateNotice::Dismissed => "dismissed",
-            UpdateNotice::Accepted => "accepted",
-            UpdateNotice::Unset => "newer_version",
-        },
-        AutoUpdate::Ask => "newer_version",
-    };
+    let reason = apply_update_check(&mut docs.state, &clock, &local, &remote);
     let notify = reason == "newer_version";
-    if notify {
-        s.update_notice_status = UpdateNotice::Shown;
-        s.last_seen_remote_version = Some(remote.to_string());
-        s.last_update_notice_at = Some(clock.stamp());
-    }
-    let status = s.update_notice_status;
+    let status = docs.state.update_notice_status;
     docs.save(store)?;
     Ok(json!({
         "notify": notify,
@@ -479,6 +456,50 @@ pub fn update_check(
         "remote_version": remote.to_string(),
         "update_notice_status": status,
     }))
+}
+
+/// Parse `update-check`'s versions (`local` defaults to this component's version).
+pub(crate) fn parse_versions(
+    local_version: Option<&str>,
+    remote_version: &str,
+) -> Result<(semver::Version, semver::Version)> {
+    Ok((
+        parse_version("local-version", local_version.unwrap_or(COMPONENT_VERSION))?,
+        parse_version("remote-version", remote_version)?,
+    ))
+}
+
+/// The update-notice rules on loaded state: returns the reason; `newer_version` means "ask now", and
+/// the notice is then marked shown for `remote`.
+pub(crate) fn apply_update_check(
+    s: &mut crate::state::State,
+    clock: &Clock,
+    local: &semver::Version,
+    remote: &semver::Version,
+) -> &'static str {
+    s.last_update_check_at = Some(clock.stamp());
+    let seen = s
+        .last_seen_remote_version
+        .as_deref()
+        .and_then(|v| parse_version("last_seen_remote_version", v).ok());
+    let reason = match s.auto_update_status {
+        AutoUpdate::Disabled => "auto_update_disabled",
+        AutoUpdate::Unsupported => "auto_update_unsupported",
+        AutoUpdate::Ask if remote <= local => "up_to_date",
+        AutoUpdate::Ask if seen.as_ref() == Some(remote) => match s.update_notice_status {
+            UpdateNotice::Shown => "already_shown",
+            UpdateNotice::Dismissed => "dismissed",
+            UpdateNotice::Accepted => "accepted",
+            UpdateNotice::Unset => "newer_version",
+        },
+        AutoUpdate::Ask => "newer_version",
+    };
+    if reason == "newer_version" {
+        s.update_notice_status = UpdateNotice::Shown;
+        s.last_seen_remote_version = Some(remote.to_string());
+        s.last_update_notice_at = Some(clock.stamp());
+    }
+    reason
 }
 
 /// `update-notice --accept|--dismiss`.
@@ -504,7 +525,7 @@ pub fn update_notice(
 }
 
 /// Check and normalize a feedback event's fields.
-fn clean_skill(skill: &SkillRef) -> Result<SkillRef> {
+pub(crate) fn clean_skill(skill: &SkillRef) -> Result<SkillRef> {
     let skill_id = skill.skill_id.trim();
     if skill_id.is_empty() {
         return Err(Error::invalid(
@@ -560,9 +581,33 @@ pub fn feedback(
 ) -> Result<Value> {
     let skill = clean_skill(skill)?;
     let (mut docs, clock) = open(ctx, store)?;
+    let (index, refreshed) = apply_feedback(&mut docs, &clock, action, &skill);
+    let id = skill.skill_id.as_str();
+    let record =
+        serde_json::to_value(&docs.history.recommendations[index]).expect("records serialize");
+    let history_count = docs.history.recommendations.len();
+    docs.save(store)?;
+    Ok(json!({
+        "action": action.as_str(),
+        "skill_id": id,
+        "changed": true,
+        "refreshed": refreshed && action == FeedbackAction::Shown,
+        "record": record,
+        "history_count": history_count,
+    }))
+}
+
+/// Apply one piece of feedback to loaded documents: (index of the history record, whether a pending
+/// `shown` record was refreshed). `skill` must have passed `clean_skill`.
+pub(crate) fn apply_feedback(
+    docs: &mut Documents,
+    clock: &Clock,
+    action: FeedbackAction,
+    skill: &SkillRef,
+) -> (usize, bool) {
     let now = clock.stamp();
     let id = skill.skill_id.as_str();
-    let Documents { state, history, .. } = &mut docs;
+    let Documents { state, history, .. } = docs;
 
     // The latest record of this skill still waiting for an answer.
     let pending = history
@@ -656,18 +701,7 @@ pub fn feedback(
             i
         }
     };
-    let record =
-        serde_json::to_value(&docs.history.recommendations[index]).expect("records serialize");
-    let history_count = docs.history.recommendations.len();
-    docs.save(store)?;
-    Ok(json!({
-        "action": action.as_str(),
-        "skill_id": id,
-        "changed": true,
-        "refreshed": refreshed && action == FeedbackAction::Shown,
-        "record": record,
-        "history_count": history_count,
-    }))
+    (index, refreshed)
 }
 
 #[cfg(test)]

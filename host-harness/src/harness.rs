@@ -24,6 +24,8 @@ mod bindings {
 
 use bindings::exports::skill_recommender::core::filter as wit_filter;
 use bindings::exports::skill_recommender::core::lifecycle as wit;
+use bindings::exports::skill_recommender::core::rank as wit_rank;
+use bindings::exports::skill_recommender::core::recommend as wit_recommend;
 use bindings::exports::skill_recommender::core::scan as wit_scan;
 use bindings::skill_recommender::core::types as wit_types;
 
@@ -306,9 +308,11 @@ impl Harness {
         };
         let input = match command {
             Command::Normalize { json, .. } => Some(("input", json.len())),
-            Command::Filter { candidates, .. } | Command::ScanCandidates { candidates, .. } => {
-                Some(("candidates", candidates.len()))
-            }
+            Command::Filter { candidates, .. }
+            | Command::ScanCandidates { candidates, .. }
+            | Command::Rank { candidates, .. }
+            | Command::Recommend { candidates, .. } => Some(("candidates", candidates.len())),
+            Command::Render { input, .. } => Some(("input", input.len())),
             Command::ScanBundle { bundle, .. } | Command::Validate { bundle, .. } => {
                 Some(("bundle", bundle_bytes(bundle)))
             }
@@ -376,6 +380,18 @@ impl Harness {
     }
 }
 
+fn wit_installed(installed: &[guest::filter::InstalledSkill]) -> Vec<wit_types::InstalledSkill> {
+    installed
+        .iter()
+        .map(|i| wit_types::InstalledSkill {
+            name: i.name.clone(),
+            dir: i.dir.clone(),
+            source: i.source.clone(),
+            source_url: i.source_url.clone(),
+        })
+        .collect()
+}
+
 fn dispatch(
     s: &mut Store<HostState>,
     instance: &bindings::Recommender,
@@ -433,21 +449,53 @@ fn dispatch(
             mode,
             candidates,
             installed,
+        } => f.call_filter(s, c, mode_of(mode), candidates, &wit_installed(installed)),
+        Command::Rank {
+            mode,
+            candidates,
+            installed,
+            request,
         } => {
-            let mode = match mode {
-                guest::filter::Mode::Manual => wit_types::Mode::Manual,
-                guest::filter::Mode::Daily => wit_types::Mode::Daily,
+            let request = wit_rank::RankRequest {
+                task: request.task.clone(),
+                signals: request.signals.clone(),
             };
-            let installed: Vec<wit_types::InstalledSkill> = installed
-                .iter()
-                .map(|i| wit_types::InstalledSkill {
-                    name: i.name.clone(),
-                    dir: i.dir.clone(),
-                    source: i.source.clone(),
-                    source_url: i.source_url.clone(),
-                })
-                .collect();
-            f.call_filter(s, c, mode, candidates, &installed)
+            instance.skill_recommender_core_rank().call_rank(
+                s,
+                c,
+                mode_of(mode),
+                candidates,
+                &wit_installed(installed),
+                &request,
+            )
+        }
+        Command::Recommend {
+            mode,
+            candidates,
+            installed,
+            options,
+        } => {
+            let request = wit_recommend::RecommendRequest {
+                task: options.task.clone(),
+                signals: options.signals.clone(),
+                dry_run: options.dry_run,
+                remote_version: options.remote_version.clone(),
+                local_version: options.local_version.clone(),
+                other_question: options.other_question,
+            };
+            instance.skill_recommender_core_recommend().call_recommend(
+                s,
+                c,
+                mode_of(mode),
+                candidates,
+                &wit_installed(installed),
+                &request,
+            )
+        }
+        Command::Render { mode, input } => {
+            instance
+                .skill_recommender_core_render()
+                .call_render(s, c, mode_of(mode), input)
         }
         Command::Status => g.call_status(s, c),
         Command::PromptDaily { source } => g.call_prompt_daily(

@@ -50,6 +50,8 @@ pub use store::{
 pub use guest::filter::{InstalledSkill, Mode};
 pub use guest::lifecycle::{FeedbackAction, NoticeAction, PromptSource, SkillRef, UpdateResponse};
 pub use guest::normalize::Registry;
+pub use guest::rank::Request as RankRequest;
+pub use guest::recommend::Options as RecommendOptions;
 pub use guest::scan::{Bundle, Trust, trust_of_source};
 pub use guest::{Ctx, Document, Lang};
 
@@ -114,6 +116,25 @@ pub enum Command {
     Validate {
         bundle: Bundle,
         strict: bool,
+    },
+    /// Rank candidates with a per-factor breakdown (reads state, never writes).
+    Rank {
+        mode: Mode,
+        candidates: String,
+        installed: Vec<InstalledSkill>,
+        request: RankRequest,
+    },
+    /// The main job: filter → scan → rank → pick → render, and record `shown` unless a dry run.
+    Recommend {
+        mode: Mode,
+        candidates: String,
+        installed: Vec<InstalledSkill>,
+        options: RecommendOptions,
+    },
+    /// Render a card from `recommend`'s JSON output (reads no state).
+    Render {
+        mode: Mode,
+        input: String,
     },
 }
 

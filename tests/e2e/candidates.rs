@@ -1,13 +1,12 @@
 //! Issue 3 end to end: `normalize` on every registry fixture, `normalize | filter`, discovery.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command as Proc, Stdio};
+use std::process::Command as Proc;
 
 use serde_json::{Value, json};
 
-use crate::common::{NOW, cache_dir, cli, code, json, root};
+use crate::common::{NOW, cache_dir, cli, cli_input, code, json, root};
 
 fn fixture(name: &str) -> PathBuf {
     root().join("tests/fixtures/registries").join(name)
@@ -33,27 +32,7 @@ fn by_id<'a>(v: &'a Value, id: &str) -> &'a Value {
 
 /// Run the CLI with `stdin` piped in.
 fn cli_stdin(state_dir: &Path, args: &[&str], stdin: &str) -> (i32, Value) {
-    let home = tempfile::tempdir().unwrap();
-    let mut child = Proc::new(env!("CARGO_BIN_EXE_skill-recommender"))
-        .env_clear()
-        .env("HOME", home.path())
-        .env("SKILL_RECOMMENDER_CACHE_DIR", cache_dir())
-        .arg("--state-dir")
-        .arg(state_dir)
-        .args(["--now", NOW])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = cli_input(Some(state_dir), args, &[], Some(stdin));
     (code(&out), json(&out))
 }
 

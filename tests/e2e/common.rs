@@ -48,6 +48,18 @@ pub fn hostile(limits: Limits) -> Harness {
 
 /// Run the CLI with an isolated HOME and the shared cache; returns the output.
 pub fn cli(state_dir: Option<&Path>, args: &[&str], env: &[(&str, &str)]) -> Output {
+    cli_input(state_dir, args, env, None)
+}
+
+/// [`cli`] with `stdin` piped in (or no stdin at all).
+pub fn cli_input(
+    state_dir: Option<&Path>,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: Option<&str>,
+) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
     let home = tempfile::tempdir().unwrap();
     let mut cmd = Proc::new(env!("CARGO_BIN_EXE_skill-recommender"));
     cmd.env_clear()
@@ -61,7 +73,24 @@ pub fn cli(state_dir: Option<&Path>, args: &[&str], env: &[(&str, &str)]) -> Out
         cmd.arg("--state-dir").arg(d);
     }
     cmd.args(["--now", NOW]).args(args);
-    let out = cmd.output().expect("running the CLI");
+    let out = match stdin {
+        None => cmd.output().expect("running the CLI"),
+        Some(text) => {
+            let mut child = cmd
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("running the CLI");
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(text.as_bytes())
+                .unwrap();
+            child.wait_with_output().unwrap()
+        }
+    };
     drop(home);
     out
 }

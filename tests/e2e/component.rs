@@ -3,8 +3,8 @@
 use guest::lifecycle as native;
 use guest::{Document, MemoryStore};
 use host_harness::{
-    Command, Ctx, FeedbackAction, Lang, MemoryStateStore, NoticeAction, PromptSource, SkillRef,
-    UpdateResponse,
+    Command, Ctx, FeedbackAction, InstalledSkill, Lang, MemoryStateStore, Mode, NoticeAction,
+    PromptSource, RankRequest, RecommendOptions, SkillRef, UpdateResponse,
 };
 use serde_json::Value;
 
@@ -133,6 +133,75 @@ fn script() -> Vec<(&'static str, Command)> {
         ),
         ("2026-12-02T02:14:00Z", Command::Status),
     ]
+    .into_iter()
+    .chain(recommend_script())
+    .collect()
+}
+
+const SAMPLE: &str = include_str!("../../data/sample_candidates.json");
+
+/// Ranking, recommending (daily and manual, recorded and dry) and rendering over several days.
+fn recommend_script() -> Vec<(&'static str, Command)> {
+    let recommend = |mode, task: Option<&str>, dry_run| Command::Recommend {
+        mode,
+        candidates: SAMPLE.into(),
+        installed: Vec::new(),
+        options: RecommendOptions {
+            task: task.map(str::to_owned),
+            signals: vec!["weekly investment notes".into()],
+            dry_run,
+            remote_version: Some("0.3.0".into()),
+            local_version: None,
+            other_question: false,
+        },
+    };
+    let rank = |mode, task: &str| Command::Rank {
+        mode,
+        candidates: SAMPLE.into(),
+        installed: vec![InstalledSkill {
+            name: "pdf-toolkit".into(),
+            ..InstalledSkill::default()
+        }],
+        request: RankRequest {
+            task: Some(task.into()),
+            signals: Vec::new(),
+        },
+    };
+    let pick = r#"{"pick": {"skill_id": "clawhub:fridge-chef", "name": "fridge-chef", "url": "https://clawhub.ai/k/fridge-chef", "description": "拍一张冰箱照片，就能推荐今晚能做的 3 道家常菜。", "categories": ["cooking"], "source": "clawhub", "risk_level": "low", "reasons": ["好玩"]}, "local_date": "2026-12-03", "theme": "fun_try_out"}"#;
+    vec![
+        ("2026-12-02T02:15:00Z", Command::ConfirmDailyEnabled),
+        (
+            "2026-12-03T02:00:00Z",
+            rank(Mode::Manual, "把 PDF 表格转成 Excel"),
+        ),
+        ("2026-12-03T02:00:00Z", rank(Mode::Daily, "")),
+        ("2026-12-03T02:01:00Z", recommend(Mode::Daily, None, false)),
+        ("2026-12-03T02:02:00Z", recommend(Mode::Daily, None, false)),
+        ("2026-12-04T02:00:00Z", recommend(Mode::Daily, None, true)),
+        ("2026-12-04T02:01:00Z", recommend(Mode::Daily, None, false)),
+        (
+            "2026-12-04T03:00:00Z",
+            recommend(Mode::Manual, Some("meeting minutes"), false),
+        ),
+        (
+            "2026-12-04T03:01:00Z",
+            recommend(Mode::Manual, Some("no such thing at all"), false),
+        ),
+        (
+            "2026-12-04T03:02:00Z",
+            Command::Render {
+                mode: Mode::Daily,
+                input: pick.into(),
+            },
+        ),
+        (
+            "2026-12-04T03:03:00Z",
+            Command::Render {
+                mode: Mode::Manual,
+                input: "{}".into(),
+            },
+        ),
+    ]
 }
 
 fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<Value, String> {
@@ -179,16 +248,30 @@ fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<V
             force,
         } => Ok(guest::scan::scan_bundle(bundle, *trust, *force)),
         Command::Validate { bundle, strict } => Ok(guest::validate::validate(bundle, *strict)),
+        Command::Rank {
+            mode,
+            candidates,
+            installed,
+            request,
+        } => guest::rank::run(ctx, store, *mode, candidates, installed, request),
+        Command::Recommend {
+            mode,
+            candidates,
+            installed,
+            options,
+        } => guest::recommend::run(ctx, store, *mode, candidates, installed, options),
+        Command::Render { mode, input } => guest::render::run(ctx, *mode, input),
     };
     r.map_err(|e| e.to_string())
 }
 
 #[test]
 fn the_component_behaves_exactly_like_the_native_build() {
-    let wasm_store = MemoryStateStore::new();
-    let mut native_store = MemoryStore::new();
     let mut refused = 0;
+    let mut cards = 0;
     for lang in [Lang::Zh, Lang::En] {
+        let wasm_store = MemoryStateStore::new();
+        let mut native_store = MemoryStore::new();
         for (now, command) in script() {
             let ctx = Ctx {
                 now: now.into(),
@@ -201,6 +284,10 @@ fn the_component_behaves_exactly_like_the_native_build() {
             let native = run_native(&mut native_store, &ctx, &command);
             assert_eq!(wasm, native, "{command:?} at {now}");
             refused += wasm.is_err() as usize;
+            cards += wasm
+                .as_ref()
+                .is_ok_and(|v| v["card"].is_string() && v["silent"] != true)
+                as usize;
             assert_eq!(
                 wasm_store.get(Document::State),
                 native_store.state,
@@ -217,6 +304,8 @@ fn the_component_behaves_exactly_like_the_native_build() {
         refused >= 4,
         "the script exercises refusals too ({refused})"
     );
+    // Per language: daily day 1, day 2 (dry run and recorded), manual, render.
+    assert_eq!(cards, 10, "the script renders cards");
 }
 
 #[test]

@@ -4,6 +4,7 @@ mod candidates;
 mod cli;
 mod common;
 mod component;
+mod recommend;
 mod sandbox;
 mod security;
 mod version;

@@ -55,6 +55,9 @@ fn import_list_is_exactly_std_and_the_state_store() {
         [
             "skill-recommender:core/filter@0.1.0",
             "skill-recommender:core/lifecycle@0.1.0",
+            "skill-recommender:core/rank@0.1.0",
+            "skill-recommender:core/recommend@0.1.0",
+            "skill-recommender:core/render@0.1.0",
             "skill-recommender:core/scan@0.1.0"
         ]
     );

@@ -8,8 +8,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use host_harness::discover::{self, SkillsDir};
 use host_harness::{
     CacheMode, Command, Error, FeedbackAction, FileStateStore, Harness, Lang, Mode, NoticeAction,
-    NullStateStore, PromptSource, Registry, SkillRef, StateStore, Trust, UpdateResponse,
-    resolve_state_dir, trust_of_source,
+    NullStateStore, PromptSource, RankRequest, RecommendOptions, Registry, SkillRef, StateStore,
+    Trust, UpdateResponse, resolve_state_dir, trust_of_source,
 };
 use serde_json::{Value, json};
 
@@ -42,7 +42,9 @@ Examples:
   skill-recommender daily-gate          # first step of every daily run
   skill-recommender shown --skill-id clawhub:pdf-tables --skill-name 'PDF Tables' --categories pdf,documents
   skill-recommender normalize --from clawhub clawhub-search.json > candidates.json
-  skill-recommender filter --candidates candidates.json --mode daily";
+  skill-recommender filter --candidates candidates.json --mode daily
+  skill-recommender recommend --mode manual --task '把 PDF 表格转成 Excel' --candidates candidates.json
+  skill-recommender recommend --mode daily --candidates candidates.json --json";
 
 /// Discover, vet and recommend agent skills: the deterministic half of the skill-recommender protocol,
 /// run in a WebAssembly sandbox with no file, network, environment or process access.
@@ -238,6 +240,67 @@ enum Cmd {
         #[arg(long)]
         text: bool,
     },
+    /// Rank candidates with a per-factor score breakdown and readable reasons. Reads state, never
+    /// writes. Filter them first (or use `recommend`, which does everything). Exit 7 when some items
+    /// could not be read (listed under "skipped").
+    Rank {
+        /// The candidates JSON ({"candidates": [...]} or an array), or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        candidates: PathBuf,
+        /// manual (the user's request) or daily (the daily pick's weights and theme).
+        #[arg(long, value_enum)]
+        mode: ModeArg,
+        #[command(flatten)]
+        request: RankArgs,
+        #[command(flatten)]
+        discovery: DiscoveryArgs,
+    },
+    /// The main job: filter -> scan -> rank -> pick -> card, in one sandboxed call; records `shown`
+    /// for the pick (unless --dry-run) and prints the card. With --json: the pick, alternatives,
+    /// dropped and blocked candidates with reasons, and the card text. A silent result (daily not
+    /// enabled, already recommended today, nothing good enough) prints nothing and says why on stderr.
+    Recommend {
+        /// manual (the user asked) or daily (the automation: one low-risk pick per local day, or none).
+        #[arg(long, value_enum)]
+        mode: ModeArg,
+        /// The candidates JSON ({"candidates": [...]} or an array), or - for standard input.
+        /// Without it, the bundled sample data is used (development only; said on stderr).
+        #[arg(long, value_name = "FILE|-")]
+        candidates: Option<PathBuf>,
+        #[command(flatten)]
+        request: RankArgs,
+        /// Print the whole result as JSON instead of the card.
+        #[arg(long)]
+        json: bool,
+        /// Decide and render, but record nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The newest published version of this skill, if you looked it up: when an update notice is
+        /// due, the card ends with the update question.
+        #[arg(long, value_name = "SEMVER")]
+        remote_version: Option<String>,
+        /// The installed version (default: this component's version).
+        #[arg(long, value_name = "SEMVER", requires = "remote_version")]
+        local_version: Option<String>,
+        /// You ask the user another authorization question this turn: defer the update question (one
+        /// question per turn).
+        #[arg(long)]
+        other_question: bool,
+        #[command(flatten)]
+        discovery: DiscoveryArgs,
+    },
+    /// Render the card for a `recommend --json` result (e.g. in the other language). Reads no state.
+    Render {
+        /// manual or daily card.
+        #[arg(long, value_enum)]
+        mode: ModeArg,
+        /// The `recommend --json` output (or {"pick": {...}}), or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        input: PathBuf,
+        /// Print {"mode", "lang", "card"} instead of the card text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Validate SKILL.md against the agentskills.io specification and the bundle rules.
     /// Exit 0 valid, 8 invalid.
     Validate {
@@ -268,6 +331,60 @@ struct DiscoveryArgs {
     #[arg(long)]
     no_discover: bool,
 }
+
+#[derive(Debug, Args)]
+struct RankArgs {
+    /// The user's request in their own words, Chinese or English (e.g. "把 PDF 表格转成 Excel").
+    #[arg(long, value_name = "TEXT")]
+    task: Option<String>,
+    /// A scenario hint beside the state's scenario_memory (e.g. "weekly investor updates");
+    /// repeatable.
+    #[arg(long = "signal", value_name = "TEXT")]
+    signals: Vec<String>,
+}
+
+impl RankArgs {
+    fn into_request(self) -> RankRequest {
+        RankRequest {
+            task: self.task,
+            signals: self.signals,
+        }
+    }
+}
+
+fn mode_of(mode: ModeArg) -> Mode {
+    match mode {
+        ModeArg::Manual => Mode::Manual,
+        ModeArg::Daily => Mode::Daily,
+    }
+}
+
+/// The installed skills of the usual skill directories (unless --no-discover) and --skills-dir, with
+/// a report for the output; warnings go to stderr.
+fn discover_installed(discovery: DiscoveryArgs) -> (Vec<host_harness::InstalledSkill>, Value) {
+    let mut dirs: Vec<SkillsDir> = Vec::new();
+    if !discovery.no_discover {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        dirs = discover::default_dirs(&cwd, dirs::home_dir().as_deref());
+    }
+    dirs.extend(discovery.skills_dir.into_iter().map(|path| SkillsDir {
+        path,
+        label: "custom",
+    }));
+    let found = discover::discover(&dirs);
+    for w in &found.warnings {
+        eprintln!("skill-recommender: {w}");
+    }
+    let report = json!({
+        "scanned": found.scanned,
+        "installed_skills": found.skills.len(),
+        "warnings": found.warnings,
+    });
+    (found.skills, report)
+}
+
+/// The bundled sample candidates: `recommend`'s development fallback when no --candidates is given.
+const SAMPLE_CANDIDATES: &str = include_str!("../../../data/sample_candidates.json");
 
 #[derive(Debug, Args)]
 #[group(required = true, multiple = false)]
@@ -324,6 +441,9 @@ fn command(cmd: Cmd) -> Command {
         | Cmd::Filter { .. }
         | Cmd::Scan { .. }
         | Cmd::ScanBundle { .. }
+        | Cmd::Rank { .. }
+        | Cmd::Recommend { .. }
+        | Cmd::Render { .. }
         | Cmd::Validate { .. } => unreachable!("built with their inputs in run()"),
         Cmd::Status => Command::Status,
         Cmd::PromptDaily { source } => Command::PromptDaily {
@@ -460,18 +580,38 @@ fn fail(e: &Error, compact: bool) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let compact = cli.compact;
-    let text_report = matches!(cli.command, Cmd::ScanBundle { text: true, .. });
+    let output = match cli.command {
+        Cmd::ScanBundle { text: true, .. } => Output::ScanReport,
+        Cmd::Recommend { json: false, .. } | Cmd::Render { json: false, .. } => Output::Card,
+        _ => Output::Json,
+    };
     match run(cli) {
         Ok(value) => {
-            if text_report {
-                print_text(&report_text(&value));
-            } else {
-                print(&value, compact);
+            match output {
+                Output::Json => print(&value, compact),
+                Output::ScanReport => print_text(&report_text(&value)),
+                Output::Card => match value["card"].as_str() {
+                    Some(card) => print_text(card),
+                    None => eprintln!(
+                        "skill-recommender: nothing to show ({}): {}",
+                        value["reason"].as_str().unwrap_or("silent"),
+                        value["message"].as_str().unwrap_or("")
+                    ),
+                },
             }
             ExitCode::from(exit_code_of(&value))
         }
         Err(e) => fail(&e, compact),
     }
+}
+
+/// How a successful result is printed.
+enum Output {
+    Json,
+    /// `scan-bundle --text`.
+    ScanReport,
+    /// `recommend` and `render` without --json: the card text (nothing when silent).
+    Card,
 }
 
 /// Exit codes of successful calls that still say "no": 7 partial, 8 block/invalid, 9 ask.
@@ -562,10 +702,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
     // The scanner reads no state: no state dir, no lock.
     match &cli.command {
         Cmd::Scan { candidates, mode } => {
-            let mode = match mode {
-                ModeArg::Manual => Mode::Manual,
-                ModeArg::Daily => Mode::Daily,
-            };
+            let mode = mode_of(*mode);
             let candidates = read_input("candidates", candidates, limit)?;
             return harness.run(
                 &NullStateStore,
@@ -596,6 +733,17 @@ fn run(cli: Cli) -> Result<Value, Error> {
                     bundle,
                     trust,
                     force: *force,
+                },
+            );
+        }
+        Cmd::Render { mode, input, .. } => {
+            let input = read_input("input", input, limit)?;
+            return harness.run(
+                &NullStateStore,
+                &ctx,
+                &Command::Render {
+                    mode: mode_of(*mode),
+                    input,
                 },
             );
         }
@@ -669,32 +817,65 @@ fn run(cli: Cli) -> Result<Value, Error> {
             discovery,
         } => {
             let json = read_input("candidates", &candidates, limit)?;
-            let mut dirs: Vec<SkillsDir> = Vec::new();
-            if !discovery.no_discover {
-                let cwd = std::env::current_dir().unwrap_or_default();
-                dirs = discover::default_dirs(&cwd, dirs::home_dir().as_deref());
-            }
-            dirs.extend(discovery.skills_dir.into_iter().map(|path| SkillsDir {
-                path,
-                label: "custom",
-            }));
-            let found = discover::discover(&dirs);
-            for w in &found.warnings {
-                eprintln!("skill-recommender: {w}");
-            }
-            discovery_report = Some(json!({
-                "scanned": found.scanned,
-                "installed_skills": found.skills.len(),
-                "warnings": found.warnings,
-            }));
-            let mode = match mode {
-                ModeArg::Manual => Mode::Manual,
-                ModeArg::Daily => Mode::Daily,
-            };
+            let (installed, report) = discover_installed(discovery);
+            discovery_report = Some(report);
             Command::Filter {
-                mode,
+                mode: mode_of(mode),
                 candidates: json,
-                installed: found.skills,
+                installed,
+            }
+        }
+        Cmd::Rank {
+            candidates,
+            mode,
+            request,
+            discovery,
+        } => {
+            let json = read_input("candidates", &candidates, limit)?;
+            let (installed, report) = discover_installed(discovery);
+            discovery_report = Some(report);
+            Command::Rank {
+                mode: mode_of(mode),
+                candidates: json,
+                installed,
+                request: request.into_request(),
+            }
+        }
+        Cmd::Recommend {
+            mode,
+            candidates,
+            request,
+            dry_run,
+            remote_version,
+            local_version,
+            other_question,
+            discovery,
+            ..
+        } => {
+            let json = match candidates {
+                Some(path) => read_input("candidates", &path, limit)?,
+                None => {
+                    eprintln!(
+                        "skill-recommender: no --candidates given: using the bundled sample data (data/sample_candidates.json), for development only"
+                    );
+                    SAMPLE_CANDIDATES.to_owned()
+                }
+            };
+            let (installed, report) = discover_installed(discovery);
+            discovery_report = Some(report);
+            let request = request.into_request();
+            Command::Recommend {
+                mode: mode_of(mode),
+                candidates: json,
+                installed,
+                options: RecommendOptions {
+                    task: request.task,
+                    signals: request.signals,
+                    dry_run,
+                    remote_version,
+                    local_version,
+                    other_question,
+                },
             }
         }
         other => command(other),

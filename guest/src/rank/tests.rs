@@ -1,0 +1,364 @@
+//! Ranking scenarios and properties.
+
+use super::*;
+use crate::clock::Clock;
+use proptest::prelude::*;
+
+const SAMPLE: &str = include_str!("../../../data/sample_candidates.json");
+const NOW: &str = "2026-11-29T02:00:00Z";
+
+fn sample() -> Vec<Candidate> {
+    crate::model::parse_candidates(SAMPLE)
+        .unwrap()
+        .into_iter()
+        .map(Result::unwrap)
+        .collect()
+}
+
+fn clock() -> Clock {
+    Clock::new(NOW, None, Some("Asia/Shanghai")).unwrap()
+}
+
+fn rank_with(cands: Vec<Candidate>, mode: Mode, task: Option<&str>, lang: Lang) -> Ranking {
+    let request = Request {
+        task: task.map(str::to_owned),
+        signals: Vec::new(),
+    };
+    rank(
+        cands,
+        mode,
+        &request,
+        &Env {
+            state: &State::default(),
+            history: &History::default(),
+            installed: &[],
+            clock: &clock(),
+            lang,
+        },
+    )
+}
+
+fn top(task: &str) -> String {
+    rank_with(sample(), Mode::Manual, Some(task), Lang::Zh).ranked[0]
+        .candidate
+        .skill_id
+        .clone()
+}
+
+#[test]
+fn a_pdf_task_picks_a_pdf_table_skill() {
+    assert_eq!(top("把 PDF 表格转成 Excel"), "clawhub:pdf-table-to-excel");
+    assert_eq!(
+        top("extract tables from a PDF into a spreadsheet"),
+        "clawhub:pdf-table-to-excel"
+    );
+    assert_eq!(top("merge two pdf files"), "smithery:@pagepress/pdf-merge");
+}
+
+#[test]
+fn chinese_only_tasks_work() {
+    assert_eq!(top("把会议录音整理成纪要"), "clawhub:meeting-minutes-cn");
+    assert_eq!(top("冰箱里剩的食材今晚能做什么菜"), "clawhub:fridge-chef");
+    assert_eq!(top("给视频加双语字幕"), "github:framecut/subtitle-studio");
+    assert_eq!(top("发票记账"), "skillhub:receipt-to-ledger");
+}
+
+#[test]
+fn english_tasks_meet_chinese_descriptions_through_the_concept_map() {
+    // The skill's description is Chinese only; its categories and the lexicon carry the match.
+    assert_eq!(
+        top("meeting minutes from a recording"),
+        "clawhub:meeting-minutes-cn"
+    );
+    assert_eq!(
+        top("make my text sound less like AI"),
+        "clawhub:ai-tone-polisher"
+    );
+}
+
+#[test]
+fn a_popular_but_unrelated_skill_loses_to_a_relevant_one() {
+    let mut popular = sample()
+        .into_iter()
+        .find(|c| c.skill_id.contains("commit-message-writer"))
+        .unwrap();
+    popular.popularity.downloads = 5_000_000;
+    popular.popularity.stars = 900_000;
+    popular.cross_source_count = 6;
+    let mut relevant = sample()
+        .into_iter()
+        .find(|c| c.skill_id == "smithery:@pagepress/pdf-merge")
+        .unwrap();
+    relevant.popularity.downloads = 3;
+    relevant.popularity.stars = 0;
+    let r = rank_with(
+        vec![popular, relevant],
+        Mode::Manual,
+        Some("combine PDFs"),
+        Lang::En,
+    );
+    assert_eq!(
+        r.ranked[0].candidate.skill_id,
+        "smithery:@pagepress/pdf-merge"
+    );
+    // Popularity is capped: five million downloads earn no more than the cap.
+    let trend = r.ranked[1].factor(FactorKey::Trend).unwrap();
+    assert!(trend.value <= 1.0 && trend.points() <= 5.0, "{trend:?}");
+}
+
+#[test]
+fn an_exact_name_match_ranks_first_and_says_so() {
+    let r = rank_with(sample(), Mode::Manual, Some("Inbox Triage"), Lang::En);
+    assert_eq!(
+        r.ranked[0].candidate.skill_id,
+        "skillssh:mailbright/skills/inbox-triage"
+    );
+    assert!(r.ranked[0].exact_name_match);
+    assert!(r.ranked[1..].iter().all(|x| !x.exact_name_match));
+}
+
+#[test]
+fn breakdown_uses_the_protocol_weights_and_adds_up() {
+    for (mode, table) in [
+        (Mode::Manual, &MANUAL_WEIGHTS),
+        (Mode::Daily, &DAILY_WEIGHTS),
+    ] {
+        assert_eq!(table.iter().map(|(_, w)| w).sum::<f64>(), 100.0);
+        let r = rank_with(sample(), mode, Some("pdf"), Lang::Zh);
+        for x in &r.ranked {
+            let keys: Vec<_> = x.factors.iter().map(|f| (f.key, f.weight)).collect();
+            assert_eq!(keys, table.to_vec());
+            let sum: f64 = x.factors.iter().map(Factor::points).sum();
+            assert!((sum - x.score).abs() < 1e-9);
+            assert!(x.factors.iter().all(|f| (0.0..=1.0).contains(&f.value)));
+        }
+        let json = r.to_json(Vec::new());
+        assert_eq!(json["ranked"][0]["breakdown"].as_object().unwrap().len(), 7);
+    }
+}
+
+#[test]
+fn scenario_signals_and_installed_skills_move_the_ranking() {
+    let signals = Request {
+        task: None,
+        signals: vec!["每周整理投资观察和股票简报".into()],
+    };
+    let r = rank(
+        sample(),
+        Mode::Manual,
+        &signals,
+        &Env {
+            state: &State::default(),
+            history: &History::default(),
+            installed: &[],
+            clock: &clock(),
+            lang: Lang::Zh,
+        },
+    );
+    assert_eq!(
+        r.ranked[0].candidate.skill_id,
+        "mcpmarket:portfolio-morning-brief"
+    );
+    assert!(
+        r.ranked[0].reasons.iter().any(|x| x.contains("场景")),
+        "{:?}",
+        r.ranked[0].reasons
+    );
+
+    // With a PDF skill installed, a PDF candidate fills no gap.
+    let installed = [InstalledSkill {
+        name: "pdf-toolkit".into(),
+        ..InstalledSkill::default()
+    }];
+    let none = Request::default();
+    let with = rank(
+        sample(),
+        Mode::Manual,
+        &none,
+        &Env {
+            state: &State::default(),
+            history: &History::default(),
+            installed: &installed,
+            clock: &clock(),
+            lang: Lang::Zh,
+        },
+    );
+    let without = rank_with(sample(), Mode::Manual, None, Lang::Zh);
+    let gap = |r: &Ranking, id: &str| {
+        r.ranked
+            .iter()
+            .find(|x| x.candidate.skill_id == id)
+            .unwrap()
+            .factor(FactorKey::Gap)
+            .unwrap()
+            .value
+    };
+    assert!(
+        gap(&with, "smithery:@pagepress/pdf-merge")
+            < gap(&without, "smithery:@pagepress/pdf-merge")
+    );
+}
+
+#[test]
+fn daily_themes_rotate_from_the_state() {
+    let c = clock();
+    let mut state = State {
+        daily_rotation: serde_json::json!({"last_theme": "practical_boost", "last_run_at": "2026-11-28T02:00:00Z"}),
+        ..State::default()
+    };
+    assert_eq!(theme_for_today(&state, &c), Theme::Hot);
+    state.daily_rotation =
+        serde_json::json!({"last_theme": "fun_try_out", "last_run_at": "2026-11-28T02:00:00Z"});
+    assert_eq!(theme_for_today(&state, &c), Theme::Practical);
+    // Already ran today: the same theme.
+    state.daily_rotation =
+        serde_json::json!({"last_theme": "fun_try_out", "last_run_at": "2026-11-29T01:00:00Z"});
+    assert_eq!(theme_for_today(&state, &c), Theme::Fun);
+    // Nothing usable: by the day number, so consecutive days still differ.
+    state.daily_rotation = serde_json::json!({"last_theme": "bogus"});
+    let next = Clock::new("2026-11-30T02:00:00Z", None, Some("Asia/Shanghai")).unwrap();
+    assert_ne!(theme_for_today(&state, &c), theme_for_today(&state, &next));
+}
+
+#[test]
+fn the_fun_theme_prefers_fun_skills() {
+    let state = State {
+        daily_rotation: serde_json::json!({"last_theme": "hot_discovery", "last_run_at": "2026-11-28T02:00:00Z"}),
+        ..State::default()
+    };
+    let r = rank(
+        sample(),
+        Mode::Daily,
+        &Request::default(),
+        &Env {
+            state: &state,
+            history: &History::default(),
+            installed: &[],
+            clock: &clock(),
+            lang: Lang::Zh,
+        },
+    );
+    assert_eq!(r.theme, Some(Theme::Fun));
+    assert!(
+        in_family(&r.ranked[0].candidate, "fun"),
+        "{}",
+        r.ranked[0].candidate.skill_id
+    );
+}
+
+#[test]
+fn work_family_classification() {
+    assert!(is_work_family(&["coding".into(), "git".into()], ""));
+    assert!(!is_work_family(
+        &["content-creation".into(), "writing".into()],
+        ""
+    ));
+    // Mixed: a daily-life category wins.
+    assert!(!is_work_family(
+        &["finance".into(), "spreadsheet".into()],
+        ""
+    ));
+    // No categories: by the words.
+    assert!(is_work_family(&[], "deploy docker containers"));
+}
+
+fn arb_candidate() -> impl Strategy<Value = Candidate> {
+    let words = prop::sample::subsequence(
+        vec![
+            "pdf", "table", "excel", "meeting", "notes", "video", "subtitle", "stock", "recipe",
+            "email", "翻译", "表格", "会议", "视频",
+        ],
+        1..5,
+    );
+    (
+        words,
+        0u64..100_000,
+        0u64..5_000,
+        prop::bool::ANY,
+        prop::bool::ANY,
+    )
+        .prop_map(|(w, d, s, docs, sec)| Candidate {
+            skill_id: String::new(),
+            name: w.join("-"),
+            url: "https://example.com/s".into(),
+            description: format!("A skill about {} for everyday work.", w.join(" ")),
+            categories: vec![w[0].to_owned()],
+            source: "clawhub".into(),
+            popularity: crate::model::Popularity {
+                downloads: d,
+                stars: s,
+                ..Default::default()
+            },
+            has_install_docs: docs,
+            has_security_disclosure: sec,
+            updated_at: Some("2026-11-01T00:00:00Z".into()),
+            cross_source_count: 1,
+            ..Candidate::default()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The order of the input never changes the ranking.
+    #[test]
+    fn ranking_is_independent_of_input_order(seed in any::<u64>(), task in prop::sample::select(vec!["pdf 表格", "meeting notes", "视频字幕", "stocks"])) {
+        let base = sample();
+        let mut shuffled = base.clone();
+        // A deterministic shuffle from the seed.
+        let mut x = seed | 1;
+        for i in (1..shuffled.len()).rev() {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            shuffled.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        for mode in [Mode::Manual, Mode::Daily] {
+            let a = rank_with(base.clone(), mode, Some(task), Lang::Zh);
+            let b = rank_with(shuffled.clone(), mode, Some(task), Lang::Zh);
+            let ids = |r: &Ranking| r.ranked.iter().map(|x| (x.candidate.skill_id.clone(), x.score.to_bits())).collect::<Vec<_>>();
+            prop_assert_eq!(ids(&a), ids(&b));
+        }
+    }
+
+    /// Two candidates alike in everything but their text: the more relevant one scores higher.
+    #[test]
+    fn score_is_monotonic_in_relevance(a in arb_candidate(), b_text in prop::sample::subsequence(vec!["pdf", "table", "meeting", "video", "stock", "会议", "表格"], 1..4), task in prop::sample::select(vec!["pdf table", "meeting notes", "会议 表格", "video stock"])) {
+        let mut b = a.clone();
+        b.name = b_text.join("-");
+        b.description = format!("A skill about {} for everyday work.", b_text.join(" "));
+        let mut a = a;
+        a.skill_id = "clawhub:a".into();
+        b.skill_id = "clawhub:b".into();
+        let r = rank_with(vec![a, b], Mode::Manual, Some(task), Lang::En);
+        let (x, y) = (&r.ranked[0], &r.ranked[1]);
+        if x.relevance != y.relevance && !x.exact_name_match && !y.exact_name_match {
+            prop_assert!(x.relevance > y.relevance, "higher score with lower relevance: {} {} / {} {}", x.score, x.relevance, y.score, y.relevance);
+        }
+    }
+
+    /// The same candidate at a higher risk or with less metadata never scores higher.
+    #[test]
+    fn score_is_monotonic_in_safety(c in arb_candidate(), task in prop::sample::select(vec!["pdf", "会议"])) {
+        for mode in [Mode::Manual, Mode::Daily] {
+            let mut low = c.clone();
+            low.skill_id = "clawhub:low".into();
+            let mut medium = c.clone();
+            medium.skill_id = "clawhub:medium".into();
+            medium.risk_level = Some("medium".into());
+            let mut bare = c.clone();
+            bare.skill_id = "clawhub:bare".into();
+            bare.has_security_disclosure = false;
+            bare.has_install_docs = false;
+            bare.source_code_url = None;
+            let r = rank_with(vec![medium, low, bare], mode, Some(task), Lang::En);
+            let score = |id: &str| r.ranked.iter().find(|x| x.candidate.skill_id == id).unwrap().score;
+            let risk = |id: &str| r.ranked.iter().find(|x| x.candidate.skill_id == id).unwrap().risk;
+            // Missing metadata may already raise the "low" copy to medium; then they tie.
+            if risk("clawhub:low") == Risk::Low {
+                prop_assert!(score("clawhub:low") > score("clawhub:medium"));
+            } else {
+                prop_assert!(score("clawhub:low") >= score("clawhub:medium"));
+            }
+            prop_assert!(score("clawhub:low") >= score("clawhub:bare"));
+        }
+    }
+}

@@ -1,0 +1,479 @@
+//! Text retrieval for task matching: an analyzer that works for English and Chinese, a concept map
+//! (`guest/rules/lexicon.json`) and BM25F over a candidate's fields.
+//!
+//! Analyzer: the text is lower-cased and split into runs of letters/digits. An ASCII run is one word,
+//! Snowball-stemmed (`tables` → `tabl`, `extracts` → `extract`). A Han/Kana/Hangul run has no spaces, so
+//! it becomes overlapping character bigrams (`表格转成` → `表格 格转 转成`), the standard CJK indexing
+//! of search engines (a lone character stays a unigram). Every lexicon term found in the text adds its
+//! concept token (`@spreadsheet`), which is what lets `把 PDF 表格转成 Excel` meet a skill whose
+//! categories say `table-extraction, spreadsheet`.
+//!
+//! BM25 is written out here rather than taken from a crate: the crates available key their term maps by
+//! std's randomly seeded `HashMap`, which would add a `wasi:random` import to the component.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use serde::Deserialize;
+
+/// BM25 parameters (the usual defaults).
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// Field weights for BM25F: a term in the name counts three times one in the description.
+pub const FIELD_WEIGHTS: [(Field, f64); 4] = [
+    (Field::Name, 3.0),
+    (Field::Categories, 2.0),
+    (Field::Description, 1.0),
+    (Field::AgentNotes, 0.5),
+];
+
+/// The fields of a candidate that task matching reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    Name,
+    Categories,
+    Description,
+    /// `pain_point` and `highlights`, when the agent wrote them.
+    AgentNotes,
+}
+
+#[derive(Deserialize)]
+struct LexiconFile {
+    concepts: BTreeMap<String, ConceptEntry>,
+    categories: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Deserialize)]
+struct ConceptEntry {
+    terms: Vec<String>,
+    families: Vec<String>,
+}
+
+/// The concept map, parsed once.
+pub struct Lexicon {
+    matcher: AhoCorasick,
+    /// For each matcher pattern: (concept index, the term is ASCII and must match whole words).
+    patterns: Vec<(usize, bool)>,
+    /// Concept names, in the file's (sorted) order.
+    pub concepts: Vec<String>,
+    /// Families of each concept.
+    families: Vec<Vec<String>>,
+    /// Category name → families.
+    category_families: BTreeMap<String, BTreeSet<String>>,
+}
+
+static LEXICON_JSON: &str = include_str!("../../rules/lexicon.json");
+
+/// The built-in lexicon.
+pub fn lexicon() -> &'static Lexicon {
+    static L: OnceLock<Lexicon> = OnceLock::new();
+    L.get_or_init(|| Lexicon::parse(LEXICON_JSON).expect("the built-in lexicon is valid"))
+}
+
+impl Lexicon {
+    pub fn parse(json: &str) -> Result<Lexicon, String> {
+        let file: LexiconFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let mut terms = Vec::new();
+        let mut patterns = Vec::new();
+        let mut concepts = Vec::new();
+        let mut families = Vec::new();
+        for (i, (name, entry)) in file.concepts.into_iter().enumerate() {
+            for t in entry.terms {
+                let t = t.to_lowercase();
+                if t.is_empty() {
+                    return Err(format!("concept {name:?} has an empty term"));
+                }
+                patterns.push((i, t.is_ascii()));
+                terms.push(t);
+            }
+            concepts.push(name);
+            families.push(entry.families);
+        }
+        let matcher = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&terms)
+            .map_err(|e| e.to_string())?;
+        let mut category_families: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (family, cats) in file.categories {
+            for c in cats {
+                category_families
+                    .entry(c.to_lowercase())
+                    .or_default()
+                    .insert(family.clone());
+            }
+        }
+        Ok(Lexicon {
+            matcher,
+            patterns,
+            concepts,
+            families,
+            category_families,
+        })
+    }
+
+    /// Concept indices named by lexicon terms in `lower` (already lower-cased).
+    pub fn concepts_in(&self, lower: &str) -> BTreeSet<usize> {
+        let bytes = lower.as_bytes();
+        let mut found = BTreeSet::new();
+        for m in self.matcher.find_iter(lower) {
+            let (concept, ascii) = self.patterns[m.pattern().as_usize()];
+            if ascii {
+                let before_ok = m.start() == 0 || !is_word_byte(bytes[m.start() - 1]);
+                let rest = &bytes[m.end()..];
+                let after_ok = [0usize, 1, 2].iter().any(|&skip| {
+                    let plural = match skip {
+                        0 => true,
+                        1 => rest.first() == Some(&b's'),
+                        _ => rest.starts_with(b"es"),
+                    };
+                    plural && rest.get(skip).is_none_or(|&b| !is_word_byte(b))
+                });
+                if !(before_ok && after_ok) {
+                    continue;
+                }
+            }
+            found.insert(concept);
+        }
+        found
+    }
+
+    /// The first term of `concept` that occurs in `lower` (as the matcher finds it).
+    pub fn surface_in(&self, concept: &str, lower: &str) -> Option<String> {
+        let target = self.concepts.iter().position(|c| c == concept)?;
+        let bytes = lower.as_bytes();
+        self.matcher.find_iter(lower).find_map(|m| {
+            let (c, ascii) = self.patterns[m.pattern().as_usize()];
+            let bounded = !ascii
+                || ((m.start() == 0 || !is_word_byte(bytes[m.start() - 1]))
+                    && bytes
+                        .get(m.end())
+                        .is_none_or(|&b| !is_word_byte(b) || b == b's'));
+            (c == target && bounded).then(|| lower[m.start()..m.end()].to_owned())
+        })
+    }
+
+    /// Families a concept belongs to.
+    pub fn families_of_concept(&self, concept: usize) -> &[String] {
+        &self.families[concept]
+    }
+
+    /// Families a category belongs to (by the `categories` table of the lexicon).
+    pub fn families_of_category(&self, category: &str) -> Option<&BTreeSet<String>> {
+        self.category_families.get(&category.trim().to_lowercase())
+    }
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b >= 0x80
+}
+
+/// CJK scripts written without spaces.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul syllables
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0x20000..=0x2FA1F) // Extensions B–F, compatibility supplement
+}
+
+fn stemmer() -> &'static rust_stemmers::Stemmer {
+    static S: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
+    S.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
+}
+
+/// Words that carry no meaning for matching.
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "get", "help",
+    "how", "i", "in", "into", "is", "it", "its", "like", "make", "me", "my", "need", "of", "on",
+    "or", "skill", "skills", "some", "that", "the", "this", "to", "tool", "tools", "use", "want",
+    "with", "you", "your", "把", "的", "了", "和", "我", "帮", "一个", "想要", "帮我", "能够",
+    "可以",
+];
+
+/// The tokens of a text: stemmed words, CJK bigrams and `@concept` tokens. Order follows the text
+/// (concepts last); repeated tokens repeat (term frequency matters).
+pub fn analyze(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let mut out = Vec::new();
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut Vec<String>| {
+        if run.is_empty() {
+            return;
+        }
+        let chars: Vec<char> = run.chars().collect();
+        if chars.iter().any(|&c| is_cjk(c)) {
+            if chars.len() == 1 {
+                push_token(out, run.clone());
+            } else {
+                for w in chars.windows(2) {
+                    push_token(out, w.iter().collect());
+                }
+            }
+        } else {
+            let stem = stemmer().stem(run).into_owned();
+            push_token(out, stem);
+        }
+        run.clear();
+    };
+    let mut prev_cjk = None;
+    for c in lower.chars() {
+        if c.is_alphanumeric() {
+            let cjk = is_cjk(c);
+            if prev_cjk.is_some_and(|p| p != cjk) {
+                flush(&mut run, &mut out);
+            }
+            run.push(c);
+            prev_cjk = Some(cjk);
+        } else {
+            flush(&mut run, &mut out);
+            prev_cjk = None;
+        }
+    }
+    flush(&mut run, &mut out);
+    let lex = lexicon();
+    for c in lex.concepts_in(&lower) {
+        out.push(format!("@{}", lex.concepts[c]));
+    }
+    out
+}
+
+fn push_token(out: &mut Vec<String>, token: String) {
+    if !STOP_WORDS.contains(&token.as_str()) {
+        out.push(token);
+    }
+}
+
+/// A document: the analyzed fields of one candidate.
+#[derive(Debug, Clone, Default)]
+pub struct Doc {
+    pub fields: BTreeMap<Field, Vec<String>>,
+}
+
+impl Doc {
+    pub fn new(fields: &[(Field, &str)]) -> Doc {
+        let mut doc = Doc::default();
+        for (f, text) in fields {
+            doc.fields.entry(*f).or_default().extend(analyze(text));
+        }
+        doc
+    }
+
+    /// Every distinct token of the document.
+    pub fn terms(&self) -> BTreeSet<&str> {
+        self.fields.values().flatten().map(String::as_str).collect()
+    }
+}
+
+/// BM25F over a set of documents.
+pub struct Index<'a> {
+    docs: &'a [Doc],
+    avg_len: BTreeMap<Field, f64>,
+    doc_freq: BTreeMap<&'a str, usize>,
+}
+
+impl<'a> Index<'a> {
+    pub fn new(docs: &'a [Doc]) -> Index<'a> {
+        let mut total: BTreeMap<Field, usize> = BTreeMap::new();
+        let mut doc_freq: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in docs {
+            for (f, toks) in &d.fields {
+                *total.entry(*f).or_default() += toks.len();
+            }
+            for t in d.terms() {
+                *doc_freq.entry(t).or_default() += 1;
+            }
+        }
+        let n = docs.len().max(1) as f64;
+        let avg_len = total
+            .into_iter()
+            .map(|(f, len)| (f, (len as f64 / n).max(1.0)))
+            .collect();
+        Index {
+            docs,
+            avg_len,
+            doc_freq,
+        }
+    }
+
+    /// Inverse document frequency (the BM25+ form, always positive).
+    fn idf(&self, term: &str) -> f64 {
+        let n = self.docs.len() as f64;
+        let df = self.doc_freq.get(term).copied().unwrap_or(0) as f64;
+        libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
+    }
+
+    /// The BM25F score of document `i` for the query tokens, and the query terms it matched.
+    pub fn score(&self, i: usize, query: &[String]) -> (f64, Vec<String>) {
+        let doc = &self.docs[i];
+        let distinct: BTreeSet<&str> = query.iter().map(String::as_str).collect();
+        let mut score = 0.0;
+        let mut matched = Vec::new();
+        for term in distinct {
+            // Field-weighted, length-normalized term frequency.
+            let mut tf = 0.0;
+            for (field, weight) in FIELD_WEIGHTS {
+                let Some(toks) = doc.fields.get(&field) else {
+                    continue;
+                };
+                let count = toks.iter().filter(|t| t.as_str() == term).count() as f64;
+                if count == 0.0 {
+                    continue;
+                }
+                let avg = self.avg_len.get(&field).copied().unwrap_or(1.0);
+                let norm = 1.0 - B + B * (toks.len() as f64 / avg);
+                tf += weight * count / norm;
+            }
+            if tf > 0.0 {
+                score += self.idf(term) * tf * (K1 + 1.0) / (tf + K1);
+                matched.push(term.to_owned());
+            }
+        }
+        (score, matched)
+    }
+}
+
+/// The share of the query's distinct tokens (weighted by IDF) that `doc` contains, in [0, 1].
+pub fn coverage(index: &Index<'_>, i: usize, query: &[String]) -> f64 {
+    let distinct: BTreeSet<&str> = query.iter().map(String::as_str).collect();
+    let terms = index.docs[i].terms();
+    let (mut have, mut all) = (0.0, 0.0);
+    for t in distinct {
+        let w = index.idf(t);
+        all += w;
+        if terms.contains(t) {
+            have += w;
+        }
+    }
+    if all > 0.0 { have / all } else { 0.0 }
+}
+
+/// The matched tokens as the user wrote them: for a concept, the term of it that appears in the
+/// query; for a word or bigram, itself when it appears verbatim. In query order, at most six.
+pub fn display_terms(query_text: &str, matched: &[String]) -> Vec<String> {
+    let lower = query_text.to_lowercase();
+    let lex = lexicon();
+    let mut found: Vec<(usize, String)> = Vec::new();
+    let mut add = |surface: &str| {
+        if let Some(pos) = lower.find(surface)
+            && !found
+                .iter()
+                .any(|(_, s)| s == surface || s.contains(surface))
+        {
+            found.retain(|(_, s)| !surface.contains(s.as_str()));
+            found.push((pos, surface.to_owned()));
+        }
+    };
+    for t in matched {
+        match t.strip_prefix('@') {
+            Some(concept) => {
+                if let Some(term) = lex.surface_in(concept, &lower) {
+                    add(&term);
+                }
+            }
+            None => add(t),
+        }
+    }
+    found.sort();
+    found.into_iter().take(6).map(|(_, s)| s).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_runs_become_bigrams_and_concepts() {
+        let toks = analyze("把 PDF 表格转成 Excel");
+        for t in [
+            "pdf",
+            "表格",
+            "格转",
+            "转成",
+            "excel",
+            "@pdf",
+            "@table",
+            "@convert",
+            "@spreadsheet",
+        ] {
+            assert!(toks.iter().any(|x| x == t), "{t} missing from {toks:?}");
+        }
+        assert!(!toks.iter().any(|x| x == "把"), "stop word kept: {toks:?}");
+    }
+
+    #[test]
+    fn english_words_are_stemmed_and_plurals_meet_concepts() {
+        let toks = analyze("Extracts tables from PDFs");
+        assert!(toks.contains(&"extract".to_owned()), "{toks:?}");
+        assert!(toks.contains(&"@table".to_owned()), "{toks:?}");
+        assert!(toks.contains(&"@pdf".to_owned()), "{toks:?}");
+        assert!(toks.contains(&"@extract".to_owned()), "{toks:?}");
+    }
+
+    #[test]
+    fn ascii_terms_match_whole_words_only() {
+        // `ci` is a devops term; it must not fire inside `social` or `recipe`.
+        let toks = analyze("social recipes");
+        assert!(!toks.contains(&"@devops".to_owned()), "{toks:?}");
+        assert!(toks.contains(&"@cooking".to_owned()), "{toks:?}");
+    }
+
+    #[test]
+    fn mixed_script_runs_split_at_the_script_change() {
+        let toks = analyze("导出为Excel文件");
+        assert!(toks.contains(&"excel".to_owned()), "{toks:?}");
+        assert!(toks.contains(&"导出".to_owned()), "{toks:?}");
+        assert!(toks.contains(&"文件".to_owned()), "{toks:?}");
+    }
+
+    #[test]
+    fn bm25_prefers_the_field_weighted_match_and_the_rarer_term() {
+        let docs = vec![
+            Doc::new(&[
+                (Field::Name, "pdf-merge"),
+                (Field::Description, "merge files"),
+            ]),
+            Doc::new(&[
+                (Field::Name, "notes"),
+                (Field::Description, "keeps pdf notes"),
+            ]),
+            Doc::new(&[
+                (Field::Name, "calendar"),
+                (Field::Description, "family calendar"),
+            ]),
+        ];
+        let ix = Index::new(&docs);
+        let q = analyze("pdf");
+        let (a, _) = ix.score(0, &q);
+        let (b, _) = ix.score(1, &q);
+        let (c, m) = ix.score(2, &q);
+        assert!(a > b && b > 0.0, "name beats description: {a} {b}");
+        assert_eq!((c, m.len()), (0.0, 0));
+        assert!(coverage(&ix, 0, &analyze("merge pdf")) > coverage(&ix, 1, &analyze("merge pdf")));
+    }
+
+    #[test]
+    fn every_lexicon_term_finds_its_concept() {
+        let lex = lexicon();
+        let file: LexiconFile = serde_json::from_str(LEXICON_JSON).unwrap();
+        for (name, entry) in file.concepts {
+            for t in entry.terms {
+                let found = analyze(&t);
+                assert!(
+                    found.contains(&format!("@{name}")),
+                    "{t:?} does not find @{name}: {found:?}"
+                );
+            }
+            for fam in entry.families {
+                assert!(
+                    ["work", "life", "fun", "practical"].contains(&fam.as_str()),
+                    "{name}: {fam}"
+                );
+            }
+        }
+        assert!(lex.families_of_category("Cooking").unwrap().contains("fun"));
+    }
+}

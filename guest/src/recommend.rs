@@ -1,0 +1,442 @@
+//! `recommend`, the main job: filter → scan → rank → pick → render in one call, then record `shown`.
+//!
+//! Manual: the best pick and up to two alternatives; medium risk allowed with the risk explained; with a
+//! task, only candidates that match it at all are picked. Daily: only when daily is enabled and today's
+//! quota is free; exactly one low-risk pick or a silent result with the reason; never three days in a
+//! row from the dev/ops/docs family. Fewer than three usable candidates: manual says its confidence is
+//! low; daily stays silent. Nothing is ever made up: every card line comes from a candidate's data.
+
+use serde_json::{Value, json};
+
+use crate::clock::{Clock, parse_stored};
+use crate::filter::{InstalledSkill, Mode, filter};
+use crate::lifecycle::{
+    FeedbackAction, SkillRef, apply_feedback, apply_update_check, clean_skill, open, parse_versions,
+};
+use crate::model::parse_candidates;
+use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank};
+use crate::render::{Card, Item, card_text};
+use crate::scan::candidate::{Risk, assess};
+use crate::state::{DailyStatus, Documents};
+use crate::{Ctx, DocumentStore, Lang, Result, text};
+
+/// Usable candidates below this make a manual pick "low confidence" and keep daily silent.
+pub const MIN_CONFIDENT_CANDIDATES: usize = 3;
+/// Alternatives shown beside a manual pick.
+pub const MAX_ALTERNATIVES: usize = 2;
+/// Ranked entries listed in the JSON output (the full ranking is `rank`'s job).
+pub const RANKED_LISTED: usize = 10;
+/// With a task, a pick must contain at least this IDF-weighted share of the task's tokens: below it,
+/// the "match" is one generic word and nothing is recommended.
+pub const MIN_TASK_COVERAGE: f64 = 0.15;
+/// With a task, alternatives need at least this relevance (see `rank::Ranked::relevance`).
+pub const RELEVANCE_FLOOR: f64 = 0.2;
+/// Consecutive days of dev/ops/docs daily picks allowed.
+pub const MAX_WORK_DAYS_IN_A_ROW: usize = 2;
+
+/// What `recommend` is asked for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    pub task: Option<String>,
+    pub signals: Vec<String>,
+    /// Compute and render, but write nothing.
+    pub dry_run: bool,
+    /// The latest published version, when the agent looked it up; enables the update question.
+    pub remote_version: Option<String>,
+    /// This installation's version (default: the component's).
+    pub local_version: Option<String>,
+    /// The agent asks another authorization question this turn: defer the update question.
+    pub other_question: bool,
+}
+
+fn silent_message(reason: &str, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    match reason {
+        "daily_not_enabled" if zh => "每日推荐没有开启，静默退出。".into(),
+        "daily_not_enabled" => "Daily recommendations are not enabled; staying silent.".into(),
+        "daily_schedule_pending" if zh => {
+            "用户已同意每日推荐，但定时任务还没确认创建成功；先完成创建再运行。".into()
+        }
+        "daily_schedule_pending" => {
+            "The user agreed to daily recommendations but the automation is not confirmed yet; finish creating it first.".into()
+        }
+        "daily_quota_exhausted" if zh => "今天已经推荐过了，每天最多一条。".into(),
+        "daily_quota_exhausted" => "Already recommended today: at most one a day.".into(),
+        "too_few_candidates" if zh => {
+            "可用的低风险候选不足 3 个，今天不勉强推荐。".into()
+        }
+        "too_few_candidates" => {
+            "Fewer than 3 usable low-risk candidates: no daily pick rather than a weak one.".into()
+        }
+        "only_work_family_left" if zh => {
+            "已经连续两天推荐开发/运维/文档类工具，今天没有其他类别的合格候选。".into()
+        }
+        "only_work_family_left" => {
+            "Two days in a row were dev/ops/docs tools and no candidate of another kind qualifies today.".into()
+        }
+        "no_match_for_task" if zh => "没有候选和你的任务相关，不硬推。".into(),
+        "no_match_for_task" => "No candidate matches the task; nothing is recommended rather than something unrelated.".into(),
+        _ if zh => "没有可以推荐的候选（都被过滤或拦截了）。".into(),
+        _ => "No candidate is left to recommend (all were filtered or blocked).".into(),
+    }
+}
+
+fn item_json(r: &Ranked, rank_no: usize, explanation: &str) -> Value {
+    let mut v = serde_json::to_value(&r.candidate).expect("candidates serialize");
+    let summary = r.to_json(rank_no);
+    for key in [
+        "rank",
+        "score",
+        "exact_name_match",
+        "breakdown",
+        "reasons",
+        "work_family",
+    ] {
+        v[key] = summary[key].clone();
+    }
+    v["risk_level"] = json!(r.risk.as_str());
+    v["risk_explanation"] = json!(explanation);
+    v["findings"] = json!(r.findings);
+    v["installed"] = json!(false);
+    v
+}
+
+fn explanation(r: &Ranked, lang: Lang) -> String {
+    if r.risk == Risk::Low {
+        return match lang {
+            Lang::Zh => "低风险".into(),
+            Lang::En => "low risk".into(),
+        };
+    }
+    let mut reasons: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.raises_to == r.risk)
+        .map(|f| f.description.as_str())
+        .collect();
+    reasons.dedup();
+    if reasons.is_empty() {
+        match lang {
+            Lang::Zh => "候选自身标注为中等风险".into(),
+            Lang::En => "labelled medium risk by the agent".into(),
+        }
+    } else {
+        reasons.join(" ")
+    }
+}
+
+fn card_item(r: &Ranked, lang: Lang) -> Item {
+    Item {
+        candidate: r.candidate.clone(),
+        risk_level: r.risk.as_str().to_owned(),
+        risk_explanation: explanation(r, lang),
+        has_findings: !r.findings.is_empty(),
+        reasons: r.reasons.clone(),
+        installed: false,
+    }
+}
+
+/// Whether the last [`MAX_WORK_DAYS_IN_A_ROW`] days before today each had a dev/ops/docs daily pick.
+fn work_streak(docs: &Documents, clock: &Clock) -> bool {
+    let today = clock.today();
+    (1..=MAX_WORK_DAYS_IN_A_ROW as i64).all(|back| {
+        let Ok(day) = today.checked_sub(jiff::Span::new().days(back)) else {
+            return false;
+        };
+        let picks: Vec<_> = docs
+            .history
+            .recommendations
+            .iter()
+            .filter(|r| r.extra.get("mode").and_then(Value::as_str) == Some("daily"))
+            .filter(|r| parse_stored(&r.date).is_some_and(|ts| clock.local_date_of(ts) == day))
+            .collect();
+        !picks.is_empty()
+            && picks
+                .iter()
+                .all(|r| is_work_family(&r.categories, &r.name.replace(['-', '_'], " ")))
+    })
+}
+
+/// The `recommend` export.
+pub fn run(
+    ctx: &Ctx,
+    store: &mut dyn DocumentStore,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+    opts: &Options,
+) -> Result<Value> {
+    let versions = match opts.remote_version.as_deref() {
+        Some(remote) => Some(parse_versions(opts.local_version.as_deref(), remote)?),
+        None => None,
+    };
+    let items = parse_candidates(candidates)?;
+    let input_count = items.len();
+    let (mut docs, clock) = open(ctx, store)?;
+    let lang = ctx.lang;
+    let task = opts
+        .task
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+
+    let mut out = json!({
+        "mode": mode.as_str(),
+        "task": task,
+        "theme": null,
+        "local_date": clock.today().to_string(),
+        "timezone": clock.zone_name,
+        "silent": true,
+        "reason": null,
+        "message": null,
+        "confidence": null,
+        "pick": null,
+        "alternatives": [],
+        "card": null,
+        "update": null,
+        "update_question": null,
+        "recorded": false,
+        "dry_run": opts.dry_run,
+        "dropped": [],
+        "blocked": [],
+        "ranked": [],
+        "summary": {"input": input_count, "kept": 0, "dropped": 0, "blocked": 0, "usable": 0},
+        "warnings": clock.warning.iter().collect::<Vec<_>>(),
+    });
+    let silent = |out: &mut Value, reason: &str| {
+        out["reason"] = json!(reason);
+        out["message"] = json!(silent_message(reason, lang));
+    };
+
+    // The daily gate.
+    if mode == Mode::Daily {
+        let gate = match docs.state.daily_rec_status {
+            DailyStatus::Enabled => None,
+            DailyStatus::PendingSchedule => Some("daily_schedule_pending"),
+            _ => Some("daily_not_enabled"),
+        };
+        if let Some(reason) = gate {
+            silent(&mut out, reason);
+            return Ok(out);
+        }
+    }
+
+    // Filter.
+    let outcome = filter(items, mode, &docs.state, &docs.history, installed, &clock);
+    let quota_used = outcome
+        .dropped
+        .iter()
+        .any(|d| d.reason == crate::filter::Reason::DailyQuotaExhausted);
+    let filtered = outcome.to_json(mode, &clock);
+    out["dropped"] = filtered["dropped"].clone();
+    out["summary"]["kept"] = json!(outcome.kept.len());
+    out["summary"]["dropped"] = json!(outcome.dropped.len());
+
+    // Scan: high never passes; medium only in manual mode.
+    let mut usable = Vec::new();
+    let mut blocked = Vec::new();
+    for c in outcome.kept {
+        let (risk, findings) = assess(&c);
+        let pass = match risk {
+            Risk::Low => true,
+            Risk::Medium => mode == Mode::Manual,
+            Risk::High => false,
+        };
+        if pass {
+            usable.push(c);
+        } else {
+            blocked.push(json!({
+                "skill_id": c.skill_id,
+                "name": c.name,
+                "risk_level": risk.as_str(),
+                "reason": if risk == Risk::High { "high_risk" } else { "medium_risk_in_daily" },
+                "findings": findings,
+            }));
+        }
+    }
+    out["summary"]["blocked"] = json!(blocked.len());
+    out["summary"]["usable"] = json!(usable.len());
+    out["blocked"] = json!(blocked);
+    let usable_count = usable.len();
+
+    // Rank.
+    let request = Request {
+        task: task.map(str::to_owned),
+        signals: opts.signals.clone(),
+    };
+    let ranking = rank(
+        usable,
+        mode,
+        &request,
+        &Env {
+            state: &docs.state,
+            history: &docs.history,
+            installed,
+            clock: &clock,
+            lang,
+        },
+    );
+    out["theme"] = json!(ranking.theme.map(Theme::as_str));
+    out["ranked"] = json!(
+        ranking
+            .ranked
+            .iter()
+            .take(RANKED_LISTED)
+            .enumerate()
+            .map(|(i, r)| {
+                let mut v = r.to_json(i + 1);
+                v.as_object_mut().map(|m| m.remove("breakdown"));
+                v
+            })
+            .collect::<Vec<_>>()
+    );
+
+    // Pick.
+    if quota_used {
+        silent(&mut out, "daily_quota_exhausted");
+        return Ok(out);
+    }
+    if ranking.ranked.is_empty() {
+        silent(&mut out, "no_usable_candidates");
+        return Ok(out);
+    }
+    let positions: Vec<usize> = (0..ranking.ranked.len()).collect();
+    let (pick, alternatives): (usize, Vec<usize>) = match mode {
+        Mode::Manual => {
+            let relevant: Vec<usize> = positions
+                .iter()
+                .copied()
+                .filter(|&i| task.is_none() || ranking.ranked[i].coverage >= MIN_TASK_COVERAGE)
+                .collect();
+            let alternatives_ok =
+                |&&i: &&usize| task.is_none() || ranking.ranked[i].relevance >= RELEVANCE_FLOOR;
+            let Some((&first, rest)) = relevant.split_first() else {
+                silent(&mut out, "no_match_for_task");
+                return Ok(out);
+            };
+            let alternatives = rest
+                .iter()
+                .filter(alternatives_ok)
+                .copied()
+                .take(MAX_ALTERNATIVES)
+                .collect();
+            (first, alternatives)
+        }
+        Mode::Daily => {
+            if usable_count < MIN_CONFIDENT_CANDIDATES {
+                silent(&mut out, "too_few_candidates");
+                return Ok(out);
+            }
+            let streak = work_streak(&docs, &clock);
+            let eligible = positions.iter().copied().find(|&i| {
+                let r = &ranking.ranked[i];
+                r.risk == Risk::Low && !(streak && r.work_family)
+            });
+            match eligible {
+                Some(i) => (i, Vec::new()),
+                None => {
+                    silent(
+                        &mut out,
+                        if streak {
+                            "only_work_family_left"
+                        } else {
+                            "no_usable_candidates"
+                        },
+                    );
+                    return Ok(out);
+                }
+            }
+        }
+    };
+    let chosen = &ranking.ranked[pick];
+    let low_confidence = mode == Mode::Manual && usable_count < MIN_CONFIDENT_CANDIDATES;
+
+    // The update question: only when due and no other authorization question is asked this turn.
+    let mut update_question = None;
+    if let Some((local, remote)) = &versions {
+        let mut probe = docs.state.clone();
+        let reason = apply_update_check(&mut probe, &clock, local, remote);
+        let due = reason == "newer_version";
+        let asked = due && !opts.other_question;
+        if asked {
+            apply_update_check(&mut docs.state, &clock, local, remote);
+            update_question = Some(text::update_question(lang).to_owned());
+        } else if !opts.other_question {
+            // Record the check itself (it changed nothing else).
+            docs.state.last_update_check_at = Some(clock.stamp());
+        }
+        out["update"] = json!({
+            "reason": reason,
+            "due": due,
+            "asked": asked,
+            "deferred": due && opts.other_question,
+            "local_version": local.to_string(),
+            "remote_version": remote.to_string(),
+        });
+    }
+
+    let card = Card {
+        pick: card_item(chosen, lang),
+        alternatives: alternatives
+            .iter()
+            .map(|&i| card_item(&ranking.ranked[i], lang))
+            .collect(),
+        low_confidence,
+        local_date: clock.today().to_string(),
+        theme_label: ranking.theme.map(|t| t.label(lang).to_owned()),
+        update_question: update_question.clone(),
+    };
+    let text = card_text(&card, mode, lang);
+
+    out["silent"] = json!(false);
+    out["reason"] = json!("ok");
+    out["confidence"] = json!(if low_confidence { "low" } else { "normal" });
+    if low_confidence {
+        out["message"] = json!(match lang {
+            Lang::Zh => "可用候选不足 3 个，这次推荐的把握较低。",
+            Lang::En => "Fewer than 3 usable candidates: this pick is less certain.",
+        });
+    }
+    out["pick"] = item_json(chosen, pick + 1, &explanation(chosen, lang));
+    out["alternatives"] = json!(
+        alternatives
+            .iter()
+            .map(|&i| item_json(
+                &ranking.ranked[i],
+                i + 1,
+                &explanation(&ranking.ranked[i], lang)
+            ))
+            .collect::<Vec<_>>()
+    );
+    out["card"] = json!(text);
+    out["update_question"] = json!(update_question);
+
+    // Record.
+    if !opts.dry_run {
+        let c = &chosen.candidate;
+        let skill = clean_skill(&SkillRef {
+            skill_id: c.skill_id.clone(),
+            name: Some(c.name.clone()),
+            url: Some(c.url.clone()),
+            categories: c.categories.clone(),
+        })?;
+        let (index, _) = apply_feedback(&mut docs, &clock, FeedbackAction::Shown, &skill);
+        let record = &mut docs.history.recommendations[index];
+        record.extra.insert("mode".into(), json!(mode.as_str()));
+        if let Some(theme) = ranking.theme {
+            record.extra.insert("theme".into(), json!(theme.as_str()));
+            let rotation = &mut docs.state.daily_rotation;
+            if !rotation.is_object() {
+                *rotation = json!({});
+            }
+            rotation["last_theme"] = json!(theme.as_str());
+            rotation["last_run_at"] = json!(clock.stamp());
+        }
+        docs.save(store)?;
+        out["recorded"] = json!(true);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

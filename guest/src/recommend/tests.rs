@@ -1,0 +1,523 @@
+//! The pipeline on the sample data and on hand-made scenarios.
+
+use super::*;
+use crate::MemoryStore;
+use crate::state::{History, State};
+
+const SAMPLE: &str = include_str!("../../../data/sample_candidates.json");
+const NOW: &str = "2026-11-29T02:00:00Z";
+
+fn ctx_at(now: &str, lang: Lang) -> Ctx {
+    Ctx {
+        now: now.into(),
+        host_timezone: Some("Asia/Shanghai".into()),
+        lang,
+    }
+}
+
+fn ctx(lang: Lang) -> Ctx {
+    ctx_at(NOW, lang)
+}
+
+fn manual(task: &str) -> Options {
+    Options {
+        task: Some(task.into()),
+        dry_run: true,
+        ..Options::default()
+    }
+}
+
+fn enabled_store() -> MemoryStore {
+    let state = State {
+        daily_rec_status: DailyStatus::Enabled,
+        ..State::default()
+    };
+    MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), None)
+}
+
+fn history_of(store: &MemoryStore) -> History {
+    store
+        .history
+        .as_deref()
+        .map(|t| serde_json::from_str(t).unwrap())
+        .unwrap_or_default()
+}
+
+fn state_of(store: &MemoryStore) -> State {
+    store
+        .state
+        .as_deref()
+        .map(|t| serde_json::from_str(t).unwrap())
+        .unwrap_or_default()
+}
+
+fn ids(v: &Value) -> Vec<String> {
+    std::iter::once(&v["pick"])
+        .chain(v["alternatives"].as_array().unwrap())
+        .filter_map(|x| x["skill_id"].as_str())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn manual_pick_has_alternatives_the_card_and_a_shown_record() {
+    let mut store = MemoryStore::new();
+    let opts = Options {
+        dry_run: false,
+        ..manual("把 PDF 表格转成 Excel")
+    };
+    let out = run(&ctx(Lang::Zh), &mut store, Mode::Manual, SAMPLE, &[], &opts).unwrap();
+    assert_eq!(out["silent"], false);
+    assert_eq!(out["pick"]["skill_id"], "clawhub:pdf-table-to-excel");
+    assert_eq!(
+        out["alternatives"][0]["skill_id"],
+        "glama:docuflow/pdf-tables-mcp"
+    );
+    assert!(out["alternatives"].as_array().unwrap().len() <= MAX_ALTERNATIVES);
+    assert_eq!(out["confidence"], "normal");
+    let card = out["card"].as_str().unwrap();
+    assert!(
+        card.starts_with("推荐给你：pdf-table-to-excel — "),
+        "{card}"
+    );
+    assert!(!card.contains('|'), "no markdown tables: {card}");
+    assert_eq!(out["recorded"], true);
+    let h = history_of(&store);
+    assert_eq!(h.recommendations.len(), 1);
+    let r = &h.recommendations[0];
+    assert_eq!(
+        (r.skill_id.as_str(), r.user_action.as_str()),
+        ("clawhub:pdf-table-to-excel", "shown")
+    );
+    assert_eq!(r.extra["mode"], "manual");
+    // The dropped and blocked lists say why.
+    assert!(
+        out["dropped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["reason"] == "blacklist_category")
+    );
+    assert!(
+        out["blocked"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["skill_id"] == "clawhub:quick-env-bootstrap" && b["reason"] == "high_risk")
+    );
+}
+
+#[test]
+fn a_dry_run_writes_nothing() {
+    let mut store = enabled_store();
+    let before = (store.state.clone(), store.history.clone());
+    for mode in [Mode::Manual, Mode::Daily] {
+        let out = run(
+            &ctx(Lang::En),
+            &mut store,
+            mode,
+            SAMPLE,
+            &[],
+            &Options {
+                dry_run: true,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(out["silent"], false, "{mode:?}: {out}");
+        assert_eq!(out["recorded"], false);
+    }
+    assert_eq!((store.state.clone(), store.history.clone()), before);
+}
+
+#[test]
+fn a_high_risk_skill_never_appears() {
+    for task in [
+        "一键配置开发环境",
+        "quick env bootstrap",
+        "devops productivity",
+        "shell",
+    ] {
+        for mode in [Mode::Manual, Mode::Daily] {
+            let mut store = enabled_store();
+            let out = run(&ctx(Lang::Zh), &mut store, mode, SAMPLE, &[], &manual(task)).unwrap();
+            assert!(
+                !ids(&out).contains(&"clawhub:quick-env-bootstrap".to_owned()),
+                "{task}: {out}"
+            );
+            assert!(
+                !out["ranked"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|r| r["skill_id"] == "clawhub:quick-env-bootstrap")
+            );
+            assert!(
+                !out["card"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("quick-env-bootstrap")
+            );
+        }
+    }
+}
+
+#[test]
+fn medium_risk_is_explained_in_manual_and_never_shown_daily() {
+    let mut store = enabled_store();
+    let out = run(
+        &ctx(Lang::En),
+        &mut store,
+        Mode::Manual,
+        SAMPLE,
+        &[],
+        &manual("auto-dub short videos into other languages"),
+    )
+    .unwrap();
+    assert_eq!(out["pick"]["skill_id"], "x:clipdub", "{out}");
+    assert_eq!(out["pick"]["risk_level"], "medium");
+    let card = out["card"].as_str().unwrap();
+    assert!(
+        card.contains("Safety: medium risk, please review before installing: "),
+        "{card}"
+    );
+    let daily = run(
+        &ctx(Lang::En),
+        &mut store,
+        Mode::Daily,
+        SAMPLE,
+        &[],
+        &Options {
+            dry_run: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert_ne!(daily["pick"]["skill_id"], "x:clipdub");
+    assert!(
+        daily["blocked"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["skill_id"] == "x:clipdub" && b["reason"] == "medium_risk_in_daily")
+    );
+}
+
+#[test]
+fn a_task_nothing_matches_gets_no_pick_rather_than_a_random_one() {
+    // One generic concept in common is not a match either.
+    let mut store = MemoryStore::new();
+    let out = run(
+        &ctx(Lang::En),
+        &mut store,
+        Mode::Manual,
+        SAMPLE,
+        &[],
+        &manual("kubernetes helm chart linting"),
+    )
+    .unwrap();
+    assert_eq!(
+        out["reason"], "no_match_for_task",
+        "{}",
+        out["pick"]["skill_id"]
+    );
+    let mut store = MemoryStore::new();
+    let out = run(
+        &ctx(Lang::En),
+        &mut store,
+        Mode::Manual,
+        SAMPLE,
+        &[],
+        &manual("astronomy telescope star charts"),
+    )
+    .unwrap();
+    assert_eq!(out["silent"], true, "{}", out["pick"]);
+    assert_eq!(out["reason"], "no_match_for_task");
+    assert!(out["card"].is_null());
+}
+
+#[test]
+fn fewer_than_three_usable_lowers_confidence_or_keeps_daily_silent() {
+    let two = r#"{"candidates": [
+      {"skill_id": "clawhub:pdf-merge-pro", "name": "pdf-merge-pro", "url": "https://clawhub.ai/o/pdf-merge-pro", "description": "Merges PDF files and keeps bookmarks and page labels.", "categories": ["pdf"], "source": "clawhub", "updated_at": "2026-11-20T00:00:00Z", "source_code_url": "https://github.com/o/pdf-merge-pro", "has_install_docs": true, "has_security_disclosure": true, "popularity": {"downloads": 900, "stars": 40}},
+      {"skill_id": "clawhub:pdf-split", "name": "pdf-split", "url": "https://clawhub.ai/o/pdf-split", "description": "Splits a PDF into chapters by its outline.", "categories": ["pdf"], "source": "clawhub", "updated_at": "2026-11-20T00:00:00Z", "source_code_url": "https://github.com/o/pdf-split", "has_install_docs": true, "has_security_disclosure": true, "popularity": {"downloads": 300, "stars": 10}}
+    ]}"#;
+    let mut store = enabled_store();
+    let out = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Manual,
+        two,
+        &[],
+        &manual("merge pdf"),
+    )
+    .unwrap();
+    assert_eq!(out["confidence"], "low");
+    assert!(out["card"].as_str().unwrap().contains("可用候选不足 3 个"));
+    let daily = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Daily,
+        two,
+        &[],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        (daily["silent"].as_bool(), daily["reason"].as_str()),
+        (Some(true), Some("too_few_candidates"))
+    );
+    // Nothing usable at all: silent in both modes, never a made-up candidate.
+    for mode in [Mode::Manual, Mode::Daily] {
+        let none = run(
+            &ctx(Lang::Zh),
+            &mut store,
+            mode,
+            "[]",
+            &[],
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(none["silent"], true);
+        assert!(none["pick"].is_null());
+    }
+}
+
+#[test]
+fn daily_runs_only_when_the_gate_allows() {
+    for (status, reason) in [
+        (DailyStatus::Unset, "daily_not_enabled"),
+        (DailyStatus::Prompted, "daily_not_enabled"),
+        (DailyStatus::Disabled, "daily_not_enabled"),
+        (DailyStatus::Unsupported, "daily_not_enabled"),
+        (DailyStatus::PendingSchedule, "daily_schedule_pending"),
+    ] {
+        let state = State {
+            daily_rec_status: status,
+            ..State::default()
+        };
+        let mut store = MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), None);
+        let before = store.state.clone();
+        let out = run(
+            &ctx(Lang::Zh),
+            &mut store,
+            Mode::Daily,
+            SAMPLE,
+            &[],
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            (out["silent"].as_bool(), out["reason"].as_str()),
+            (Some(true), Some(reason)),
+            "{status:?}"
+        );
+        assert_eq!(store.state, before);
+        assert!(store.history.is_none());
+    }
+}
+
+#[test]
+fn seven_daily_runs_rotate_themes_never_repeat_and_cap_work_streaks() {
+    let mut store = enabled_store();
+    let mut picks = Vec::new();
+    let mut themes = Vec::new();
+    let mut work = Vec::new();
+    for day in 0..7 {
+        let now = format!("2026-12-{:02}T02:00:00Z", day + 1);
+        let c = ctx_at(&now, Lang::Zh);
+        let out = run(
+            &c,
+            &mut store,
+            Mode::Daily,
+            SAMPLE,
+            &[],
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(out["silent"], false, "day {day}: {out}");
+        assert_eq!(out["pick"]["risk_level"], "low");
+        assert!(
+            out["alternatives"].as_array().unwrap().is_empty(),
+            "daily shows exactly one"
+        );
+        let card = out["card"].as_str().unwrap();
+        assert!(
+            card.starts_with(&format!(
+                "📡 每日精选推荐 · 2026-12-{:02}\n🎯 今日推荐：",
+                day + 1
+            )),
+            "{card}"
+        );
+        picks.push(out["pick"]["skill_id"].as_str().unwrap().to_owned());
+        themes.push(out["theme"].as_str().unwrap().to_owned());
+        work.push(out["pick"]["work_family"].as_bool().unwrap());
+        // A second run the same day stays silent.
+        let again = run(
+            &c,
+            &mut store,
+            Mode::Daily,
+            SAMPLE,
+            &[],
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(again["reason"], "daily_quota_exhausted");
+    }
+    let distinct: std::collections::BTreeSet<_> = picks.iter().collect();
+    assert_eq!(distinct.len(), 7, "{picks:?}");
+    for w in themes.windows(2) {
+        assert_ne!(w[0], w[1], "{themes:?}");
+    }
+    assert!(
+        themes.iter().any(|t| t == "fun_try_out")
+            && themes.iter().any(|t| t == "hot_discovery")
+            && themes.iter().any(|t| t == "practical_boost")
+    );
+    for w in work.windows(3) {
+        assert!(
+            !(w[0] && w[1] && w[2]),
+            "three dev/ops/docs days in a row: {picks:?}"
+        );
+    }
+    let state = state_of(&store);
+    assert_eq!(
+        state.daily_rotation["last_theme"],
+        serde_json::json!(themes[6])
+    );
+    let h = history_of(&store);
+    assert_eq!(h.recommendations.len(), 7);
+    assert!(h.recommendations.iter().all(|r| r.extra["mode"] == "daily"));
+}
+
+#[test]
+fn a_third_work_day_in_a_row_is_refused() {
+    // Two previous daily picks were dev tools; only dev tools remain today.
+    let history = serde_json::json!({"recommendations": [
+        {"date": "2026-11-27T02:00:00Z", "skill_id": "clawhub:a", "name": "git-helper", "url": "https://clawhub.ai/o/a", "categories": ["coding", "git"], "user_action": "shown", "mode": "daily"},
+        {"date": "2026-11-28T02:00:00Z", "skill_id": "clawhub:b", "name": "ci-doctor", "url": "https://clawhub.ai/o/b", "categories": ["devops"], "user_action": "shown", "mode": "daily"}
+    ]});
+    let state = State {
+        daily_rec_status: DailyStatus::Enabled,
+        ..State::default()
+    };
+    let dev = |id: &str| serde_json::json!({"skill_id": format!("clawhub:{id}"), "name": id, "url": format!("https://clawhub.ai/o/{id}"), "description": "Developer tool for git repositories and continuous integration.", "categories": ["coding", "devops"], "source": "clawhub", "source_code_url": format!("https://github.com/o/{id}"), "has_install_docs": true, "has_security_disclosure": true, "updated_at": "2026-11-20T00:00:00Z"});
+    let cands =
+        serde_json::json!([dev("lint-fixer"), dev("commit-bot"), dev("release-notes")]).to_string();
+    let mut store = MemoryStore::with(
+        Some(&serde_json::to_string(&state).unwrap()),
+        Some(&history.to_string()),
+    );
+    let out = run(
+        &ctx(Lang::En),
+        &mut store,
+        Mode::Daily,
+        &cands,
+        &[],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(out["reason"], "only_work_family_left", "{out}");
+    // With one non-dev candidate, that one is picked.
+    let mut list: Vec<Value> = serde_json::from_str(&cands).unwrap();
+    list.push(serde_json::json!({"skill_id": "clawhub:fridge", "name": "fridge-chef", "url": "https://clawhub.ai/o/fridge", "description": "Suggests dinner recipes from a photo of your fridge.", "categories": ["cooking", "lifestyle"], "source": "clawhub", "source_code_url": "https://github.com/o/fridge", "has_install_docs": true, "has_security_disclosure": true, "updated_at": "2026-11-20T00:00:00Z"}));
+    let out = run(
+        &ctx(Lang::En),
+        &mut store,
+        Mode::Daily,
+        &Value::from(list).to_string(),
+        &[],
+        &Options {
+            dry_run: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(out["pick"]["skill_id"], "clawhub:fridge");
+}
+
+#[test]
+fn the_update_question_is_appended_only_when_due_and_no_other_question_is_asked() {
+    let opts = |other: bool| Options {
+        remote_version: Some("9.0.0".into()),
+        other_question: other,
+        dry_run: false,
+        ..manual("pdf 表格")
+    };
+    // Another authorization question this turn: deferred, and not marked shown.
+    let mut store = MemoryStore::new();
+    let out = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Manual,
+        SAMPLE,
+        &[],
+        &opts(true),
+    )
+    .unwrap();
+    assert_eq!(out["update"]["deferred"], true);
+    assert!(!out["card"].as_str().unwrap().contains("新版"));
+    assert_eq!(
+        state_of(&store).update_notice_status,
+        crate::state::UpdateNotice::Unset
+    );
+    // No other question: appended after the install question, and marked shown.
+    let out = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Manual,
+        SAMPLE,
+        &[],
+        &opts(false),
+    )
+    .unwrap();
+    let card = out["card"].as_str().unwrap();
+    assert!(
+        card.ends_with(&format!(
+            "回复「安装」即可。\n\n{}\n",
+            text::update_question(Lang::Zh)
+        )),
+        "{card}"
+    );
+    assert_eq!(out["update"]["asked"], true);
+    assert_eq!(
+        state_of(&store).last_seen_remote_version.as_deref(),
+        Some("9.0.0")
+    );
+    // Asked once: not again for the same version.
+    let out = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Manual,
+        SAMPLE,
+        &[],
+        &opts(false),
+    )
+    .unwrap();
+    assert_eq!(out["update"]["reason"], "already_shown");
+    assert!(out["update_question"].is_null());
+    // A bad version is invalid input naming the flag, before anything is read.
+    let bad = Options {
+        remote_version: Some("soon".into()),
+        ..manual("pdf")
+    };
+    let err = run(&ctx(Lang::Zh), &mut store, Mode::Manual, SAMPLE, &[], &bad).unwrap_err();
+    assert!(err.to_string().contains("remote-version"), "{err}");
+}
+
+#[test]
+fn bad_candidates_are_invalid_input_and_change_nothing() {
+    let mut store = enabled_store();
+    let before = store.state.clone();
+    let err = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Manual,
+        "{\"candidates\": 3}",
+        &[],
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("candidates"), "{err}");
+    assert_eq!(store.state, before);
+}

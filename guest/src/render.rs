@@ -1,0 +1,566 @@
+//! The cards an agent shows: the daily card in the protocol's exact structure and the manual card, in
+//! Chinese or English, without markdown tables.
+//!
+//! Copy comes from the agent's own fields when present (`tagline`, `pain_point`, `highlights`);
+//! otherwise every line is derived from the candidate's data (description, categories, popularity,
+//! source, dates) and the ranking's reasons. Nothing is invented: a fact the data lacks is left out.
+
+use serde_json::{Value, json};
+
+use crate::Lang;
+use crate::error::{Error, Result};
+use crate::filter::Mode;
+use crate::model::{Candidate, parse_one};
+
+/// The most characters of a derived one-line position.
+pub const POSITION_MAX_CHARS: usize = 80;
+
+/// One skill on a card.
+#[derive(Debug, Clone, Default)]
+pub struct Item {
+    pub candidate: Candidate,
+    /// `low` or `medium` (high never reaches a card).
+    pub risk_level: String,
+    pub risk_explanation: String,
+    /// Whether the scan found anything at all.
+    pub has_findings: bool,
+    /// The ranking's readable reasons, best first.
+    pub reasons: Vec<String>,
+    pub installed: bool,
+}
+
+/// Everything a card shows.
+#[derive(Debug, Clone, Default)]
+pub struct Card {
+    pub pick: Item,
+    pub alternatives: Vec<Item>,
+    /// Fewer than three usable candidates: say the pick is less certain.
+    pub low_confidence: bool,
+    /// `YYYY-MM-DD` in the user's zone.
+    pub local_date: String,
+    /// Daily theme label, if any.
+    pub theme_label: Option<String>,
+    /// Appended after the install question (the protocol's one extra question per turn).
+    pub update_question: Option<String>,
+}
+
+/// Split off the first sentence (Chinese or English punctuation).
+fn first_sentence(text: &str) -> (&str, &str) {
+    let t = text.trim();
+    let mut cut = None;
+    let mut iter = t.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        let end = i + c.len_utf8();
+        match c {
+            '。' | '！' | '？' | '；' => {
+                cut = Some(end);
+                break;
+            }
+            '.' | '!' | '?' | ';' if iter.peek().is_none_or(|(_, n)| n.is_whitespace()) => {
+                cut = Some(end);
+                break;
+            }
+            _ => {}
+        }
+    }
+    match cut {
+        Some(end) => (t[..end].trim(), t[end..].trim()),
+        None => (t, ""),
+    }
+}
+
+fn strip_end_punct(s: &str) -> &str {
+    s.trim_end_matches(['。', '.', '！', '!', '；', ';'])
+}
+
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max - 1).collect();
+    out.push('…');
+    out
+}
+
+fn join(items: &[String], lang: Lang) -> String {
+    items.join(if lang == Lang::Zh { "、" } else { ", " })
+}
+
+fn agent_text(c: &Candidate, key: &str) -> Option<String> {
+    c.extra
+        .get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// The one-line position: the agent's `tagline`, else the description's first sentence.
+pub fn position(c: &Candidate) -> String {
+    if let Some(t) = agent_text(c, "tagline") {
+        return shorten(&t, POSITION_MAX_CHARS);
+    }
+    let (first, _) = first_sentence(&c.description);
+    shorten(strip_end_punct(first), POSITION_MAX_CHARS)
+}
+
+/// The pain point: the agent's, else the rest of the description, else what the categories say.
+pub fn pain_point(c: &Candidate, lang: Lang) -> String {
+    if let Some(p) = c
+        .pain_point
+        .as_deref()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        return strip_end_punct(p).to_owned();
+    }
+    let (_, rest) = first_sentence(&c.description);
+    if !rest.is_empty() {
+        let (second, _) = first_sentence(rest);
+        return strip_end_punct(second).to_owned();
+    }
+    let cats: Vec<String> = c.categories.iter().take(3).cloned().collect();
+    match (lang, cats.is_empty()) {
+        (Lang::Zh, false) => format!("处理{}相关的任务", join(&cats, lang)),
+        (Lang::En, false) => format!("getting {} work done", join(&cats, lang)),
+        (Lang::Zh, true) => strip_end_punct(first_sentence(&c.description).0).to_owned(),
+        (Lang::En, true) => strip_end_punct(first_sentence(&c.description).0).to_owned(),
+    }
+}
+
+/// A registry's display name.
+pub fn source_label(source: &str) -> String {
+    match source.trim().to_ascii_lowercase().as_str() {
+        "clawhub" => "ClawHub".into(),
+        "skillssh" => "skills.sh".into(),
+        "smithery" => "Smithery".into(),
+        "glama" => "Glama".into(),
+        "mcpmarket" => "MCP Market".into(),
+        "skillhub" => "SkillHub".into(),
+        "github" => "GitHub".into(),
+        "x" => "X".into(),
+        other => other.to_owned(),
+    }
+}
+
+/// Up to three highlights: the agent's, else facts from the candidate's own data.
+pub fn highlights(c: &Candidate, lang: Lang) -> Vec<String> {
+    let own: Vec<String> = c
+        .highlights
+        .iter()
+        .map(|h| h.trim())
+        .filter(|h| !h.is_empty())
+        .take(3)
+        .map(|h| strip_end_punct(h).to_owned())
+        .collect();
+    if !own.is_empty() {
+        return own;
+    }
+    let mut facts = Vec::new();
+    if !c.categories.is_empty() {
+        let cats: Vec<String> = c.categories.iter().take(4).cloned().collect();
+        facts.push(match lang {
+            Lang::Zh => format!("覆盖：{}", join(&cats, lang)),
+            Lang::En => format!("Covers: {}", join(&cats, lang)),
+        });
+    }
+    let (d, s) = (c.popularity.downloads, c.popularity.stars);
+    if d > 0 || s > 0 {
+        let src = source_label(&c.source);
+        facts.push(match (lang, d > 0, s > 0) {
+            (Lang::Zh, true, true) => format!("{src} 上 {d} 次下载、{s} 星"),
+            (Lang::Zh, true, false) => format!("{src} 上 {d} 次下载"),
+            (Lang::Zh, false, _) => format!("{src} 上 {s} 星"),
+            (Lang::En, true, true) => format!("{d} downloads and {s} stars on {src}"),
+            (Lang::En, true, false) => format!("{d} downloads on {src}"),
+            (Lang::En, false, _) => format!("{s} stars on {src}"),
+        });
+    }
+    if c.complexity.as_deref().map(str::trim) == Some("lightweight") {
+        facts.push(match lang {
+            Lang::Zh => "轻量级，装上就能用".to_owned(),
+            Lang::En => "Lightweight: works right after install".to_owned(),
+        });
+    }
+    if !c.required_toolsets.is_empty() {
+        facts.push(match lang {
+            Lang::Zh => format!("需要的工具：{}", join(&c.required_toolsets, lang)),
+            Lang::En => format!("Needs: {}", join(&c.required_toolsets, lang)),
+        });
+    }
+    if let Some(u) = c
+        .source_code_url
+        .as_deref()
+        .filter(|u| !u.trim().is_empty())
+    {
+        facts.push(match lang {
+            Lang::Zh => format!("源码公开：{u}"),
+            Lang::En => format!("Open source: {u}"),
+        });
+    }
+    if let Some(day) = c.updated_at.as_deref().and_then(|t| t.get(..10)) {
+        facts.push(match lang {
+            Lang::Zh => format!("最近更新：{day}"),
+            Lang::En => format!("Last updated {day}"),
+        });
+    }
+    if c.has_install_docs {
+        facts.push(match lang {
+            Lang::Zh => "附带安装说明".to_owned(),
+            Lang::En => "Comes with install docs".to_owned(),
+        });
+    }
+    facts.truncate(3);
+    facts
+}
+
+fn why(item: &Item, theme: Option<&str>, lang: Lang) -> String {
+    let reasons: Vec<&str> = item
+        .reasons
+        .iter()
+        .map(String::as_str)
+        .filter(|r| !r.is_empty())
+        .take(3)
+        .collect();
+    let body = match lang {
+        Lang::Zh => reasons.join("；"),
+        Lang::En => reasons.join("; "),
+    };
+    let body = if body.is_empty() {
+        match lang {
+            Lang::Zh => "在今天的候选里综合得分最高".to_owned(),
+            Lang::En => "it scored best among today's candidates".to_owned(),
+        }
+    } else {
+        body
+    };
+    // The theme is said once: not again when a reason already names it.
+    let theme = theme.filter(|t| !reasons.iter().any(|r| r.contains(t)));
+    match (theme, lang) {
+        (Some(t), Lang::Zh) => format!("今天的主题是「{t}」。{body}。"),
+        (Some(t), Lang::En) => format!("Today's theme is {t}. {}.", capitalize(&body)),
+        (None, Lang::Zh) => format!("{body}。"),
+        (None, Lang::En) => format!("{}.", capitalize(&body)),
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(f) => f.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn safety(item: &Item, lang: Lang) -> String {
+    let src = source_label(&item.candidate.source);
+    match (item.risk_level.as_str(), lang) {
+        ("low", Lang::Zh) if !item.has_findings => {
+            format!("低风险（来源 {src}，安全扫描未发现问题）")
+        }
+        ("low", Lang::Zh) => format!("低风险（来源 {src}）"),
+        ("low", Lang::En) if !item.has_findings => {
+            format!("low risk (source {src}; the security scan found nothing)")
+        }
+        ("low", Lang::En) => format!("low risk (source {src})"),
+        (_, Lang::Zh) => format!(
+            "中等风险，安装前请确认：{}",
+            strip_end_punct(&item.risk_explanation)
+        ),
+        (_, Lang::En) => format!(
+            "medium risk, please review before installing: {}",
+            strip_end_punct(&item.risk_explanation)
+        ),
+    }
+}
+
+/// The daily card, in the protocol's structure.
+pub fn daily_card(card: &Card, lang: Lang) -> String {
+    let p = &card.pick;
+    let c = &p.candidate;
+    let mut out = String::new();
+    let hl = highlights(c, lang);
+    match lang {
+        Lang::Zh => {
+            out += &format!("📡 每日精选推荐 · {}\n", card.local_date);
+            out += &format!("🎯 今日推荐：{} — {}\n", c.name, position(c));
+            out += &format!("这个 skill 专治一个很常见的问题：{}\n", pain_point(c, lang));
+            out += "它能做什么：\n";
+        }
+        Lang::En => {
+            out += &format!("📡 Daily pick · {}\n", card.local_date);
+            out += &format!("🎯 Today's pick: {} — {}\n", c.name, position(c));
+            out += &format!("It fixes a very common problem: {}\n", pain_point(c, lang));
+            out += "What it does:\n";
+        }
+    }
+    for h in &hl {
+        out += &format!("• {h}\n");
+    }
+    match lang {
+        Lang::Zh => {
+            out += &format!(
+                "为什么值得装：{}\n",
+                why(p, card.theme_label.as_deref(), lang)
+            );
+            out += &format!("来源：{}\n", c.url);
+            out += &format!("安全状态：{}\n", safety(p, lang));
+            out += "需要我帮你装上吗？回复「安装」即可。\n";
+        }
+        Lang::En => {
+            out += &format!(
+                "Why it's worth installing: {}\n",
+                why(p, card.theme_label.as_deref(), lang)
+            );
+            out += &format!("Source: {}\n", c.url);
+            out += &format!("Safety: {}\n", safety(p, lang));
+            out += "Want me to install it? Just reply \"install\".\n";
+        }
+    }
+    if let Some(q) = &card.update_question {
+        out += &format!("\n{q}\n");
+    }
+    out
+}
+
+/// The manual card: pick, pain point, up to three highlights, why it fits, source, installed state,
+/// safety, up to two alternatives, the install question.
+pub fn manual_card(card: &Card, lang: Lang) -> String {
+    let p = &card.pick;
+    let c = &p.candidate;
+    let mut out = String::new();
+    let zh = lang == Lang::Zh;
+    out += &if zh {
+        format!("推荐给你：{} — {}\n", c.name, position(c))
+    } else {
+        format!("Recommended for you: {} — {}\n", c.name, position(c))
+    };
+    if card.low_confidence {
+        out += if zh {
+            "（可用候选不足 3 个，这次推荐的把握较低。）\n"
+        } else {
+            "(Fewer than 3 usable candidates, so this pick is less certain.)\n"
+        };
+    }
+    out += &if zh {
+        format!("它解决的问题：{}。\n", pain_point(c, lang))
+    } else {
+        format!("The problem it solves: {}.\n", pain_point(c, lang))
+    };
+    let hl = highlights(c, lang);
+    if !hl.is_empty() {
+        out += if zh { "亮点：\n" } else { "Highlights:\n" };
+        for h in &hl {
+            out += &format!("• {h}\n");
+        }
+    }
+    out += &if zh {
+        format!("为什么适合你：{}\n", why(p, None, lang))
+    } else {
+        format!("Why it fits: {}\n", why(p, None, lang))
+    };
+    out += &if zh {
+        format!("来源：{}\n", c.url)
+    } else {
+        format!("Source: {}\n", c.url)
+    };
+    out += match (zh, p.installed) {
+        (true, false) => "安装状态：未安装\n",
+        (true, true) => "安装状态：已安装\n",
+        (false, false) => "Installed: no\n",
+        (false, true) => "Installed: yes\n",
+    };
+    out += &if zh {
+        format!("安全状态：{}\n", safety(p, lang))
+    } else {
+        format!("Safety: {}\n", safety(p, lang))
+    };
+    if !card.alternatives.is_empty() {
+        out += if zh { "备选：\n" } else { "Alternatives:\n" };
+        for a in &card.alternatives {
+            let risk = if a.risk_level == "low" {
+                String::new()
+            } else if zh {
+                "（中等风险）".to_owned()
+            } else {
+                " (medium risk)".to_owned()
+            };
+            out += &format!(
+                "• {} — {}{risk}\n",
+                a.candidate.name,
+                position(&a.candidate)
+            );
+        }
+    }
+    out += if zh {
+        "需要我帮你安装吗？回复「安装」即可。\n"
+    } else {
+        "Want me to install it? Just reply \"install\".\n"
+    };
+    if let Some(q) = &card.update_question {
+        out += &format!("\n{q}\n");
+    }
+    out
+}
+
+/// Render either card.
+pub fn card_text(card: &Card, mode: Mode, lang: Lang) -> String {
+    match mode {
+        Mode::Daily => daily_card(card, lang),
+        Mode::Manual => manual_card(card, lang),
+    }
+}
+
+/// Read a card item from JSON (a `pick` or an alternative of `recommend`'s output, or a candidate with
+/// `risk_level`, `risk_explanation`, `reasons`).
+fn item_from_json(v: &Value, field: &str) -> Result<Item> {
+    let candidate = parse_one(v.clone()).map_err(|m| Error::invalid(field, m))?;
+    let risk_level = match candidate
+        .risk_level
+        .as_deref()
+        .map(|r| r.trim().to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("") | Some("low") => "low".to_owned(),
+        Some("medium") => "medium".to_owned(),
+        Some(other) => {
+            return Err(Error::invalid(
+                format!("{field}.risk_level"),
+                format!("{other:?}: only low- and medium-risk skills are ever shown on a card"),
+            ));
+        }
+    };
+    let text = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    Ok(Item {
+        risk_explanation: text("risk_explanation"),
+        has_findings: v
+            .get("findings")
+            .and_then(Value::as_array)
+            .is_some_and(|f| !f.is_empty()),
+        reasons: v
+            .get("reasons")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        installed: v.get("installed").and_then(Value::as_bool).unwrap_or(false),
+        risk_level,
+        candidate,
+    })
+}
+
+/// The `render` export: `input` is `recommend`'s JSON output (or `{pick, alternatives?, confidence?,
+/// local_date?, theme?, update_question?}`); returns `{mode, lang, card}`.
+pub fn run(ctx: &crate::Ctx, mode: Mode, input: &str) -> Result<Value> {
+    let v: Value = serde_json::from_str(input)
+        .map_err(|e| Error::invalid("input", format!("not valid JSON ({e})")))?;
+    if !v.is_object() {
+        return Err(Error::invalid(
+            "input",
+            "must be a JSON object with a `pick`",
+        ));
+    }
+    let pick = match v.get("pick") {
+        Some(p) if p.is_object() => item_from_json(p, "pick")?,
+        _ => {
+            return Err(Error::invalid(
+                "pick",
+                "missing: there is nothing to show (a silent recommendation has no card)",
+            ));
+        }
+    };
+    let mut alternatives = Vec::new();
+    for (i, a) in v
+        .get("alternatives")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .take(2)
+        .enumerate()
+    {
+        alternatives.push(item_from_json(a, &format!("alternatives[{i}]"))?);
+    }
+    let local_date = match v.get("local_date").and_then(Value::as_str) {
+        Some(d) => d.to_owned(),
+        None => {
+            let now = crate::clock::parse_now(&ctx.now)?;
+            let clock = crate::clock::Clock::new(&ctx.now, None, ctx.host_timezone.as_deref())?;
+            clock.local_date_of(now).to_string()
+        }
+    };
+    let theme_label = v
+        .get("theme")
+        .and_then(Value::as_str)
+        .and_then(crate::rank::Theme::parse)
+        .map(|t| t.label(ctx.lang).to_owned());
+    let card = Card {
+        pick,
+        alternatives: if mode == Mode::Manual {
+            alternatives
+        } else {
+            Vec::new()
+        },
+        low_confidence: v.get("confidence").and_then(Value::as_str) == Some("low"),
+        local_date,
+        theme_label: if mode == Mode::Daily {
+            theme_label
+        } else {
+            None
+        },
+        update_question: v
+            .get("update_question")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    };
+    Ok(json!({
+        "mode": mode.as_str(),
+        "lang": match ctx.lang { Lang::Zh => "zh", Lang::En => "en" },
+        "card": card_text(&card, mode, ctx.lang),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_sentence_splits_on_either_script() {
+        assert_eq!(
+            first_sentence("把表格导出。支持 OCR。"),
+            ("把表格导出。", "支持 OCR。")
+        );
+        assert_eq!(
+            first_sentence("Extracts tables. Scans too."),
+            ("Extracts tables.", "Scans too.")
+        );
+        assert_eq!(first_sentence("v1.2 is here"), ("v1.2 is here", ""));
+    }
+
+    #[test]
+    fn derived_highlights_are_facts_from_the_data_only() {
+        let c = Candidate {
+            categories: vec!["pdf".into()],
+            source: "clawhub".into(),
+            ..Candidate::default()
+        };
+        assert_eq!(highlights(&c, Lang::Zh), vec!["覆盖：pdf".to_owned()]);
+        let mut c2 = c.clone();
+        c2.highlights = vec!["One".into(), " ".into(), "Two.".into()];
+        assert_eq!(
+            highlights(&c2, Lang::En),
+            vec!["One".to_owned(), "Two".to_owned()]
+        );
+    }
+
+    #[test]
+    fn a_high_risk_item_cannot_be_rendered() {
+        let ctx = crate::Ctx::at("2026-11-29T02:00:00Z");
+        let input = r#"{"pick": {"skill_id": "x:y", "name": "y", "url": "https://e.com", "description": "d", "risk_level": "high"}}"#;
+        let err = run(&ctx, Mode::Manual, input).unwrap_err();
+        assert!(err.to_string().contains("pick.risk_level"), "{err}");
+        let err = run(&ctx, Mode::Manual, r#"{"silent": true}"#).unwrap_err();
+        assert!(err.to_string().contains("pick"), "{err}");
+    }
+}

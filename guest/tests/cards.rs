@@ -1,0 +1,106 @@
+//! Golden files for the cards: both modes, both languages, on the bundled sample data.
+//! `UPDATE_GOLDEN=1 cargo test -p guest --test cards` rewrites them; review the diff before committing.
+
+use guest::filter::Mode;
+use guest::recommend::{Options, run};
+use guest::state::{DailyStatus, State};
+use guest::{Ctx, Lang, MemoryStore};
+
+const SAMPLE: &str = include_str!("../../data/sample_candidates.json");
+
+fn check(name: &str, actual: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
+            path.display()
+        )
+    });
+    assert_eq!(actual, expected, "{name} differs from its golden file");
+}
+
+fn ctx(lang: Lang) -> Ctx {
+    Ctx {
+        now: "2026-11-29T02:00:00Z".into(),
+        host_timezone: Some("Asia/Shanghai".into()),
+        lang,
+    }
+}
+
+fn card(mode: Mode, lang: Lang, opts: &Options) -> String {
+    let state = State {
+        daily_rec_status: DailyStatus::Enabled,
+        daily_rotation: serde_json::json!({"last_theme": "hot_discovery", "last_run_at": "2026-11-28T02:00:00Z"}),
+        ..State::default()
+    };
+    let mut store = MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), None);
+    let out = run(&ctx(lang), &mut store, mode, SAMPLE, &[], opts).unwrap();
+    out["card"].as_str().expect("a card").to_owned()
+}
+
+#[test]
+fn daily_card_zh() {
+    let c = card(Mode::Daily, Lang::Zh, &Options::default());
+    // The protocol's structure, line by line.
+    let lines: Vec<&str> = c.lines().collect();
+    assert!(lines[0].starts_with("📡 每日精选推荐 · 2026-11-29"));
+    assert!(lines[1].starts_with("🎯 今日推荐："));
+    assert!(lines[2].starts_with("这个 skill 专治一个很常见的问题："));
+    assert_eq!(lines[3], "它能做什么：");
+    assert!(lines[4..7].iter().all(|l| l.starts_with("• ")));
+    assert!(lines[7].starts_with("为什么值得装："));
+    assert!(lines[8].starts_with("来源：https://"));
+    assert!(lines[9].starts_with("安全状态："));
+    assert_eq!(lines[10], "需要我帮你装上吗？回复「安装」即可。");
+    check("daily.zh.txt", &c);
+}
+
+#[test]
+fn daily_card_en() {
+    check(
+        "daily.en.txt",
+        &card(Mode::Daily, Lang::En, &Options::default()),
+    );
+}
+
+#[test]
+fn manual_card_zh_with_the_update_question() {
+    let opts = Options {
+        task: Some("把 PDF 表格转成 Excel".into()),
+        remote_version: Some("0.2.0".into()),
+        ..Options::default()
+    };
+    let c = card(Mode::Manual, Lang::Zh, &opts);
+    assert!(c.starts_with("推荐给你："));
+    assert!(c.contains("安装状态：未安装"));
+    check("manual.zh.txt", &c);
+}
+
+#[test]
+fn manual_card_en() {
+    let opts = Options {
+        task: Some("summarize my meeting recordings".into()),
+        ..Options::default()
+    };
+    check("manual.en.txt", &card(Mode::Manual, Lang::En, &opts));
+}
+
+#[test]
+fn no_card_uses_markdown_tables_or_headings() {
+    for mode in [Mode::Daily, Mode::Manual] {
+        for lang in [Lang::Zh, Lang::En] {
+            let c = card(mode, lang, &Options::default());
+            assert!(
+                !c.lines()
+                    .any(|l| l.starts_with('|') || l.starts_with('#') || l.contains("---")),
+                "{c}"
+            );
+        }
+    }
+}
