@@ -245,11 +245,23 @@ pub fn run(
         if pass {
             usable.push(c);
         } else {
+            let mut rules: Vec<&str> = findings
+                .iter()
+                .filter(|f| f.raises_to == risk)
+                .map(|f| f.rule_id.as_str())
+                .collect();
+            rules.dedup();
+            let detail = if rules.is_empty() {
+                format!("{} risk as labelled by the agent", risk.as_str())
+            } else {
+                format!("{} risk: {}", risk.as_str(), rules.join(", "))
+            };
             blocked.push(json!({
                 "skill_id": c.skill_id,
                 "name": c.name,
                 "risk_level": risk.as_str(),
                 "reason": if risk == Risk::High { "high_risk" } else { "medium_risk_in_daily" },
+                "detail": detail,
                 "findings": findings,
             }));
         }

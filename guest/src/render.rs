@@ -274,62 +274,72 @@ fn safety(item: &Item, lang: Lang) -> String {
     }
 }
 
-/// The daily card, in the protocol's structure.
+/// The daily card, in the protocol's structure (SKILL.md "Output formats"): blank lines between the
+/// blocks, so chat UIs that render Markdown keep the lines apart.
 pub fn daily_card(card: &Card, lang: Lang) -> String {
     let p = &card.pick;
     let c = &p.candidate;
+    let zh = lang == Lang::Zh;
     let mut out = String::new();
-    let hl = highlights(c, lang);
-    match lang {
-        Lang::Zh => {
-            out += &format!("📡 每日精选推荐 · {}\n", card.local_date);
-            out += &format!("🎯 今日推荐：{} — {}\n", c.name, position(c));
-            out += &format!("这个 skill 专治一个很常见的问题：{}\n", pain_point(c, lang));
-            out += "它能做什么：\n";
-        }
-        Lang::En => {
-            out += &format!("📡 Daily pick · {}\n", card.local_date);
-            out += &format!("🎯 Today's pick: {} — {}\n", c.name, position(c));
-            out += &format!("It fixes a very common problem: {}\n", pain_point(c, lang));
-            out += "What it does:\n";
-        }
-    }
-    for h in &hl {
+    out += &if zh {
+        format!("📡 每日精选推荐 · {}\n\n", card.local_date)
+    } else {
+        format!("📡 Daily pick · {}\n\n", card.local_date)
+    };
+    out += &if zh {
+        format!("🎯 今日推荐：{} — {}\n\n", c.name, position(c))
+    } else {
+        format!("🎯 Today's pick: {} — {}\n\n", c.name, position(c))
+    };
+    out += &if zh {
+        format!(
+            "这个 skill 专治一个很常见的问题：{}\n\n",
+            pain_point(c, lang)
+        )
+    } else {
+        format!(
+            "It fixes a very common problem: {}\n\n",
+            pain_point(c, lang)
+        )
+    };
+    out += if zh {
+        "它能做什么：\n"
+    } else {
+        "What it does:\n"
+    };
+    for h in highlights(c, lang) {
         out += &format!("• {h}\n");
     }
-    match lang {
-        Lang::Zh => {
-            out += &format!(
-                "为什么值得装：{}\n",
-                why(p, card.theme_label.as_deref(), lang)
-            );
-            out += &format!("来源：{}\n", c.url);
-            out += &format!("安全状态：{}\n", safety(p, lang));
-            out += "需要我帮你装上吗？回复「安装」即可。\n";
-        }
-        Lang::En => {
-            out += &format!(
-                "Why it's worth installing: {}\n",
-                why(p, card.theme_label.as_deref(), lang)
-            );
-            out += &format!("Source: {}\n", c.url);
-            out += &format!("Safety: {}\n", safety(p, lang));
-            out += "Want me to install it? Just reply \"install\".\n";
-        }
-    }
+    let why = why(p, card.theme_label.as_deref(), lang);
+    out += &if zh {
+        format!("\n为什么值得装：{why}\n\n来源：{}\n", c.url)
+    } else {
+        format!("\nWhy it's worth installing: {why}\n\nSource: {}\n", c.url)
+    };
+    out += &if zh {
+        format!(
+            "安全状态：{}\n\n需要我帮你装上吗？回复「安装」即可。\n",
+            safety(p, lang)
+        )
+    } else {
+        format!(
+            "Safety: {}\n\nWant me to install it? Just reply \"install\".\n",
+            safety(p, lang)
+        )
+    };
     if let Some(q) = &card.update_question {
         out += &format!("\n{q}\n");
     }
     out
 }
 
-/// The manual card: pick, pain point, up to three highlights, why it fits, source, installed state,
-/// safety, up to two alternatives, the install question.
+/// The manual card: pick, the problem it solves, up to three highlights, why it fits, source,
+/// installed state, safety, up to two alternatives, the install question.
 pub fn manual_card(card: &Card, lang: Lang) -> String {
     let p = &card.pick;
     let c = &p.candidate;
-    let mut out = String::new();
     let zh = lang == Lang::Zh;
+    let mut out = String::new();
     out += &if zh {
         format!("推荐给你：{} — {}\n", c.name, position(c))
     } else {
@@ -343,30 +353,33 @@ pub fn manual_card(card: &Card, lang: Lang) -> String {
         };
     }
     out += &if zh {
-        format!("它解决的问题：{}。\n", pain_point(c, lang))
+        format!("\n它解决的问题：{}。\n", pain_point(c, lang))
     } else {
-        format!("The problem it solves: {}.\n", pain_point(c, lang))
+        format!("\nThe problem it solves: {}.\n", pain_point(c, lang))
     };
     let hl = highlights(c, lang);
     if !hl.is_empty() {
-        out += if zh { "亮点：\n" } else { "Highlights:\n" };
+        out += if zh {
+            "\n亮点：\n"
+        } else {
+            "\nHighlights:\n"
+        };
         for h in &hl {
             out += &format!("• {h}\n");
         }
     }
+    let why = why(p, None, lang);
     out += &if zh {
-        format!("为什么适合你：{}\n", why(p, None, lang))
+        format!("\n为什么适合你现在的任务：{why}\n\n来源：{}\n", c.url)
     } else {
-        format!("Why it fits: {}\n", why(p, None, lang))
-    };
-    out += &if zh {
-        format!("来源：{}\n", c.url)
-    } else {
-        format!("Source: {}\n", c.url)
+        format!(
+            "\nWhy it fits what you're doing: {why}\n\nSource: {}\n",
+            c.url
+        )
     };
     out += match (zh, p.installed) {
-        (true, false) => "安装状态：未安装\n",
-        (true, true) => "安装状态：已安装\n",
+        (true, false) => "已安装状态：未安装\n",
+        (true, true) => "已安装状态：已安装\n",
         (false, false) => "Installed: no\n",
         (false, true) => "Installed: yes\n",
     };
@@ -376,14 +389,16 @@ pub fn manual_card(card: &Card, lang: Lang) -> String {
         format!("Safety: {}\n", safety(p, lang))
     };
     if !card.alternatives.is_empty() {
-        out += if zh { "备选：\n" } else { "Alternatives:\n" };
+        out += if zh {
+            "\n备选：\n"
+        } else {
+            "\nAlternatives:\n"
+        };
         for a in &card.alternatives {
-            let risk = if a.risk_level == "low" {
-                String::new()
-            } else if zh {
-                "（中等风险）".to_owned()
-            } else {
-                " (medium risk)".to_owned()
+            let risk = match (a.risk_level.as_str(), zh) {
+                ("low", _) => "",
+                (_, true) => "（中等风险）",
+                (_, false) => " (medium risk)",
             };
             out += &format!(
                 "• {} — {}{risk}\n",
@@ -393,9 +408,9 @@ pub fn manual_card(card: &Card, lang: Lang) -> String {
         }
     }
     out += if zh {
-        "需要我帮你安装吗？回复「安装」即可。\n"
+        "\n需要我帮你装上吗？回复「安装」即可。\n"
     } else {
-        "Want me to install it? Just reply \"install\".\n"
+        "\nWant me to install it? Just reply \"install\".\n"
     };
     if let Some(q) = &card.update_question {
         out += &format!("\n{q}\n");

@@ -48,7 +48,7 @@ fn card(mode: Mode, lang: Lang, opts: &Options) -> String {
 fn daily_card_zh() {
     let c = card(Mode::Daily, Lang::Zh, &Options::default());
     // The protocol's structure, line by line.
-    let lines: Vec<&str> = c.lines().collect();
+    let lines: Vec<&str> = c.lines().filter(|l| !l.is_empty()).collect();
     assert!(lines[0].starts_with("📡 每日精选推荐 · 2026-11-29"));
     assert!(lines[1].starts_with("🎯 今日推荐："));
     assert!(lines[2].starts_with("这个 skill 专治一个很常见的问题："));
@@ -78,7 +78,7 @@ fn manual_card_zh_with_the_update_question() {
     };
     let c = card(Mode::Manual, Lang::Zh, &opts);
     assert!(c.starts_with("推荐给你："));
-    assert!(c.contains("安装状态：未安装"));
+    assert!(c.contains("已安装状态：未安装"));
     check("manual.zh.txt", &c);
 }
 

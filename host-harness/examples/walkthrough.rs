@@ -6,8 +6,8 @@
 //! It is also the smallest example of embedding the harness as a library.
 
 use host_harness::{
-    Command, Ctx, FeedbackAction, FileStateStore, Harness, Lang, Mode, PromptSource, SkillRef,
-    StateStore,
+    Command, Ctx, FeedbackAction, FileStateStore, Harness, Lang, Mode, PromptSource,
+    RecommendOptions, SkillRef, StateStore,
 };
 use serde_json::Value;
 
@@ -109,54 +109,46 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     assert_eq!(gate["run"], true);
 
-    // The agent searched; the bundled sample candidates stand in for what it found.
-    let filter = Command::Filter {
+    // The agent searched; the bundled sample candidates stand in for what it found. One call
+    // filters, scans, ranks, picks, renders the card and records `shown`.
+    let recommend = Command::Recommend {
         mode: Mode::Daily,
         candidates: SAMPLE.to_owned(),
         installed: Vec::new(),
+        options: RecommendOptions::default(),
     };
-    let filtered = walk.step(
+    let rec = walk.step(
         "2026-12-01T02:00:30Z",
-        "filter the sample candidates",
-        filter,
+        "recommend on the sample candidates",
+        recommend,
         true,
     );
-    println!("summary: {}", filtered["summary"]);
-    for d in filtered["dropped"].as_array().into_iter().flatten() {
+    println!("summary: {}  theme: {}", rec["summary"], rec["theme"]);
+    for d in rec["dropped"]
+        .as_array()
+        .into_iter()
+        .chain(rec["blocked"].as_array())
+        .flatten()
+    {
         let field = |k: &str| d[k].as_str().unwrap_or_default().to_owned();
         println!(
-            "  dropped {:<45} {:<26} {}",
+            "  not shown {:<45} {:<26} {}",
             field("skill_id"),
             field("reason"),
             field("detail")
         );
     }
-    println!();
-    // Ranking arrives with `recommend`; until then the first kept low-risk candidate is the pick.
-    let pick = filtered["kept"]
-        .as_array()
-        .and_then(|c| c.iter().find(|c| c["risk_level"] == "low"))
-        .cloned()
-        .ok_or("no low-risk candidate survived the filter")?;
-    let text = |k: &str| pick[k].as_str().map(str::to_owned);
+    println!(
+        "\n{}",
+        rec["card"].as_str().ok_or("no card: nothing usable")?
+    );
     let skill = SkillRef {
-        skill_id: text("skill_id").unwrap_or_default(),
-        name: text("name"),
-        url: text("url"),
-        categories: pick["categories"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|c| c.as_str().map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default(),
+        skill_id: rec["pick"]["skill_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
+        ..Default::default()
     };
-    let shown = Command::Feedback {
-        action: FeedbackAction::Shown,
-        skill: skill.clone(),
-    };
-    walk.step("2026-12-01T02:01:00Z", "card shown", shown, false);
     walk.step(
         "2026-12-01T02:02:00Z",
         "same day again: quota used",
@@ -165,13 +157,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
         false,
     );
-    let answer = SkillRef {
-        skill_id: skill.skill_id.clone(),
-        ..Default::default()
-    };
     let accept = Command::Feedback {
         action: FeedbackAction::Accept,
-        skill: answer,
+        skill,
     };
     walk.step("2026-12-01T02:03:00Z", "user replied 安装", accept, false);
     let update = Command::UpdateCheck {

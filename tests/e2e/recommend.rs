@@ -44,7 +44,7 @@ fn recommend_prints_the_card_and_records_shown() {
         "{card}"
     );
     assert!(
-        card.ends_with("需要我帮你安装吗？回复「安装」即可。\n"),
+        card.ends_with("需要我帮你装上吗？回复「安装」即可。\n"),
         "{card}"
     );
     let h = history(dir.path());

@@ -52,3 +52,16 @@ fn every_wit_item_is_documented() {
         undocumented.join("\n")
     );
 }
+
+/// The daily card shown in the README is the golden file, byte for byte.
+#[test]
+fn readme_card_example_is_the_golden_card() {
+    let readme = std::fs::read_to_string(crate::common::root().join("README.md")).unwrap();
+    let golden =
+        std::fs::read_to_string(crate::common::root().join("guest/tests/golden/daily.zh.txt"))
+            .unwrap();
+    assert!(
+        readme.contains(&format!("```\n{golden}```\n")),
+        "README's daily card differs from guest/tests/golden/daily.zh.txt"
+    );
+}

@@ -344,7 +344,7 @@ fn seven_daily_runs_rotate_themes_never_repeat_and_cap_work_streaks() {
         let card = out["card"].as_str().unwrap();
         assert!(
             card.starts_with(&format!(
-                "📡 每日精选推荐 · 2026-12-{:02}\n🎯 今日推荐：",
+                "📡 每日精选推荐 · 2026-12-{:02}\n\n🎯 今日推荐：",
                 day + 1
             )),
             "{card}"
