@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `skill-recommender` on Node: the same commands, global flags, JSON output, errors and exit codes as the
 // Rust CLI (host-harness/src/bin/skill-recommender.rs). All judging happens in the component.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { HostError, invalidInput } from '../src/errors.js';
 import { ioMessage } from '../src/errors.js';
 import { openHost, LIMITS } from '../src/index.js';
-import { sortKeys } from '../src/store.js';
+import { stringifySorted } from '../src/json.js';
 
 const VERSION = '0.1.0';
 
@@ -32,6 +32,10 @@ Commands:
   scan                   --candidates FILE|- --mode manual|daily
   scan-bundle            PATH [--trust T] [--source URL] [--force] [--text]   (folder or SKILL.md)
   validate               PATH [--strict]
+  rank                   --candidates FILE|- --mode manual|daily [--task TEXT] [--signal TEXT]... [--skills-dir DIR]... [--no-discover]
+  recommend              --mode manual|daily [--candidates FILE|-] [--task TEXT] [--signal TEXT]... [--json] [--dry-run]
+                         [--remote-version SEMVER [--local-version SEMVER]] [--other-question] [--skills-dir DIR]... [--no-discover]
+  render                 --mode manual|daily --input FILE|- [--json]
 
 Options:
   --state-dir <DIR>        State directory (default: see below)
@@ -86,6 +90,15 @@ const COMMANDS = {
   scan: { values: ['--candidates', '--mode'], required: ['--candidates', '--mode'] },
   'scan-bundle': { values: ['--trust', '--source'], flags: ['--force', '--text'], positional: 'PATH' },
   validate: { flags: ['--strict'], positional: 'PATH' },
+  rank: { values: ['--candidates', '--mode', '--task'], multi: ['--signal', '--skills-dir'], flags: ['--no-discover'], required: ['--candidates', '--mode'] },
+  recommend: {
+    values: ['--mode', '--candidates', '--task', '--remote-version', '--local-version'],
+    multi: ['--signal', '--skills-dir'],
+    flags: ['--json', '--dry-run', '--other-question', '--no-discover'],
+    required: ['--mode'],
+    requires: { '--local-version': ['--remote-version', 'SEMVER'] },
+  },
+  render: { values: ['--mode', '--input'], flags: ['--json'], required: ['--mode', '--input'] },
 };
 
 /** Parse argv like clap does for the Rust CLI: global flags anywhere, `--flag value` or `--flag=value`, last wins. */
@@ -148,6 +161,11 @@ export function parse(argv) {
   for (const r of spec.required ?? []) {
     if (o[r] === undefined) throw new UsageError(`the following required arguments were not provided:\n  ${r} <VALUE>`);
   }
+  for (const [flag, [needed, value]] of Object.entries(spec.requires ?? {})) {
+    if (o[flag] !== undefined && o[needed] === undefined) {
+      throw new UsageError(`the following required arguments were not provided:\n  ${needed} <${value}>`);
+    }
+  }
   if (spec.positional && positional === undefined) {
     throw new UsageError(`the following required arguments were not provided:\n  <${spec.positional}>`);
   }
@@ -199,8 +217,7 @@ function readInput(field, path, limit) {
 }
 
 function print(value, compact) {
-  const sorted = sortKeys(value);
-  process.stdout.write(`${compact ? JSON.stringify(sorted) : JSON.stringify(sorted, null, 2)}\n`);
+  process.stdout.write(`${stringifySorted(value, compact)}\n`);
 }
 
 /** Exit codes of successful calls that still say "no": 7 partial, 8 block/invalid, 9 ask. */
@@ -235,15 +252,16 @@ async function run({ global: g, command, options: o, positional }) {
   const lang = g['--lang'];
   const timezone = g['--timezone'];
   const now = g['--now'];
-  const stateless = ['scan', 'scan-bundle', 'validate', 'normalize'].includes(command);
+  const stateless = ['scan', 'scan-bundle', 'validate', 'normalize', 'render'].includes(command);
   // Stateless commands need no state dir (an in-memory host is never used for them).
   const host = await openHost({
     stateDir: g['--state-dir'],
     legacyDir: g['--legacy-data-dir'],
-    lang, now, timezone,
+    lang, now, timezone, keepNumbers: true,
     ...(stateless ? { store: { location: () => null, begin: () => { throw new Error('no state'); } } } : {}),
   });
   const limit = LIMITS.maxInputBytes;
+  const discovery = () => ({ skillsDirs: o['--skills-dir'] ?? [], discover: !o['--no-discover'] });
   const skill = () => ({
     skillId: o['--skill-id'],
     name: o['--skill-name'],
@@ -254,6 +272,7 @@ async function run({ global: g, command, options: o, positional }) {
     case 'scan': return host.scan({ candidates: readInput('candidates', o['--candidates'], limit), mode: o['--mode'] });
     case 'scan-bundle': return host.scanBundle({ path: positional, trust: o['--trust'], source: o['--source'], force: !!o['--force'] });
     case 'validate': return host.validate({ path: positional, strict: !!o['--strict'] });
+    case 'render': return host.render({ mode: o['--mode'], input: readInput('input', o['--input'], limit) });
     case 'normalize': {
       const out = await host.normalize({ json: readInput('input', positional, limit), from: o['--from'] ?? 'auto', baseUrl: o['--base-url'] });
       for (const w of out.warnings ?? []) {
@@ -279,7 +298,29 @@ async function run({ global: g, command, options: o, positional }) {
     case 'shown': case 'accept': case 'reject': out = await host.feedback({ action: command, skill: skill() }); break;
     case 'filter': {
       const candidates = readInput('candidates', o['--candidates'], limit);
-      out = await host.filter({ candidates, mode: o['--mode'], skillsDirs: o['--skills-dir'] ?? [], discover: !o['--no-discover'] });
+      out = await host.filter({ candidates, mode: o['--mode'], ...discovery() });
+      for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
+      break;
+    }
+    case 'rank': {
+      const candidates = readInput('candidates', o['--candidates'], limit);
+      out = await host.rank({ candidates, mode: o['--mode'], task: o['--task'], signals: o['--signal'] ?? [], ...discovery() });
+      for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
+      break;
+    }
+    case 'recommend': {
+      let candidates;
+      if (o['--candidates'] !== undefined) {
+        candidates = readInput('candidates', o['--candidates'], limit);
+      } else {
+        process.stderr.write('skill-recommender: no --candidates given: using the bundled sample data (data/sample_candidates.json), for development only\n');
+        candidates = readFileSync(new URL('../dist/sample_candidates.json', import.meta.url), 'utf8');
+      }
+      out = await host.recommend({
+        candidates, mode: o['--mode'], task: o['--task'], signals: o['--signal'] ?? [],
+        dryRun: !!o['--dry-run'], remoteVersion: o['--remote-version'], localVersion: o['--local-version'],
+        otherQuestion: !!o['--other-question'], ...discovery(),
+      });
       for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
       break;
     }
@@ -309,6 +350,13 @@ async function main() {
     const value = await run(parsed);
     if (parsed.command === 'scan-bundle' && parsed.options['--text']) {
       process.stdout.write(reportText(value));
+    } else if ((parsed.command === 'recommend' || parsed.command === 'render') && !parsed.options['--json']) {
+      // The card text; a silent result prints nothing and says why on stderr.
+      if (typeof value.card === 'string') {
+        process.stdout.write(value.card);
+      } else {
+        process.stderr.write(`skill-recommender: nothing to show (${typeof value.reason === 'string' ? value.reason : 'silent'}): ${typeof value.message === 'string' ? value.message : ''}\n`);
+      }
     } else {
       print(value, compact);
     }

@@ -86,6 +86,7 @@ writeFileSync(join(dist, 'templates.json'), JSON.stringify({
   state: readFileSync(join(data, 'state.json'), 'utf8'),
   history: readFileSync(join(data, 'history.json'), 'utf8'),
 }) + '\n');
+writeFileSync(join(dist, 'sample_candidates.json'), readFileSync(join(data, 'sample_candidates.json')));
 const cores = readdirSync(dist).filter((f) => f.endsWith('.wasm')).sort();
 writeFileSync(join(dist, 'component.json'), JSON.stringify({
   source: wasm,

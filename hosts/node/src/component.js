@@ -7,6 +7,7 @@ import { Worker, MessageChannel } from 'node:worker_threads';
 import { HostError, corruptDocument, invalidInput, limit, refused, storeError, trap } from './errors.js';
 import { StoreError, fileName } from './store.js';
 import { capMemory } from './wasm-patch.js';
+import { parseKeepingNumbers } from './json.js';
 
 export const DEFAULT_DIST = new URL('../dist/', import.meta.url);
 
@@ -53,9 +54,9 @@ export async function loadComponent(dist = DEFAULT_DIST, limits = LIMITS) {
 /**
  * Run one export as one transaction on `store`: exclusive session; loads served from the store (or this
  * call's staged saves); saves committed only when the export returns ok.
- * `call` = {iface: 'lifecycle'|'filter'|'scan', fn, args}.
+ * `call` = {iface, fn, args}. keepNumbers: floats stay RawNumber (the CLI prints them as the Rust CLI does).
  */
-export async function callGuest(store, call, { dist = DEFAULT_DIST, limits = LIMITS } = {}) {
+export async function callGuest(store, call, { dist = DEFAULT_DIST, limits = LIMITS, keepNumbers = false } = {}) {
   const component = await loadComponent(dist, limits);
   let session;
   try {
@@ -81,7 +82,7 @@ export async function callGuest(store, call, { dist = DEFAULT_DIST, limits = LIM
       throw e;
     }
     try {
-      return JSON.parse(r.ok);
+      return keepNumbers ? parseKeepingNumbers(r.ok) : JSON.parse(r.ok);
     } catch (e) {
       throw new HostError('component_load', 1, `cannot load the component: the component returned invalid JSON: ${e.message}`);
     }

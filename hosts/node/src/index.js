@@ -82,9 +82,9 @@ export class Host {
    * @param {string} [o.now]       RFC 3339 time for every call (default: the clock at each call)
    * @param {string} [o.timezone]  the host's IANA zone (default: the system's)
    */
-  constructor({ store, stateDir = null, stateDirSource = null, lang = 'zh', now, timezone, dist, limits } = {}) {
+  constructor({ store, stateDir = null, stateDirSource = null, lang = 'zh', now, timezone, dist, limits, keepNumbers = false } = {}) {
     this.store = store;
-    this.component = { dist: dist ?? DEFAULT_DIST, limits: { ...LIMITS, ...(limits ?? {}) } };
+    this.component = { dist: dist ?? DEFAULT_DIST, limits: { ...LIMITS, ...(limits ?? {}) }, keepNumbers };
     this.stateDir = stateDir;
     this.stateDirSource = stateDirSource;
     this.lang = lang;
@@ -166,15 +166,47 @@ export class Host {
    * Filter candidates (a JSON string) against state, history and installed skills.
    * discover: look in the usual skill folders (default true); skillsDirs: more folders; cwd/home for them.
    */
-  async filter({ candidates, mode, skillsDirs = [], discover: look = true, cwd = process.cwd(), home = process.env.HOME, ...o }) {
+  async filter({ candidates, mode, ...o }) {
     checkSize('candidates', candidates);
-    const dirs = look ? defaultDirs(cwd, home) : [];
-    for (const p of skillsDirs) dirs.push({ path: p, label: 'custom' });
-    const found = discover(dirs);
-    const installed = found.skills.map((s) => ({ name: s.name, dir: s.dir, source: s.source, sourceUrl: s.sourceUrl }));
+    const { installed, discovery } = installedSkills(o);
     const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed] }, this.component);
-    out.discovery = { scanned: found.scanned, installed_skills: found.skills.length, warnings: found.warnings };
+    out.discovery = discovery;
     return out;
+  }
+
+  /**
+   * Rank candidates (a JSON string) with a per-factor breakdown. Reads state, never writes.
+   * task: the user's request; signals: scenario hints; discovery options as for filter.
+   */
+  async rank({ candidates, mode, task, signals = [], ...o }) {
+    checkSize('candidates', candidates);
+    const { installed, discovery } = installedSkills(o);
+    const request = { task: task ?? undefined, signals };
+    const out = await callGuest(this.store, { iface: 'rank', fn: 'rank', args: [this.ctx(o), mode, candidates, installed, request] }, this.component);
+    out.discovery = discovery;
+    return out;
+  }
+
+  /**
+   * The main job in one call: filter -> scan -> rank -> pick -> card; records `shown` for the pick
+   * unless dryRun. Options: task, signals, dryRun, remoteVersion, localVersion, otherQuestion, discovery.
+   */
+  async recommend({ candidates, mode, task, signals = [], dryRun = false, remoteVersion, localVersion, otherQuestion = false, ...o }) {
+    checkSize('candidates', candidates);
+    const { installed, discovery } = installedSkills(o);
+    const request = {
+      task: task ?? undefined, signals, dryRun: !!dryRun, remoteVersion: remoteVersion ?? undefined,
+      localVersion: localVersion ?? undefined, otherQuestion: !!otherQuestion,
+    };
+    const out = await callGuest(this.store, { iface: 'recommend', fn: 'recommend', args: [this.ctx(o), mode, candidates, installed, request] }, this.component);
+    out.discovery = discovery;
+    return out;
+  }
+
+  /** Render the card for a `recommend` result (a JSON string). Reads no state. */
+  render({ mode, input, ...o }) {
+    checkSize('input', input);
+    return this.#stateless('render', 'render', this.ctx(o), mode, input);
   }
 
   /** Candidate risk. Reads no state. */
@@ -196,6 +228,17 @@ export class Host {
     const bundle = readBundleArg(path);
     return this.#stateless('scan', 'validate', bundle, !!strict);
   }
+}
+
+/** Installed skills from the usual folders (unless discover: false) and skillsDirs, with the report. */
+function installedSkills({ skillsDirs = [], discover: look = true, cwd = process.cwd(), home = process.env.HOME } = {}) {
+  const dirs = look ? defaultDirs(cwd, home) : [];
+  for (const p of skillsDirs) dirs.push({ path: p, label: 'custom' });
+  const found = discover(dirs);
+  return {
+    installed: found.skills.map((s) => ({ name: s.name, dir: s.dir, source: s.source, sourceUrl: s.sourceUrl })),
+    discovery: { scanned: found.scanned, installed_skills: found.skills.length, warnings: found.warnings },
+  };
 }
 
 function checkSize(field, text) {
