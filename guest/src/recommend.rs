@@ -26,8 +26,8 @@ pub const MIN_CONFIDENT_CANDIDATES: usize = 3;
 pub const MAX_ALTERNATIVES: usize = 2;
 /// Ranked entries listed in the JSON output (the full ranking is `rank`'s job).
 pub const RANKED_LISTED: usize = 10;
-/// With a task, a pick must contain at least this IDF-weighted share of the task's tokens: below it,
-/// the "match" is one generic word and nothing is recommended.
+/// With a task, a pick must cover at least this share of the task's tokens (see
+/// `rank::text::coverage`): below it, the "match" is one generic word and nothing is recommended.
 pub const MIN_TASK_COVERAGE: f64 = 0.15;
 /// With a task, alternatives need at least this relevance (see `rank::Ranked::relevance`).
 pub const RELEVANCE_FLOOR: f64 = 0.2;

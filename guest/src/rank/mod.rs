@@ -189,7 +189,7 @@ pub struct Ranked {
     pub exact_name_match: bool,
     /// Task relevance in [0, 1] (0 without a task): `coverage × (0.5 + 0.5 × BM25F / best BM25F)`.
     pub relevance: f64,
-    /// The IDF-weighted share of the task's tokens the candidate contains, in [0, 1].
+    /// The share of the task's tokens the candidate contains, in [0, 1] (see [`text::coverage`]).
     pub coverage: f64,
     /// Whether the candidate belongs to the dev/ops/docs/efficiency family.
     pub work_family: bool,

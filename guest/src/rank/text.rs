@@ -336,13 +336,24 @@ impl<'a> Index<'a> {
     }
 }
 
-/// The share of the query's distinct tokens (weighted by IDF) that `doc` contains, in [0, 1].
+/// Weight of a concept token in [`coverage`], relative to a word or bigram: a concept is a broad
+/// match (`@devops` for "kubernetes" and for a commit-message tool alike), so alone it is never
+/// enough.
+pub const CONCEPT_COVERAGE_WEIGHT: f64 = 0.5;
+
+/// The share of the query's distinct tokens that document `i` contains, in [0, 1]: words and
+/// bigrams weigh 1, concepts [`CONCEPT_COVERAGE_WEIGHT`]. Independent of the other candidates, so a
+/// threshold on it means the same for 20 candidates or 100,000.
 pub fn coverage(index: &Index<'_>, i: usize, query: &[String]) -> f64 {
     let distinct: BTreeSet<&str> = query.iter().map(String::as_str).collect();
     let terms = index.docs[i].terms();
     let (mut have, mut all) = (0.0, 0.0);
     for t in distinct {
-        let w = index.idf(t);
+        let w = if t.starts_with('@') {
+            CONCEPT_COVERAGE_WEIGHT
+        } else {
+            1.0
+        };
         all += w;
         if terms.contains(t) {
             have += w;

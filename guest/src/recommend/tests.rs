@@ -521,3 +521,36 @@ fn bad_candidates_are_invalid_input_and_change_nothing() {
     assert!(err.to_string().contains("candidates"), "{err}");
     assert_eq!(store.state, before);
 }
+
+#[test]
+fn the_pick_threshold_does_not_depend_on_how_many_candidates_there_are() {
+    // Generic "helps with pdf tasks" skills: a partial but real match for "extract pdf tables",
+    // whether there are 30 of them or 600.
+    for n in [30, 600] {
+        let cats = ["pdf", "devops", "finance", "travel", "audio", "coding"];
+        let list: Vec<Value> = (0..n)
+            .map(|i| {
+                let cat = cats[i % cats.len()];
+                serde_json::json!({"skill_id": format!("clawhub:s{i}"), "name": format!("skill-{i}"), "source": "clawhub",
+                    "url": format!("https://clawhub.ai/o/s{i}"), "description": format!("Skill number {i} that helps with {cat} tasks and daily work."),
+                    "categories": [cat], "updated_at": "2026-10-01T00:00:00Z", "source_code_url": format!("https://github.com/o/s{i}"),
+                    "has_install_docs": true, "has_security_disclosure": true})
+            })
+            .collect();
+        let mut store = MemoryStore::new();
+        let out = run(
+            &ctx(Lang::En),
+            &mut store,
+            Mode::Manual,
+            &Value::from(list).to_string(),
+            &[],
+            &manual("extract pdf tables"),
+        )
+        .unwrap();
+        assert_eq!(
+            out["pick"]["categories"][0], "pdf",
+            "{n}: {}",
+            out["reason"]
+        );
+    }
+}
