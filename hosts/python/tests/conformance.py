@@ -4,7 +4,6 @@ script for comparing two CLIs directly:
 
     python tests/conformance.py                      # check the installed skill-recommender against expect
     python tests/conformance.py --against RUST_CLI   # compare with another CLI case by case (no expect needed)
-    python tests/conformance.py --update-local RUST_CLI   # fill in expect of tests/cases/*.json from the Rust CLI
 """
 
 from __future__ import annotations
@@ -20,15 +19,12 @@ from typing import Any, Dict, List, Optional, Tuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 CASES_DIR = os.path.join(REPO, "tests", "conformance", "cases")
-#: This host's own cases in the same format (commands the shared suite does not cover yet); their
-#: expect is generated from the Rust CLI with --update-local, never written by hand.
-LOCAL_DIR = os.path.join(HERE, "cases")
 
 
-def case_files(directory: str = CASES_DIR) -> List[str]:
-    if not os.path.isdir(directory):
+def case_files() -> List[str]:
+    if not os.path.isdir(CASES_DIR):
         return []
-    return sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".json"))
+    return sorted(os.path.join(CASES_DIR, f) for f in os.listdir(CASES_DIR) if f.endswith(".json"))
 
 
 def installed_cli() -> Optional[str]:
@@ -186,25 +182,7 @@ def check(expect: Dict[str, Any], got: Dict[str, Any]) -> List[str]:
     return out
 
 
-def update_local(ref_cli: str) -> int:
-    """Write each local case's ``expect`` (its last member) from what the reference CLI did."""
-    with tempfile.TemporaryDirectory() as cache:
-        for f in case_files(LOCAL_DIR):
-            with open(f, encoding="utf-8") as fh:
-                case = json.load(fh)
-            got = run_case([ref_cli], case, cache)
-            case.pop("expect", None)
-            case["expect"] = {k: got[k] for k in ("exit", "stdout", "state_after", "history_after")}
-            with open(f, "w", encoding="utf-8") as fh:
-                json.dump(case, fh, indent=2, ensure_ascii=False)
-                fh.write("\n")
-            print(f"wrote expect of {os.path.basename(f)} (exit {got['exit']})")
-    return 0
-
-
 def main(argv: List[str]) -> int:
-    if "--update-local" in argv:
-        return update_local(argv[argv.index("--update-local") + 1])
     cli = installed_cli()
     against = None
     if "--against" in argv:
@@ -214,7 +192,7 @@ def main(argv: List[str]) -> int:
         return 2
     failed = 0
     with tempfile.TemporaryDirectory() as c1, tempfile.TemporaryDirectory() as c2:
-        for f in case_files() + case_files(LOCAL_DIR):
+        for f in case_files():
             case = json.load(open(f, encoding="utf-8"))
             got = run_case([cli], case, c1)
             if against:

@@ -1,6 +1,5 @@
-"""Every shared conformance case (``tests/conformance/cases``, found from this file), plus this host's
-own cases in the same format (``hosts/python/tests/cases``, expect generated from the Rust CLI), through
-the installed ``skill-recommender`` console script: same exit code, stdout JSON and state files as the
+"""Every shared conformance case (``tests/conformance/cases``, found from this file) through the
+installed ``skill-recommender`` console script: same exit code, stdout JSON and state files as the
 Rust CLI recorded in the case's ``expect``."""
 
 import json
@@ -9,9 +8,9 @@ import tempfile
 
 import pytest
 
-from conformance import CASES_DIR, LOCAL_DIR, case_files, check, installed_cli, run_case
+from conformance import CASES_DIR, case_files, check, installed_cli, run_case
 
-CASES = case_files() + case_files(LOCAL_DIR)
+CASES = case_files()
 _CACHE = tempfile.mkdtemp(prefix="sr-conf-cache-")
 
 
