@@ -208,28 +208,98 @@ fn one() -> u64 {
 
 /// The list of candidates an agent hands in: `{"candidates": [...]}` or a bare array.
 /// Returns each item parsed, or the reason it could not be (index → message naming the field).
+///
+/// The list is read as a stream: each item becomes a JSON value, then a [`Candidate`], before the next
+/// is read, so 100,000 candidates never exist twice in memory (once as a JSON tree, once parsed).
 pub fn parse_candidates(text: &str) -> Result<Vec<std::result::Result<Candidate, String>>> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| Error::invalid("candidates", format!("not valid JSON ({e})")))?;
-    let items = match value {
-        Value::Array(items) => items,
-        Value::Object(mut o) => match o.remove("candidates") {
-            Some(Value::Array(items)) => items,
-            _ => {
-                return Err(Error::invalid(
-                    "candidates",
-                    "expected {\"candidates\": [...]} or a JSON array of candidates",
-                ));
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let items = ListSeed
+        .deserialize(&mut de)
+        .and_then(|items| de.end().map(|()| items))
+        .map_err(|e| {
+            let message = e.to_string();
+            if message.contains(SHAPE_ERROR) {
+                Error::invalid("candidates", SHAPE_ERROR)
+            } else {
+                Error::invalid("candidates", format!("not valid JSON ({e})"))
             }
-        },
-        _ => {
-            return Err(Error::invalid(
-                "candidates",
-                "expected {\"candidates\": [...]} or a JSON array",
-            ));
+        })?;
+    items.ok_or_else(|| Error::invalid("candidates", SHAPE_ERROR))
+}
+
+const SHAPE_ERROR: &str = "expected {\"candidates\": [...]} or a JSON array of candidates";
+
+type Parsed = Vec<std::result::Result<Candidate, String>>;
+
+/// The top level: an array of items, or an object whose `candidates` is one (other keys ignored).
+/// `None` when an object has no `candidates`.
+struct ListSeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for ListSeed {
+    type Value = Option<Parsed>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ListSeed {
+    type Value = Option<Parsed>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(SHAPE_ERROR)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        seq: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        ItemsSeed.visit_seq(seq).map(Some)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "candidates" {
+                found = Some(map.next_value_seed(ItemsSeed)?);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
         }
-    };
-    Ok(items.into_iter().map(parse_one).collect())
+        Ok(found)
+    }
+}
+
+/// The array of items, each parsed as soon as it is read.
+struct ItemsSeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for ItemsSeed {
+    type Value = Parsed;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ItemsSeed {
+    type Value = Parsed;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(SHAPE_ERROR)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+        while let Some(item) = seq.next_element::<Value>()? {
+            out.push(parse_one(item));
+        }
+        Ok(out)
+    }
 }
 
 /// Parse one candidate, naming the field at fault.

@@ -80,7 +80,7 @@ fn redact(value: &mut Value, subs: &[(String, &str)]) {
     }
 }
 
-/// Remove a dotted path (`host.cache`) from a JSON value, if present.
+/// Remove a dotted path (`paths.cache`) from a JSON value, if present.
 fn remove_path(value: &mut Value, dotted: &str) {
     let mut parts: Vec<&str> = dotted.split('.').collect();
     let Some(last) = parts.pop() else { return };

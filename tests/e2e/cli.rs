@@ -44,13 +44,10 @@ fn the_daily_opt_in_walk() {
     assert_eq!(s["daily_rec_status"], "enabled");
     assert_eq!(s["host"]["state_dir_source"], "--state-dir");
     assert_eq!(
-        s["host"]["cache"]["outcome"], "hit",
+        s["paths"]["cache"]["outcome"], "hit",
         "the shared test cache was warmed by earlier calls"
     );
-    assert_eq!(
-        s["host"]["files"]["state"],
-        d.join("state.json").to_str().unwrap()
-    );
+    assert_eq!(s["paths"]["state"], d.join("state.json").to_str().unwrap());
     let out = cli(Some(d), &["unsupported-daily"], &[]);
     assert_eq!(code(&out), 6);
     let out = cli(Some(d), &["disable-daily"], &[]);
@@ -220,7 +217,7 @@ fn state_dir_comes_from_the_environment_never_the_cwd() {
         &[("HERMES_HOME", hermes.to_str().unwrap())],
     );
     assert_eq!(
-        json(&out)["host"]["state_dir"],
+        json(&out)["state_dir"],
         hermes.join("state/skill-recommender").to_str().unwrap()
     );
     assert_eq!(json(&out)["host"]["state_dir_source"], "$HERMES_HOME");

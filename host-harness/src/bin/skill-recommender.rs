@@ -892,15 +892,17 @@ fn run(cli: Cli) -> Result<Value, Error> {
         );
     }
     if is_status {
-        out["host"] = json!({
-            "state_dir": dir,
-            "state_dir_source": source.as_str(),
-            "files": {
-                "state": store.location(host_harness::Document::State),
-                "history": store.location(host_harness::Document::History),
-            },
-            "component_imports": harness.imports(),
+        // Where things live (differs per machine and run) apart from what the host is (the same in
+        // every host of this component): hosts compare `status` minus `state_dir` and `paths`.
+        out["state_dir"] = json!(dir);
+        out["paths"] = json!({
+            "state": store.location(host_harness::Document::State),
+            "history": store.location(host_harness::Document::History),
             "cache": harness.cache_outcome().to_json(),
+        });
+        out["host"] = json!({
+            "state_dir_source": source.as_str(),
+            "component_imports": harness.imports(),
         });
     }
     Ok(out)

@@ -107,12 +107,15 @@ export class Host {
   async status(o = {}) {
     const out = await this.#life('status', this.ctx(o));
     const { meta } = await loadComponent(this.component.dist, this.component.limits);
-    out.host = {
-      state_dir: this.stateDir,
-      state_dir_source: this.stateDirSource,
-      files: { state: this.store.location('state'), history: this.store.location('history') },
-      component_imports: meta.imports,
+    out.state_dir = this.stateDir;
+    out.paths = {
+      state: this.store.location('state'),
+      history: this.store.location('history'),
       cache: { outcome: 'disabled', path: null },
+    };
+    out.host = {
+      state_dir_source: this.stateDirSource,
+      component_imports: meta.imports,
     };
     return out;
   }

@@ -25,7 +25,7 @@ def test_global_flags_go_before_or_after_the_command_and_the_last_wins(tmp_path)
     a = run(["status", "--state-dir", str(tmp_path / "x"), "--state-dir", str(tmp_path / "s"), "--now", NOW, "--compact"], tmp_path)
     assert a.returncode == 0, a.stderr
     out = json.loads(a.stdout)
-    assert out["host"]["state_dir"] == str(tmp_path / "s")
+    assert out["state_dir"] == str(tmp_path / "s")
     assert "\n" not in a.stdout.strip(), "--compact after the command applies"
 
 

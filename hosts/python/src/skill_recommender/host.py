@@ -254,17 +254,21 @@ class Host:
     # -- lifecycle --------------------------------------------------------------------------------
 
     def status(self) -> Dict[str, Any]:
-        """State summary plus ``host{state_dir, state_dir_source, files, component_imports, cache}``."""
+        """State summary plus ``state_dir``, ``paths{state, history, cache}`` and
+        ``host{state_dir_source, component_imports}``."""
         st, d, source = self.store()
         out = self._parse(self.runtime.call(st, "lifecycle", "status", [self._ctx()]))
         if isinstance(st, FileStateStore):
             self.migrations.extend(st.migrations)
-        out["host"] = {
-            "state_dir": d,
-            "state_dir_source": source,
-            "files": {"state": st.location("state"), "history": st.location("history")},
-            "component_imports": list(self.runtime.imports),
+        out["state_dir"] = d
+        out["paths"] = {
+            "state": st.location("state"),
+            "history": st.location("history"),
             "cache": dict(self.runtime.cache),
+        }
+        out["host"] = {
+            "state_dir_source": source,
+            "component_imports": list(self.runtime.imports),
         }
         return out
 
