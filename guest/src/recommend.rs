@@ -14,7 +14,7 @@ use crate::lifecycle::{
     FeedbackAction, SkillRef, apply_feedback, apply_update_check, clean_skill, open, parse_versions,
 };
 use crate::model::parse_candidates;
-use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank};
+use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank_assessed};
 use crate::render::{Card, Item, card_text};
 use crate::scan::candidate::{Risk, assess};
 use crate::state::{DailyStatus, Documents};
@@ -227,8 +227,7 @@ pub fn run(
         .dropped
         .iter()
         .any(|d| d.reason == crate::filter::Reason::DailyQuotaExhausted);
-    let filtered = outcome.to_json(mode, &clock);
-    out["dropped"] = filtered["dropped"].clone();
+    out["dropped"] = json!(outcome.dropped);
     out["summary"]["kept"] = json!(outcome.kept.len());
     out["summary"]["dropped"] = json!(outcome.dropped.len());
 
@@ -243,7 +242,7 @@ pub fn run(
             Risk::High => false,
         };
         if pass {
-            usable.push(c);
+            usable.push((c, risk, findings));
         } else {
             let mut rules: Vec<&str> = findings
                 .iter()
@@ -276,7 +275,7 @@ pub fn run(
         task: task.map(str::to_owned),
         signals: opts.signals.clone(),
     };
-    let ranking = rank(
+    let ranking = rank_assessed(
         usable,
         mode,
         &request,

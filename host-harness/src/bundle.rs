@@ -334,15 +334,25 @@ fn archive_link_escapes(entry_path: &str, target: &str) -> bool {
 }
 
 fn read_zip_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleError> {
-    let archive_err = |message: String| BundleError::Archive {
-        path: path.to_path_buf(),
-        message,
-    };
     let file = fs::File::open(path).map_err(|source| BundleError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let mut zip = zip::ZipArchive::new(file).map_err(|e| archive_err(e.to_string()))?;
+    read_zip(file, path, limits)
+}
+
+/// Read a `.zip`/`.skill` archive from any seekable reader (`path` names it in errors and gives the
+/// bundle its name). Nothing is extracted to disk.
+pub fn read_zip<R: Read + std::io::Seek>(
+    reader: R,
+    path: &Path,
+    limits: &BundleLimits,
+) -> Result<Bundle, BundleError> {
+    let archive_err = |message: String| BundleError::Archive {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut zip = zip::ZipArchive::new(reader).map_err(|e| archive_err(e.to_string()))?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

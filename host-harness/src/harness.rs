@@ -327,7 +327,8 @@ impl Harness {
                 ),
             });
         }
-        let text = self.call(store, |s, g| dispatch(s, g, &c, command))?;
+        let input_bytes = input.map_or(0, |(_, size)| size);
+        let text = self.call(store, input_bytes, |s, g| dispatch(s, g, &c, command))?;
         serde_json::from_str(&text)
             .map_err(|e| Error::Component(format!("the component returned invalid JSON: {e}")))
     }
@@ -335,6 +336,7 @@ impl Harness {
     fn call(
         &self,
         store: &dyn StateStore,
+        input_bytes: usize,
         f: impl FnOnce(&mut Store<HostState>, &bindings::Recommender) -> GuestReturn,
     ) -> Result<String> {
         let session = store.begin()?;
@@ -359,7 +361,7 @@ impl Harness {
             s.set_fuel(fuel)
                 .map_err(|e| Error::Component(format!("{e:#}")))?;
         }
-        if let Some(ticks) = self.limits.deadline_ticks() {
+        if let Some(ticks) = self.limits.deadline_ticks(input_bytes) {
             s.set_epoch_deadline(ticks);
             s.epoch_deadline_trap();
         }

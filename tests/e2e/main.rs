@@ -4,6 +4,7 @@ mod candidates;
 mod cli;
 mod common;
 mod component;
+mod hostile;
 mod recommend;
 mod sandbox;
 mod security;

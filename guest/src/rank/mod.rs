@@ -19,7 +19,7 @@ use crate::filter::{InstalledSkill, Mode, name_key};
 use crate::model::{Candidate, trust_rank};
 use crate::scan::candidate::{Risk, RiskFinding, assess};
 use crate::state::{History, State};
-use text::{Doc, Field, Index, analyze, coverage, display_terms, lexicon};
+use text::{Doc, Field, Index, Vocab, analyze, coverage, display_terms, distinct, lexicon};
 
 /// A factor of the score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -193,6 +193,8 @@ pub struct Ranked {
     pub coverage: f64,
     /// Whether the candidate belongs to the dev/ops/docs/efficiency family.
     pub work_family: bool,
+    /// Tie-breakers after the score: complement value, credibility value, source trust.
+    pub tie: (f64, f64, u8),
 }
 
 impl Ranked {
@@ -452,6 +454,9 @@ struct Ctx<'a> {
     clock: &'a Clock,
     profile: &'a Profile,
     theme: Option<Theme>,
+    vocab: &'a Vocab,
+    /// The profile's signals as token ids (distinct).
+    signals: &'a [(String, Vec<u32>)],
 }
 
 fn trend_value(c: &Candidate, cx: &Ctx<'_>) -> (f64, String) {
@@ -596,6 +601,23 @@ pub struct Env<'a> {
 
 /// Rank `cands` (already filtered; order does not matter).
 pub fn rank(cands: Vec<Candidate>, mode: Mode, request: &Request, env: &Env<'_>) -> Ranking {
+    let assessed = cands
+        .into_iter()
+        .map(|c| {
+            let (risk, findings) = assess(&c);
+            (c, risk, findings)
+        })
+        .collect();
+    rank_assessed(assessed, mode, request, env)
+}
+
+/// [`rank`] for candidates whose risk is already assessed (`recommend` scans before it ranks).
+pub fn rank_assessed(
+    cands: Vec<(Candidate, Risk, Vec<RiskFinding>)>,
+    mode: Mode,
+    request: &Request,
+    env: &Env<'_>,
+) -> Ranking {
     let Env {
         state,
         history,
@@ -605,57 +627,70 @@ pub fn rank(cands: Vec<Candidate>, mode: Mode, request: &Request, env: &Env<'_>)
     } = *env;
     let profile = Profile::new(state, history, installed, request, clock);
     let theme = (mode == Mode::Daily).then(|| theme_for_today(state, clock));
-    let cx = Ctx {
-        lang,
-        clock,
-        profile: &profile,
-        theme,
-    };
+    let mut vocab = Vocab::default();
     let docs: Vec<Doc> = cands
         .iter()
-        .map(|c| {
+        .map(|(c, _, _)| {
             let notes = format!(
                 "{} {}",
                 c.pain_point.as_deref().unwrap_or(""),
                 c.highlights.join(" ")
             );
-            Doc::new(&[
-                (Field::Name, &c.name.replace(['-', '_', '/'], " ")),
-                (
-                    Field::Name,
-                    &id_slug(&c.skill_id).replace(['-', '_', '/'], " "),
-                ),
-                (Field::Categories, &c.categories.join(" ").replace('-', " ")),
-                (Field::Description, &c.description),
-                (Field::AgentNotes, &notes),
-            ])
+            Doc::new(
+                &mut vocab,
+                &[
+                    (Field::Name, &c.name.replace(['-', '_', '/'], " ")),
+                    (
+                        Field::Name,
+                        &id_slug(&c.skill_id).replace(['-', '_', '/'], " "),
+                    ),
+                    (Field::Categories, &c.categories.join(" ").replace('-', " ")),
+                    (Field::Description, &c.description),
+                    (Field::AgentNotes, &notes),
+                ],
+            )
         })
         .collect();
-    let index = Index::new(&docs);
     let task = request
         .task
         .as_deref()
         .map(str::trim)
         .filter(|t| !t.is_empty());
-    let query = task.map(analyze).unwrap_or_default();
-    let bm25: Vec<(f64, Vec<String>)> = (0..cands.len()).map(|i| index.score(i, &query)).collect();
+    let query = distinct(&task.map(|t| vocab.analyze(t)).unwrap_or_default());
+    let signals: Vec<(String, Vec<u32>)> = profile
+        .signals
+        .iter()
+        .map(|(text, toks)| {
+            let ids: Vec<u32> = toks.iter().map(|t| vocab.intern(t)).collect();
+            (text.clone(), distinct(&ids))
+        })
+        .collect();
+    let index = Index::new(&docs, &vocab);
+    let bm25: Vec<(f64, Vec<u32>)> = (0..cands.len()).map(|i| index.score(i, &query)).collect();
     let best = bm25.iter().map(|(s, _)| *s).fold(0.0, f64::max);
+    let cx = Ctx {
+        lang,
+        clock,
+        profile: &profile,
+        theme,
+        vocab: &vocab,
+        signals: &signals,
+    };
+    let task_key = task.map(name_key).filter(|k| !k.is_empty());
 
     let mut ranked: Vec<Ranked> = cands
         .into_iter()
         .enumerate()
-        .map(|(i, c)| {
-            let (risk, findings) = assess(&c);
-            let exact = task.is_some_and(|t| {
-                let k = name_key(t);
-                !k.is_empty() && (k == name_key(&c.name) || k == name_key(id_slug(&c.skill_id)))
-            });
+        .map(|(i, (c, risk, findings))| {
+            let exact = task_key
+                .as_ref()
+                .is_some_and(|k| *k == name_key(&c.name) || *k == name_key(id_slug(&c.skill_id)));
             // How much of the request the candidate covers, scaled by how its BM25F score compares
             // with the best match: a weak partial match stays weak even when it is the best there is.
             let covered = if exact {
                 1.0
             } else {
-                coverage(&index, i, &query)
+                coverage(&vocab, &docs[i], &query)
             };
             let relevance = if exact {
                 1.0
@@ -671,6 +706,12 @@ pub fn rank(cands: Vec<Candidate>, mode: Mode, request: &Request, env: &Env<'_>)
             );
             let score = factors.iter().map(Factor::points).sum();
             let reasons = reasons(&factors, risk, lang);
+            let value = |k| factors.iter().find(|f| f.key == k).map_or(0.0, |f| f.value);
+            let tie = (
+                value(FactorKey::Complement),
+                value(FactorKey::Credibility),
+                trust_rank(&c.source),
+            );
             Ranked {
                 candidate: c,
                 risk,
@@ -682,6 +723,7 @@ pub fn rank(cands: Vec<Candidate>, mode: Mode, request: &Request, env: &Env<'_>)
                 relevance,
                 coverage: covered,
                 work_family,
+                tie,
             }
         })
         .collect();
@@ -696,13 +738,12 @@ pub fn rank(cands: Vec<Candidate>, mode: Mode, request: &Request, env: &Env<'_>)
 
 /// Best first: exact name match, score, then complement, credibility, trust, id.
 fn compare(a: &Ranked, b: &Ranked) -> Ordering {
-    let f = |r: &Ranked, k| r.factor(k).map(|f| f.value).unwrap_or(0.0);
     b.exact_name_match
         .cmp(&a.exact_name_match)
         .then(b.score.total_cmp(&a.score))
-        .then(f(b, FactorKey::Complement).total_cmp(&f(a, FactorKey::Complement)))
-        .then(f(b, FactorKey::Credibility).total_cmp(&f(a, FactorKey::Credibility)))
-        .then(trust_rank(&b.candidate.source).cmp(&trust_rank(&a.candidate.source)))
+        .then(b.tie.0.total_cmp(&a.tie.0))
+        .then(b.tie.1.total_cmp(&a.tie.1))
+        .then(b.tie.2.cmp(&a.tie.2))
         .then(a.candidate.skill_id.cmp(&b.candidate.skill_id))
         .then(a.candidate.name.cmp(&b.candidate.name))
         .then(a.candidate.url.cmp(&b.candidate.url))
@@ -722,7 +763,7 @@ fn factors(
     task: Option<&str>,
     relevance: f64,
     exact: bool,
-    matched: &[String],
+    matched: &[u32],
     doc: &Doc,
     cx: &Ctx<'_>,
 ) -> Vec<Factor> {
@@ -770,26 +811,21 @@ fn factors(
         }
     };
     // Scenario: the best coverage of any signal by the candidate's text.
-    let terms = doc.terms();
     let mut scen = 0.0;
     let mut scen_detail = String::new();
-    for (text, toks) in &p.signals {
+    for (text, ids) in cx.signals {
         // The share of the signal's concepts the candidate has (its words when it names no concept).
-        let concepts: BTreeSet<&str> = toks
+        let concepts: Vec<u32> = ids
             .iter()
-            .map(String::as_str)
-            .filter(|t| t.starts_with('@'))
+            .copied()
+            .filter(|&t| cx.vocab.is_concept(t))
             .collect();
-        let distinct: BTreeSet<&str> = if concepts.is_empty() {
-            toks.iter().map(String::as_str).collect()
-        } else {
-            concepts
-        };
-        if distinct.is_empty() {
+        let wanted = if concepts.is_empty() { ids } else { &concepts };
+        if wanted.is_empty() {
             continue;
         }
-        let have = distinct.iter().filter(|t| terms.contains(*t)).count();
-        let v = have as f64 / distinct.len() as f64;
+        let have = wanted.iter().filter(|&&t| doc.has(t)).count();
+        let v = have as f64 / wanted.len() as f64;
         if v > scen {
             scen = v;
             scen_detail = match lang {
@@ -813,7 +849,11 @@ fn factors(
                     Lang::En => "its name is exactly what you asked for".to_owned(),
                 },
                 (Some(t), false) if relevance > 0.0 => {
-                    let shown = join(&display_terms(t, matched), lang);
+                    let matched: Vec<String> = matched
+                        .iter()
+                        .map(|&m| cx.vocab.text(m).to_owned())
+                        .collect();
+                    let shown = join(&display_terms(t, &matched), lang);
                     match lang {
                         Lang::Zh => format!("和你的任务相关（匹配：{shown}）"),
                         Lang::En => format!("matches your task ({shown})"),

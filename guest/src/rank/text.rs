@@ -194,104 +194,194 @@ const STOP_WORDS: &[&str] = &[
     "可以",
 ];
 
+/// One token as the tokenizer finds it, before stemming and interning.
+enum Tok<'a> {
+    /// A run of letters/digits without CJK (lower case): stemmed, then a token.
+    Word(&'a str),
+    /// A CJK character bigram (or a lone character): a token as it is.
+    Cjk(&'a str),
+    /// A lexicon concept, by index.
+    Concept(usize),
+}
+
+/// Split lower-cased text into words, CJK bigrams and concepts (in that order per run; concepts last).
+fn tokenize(lower: &str, mut emit: impl FnMut(Tok<'_>)) {
+    let mut start = None::<usize>;
+    let mut run_cjk = false;
+    let flush = |from: usize, to: usize, cjk: bool, emit: &mut dyn FnMut(Tok<'_>)| {
+        let run = &lower[from..to];
+        if !cjk {
+            emit(Tok::Word(run));
+            return;
+        }
+        let idx: Vec<usize> = run
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([run.len()])
+            .collect();
+        if idx.len() == 2 {
+            emit(Tok::Cjk(run));
+        } else {
+            for w in idx.windows(3) {
+                emit(Tok::Cjk(&run[w[0]..w[2]]));
+            }
+        }
+    };
+    for (i, c) in lower.char_indices() {
+        if c.is_alphanumeric() {
+            let cjk = is_cjk(c);
+            match start {
+                Some(s) if cjk != run_cjk => {
+                    flush(s, i, run_cjk, &mut emit);
+                    start = Some(i);
+                }
+                Some(_) => {}
+                None => start = Some(i),
+            }
+            run_cjk = cjk;
+        } else if let Some(s) = start.take() {
+            flush(s, i, run_cjk, &mut emit);
+        }
+    }
+    if let Some(s) = start {
+        flush(s, lower.len(), run_cjk, &mut emit);
+    }
+    for c in lexicon().concepts_in(lower) {
+        emit(Tok::Concept(c));
+    }
+}
+
 /// The tokens of a text: stemmed words, CJK bigrams and `@concept` tokens. Order follows the text
 /// (concepts last); repeated tokens repeat (term frequency matters).
 pub fn analyze(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase();
-    let mut out = Vec::new();
-    let mut run = String::new();
-    let flush = |run: &mut String, out: &mut Vec<String>| {
-        if run.is_empty() {
-            return;
+    let mut vocab = Vocab::default();
+    let ids = vocab.analyze(text);
+    ids.into_iter()
+        .map(|id| vocab.text(id).to_owned())
+        .collect()
+}
+
+/// Interned tokens: every distinct token is a number, and each distinct word is stemmed once, so
+/// ranking 100,000 candidates allocates per distinct token, not per occurrence.
+#[derive(Debug, Default)]
+pub struct Vocab {
+    ids: BTreeMap<String, u32>,
+    texts: Vec<String>,
+    /// Raw lower-case word → its stem's id (`None`: a stop word).
+    words: BTreeMap<String, Option<u32>>,
+}
+
+impl Vocab {
+    /// The id of `token`, interning it on first sight.
+    pub fn intern(&mut self, token: &str) -> u32 {
+        if let Some(&id) = self.ids.get(token) {
+            return id;
         }
-        let chars: Vec<char> = run.chars().collect();
-        if chars.iter().any(|&c| is_cjk(c)) {
-            if chars.len() == 1 {
-                push_token(out, run.clone());
-            } else {
-                for w in chars.windows(2) {
-                    push_token(out, w.iter().collect());
+        let id = self.texts.len() as u32;
+        self.texts.push(token.to_owned());
+        self.ids.insert(token.to_owned(), id);
+        id
+    }
+
+    /// The token text of an id.
+    pub fn text(&self, id: u32) -> &str {
+        &self.texts[id as usize]
+    }
+
+    /// Whether an id is a concept token.
+    pub fn is_concept(&self, id: u32) -> bool {
+        self.text(id).starts_with('@')
+    }
+
+    fn word(&mut self, raw: &str) -> Option<u32> {
+        if let Some(&id) = self.words.get(raw) {
+            return id;
+        }
+        let stem = stemmer().stem(raw);
+        let id = (!STOP_WORDS.contains(&stem.as_ref())).then(|| self.intern(&stem));
+        self.words.insert(raw.to_owned(), id);
+        id
+    }
+
+    /// Analyze a text into token ids (see [`analyze`]).
+    pub fn analyze(&mut self, text: &str) -> Vec<u32> {
+        let lower = text.to_lowercase();
+        let mut out = Vec::new();
+        let lex = lexicon();
+        tokenize(&lower, |t| match t {
+            Tok::Word(w) => out.extend(self.word(w)),
+            Tok::Cjk(b) => {
+                if !STOP_WORDS.contains(&b) {
+                    out.push(self.intern(b));
                 }
             }
-        } else {
-            let stem = stemmer().stem(run).into_owned();
-            push_token(out, stem);
-        }
-        run.clear();
-    };
-    let mut prev_cjk = None;
-    for c in lower.chars() {
-        if c.is_alphanumeric() {
-            let cjk = is_cjk(c);
-            if prev_cjk.is_some_and(|p| p != cjk) {
-                flush(&mut run, &mut out);
+            Tok::Concept(c) => {
+                let name = format!("@{}", lex.concepts[c]);
+                out.push(self.intern(&name));
             }
-            run.push(c);
-            prev_cjk = Some(cjk);
-        } else {
-            flush(&mut run, &mut out);
-            prev_cjk = None;
-        }
-    }
-    flush(&mut run, &mut out);
-    let lex = lexicon();
-    for c in lex.concepts_in(&lower) {
-        out.push(format!("@{}", lex.concepts[c]));
-    }
-    out
-}
-
-fn push_token(out: &mut Vec<String>, token: String) {
-    if !STOP_WORDS.contains(&token.as_str()) {
-        out.push(token);
+        });
+        out
     }
 }
 
-/// A document: the analyzed fields of one candidate.
+/// The number of fields.
+const FIELDS: usize = 4;
+
+/// A document: the analyzed fields of one candidate, as token ids.
 #[derive(Debug, Clone, Default)]
 pub struct Doc {
-    pub fields: BTreeMap<Field, Vec<String>>,
+    fields: [Vec<u32>; FIELDS],
+    /// Every distinct token, sorted.
+    terms: Vec<u32>,
 }
 
 impl Doc {
-    pub fn new(fields: &[(Field, &str)]) -> Doc {
+    pub fn new(vocab: &mut Vocab, fields: &[(Field, &str)]) -> Doc {
         let mut doc = Doc::default();
         for (f, text) in fields {
-            doc.fields.entry(*f).or_default().extend(analyze(text));
+            let ids = vocab.analyze(text);
+            doc.fields[*f as usize].extend(ids);
         }
+        let mut terms: Vec<u32> = doc.fields.iter().flatten().copied().collect();
+        terms.sort_unstable();
+        terms.dedup();
+        doc.terms = terms;
         doc
     }
 
-    /// Every distinct token of the document.
-    pub fn terms(&self) -> BTreeSet<&str> {
-        self.fields.values().flatten().map(String::as_str).collect()
+    /// Whether the document has a token anywhere.
+    pub fn has(&self, id: u32) -> bool {
+        self.terms.binary_search(&id).is_ok()
+    }
+
+    /// Every distinct token, sorted.
+    pub fn terms(&self) -> &[u32] {
+        &self.terms
     }
 }
 
 /// BM25F over a set of documents.
 pub struct Index<'a> {
     docs: &'a [Doc],
-    avg_len: BTreeMap<Field, f64>,
-    doc_freq: BTreeMap<&'a str, usize>,
+    avg_len: [f64; FIELDS],
+    /// Documents containing each token id.
+    doc_freq: Vec<u32>,
 }
 
 impl<'a> Index<'a> {
-    pub fn new(docs: &'a [Doc]) -> Index<'a> {
-        let mut total: BTreeMap<Field, usize> = BTreeMap::new();
-        let mut doc_freq: BTreeMap<&str, usize> = BTreeMap::new();
+    pub fn new(docs: &'a [Doc], vocab: &Vocab) -> Index<'a> {
+        let mut total = [0usize; FIELDS];
+        let mut doc_freq = vec![0u32; vocab.texts.len()];
         for d in docs {
-            for (f, toks) in &d.fields {
-                *total.entry(*f).or_default() += toks.len();
+            for (f, toks) in d.fields.iter().enumerate() {
+                total[f] += toks.len();
             }
-            for t in d.terms() {
-                *doc_freq.entry(t).or_default() += 1;
+            for &t in &d.terms {
+                doc_freq[t as usize] += 1;
             }
         }
         let n = docs.len().max(1) as f64;
-        let avg_len = total
-            .into_iter()
-            .map(|(f, len)| (f, (len as f64 / n).max(1.0)))
-            .collect();
+        let avg_len = total.map(|len| (len as f64 / n).max(1.0));
         Index {
             docs,
             avg_len,
@@ -300,40 +390,43 @@ impl<'a> Index<'a> {
     }
 
     /// Inverse document frequency (the BM25+ form, always positive).
-    fn idf(&self, term: &str) -> f64 {
+    fn idf(&self, term: u32) -> f64 {
         let n = self.docs.len() as f64;
-        let df = self.doc_freq.get(term).copied().unwrap_or(0) as f64;
+        let df = self.doc_freq.get(term as usize).copied().unwrap_or(0) as f64;
         libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
     }
 
-    /// The BM25F score of document `i` for the query tokens, and the query terms it matched.
-    pub fn score(&self, i: usize, query: &[String]) -> (f64, Vec<String>) {
+    /// The BM25F score of document `i` for the distinct query tokens, and the ones it matched.
+    pub fn score(&self, i: usize, query: &[u32]) -> (f64, Vec<u32>) {
         let doc = &self.docs[i];
-        let distinct: BTreeSet<&str> = query.iter().map(String::as_str).collect();
         let mut score = 0.0;
         let mut matched = Vec::new();
-        for term in distinct {
+        for &term in query {
+            if !doc.has(term) {
+                continue;
+            }
             // Field-weighted, length-normalized term frequency.
             let mut tf = 0.0;
             for (field, weight) in FIELD_WEIGHTS {
-                let Some(toks) = doc.fields.get(&field) else {
-                    continue;
-                };
-                let count = toks.iter().filter(|t| t.as_str() == term).count() as f64;
+                let toks = &doc.fields[field as usize];
+                let count = toks.iter().filter(|&&t| t == term).count() as f64;
                 if count == 0.0 {
                     continue;
                 }
-                let avg = self.avg_len.get(&field).copied().unwrap_or(1.0);
-                let norm = 1.0 - B + B * (toks.len() as f64 / avg);
+                let norm = 1.0 - B + B * (toks.len() as f64 / self.avg_len[field as usize]);
                 tf += weight * count / norm;
             }
-            if tf > 0.0 {
-                score += self.idf(term) * tf * (K1 + 1.0) / (tf + K1);
-                matched.push(term.to_owned());
-            }
+            score += self.idf(term) * tf * (K1 + 1.0) / (tf + K1);
+            matched.push(term);
         }
         (score, matched)
     }
+}
+
+/// Distinct query tokens in first-seen order.
+pub fn distinct(ids: &[u32]) -> Vec<u32> {
+    let mut seen = BTreeSet::new();
+    ids.iter().copied().filter(|id| seen.insert(*id)).collect()
 }
 
 /// Weight of a concept token in [`coverage`], relative to a word or bigram: a concept is a broad
@@ -341,21 +434,19 @@ impl<'a> Index<'a> {
 /// enough.
 pub const CONCEPT_COVERAGE_WEIGHT: f64 = 0.5;
 
-/// The share of the query's distinct tokens that document `i` contains, in [0, 1]: words and
+/// The share of the distinct `query` tokens that `doc` contains, in [0, 1]: words and
 /// bigrams weigh 1, concepts [`CONCEPT_COVERAGE_WEIGHT`]. Independent of the other candidates, so a
 /// threshold on it means the same for 20 candidates or 100,000.
-pub fn coverage(index: &Index<'_>, i: usize, query: &[String]) -> f64 {
-    let distinct: BTreeSet<&str> = query.iter().map(String::as_str).collect();
-    let terms = index.docs[i].terms();
+pub fn coverage(vocab: &Vocab, doc: &Doc, query: &[u32]) -> f64 {
     let (mut have, mut all) = (0.0, 0.0);
-    for t in distinct {
-        let w = if t.starts_with('@') {
+    for &t in query {
+        let w = if vocab.is_concept(t) {
             CONCEPT_COVERAGE_WEIGHT
         } else {
             1.0
         };
         all += w;
-        if terms.contains(t) {
+        if doc.has(t) {
             have += w;
         }
     }
@@ -442,28 +533,49 @@ mod tests {
 
     #[test]
     fn bm25_prefers_the_field_weighted_match_and_the_rarer_term() {
+        let mut v = Vocab::default();
         let docs = vec![
-            Doc::new(&[
-                (Field::Name, "pdf-merge"),
-                (Field::Description, "merge files"),
-            ]),
-            Doc::new(&[
-                (Field::Name, "notes"),
-                (Field::Description, "keeps pdf notes"),
-            ]),
-            Doc::new(&[
-                (Field::Name, "calendar"),
-                (Field::Description, "family calendar"),
-            ]),
+            Doc::new(
+                &mut v,
+                &[
+                    (Field::Name, "pdf-merge"),
+                    (Field::Description, "merge files"),
+                ],
+            ),
+            Doc::new(
+                &mut v,
+                &[
+                    (Field::Name, "notes"),
+                    (Field::Description, "keeps pdf notes"),
+                ],
+            ),
+            Doc::new(
+                &mut v,
+                &[
+                    (Field::Name, "calendar"),
+                    (Field::Description, "family calendar"),
+                ],
+            ),
         ];
-        let ix = Index::new(&docs);
-        let q = analyze("pdf");
+        let q = distinct(&v.analyze("pdf"));
+        let both = distinct(&v.analyze("merge pdf"));
+        let ix = Index::new(&docs, &v);
         let (a, _) = ix.score(0, &q);
         let (b, _) = ix.score(1, &q);
         let (c, m) = ix.score(2, &q);
         assert!(a > b && b > 0.0, "name beats description: {a} {b}");
         assert_eq!((c, m.len()), (0.0, 0));
-        assert!(coverage(&ix, 0, &analyze("merge pdf")) > coverage(&ix, 1, &analyze("merge pdf")));
+        assert!(coverage(&v, &docs[0], &both) > coverage(&v, &docs[1], &both));
+    }
+
+    #[test]
+    fn interning_stems_each_word_once_and_keeps_stop_words_out() {
+        let mut v = Vocab::default();
+        let a = v.analyze("Tables and tables, the TABLE");
+        assert_eq!(a.len(), 4, "{a:?}"); // tabl ×3 + @table
+        assert!(a[..3].iter().all(|&id| v.text(id) == "tabl"));
+        assert_eq!(v.text(a[3]), "@table");
+        assert!(v.is_concept(a[3]));
     }
 
     #[test]
