@@ -85,6 +85,11 @@ fn reply(result: crate::Result<Value>) -> Result<String, types::Error> {
     result.map(|v| v.to_string()).map_err(wit_error)
 }
 
+/// For results written as text (large lists; see `crate::json`).
+fn reply_text(result: crate::Result<String>) -> Result<String, types::Error> {
+    result.map_err(wit_error)
+}
+
 impl wit::Guest for Component {
     fn status(c: types::Context) -> Result<String, types::Error> {
         reply(domain::status(&ctx(c), &mut HostStore))
@@ -219,7 +224,7 @@ impl wit_filter::Guest for Component {
         candidates: String,
         installed: Vec<types::InstalledSkill>,
     ) -> Result<String, types::Error> {
-        reply(crate::filter::run(
+        reply_text(crate::filter::run_text(
             &ctx(c),
             &mut HostStore,
             mode_of(mode),
@@ -260,7 +265,7 @@ impl wit_rank::Guest for Component {
             task: request.task,
             signals: request.signals,
         };
-        reply(crate::rank::run(
+        reply_text(crate::rank::run_text(
             &ctx(c),
             &mut HostStore,
             mode_of(mode),
@@ -342,9 +347,9 @@ fn bundle(b: wit_scan::Bundle) -> crate::scan::Bundle {
 impl wit_scan::Guest for Component {
     fn scan_candidates(mode: types::Mode, candidates: String) -> Result<String, types::Error> {
         let mode = mode_of(mode);
-        reply(
+        reply_text(
             crate::model::parse_candidates(&candidates)
-                .map(|items| crate::scan::scan_candidates(items, mode)),
+                .map(|items| crate::scan::candidate::scan_candidates_text(items, mode)),
         )
     }
 

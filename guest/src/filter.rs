@@ -125,14 +125,25 @@ pub struct Outcome {
 impl Outcome {
     /// The JSON the `filter` export returns.
     pub fn to_json(&self, mode: Mode, clock: &Clock) -> Value {
+        serde_json::from_str(&self.to_json_text(mode, clock)).expect("the filter writes JSON")
+    }
+
+    /// [`Outcome::to_json`] as JSON text, written candidate by candidate (see [`crate::json`]).
+    pub fn to_json_text(&self, mode: Mode, clock: &Clock) -> String {
         let mut by_reason: BTreeMap<&str, usize> = BTreeMap::new();
         for d in &self.dropped {
             *by_reason.entry(d.reason.code()).or_default() += 1;
         }
-        json!({
+        let mut kept = crate::json::ListWriter::default();
+        for c in &self.kept {
+            kept.push(c);
+        }
+        let mut dropped = crate::json::ListWriter::default();
+        for d in &self.dropped {
+            dropped.push(d);
+        }
+        let head = json!({
             "mode": mode.as_str(),
-            "kept": self.kept,
-            "dropped": self.dropped,
             "summary": {
                 "input": self.kept.len() + self.dropped.len(),
                 "kept": self.kept.len(),
@@ -141,7 +152,8 @@ impl Outcome {
             },
             "local_date": clock.today().to_string(),
             "timezone": clock.zone_name,
-        })
+        });
+        crate::json::object(head, vec![("kept", kept), ("dropped", dropped)])
     }
 }
 
@@ -380,9 +392,22 @@ pub fn run(
     candidates: &str,
     installed: &[InstalledSkill],
 ) -> crate::Result<Value> {
+    run_text(ctx, store, mode, candidates, installed)
+        .map(|t| serde_json::from_str(&t).expect("the filter writes JSON"))
+}
+
+/// [`run`] as JSON text (what the component returns).
+pub fn run_text(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+) -> crate::Result<String> {
     let items = crate::model::parse_candidates(candidates)?;
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
-    Ok(filter(items, mode, &docs.state, &docs.history, installed, &clock).to_json(mode, &clock))
+    let outcome = filter(items, mode, &docs.state, &docs.history, installed, &clock);
+    Ok(outcome.to_json_text(mode, &clock))
 }
 
 /// Run the filter. `items` are the parsed input candidates (or why each could not be parsed).

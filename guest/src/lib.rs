@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod error;
 pub mod filter;
+pub mod json;
 pub mod lifecycle;
 pub mod model;
 pub mod normalize;

@@ -292,6 +292,14 @@ impl Harness {
 
     /// Run one command as one transaction against `store`; returns the guest's JSON object.
     pub fn run(&self, store: &dyn StateStore, ctx: &Ctx, command: &Command) -> Result<Value> {
+        let text = self.run_text(store, ctx, command)?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Component(format!("the component returned invalid JSON: {e}")))
+    }
+
+    /// [`Harness::run`] without parsing the result: the component's JSON text as it returned it
+    /// (for hosts that pass it on, and to keep large results from being parsed twice).
+    pub fn run_text(&self, store: &dyn StateStore, ctx: &Ctx, command: &Command) -> Result<String> {
         let c = wit_types::Context {
             now: ctx.now.clone(),
             host_timezone: ctx.host_timezone.clone(),
@@ -328,9 +336,7 @@ impl Harness {
             });
         }
         let input_bytes = input.map_or(0, |(_, size)| size);
-        let text = self.call(store, input_bytes, |s, g| dispatch(s, g, &c, command))?;
-        serde_json::from_str(&text)
-            .map_err(|e| Error::Component(format!("the component returned invalid JSON: {e}")))
+        self.call(store, input_bytes, |s, g| dispatch(s, g, &c, command))
     }
 
     fn call(

@@ -1032,15 +1032,32 @@ impl Ranking {
     }
 
     pub fn to_json(&self, skipped: Vec<Value>) -> Value {
-        json!({
+        serde_json::from_str(&self.to_json_text(skipped)).expect("the ranking writes JSON")
+    }
+
+    /// [`Ranking::to_json`] as JSON text, written entry by entry (see [`crate::json`]).
+    pub fn to_json_text(&self, skipped: Vec<Value>) -> String {
+        self.clone().into_json_text(skipped)
+    }
+
+    /// [`Ranking::to_json_text`], freeing each entry once it is written: the ranking and its JSON
+    /// never both exist in full.
+    pub fn into_json_text(self, skipped: Vec<Value>) -> String {
+        let count = self.ranked.len();
+        let weights = self.weights();
+        let mut ranked = crate::json::ListWriter::default();
+        for (i, r) in self.ranked.into_iter().enumerate() {
+            ranked.push(&r.to_json(i + 1));
+        }
+        let head = json!({
             "mode": self.mode.as_str(),
             "task": self.task,
             "theme": self.theme.map(Theme::as_str),
-            "weights": self.weights(),
-            "ranked": self.ranked.iter().enumerate().map(|(i, r)| r.to_json(i + 1)).collect::<Vec<_>>(),
+            "weights": weights,
             "skipped": skipped,
-            "summary": {"input": self.ranked.len() + skipped.len(), "ranked": self.ranked.len(), "skipped": skipped.len()},
-        })
+            "summary": {"input": count + skipped.len(), "ranked": count, "skipped": skipped.len()},
+        });
+        crate::json::object(head, vec![("ranked", ranked)])
     }
 }
 
@@ -1054,6 +1071,19 @@ pub fn run(
     installed: &[InstalledSkill],
     request: &Request,
 ) -> crate::Result<Value> {
+    run_text(ctx, store, mode, candidates, installed, request)
+        .map(|t| serde_json::from_str(&t).expect("the ranking writes JSON"))
+}
+
+/// [`run`] as JSON text (what the component returns).
+pub fn run_text(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+    request: &Request,
+) -> crate::Result<String> {
     let items = crate::model::parse_candidates(candidates)?;
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
     let mut cands = Vec::new();
@@ -1077,7 +1107,7 @@ pub fn run(
             lang: ctx.lang,
         },
     );
-    Ok(ranking.to_json(skipped))
+    Ok(ranking.into_json_text(skipped))
 }
 
 #[cfg(test)]

@@ -241,13 +241,21 @@ pub fn assess(c: &Candidate) -> (Risk, Vec<RiskFinding>) {
 
 /// `scan`: `{passed, blocked, summary}`. High is never recommended; medium only in manual mode.
 pub fn scan_candidates(items: Vec<Result<Candidate, String>>, mode: Mode) -> Value {
-    let (mut passed, mut blocked) = (Vec::new(), Vec::new());
+    serde_json::from_str(&scan_candidates_text(items, mode)).expect("the scan writes JSON")
+}
+
+/// [`scan_candidates`] as JSON text, written item by item (see [`crate::json`]).
+pub fn scan_candidates_text(items: Vec<Result<Candidate, String>>, mode: Mode) -> String {
+    let (mut passed, mut blocked) = (
+        crate::json::ListWriter::default(),
+        crate::json::ListWriter::default(),
+    );
     let mut by_risk = std::collections::BTreeMap::new();
     for (index, item) in items.into_iter().enumerate() {
         let c = match item {
             Ok(c) => c,
             Err(message) => {
-                blocked.push(json!({"index": index, "skill_id": "", "decision": "filter", "risk_level": "high",
+                blocked.push(&json!({"index": index, "skill_id": "", "decision": "filter", "risk_level": "high",
                     "reason": "invalid_candidate", "detail": message, "findings": []}));
                 continue;
             }
@@ -285,15 +293,14 @@ pub fn scan_candidates(items: Vec<Result<Candidate, String>>, mode: Mode) -> Val
             });
         }
         if pass {
-            passed.push(value)
+            passed.push(&value)
         } else {
-            blocked.push(value)
+            blocked.push(&value)
         }
     }
-    json!({
+    let head = json!({
         "mode": mode.as_str(),
-        "passed": passed,
-        "blocked": blocked,
         "summary": {"input": passed.len() + blocked.len(), "passed": passed.len(), "blocked": blocked.len(), "by_risk": by_risk},
-    })
+    });
+    crate::json::object(head, vec![("passed", passed), ("blocked", blocked)])
 }

@@ -1,0 +1,213 @@
+//! Per-call cost of filter, scan, rank and recommend: the component through the harness (wasm)
+//! versus the same guest code compiled natively, at 25, 1,000 and 100,000 candidates; and bundle
+//! scanning throughput at 1, 10 and 50 MB. Both sides end with the JSON text the export returns
+//! (`Harness::run_text`; natively, the value serialized). Ratios come from one run (BENCHMARKS.md).
+//!
+//!     cargo bench -p host-harness --bench pipeline
+//!     BENCH_SIZES=25,1000 cargo bench -p host-harness --bench pipeline   # skip the slow 100k
+
+mod common;
+
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use guest::filter::Mode;
+use guest::{Ctx, Lang, MemoryStore};
+use host_harness::{
+    CacheMode, Command, Harness, Limits, MemoryStateStore, RankRequest, RecommendOptions,
+};
+
+fn sizes() -> Vec<usize> {
+    std::env::var("BENCH_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![25, 1_000, 100_000])
+}
+
+fn ctx() -> Ctx {
+    Ctx {
+        now: "2026-11-29T02:00:00Z".into(),
+        host_timezone: Some("Asia/Shanghai".into()),
+        lang: Lang::En,
+    }
+}
+
+fn harness() -> Harness {
+    // No deadline: a benchmark measures, it does not police.
+    let limits = Limits {
+        deadline: None,
+        ..Limits::default()
+    };
+    Harness::builder()
+        .cache(CacheMode::from_env())
+        .limits(limits)
+        .build()
+        .expect("the component loads")
+}
+
+const TASK: &str = "extract tables from PDF invoices";
+
+fn options() -> RecommendOptions {
+    RecommendOptions {
+        task: Some(TASK.into()),
+        dry_run: true,
+        ..RecommendOptions::default()
+    }
+}
+
+fn commands(candidates: &str) -> Vec<(&'static str, Command)> {
+    vec![
+        (
+            "filter",
+            Command::Filter {
+                mode: Mode::Manual,
+                candidates: candidates.to_owned(),
+                installed: Vec::new(),
+            },
+        ),
+        (
+            "scan",
+            Command::ScanCandidates {
+                mode: Mode::Manual,
+                candidates: candidates.to_owned(),
+            },
+        ),
+        (
+            "rank",
+            Command::Rank {
+                mode: Mode::Manual,
+                candidates: candidates.to_owned(),
+                installed: Vec::new(),
+                request: RankRequest {
+                    task: Some(TASK.into()),
+                    signals: Vec::new(),
+                },
+            },
+        ),
+        (
+            "recommend",
+            Command::Recommend {
+                mode: Mode::Manual,
+                candidates: candidates.to_owned(),
+                installed: Vec::new(),
+                options: options(),
+            },
+        ),
+    ]
+}
+
+/// The same work, natively, ending as the component's exports end: with the JSON text.
+fn native(command: &Command) -> String {
+    native_value(command).to_string()
+}
+
+/// The native call's JSON value.
+fn native_value(command: &Command) -> serde_json::Value {
+    let mut store = MemoryStore::new();
+    let c = ctx();
+    match command {
+        Command::Filter {
+            mode,
+            candidates,
+            installed,
+        } => guest::filter::run(&c, &mut store, *mode, candidates, installed),
+        Command::ScanCandidates { mode, candidates } => guest::model::parse_candidates(candidates)
+            .map(|i| guest::scan::scan_candidates(i, *mode)),
+        Command::Rank {
+            mode,
+            candidates,
+            installed,
+            request,
+        } => guest::rank::run(&c, &mut store, *mode, candidates, installed, request),
+        Command::Recommend {
+            mode,
+            candidates,
+            installed,
+            options,
+        } => guest::recommend::run(&c, &mut store, *mode, candidates, installed, options),
+        Command::ScanBundle {
+            bundle,
+            trust,
+            force,
+        } => Ok(guest::scan::scan_bundle(bundle, *trust, *force)),
+        _ => unreachable!("not benchmarked"),
+    }
+    .expect("the native call succeeds")
+}
+
+fn pipeline(c: &mut Criterion) {
+    let h = harness();
+    for n in sizes() {
+        let candidates = common::candidates(n);
+        let mut group = c.benchmark_group(format!("pipeline/{n}"));
+        group.throughput(Throughput::Elements(n as u64));
+        if n >= 100_000 {
+            group.sample_size(10);
+            group.measurement_time(Duration::from_secs(20));
+        } else if n >= 1_000 {
+            group.sample_size(20);
+        }
+        for (name, command) in commands(&candidates) {
+            // The two builds must agree before their speed is compared.
+            let wasm = h
+                .run(&MemoryStateStore::new(), &ctx(), &command)
+                .expect("wasm call");
+            assert_eq!(
+                wasm,
+                native_value(&command),
+                "{name} at {n}: wasm and native differ"
+            );
+            group.bench_function(BenchmarkId::new(name, "wasm"), |b| {
+                b.iter(|| {
+                    h.run_text(&MemoryStateStore::new(), &ctx(), &command)
+                        .unwrap()
+                })
+            });
+            group.bench_function(BenchmarkId::new(name, "native"), |b| {
+                b.iter(|| native(&command))
+            });
+        }
+        group.finish();
+    }
+}
+
+fn bundle_scan(c: &mut Criterion) {
+    let h = harness();
+    let mut group = c.benchmark_group("bundle_scan");
+    group.sample_size(10);
+    for mb in [1usize, 10, 50] {
+        let bundle = common::bundle(mb << 20);
+        let bytes: usize = bundle
+            .files
+            .iter()
+            .map(|f| f.content.as_ref().map_or(0, String::len))
+            .sum();
+        group.throughput(Throughput::Bytes(bytes as u64));
+        let command = Command::ScanBundle {
+            bundle,
+            trust: guest::scan::Trust::Community,
+            force: false,
+        };
+        let wasm = h
+            .run(&MemoryStateStore::new(), &ctx(), &command)
+            .expect("wasm call");
+        assert_eq!(
+            wasm,
+            native_value(&command),
+            "bundle scan at {mb} MB differs"
+        );
+        group.bench_function(BenchmarkId::new(format!("{mb}MB"), "wasm"), |b| {
+            b.iter(|| {
+                h.run_text(&MemoryStateStore::new(), &ctx(), &command)
+                    .unwrap()
+            })
+        });
+        group.bench_function(BenchmarkId::new(format!("{mb}MB"), "native"), |b| {
+            b.iter(|| native(&command))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pipeline, bundle_scan);
+criterion_main!(benches);
