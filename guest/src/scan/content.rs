@@ -196,6 +196,27 @@ fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, out: &mut
     }
 }
 
+/// Words one of which every ASCII install-prompt line has: ASCII lines without any skip the regex.
+fn install_prompt_words() -> &'static aho_corasick::AhoCorasick {
+    static A: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+    A.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build([
+                "copy",
+                "paste",
+                "run",
+                "execute",
+                "enter",
+                "for ",
+                "prerequisite",
+                "复制",
+                "在终端",
+            ])
+            .expect("valid")
+    })
+}
+
 fn install_prompt() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
@@ -247,7 +268,10 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
     // physical line), so splitting `curl ... \` / `-d "$TOKEN"` across lines hides nothing.
     let mut continued: Option<(usize, String)> = None;
     for (idx, physical) in content.lines().enumerate() {
-        invisible(physical, file, idx + 1, idx == 0, &mut out);
+        // Every character `invisible` looks for is outside ASCII.
+        if !physical.is_ascii() {
+            invisible(physical, file, idx + 1, idx == 0, &mut out);
+        }
         let joined;
         let (line_no, line) = match continued.take() {
             Some((start, mut acc)) => {
@@ -282,7 +306,11 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             FileKind::Text => false,
         };
         // The ClawHavoc shape: an instruction to paste a command into a terminal, then a payload.
-        if !in_code && install_prompt().is_match(line.as_bytes()) {
+        if !in_code
+            // (Unicode case folding could match a non-ASCII spelling the ASCII prefilter misses.)
+            && (!line.is_ascii() || install_prompt_words().is_match(line))
+            && install_prompt().is_match(line.as_bytes())
+        {
             prompt_at = Some(line_no);
         }
         if let Some(at) = prompt_at
@@ -303,8 +331,9 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
         }
         let comment =
             in_code && is_comment(line) || trimmed.starts_with("<!--") && kind != FileKind::Code;
-        let negated = negation().is_match(line.as_bytes());
-        for hit in rules.scan_line(line, in_code) {
+        let hits = rules.scan_line(line, in_code);
+        let negated = !hits.is_empty() && negation().is_match(line.as_bytes());
+        for hit in hits {
             let rule = &rules.rules[hit.rule];
             let n = per_rule.entry(hit.rule).or_default();
             *n += 1;
