@@ -292,25 +292,82 @@ fn signal_text(v: &Value) -> Option<String> {
     }
 }
 
-/// Lower-cased categories plus concept tokens (without `@`) of a text.
+/// The names of the lexicon concepts a text mentions.
 fn concepts_of(text: &str) -> BTreeSet<String> {
-    analyze(text)
+    let lex = lexicon();
+    lex.concepts_in(&text.to_lowercase())
         .into_iter()
-        .filter_map(|t| t.strip_prefix('@').map(str::to_owned))
+        .map(|c| lex.concepts[c].clone())
         .collect()
 }
 
-fn candidate_topics(c: &Candidate) -> BTreeSet<String> {
-    let mut out: BTreeSet<String> = c
-        .categories
+/// The lexicon families of a candidate's categories.
+fn category_families(categories: &[String]) -> BTreeSet<String> {
+    let lex = lexicon();
+    categories
         .iter()
-        .map(|x| x.trim().to_lowercase())
-        .filter(|x| !x.is_empty())
-        .collect();
-    for cat in &c.categories {
-        out.extend(concepts_of(&cat.replace('-', " ")));
+        .filter_map(|c| lex.families_of_category(c))
+        .flatten()
+        .cloned()
+        .collect()
+}
+
+/// The lexicon families of the concepts a text mentions.
+fn text_families(text: &str) -> BTreeSet<String> {
+    let lex = lexicon();
+    lex.concepts_in(&text.to_lowercase())
+        .into_iter()
+        .flat_map(|c| lex.families_of_concept(c).iter().cloned())
+        .collect()
+}
+
+/// Work (dev/ops/docs/efficiency) family: by the categories' families when any category is known,
+/// else by the text's: in `work` and not in the daily-life family.
+fn is_work(category_families: &BTreeSet<String>, text_families: &BTreeSet<String>) -> bool {
+    let fams = if category_families.is_empty() {
+        text_families
+    } else {
+        category_families
+    };
+    fams.contains("work") && !fams.contains("life")
+}
+
+/// What the lexicon says about one candidate, worked out once per ranking.
+struct Traits {
+    /// Lower-cased categories plus the concepts they name.
+    topics: BTreeSet<String>,
+    category_families: BTreeSet<String>,
+    /// Families of the concepts in the name and description.
+    text_families: BTreeSet<String>,
+}
+
+impl Traits {
+    fn of(c: &Candidate) -> Traits {
+        let mut topics: BTreeSet<String> = c
+            .categories
+            .iter()
+            .map(|x| x.trim().to_lowercase())
+            .filter(|x| !x.is_empty())
+            .collect();
+        for cat in &c.categories {
+            topics.extend(concepts_of(&cat.replace('-', " ")));
+        }
+        Traits {
+            topics,
+            category_families: category_families(&c.categories),
+            text_families: text_families(&format!("{} {}", c.name, c.description)),
+        }
     }
-    out
+
+    /// Whether the candidate belongs to a family (`fun`, `life`, `practical`, `work`), by its
+    /// categories or the concepts of its name and description.
+    fn in_family(&self, family: &str) -> bool {
+        self.category_families.contains(family) || self.text_families.contains(family)
+    }
+
+    fn work_family(&self) -> bool {
+        is_work(&self.category_families, &self.text_families)
+    }
 }
 
 impl Profile {
@@ -392,39 +449,10 @@ impl Profile {
 /// Work (dev/ops/docs/efficiency) family: any category in it and none in the daily-life family;
 /// without categories, by the concepts of the name and description.
 pub fn is_work_family(categories: &[String], fallback_text: &str) -> bool {
-    let lex = lexicon();
-    let fams: Vec<&BTreeSet<String>> = categories
-        .iter()
-        .filter_map(|c| lex.families_of_category(c))
-        .collect();
-    if !fams.is_empty() {
-        return fams.iter().any(|f| f.contains("work")) && !fams.iter().any(|f| f.contains("life"));
-    }
-    let lower = fallback_text.to_lowercase();
-    let concepts = lex.concepts_in(&lower);
-    let has = |fam: &str| {
-        concepts
-            .iter()
-            .any(|&c| lex.families_of_concept(c).iter().any(|f| f == fam))
-    };
-    has("work") && !has("life")
-}
-
-/// Whether the candidate belongs to a lexicon family (`fun`, `life`, `practical`, `work`), by its
-/// categories and the concepts of its name and description.
-fn in_family(c: &Candidate, family: &str) -> bool {
-    let lex = lexicon();
-    if c.categories
-        .iter()
-        .filter_map(|x| lex.families_of_category(x))
-        .any(|f| f.contains(family))
-    {
-        return true;
-    }
-    let lower = format!("{} {}", c.name, c.description).to_lowercase();
-    lex.concepts_in(&lower)
-        .iter()
-        .any(|&i| lex.families_of_concept(i).iter().any(|f| f == family))
+    is_work(
+        &category_families(categories),
+        &text_families(fallback_text),
+    )
 }
 
 fn days_since_update(c: &Candidate, clock: &Clock) -> Option<i64> {
@@ -699,10 +727,10 @@ pub fn rank_assessed(
             } else {
                 0.0
             };
-            let work_family =
-                is_work_family(&c.categories, &format!("{} {}", c.name, c.description));
+            let traits = Traits::of(&c);
+            let work_family = traits.work_family();
             let factors = factors(
-                &c, risk, mode, task, relevance, exact, &bm25[i].1, &docs[i], &cx,
+                &c, &traits, risk, mode, task, relevance, exact, &bm25[i].1, &docs[i], &cx,
             );
             let score = factors.iter().map(Factor::points).sum();
             let reasons = reasons(&factors, risk, lang);
@@ -758,6 +786,7 @@ pub fn id_slug(id: &str) -> &str {
 #[allow(clippy::too_many_arguments)]
 fn factors(
     c: &Candidate,
+    traits: &Traits,
     risk: Risk,
     mode: Mode,
     task: Option<&str>,
@@ -769,7 +798,7 @@ fn factors(
 ) -> Vec<Factor> {
     let lang = cx.lang;
     let p = cx.profile;
-    let topics = candidate_topics(c);
+    let topics = &traits.topics;
     // Capability gap: the share of the candidate's topics nobody installed covers.
     let (gap, gap_detail) = if topics.is_empty() {
         (0.5, String::new())
@@ -882,7 +911,7 @@ fn factors(
             // Would want to try: fits today's theme, and is easy to pick up.
             let fit = match theme {
                 Theme::Practical => {
-                    if in_family(c, "practical") {
+                    if traits.in_family("practical") {
                         1.0
                     } else {
                         0.3
@@ -890,7 +919,7 @@ fn factors(
                 }
                 Theme::Hot => trend,
                 Theme::Fun => {
-                    if in_family(c, "fun") {
+                    if traits.in_family("fun") {
                         1.0
                     } else {
                         0.2
@@ -914,7 +943,7 @@ fn factors(
             } else {
                 String::new()
             };
-            let life = in_family(c, "life");
+            let life = traits.in_family("life");
             let life_detail = if life {
                 match lang {
                     Lang::Zh => "生活化、内容向的场景".to_owned(),

@@ -240,7 +240,7 @@ fn the_fun_theme_prefers_fun_skills() {
     );
     assert_eq!(r.theme, Some(Theme::Fun));
     assert!(
-        in_family(&r.ranked[0].candidate, "fun"),
+        Traits::of(&r.ranked[0].candidate).in_family("fun"),
         "{}",
         r.ranked[0].candidate.skill_id
     );
