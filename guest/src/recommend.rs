@@ -16,7 +16,7 @@ use crate::lifecycle::{
 use crate::model::parse_candidates;
 use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank_assessed};
 use crate::render::{Card, Item, card_text};
-use crate::scan::candidate::{Risk, assess};
+use crate::scan::candidate::{Risk, assess, deciding};
 use crate::state::{DailyStatus, Documents};
 use crate::{Ctx, DocumentStore, Lang, Result, text};
 
@@ -108,13 +108,7 @@ fn explanation(r: &Ranked, lang: Lang) -> String {
             Lang::En => "low risk".into(),
         };
     }
-    let mut reasons: Vec<&str> = r
-        .findings
-        .iter()
-        .filter(|f| f.raises_to == r.risk)
-        .map(|f| f.description.as_str())
-        .collect();
-    reasons.dedup();
+    let reasons = deciding(&r.findings, r.risk, |f| &f.description);
     if reasons.is_empty() {
         match lang {
             Lang::Zh => "候选自身标注为中等风险".into(),
@@ -244,12 +238,7 @@ pub fn run(
         if pass {
             usable.push((c, risk, findings));
         } else {
-            let mut rules: Vec<&str> = findings
-                .iter()
-                .filter(|f| f.raises_to == risk)
-                .map(|f| f.rule_id.as_str())
-                .collect();
-            rules.dedup();
+            let rules = deciding(&findings, risk, |f| &f.rule_id);
             let detail = if rules.is_empty() {
                 format!("{} risk as labelled by the agent", risk.as_str())
             } else {

@@ -69,6 +69,22 @@ fn raise(
     });
 }
 
+/// What the findings that raised a candidate to `risk` say (one field of each, repeats folded):
+/// the candidate's risk explained by exactly the findings that decided it.
+pub fn deciding<'a>(
+    findings: &'a [RiskFinding],
+    risk: Risk,
+    field: impl Fn(&'a RiskFinding) -> &'a str,
+) -> Vec<&'a str> {
+    let mut out: Vec<&str> = findings
+        .iter()
+        .filter(|f| f.raises_to == risk)
+        .map(field)
+        .collect();
+    out.dedup();
+    out
+}
+
 /// Assess one candidate: (risk, findings).
 pub fn assess(c: &Candidate) -> (Risk, Vec<RiskFinding>) {
     let own = Risk::parse(c.risk_level.as_deref());
@@ -271,12 +287,7 @@ pub fn scan_candidates_text(items: Vec<Result<Candidate, String>>, mode: Mode) -
             (Risk::Low, _) => "low risk".to_owned(),
             (_, true) => format!("{} risk as labelled by the agent", risk.as_str()),
             (_, false) => {
-                let mut reasons: Vec<&str> = findings
-                    .iter()
-                    .filter(|x| x.raises_to == risk)
-                    .map(|x| x.description.as_str())
-                    .collect();
-                reasons.dedup();
+                let reasons = deciding(&findings, risk, |f| &f.description);
                 format!("{} risk: {}", risk.as_str(), reasons.join(" "))
             }
         };
