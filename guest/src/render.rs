@@ -499,11 +499,9 @@ pub fn run(ctx: &crate::Ctx, mode: Mode, input: &str) -> Result<Value> {
     }
     let local_date = match v.get("local_date").and_then(Value::as_str) {
         Some(d) => d.to_owned(),
-        None => {
-            let now = crate::clock::parse_now(&ctx.now)?;
-            let clock = crate::clock::Clock::new(&ctx.now, None, ctx.host_timezone.as_deref())?;
-            clock.local_date_of(now).to_string()
-        }
+        None => crate::clock::Clock::new(&ctx.now, None, ctx.host_timezone.as_deref())?
+            .today()
+            .to_string(),
     };
     let theme_label = v
         .get("theme")

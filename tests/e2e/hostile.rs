@@ -43,6 +43,22 @@ fn assert_no_state(dir: &Path) {
     }
 }
 
+fn recommend(dir: &Path, file: &Path) -> Output {
+    cli(
+        Some(dir),
+        &[
+            "recommend",
+            "--mode",
+            "manual",
+            "--candidates",
+            file.to_str().unwrap(),
+            "--json",
+            "--no-discover",
+        ],
+        &[],
+    )
+}
+
 fn filter(dir: &Path, file: &Path) -> Output {
     cli(
         Some(dir),
@@ -71,19 +87,7 @@ fn a_million_candidates_over_the_input_cap_are_refused_before_reading_them_all()
     write!(w, "]}}").unwrap();
     drop(w);
     assert!(fs::metadata(&f).unwrap().len() > 64 << 20);
-    let out = cli(
-        Some(t.path()),
-        &[
-            "recommend",
-            "--mode",
-            "manual",
-            "--candidates",
-            f.to_str().unwrap(),
-            "--json",
-            "--no-discover",
-        ],
-        &[],
-    );
+    let out = recommend(t.path(), &f);
     assert_eq!(clean_exit(&out), 3);
     let e = error_of(&out);
     assert_eq!(e["field"], "candidates");
@@ -100,19 +104,7 @@ fn a_million_tiny_items_inside_the_cap_end_cleanly() {
     let f = t.path().join("tiny.json");
     let body = format!("[{}{{}}]", "{},".repeat(999_999));
     fs::write(&f, body).unwrap();
-    let out = cli(
-        Some(t.path()),
-        &[
-            "recommend",
-            "--mode",
-            "manual",
-            "--candidates",
-            f.to_str().unwrap(),
-            "--json",
-            "--no-discover",
-        ],
-        &[],
-    );
+    let out = recommend(t.path(), &f);
     // Either every item is dropped as invalid (silent, exit 0) or the memory cap ends it (exit 5):
     // both are clean, and neither writes state.
     match clean_exit(&out) {
