@@ -1,7 +1,8 @@
 // The component, transpiled by jco (dist/guest.js, instantiation mode). Every call gets a fresh instance
 // in a worker thread — like the Rust host's fresh wasmtime Store per call — with the state-store import
-// backed by a store session in this thread, a wall-clock deadline (the worker is terminated) and a
-// memory cap (every core memory gets a maximum; growth past it fails inside the engine).
+// backed by a store session in this thread, a wall-clock deadline that grows with the input (the worker
+// is terminated) and a memory cap (every core memory gets a maximum; growth past it fails inside the
+// engine).
 import { readFileSync } from 'node:fs';
 import { Worker, MessageChannel } from 'node:worker_threads';
 import { HostError, corruptDocument, invalidInput, limit, refused, storeError, trap } from './errors.js';
@@ -11,9 +12,21 @@ import { parseKeepingNumbers } from './json.js';
 
 export const DEFAULT_DIST = new URL('../dist/', import.meta.url);
 
-/** The Rust host's defaults. deadlineMs: wall time per call; maxMemoryBytes: the guest's linear memory. */
+/** Wall time per call on a small input (host-harness `Limits::default().deadline`). */
+export const DEADLINE_MS = 10_000;
+/** Extra wall time per started MiB of input (host-harness `Limits::default().deadline_per_mib`). */
+export const DEADLINE_PER_MIB_MS = 1_000;
+const MIB = 1024 * 1024;
+// setTimeout fires at once for a delay over 2^31 - 1 ms (about 24.8 days); longer deadlines saturate there.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The Rust host's defaults. deadlineMs: wall time per call (null: none); deadlinePerMibMs: added per
+ * started MiB of input; maxMemoryBytes: the guest's linear memory.
+ */
 export const LIMITS = {
-  deadlineMs: 10_000,
+  deadlineMs: DEADLINE_MS,
+  deadlinePerMibMs: DEADLINE_PER_MIB_MS,
   maxMemoryBytes: 512 * 1024 * 1024,
   maxDocumentBytes: 64 * 1024 * 1024,
   maxInputBytes: 64 * 1024 * 1024,
@@ -21,6 +34,18 @@ export const LIMITS = {
 };
 
 const loaded = new Map();
+
+/**
+ * The deadline in ms for a call with `inputBytes` of input (host-harness `Limits::deadline_for`):
+ * deadlineMs plus deadlinePerMibMs per started MiB, so 0 bytes -> 10 s, 1 byte .. 1 MiB -> 11 s,
+ * 1 MiB + 1 -> 12 s with the defaults. null when deadlineMs is null (no deadline).
+ */
+export function deadlineFor(limits, inputBytes = 0) {
+  if (limits.deadlineMs == null) return null;
+  const mib = Math.ceil(Math.max(0, inputBytes) / MIB);
+  const ms = limits.deadlineMs + (limits.deadlinePerMibMs ?? DEADLINE_PER_MIB_MS) * mib;
+  return Math.min(ms, MAX_TIMER_MS);
+}
 
 /**
  * Load a transpiled component once per process: the recorded metadata and the compiled core modules
@@ -54,7 +79,9 @@ export async function loadComponent(dist = DEFAULT_DIST, limits = LIMITS) {
 /**
  * Run one export as one transaction on `store`: exclusive session; loads served from the store (or this
  * call's staged saves); saves committed only when the export returns ok.
- * `call` = {iface, fn, args}. keepNumbers: floats stay RawNumber (the CLI prints them as the Rust CLI does).
+ * `call` = {iface, fn, args, inputBytes}: inputBytes (UTF-8 bytes of the candidates, the normalize or
+ * render input, or a bundle's file contents; 0 for the rest) sets the deadline, see deadlineFor.
+ * keepNumbers: floats stay RawNumber (the CLI prints them as the Rust CLI does).
  */
 export async function callGuest(store, call, { dist = DEFAULT_DIST, limits = LIMITS, keepNumbers = false } = {}) {
   const component = await loadComponent(dist, limits);
@@ -66,7 +93,7 @@ export async function callGuest(store, call, { dist = DEFAULT_DIST, limits = LIM
     throw e;
   }
   try {
-    const r = await runInWorker(component, call, session, limits);
+    const r = await runInWorker(component, call, session, limits, deadlineFor(limits, call.inputBytes ?? 0));
     if (r.limit) throw limit('deadline', 'the call ran past its time limit');
     if (r.guestError) throw guestError(r.guestError, store, r.storeErr);
     if (r.trap !== undefined) {
@@ -91,7 +118,7 @@ export async function callGuest(store, call, { dist = DEFAULT_DIST, limits = LIM
   }
 }
 
-function runInWorker(component, call, session, limits) {
+function runInWorker(component, { iface, fn, args }, session, limits, deadlineMs) {
   return new Promise((resolve, reject) => {
     const { port1, port2 } = new MessageChannel();
     const flagBuffer = new SharedArrayBuffer(4);
@@ -102,7 +129,7 @@ function runInWorker(component, call, session, limits) {
         modules: component.modules,
         port: port2,
         flag: flagBuffer,
-        call,
+        call: { iface, fn, args },
         limits: { maxDocumentBytes: limits.maxDocumentBytes, maxGuestStderrBytes: limits.maxGuestStderrBytes },
       },
       transferList: [port2],
@@ -130,10 +157,10 @@ function runInWorker(component, call, session, limits) {
       Atomics.notify(flag, 0);
     });
     let timedOut = false;
-    const timer = limits.deadlineMs == null ? null : setTimeout(() => {
+    const timer = deadlineMs == null ? null : setTimeout(() => {
       timedOut = true;
       worker.terminate().finally(() => finish(resolve, { limit: 'deadline' }));
-    }, limits.deadlineMs);
+    }, deadlineMs);
     worker.once('message', (m) => {
       finish(resolve, m);
       worker.terminate();

@@ -18,7 +18,7 @@ import { defaultDirs, discover } from './discover.js';
 export { HostError } from './errors.js';
 export { FileStateStore, MemoryStateStore, NullStateStore, resolveStateDir, atomicWrite } from './store.js';
 export { readBundle } from './bundle.js';
-export { LIMITS } from './component.js';
+export { LIMITS, DEADLINE_MS, DEADLINE_PER_MIB_MS, deadlineFor } from './component.js';
 
 const REGISTRIES = ['auto', 'clawhub', 'skillssh', 'smithery', 'glama', 'skillhub', 'github', 'mcpmarket', 'candidates'];
 const TRUSTS = ['builtin', 'trusted', 'community', 'agent-created'];
@@ -102,7 +102,8 @@ export class Host {
 
   #life(fn, ...args) { return callGuest(this.store, { iface: 'lifecycle', fn, args }, this.component); }
 
-  #stateless(iface, fn, ...args) { return callGuest(new NullStateStore(), { iface, fn, args }, this.component); }
+  /** A call that reads no state; inputBytes (its input's size) sets the deadline. */
+  #stateless(inputBytes, iface, fn, ...args) { return callGuest(new NullStateStore(), { iface, fn, args, inputBytes }, this.component); }
 
   async status(o = {}) {
     const out = await this.#life('status', this.ctx(o));
@@ -161,8 +162,8 @@ export class Host {
   /** Registry JSON (a string) -> {registry, candidates, skipped, warnings, summary}. Reads no state. */
   normalize({ json, from = 'auto', baseUrl, ...o }) {
     if (!REGISTRIES.includes(from)) throw invalidInput('from', `unknown registry ${JSON.stringify(from)}`);
-    checkSize('input', json);
-    return this.#stateless('filter', 'normalize', from, json, baseUrl ?? undefined);
+    const inputBytes = checkSize('input', json);
+    return this.#stateless(inputBytes, 'filter', 'normalize', from, json, baseUrl ?? undefined);
   }
 
   /**
@@ -170,9 +171,9 @@ export class Host {
    * discover: look in the usual skill folders (default true); skillsDirs: more folders; cwd/home for them.
    */
   async filter({ candidates, mode, ...o }) {
-    checkSize('candidates', candidates);
+    const inputBytes = checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
-    const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed] }, this.component);
+    const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed], inputBytes }, this.component);
     out.discovery = discovery;
     return out;
   }
@@ -182,10 +183,10 @@ export class Host {
    * task: the user's request; signals: scenario hints; discovery options as for filter.
    */
   async rank({ candidates, mode, task, signals = [], ...o }) {
-    checkSize('candidates', candidates);
+    const inputBytes = checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
     const request = { task: task ?? undefined, signals };
-    const out = await callGuest(this.store, { iface: 'rank', fn: 'rank', args: [this.ctx(o), mode, candidates, installed, request] }, this.component);
+    const out = await callGuest(this.store, { iface: 'rank', fn: 'rank', args: [this.ctx(o), mode, candidates, installed, request], inputBytes }, this.component);
     out.discovery = discovery;
     return out;
   }
@@ -195,41 +196,41 @@ export class Host {
    * unless dryRun. Options: task, signals, dryRun, remoteVersion, localVersion, otherQuestion, discovery.
    */
   async recommend({ candidates, mode, task, signals = [], dryRun = false, remoteVersion, localVersion, otherQuestion = false, ...o }) {
-    checkSize('candidates', candidates);
+    const inputBytes = checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
     const request = {
       task: task ?? undefined, signals, dryRun: !!dryRun, remoteVersion: remoteVersion ?? undefined,
       localVersion: localVersion ?? undefined, otherQuestion: !!otherQuestion,
     };
-    const out = await callGuest(this.store, { iface: 'recommend', fn: 'recommend', args: [this.ctx(o), mode, candidates, installed, request] }, this.component);
+    const out = await callGuest(this.store, { iface: 'recommend', fn: 'recommend', args: [this.ctx(o), mode, candidates, installed, request], inputBytes }, this.component);
     out.discovery = discovery;
     return out;
   }
 
   /** Render the card for a `recommend` result (a JSON string). Reads no state. */
   render({ mode, input, ...o }) {
-    checkSize('input', input);
-    return this.#stateless('render', 'render', this.ctx(o), mode, input);
+    const inputBytes = checkSize('input', input);
+    return this.#stateless(inputBytes, 'render', 'render', this.ctx(o), mode, input);
   }
 
   /** Candidate risk. Reads no state. */
   scan({ candidates, mode }) {
-    checkSize('candidates', candidates);
-    return this.#stateless('scan', 'scanCandidates', mode, candidates);
+    const inputBytes = checkSize('candidates', candidates);
+    return this.#stateless(inputBytes, 'scan', 'scanCandidates', mode, candidates);
   }
 
   /** Scan a skill folder or SKILL.md; trust defaults from `source`, else community. */
   scanBundle({ path, trust, source, force = false }) {
-    const bundle = readBundleArg(path);
+    const { bundle, bytes } = readBundleArg(path);
     const t = trust ?? (source ? trustOfSource(source) : 'community');
     if (!TRUSTS.includes(t)) throw invalidInput('trust', `unknown trust ${JSON.stringify(t)}`);
-    return this.#stateless('scan', 'scanBundle', bundle, t, !!force);
+    return this.#stateless(bytes, 'scan', 'scanBundle', bundle, t, !!force);
   }
 
   /** Validate a skill folder's or SKILL.md's frontmatter and layout. */
   validate({ path, strict = false }) {
-    const bundle = readBundleArg(path);
-    return this.#stateless('scan', 'validate', bundle, !!strict);
+    const { bundle, bytes } = readBundleArg(path);
+    return this.#stateless(bytes, 'scan', 'validate', bundle, !!strict);
   }
 }
 
@@ -244,9 +245,11 @@ function installedSkills({ skillsDirs = [], discover: look = true, cwd = process
   };
 }
 
+/** The input's size in UTF-8 bytes (what the deadline is computed from); over the input limit: an error. */
 function checkSize(field, text) {
   const size = Buffer.byteLength(String(text), 'utf8');
   if (size > LIMITS.maxInputBytes) throw invalidInput(field, `${size} bytes, over the ${LIMITS.maxInputBytes}-byte input limit`);
+  return size;
 }
 
 function readBundleArg(path) {
@@ -259,7 +262,7 @@ function readBundleArg(path) {
   }
   const bytes = bundle.files.reduce((n, f) => n + (f.content ? Buffer.byteLength(f.content, 'utf8') : 0), 0);
   if (bytes > LIMITS.maxInputBytes) throw invalidInput('bundle', `${bytes} bytes, over the ${LIMITS.maxInputBytes}-byte input limit`);
-  return bundle;
+  return { bundle, bytes };
 }
 
 /**

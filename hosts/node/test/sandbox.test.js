@@ -3,12 +3,12 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeWasiStubs } from '../src/wasi-stubs.js';
-import { openHost, MemoryStateStore } from '../src/index.js';
+import { openHost, MemoryStateStore, LIMITS, DEADLINE_MS, DEADLINE_PER_MIB_MS, deadlineFor } from '../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const HOSTILE = join(here, '../../../target/guest-wasm/wasm32-wasip2/wasm-release/hostile_guest.wasm');
@@ -59,6 +59,55 @@ test('a component that loops forever is stopped at the deadline (exit 5), nothin
   const { host, dir } = await hostileHost({ deadlineMs: 300 });
   await assert.rejects(host.status(), (e) => e.code === 'sandbox_limit' && e.exitCode === 5 && e.details.limit === 'deadline');
   assert.deepEqual(files(dir), BEFORE);
+});
+
+test('the deadline is 10 s plus 1 s per started MiB of input (host-harness Limits::deadline_for)', () => {
+  const MIB = 1 << 20;
+  assert.equal(DEADLINE_MS, 10_000);
+  assert.equal(DEADLINE_PER_MIB_MS, 1_000);
+  assert.equal(LIMITS.deadlineMs, DEADLINE_MS);
+  assert.equal(LIMITS.deadlinePerMibMs, DEADLINE_PER_MIB_MS);
+  assert.equal(deadlineFor(LIMITS, 0), 10_000);
+  assert.equal(deadlineFor(LIMITS, 1), 11_000);
+  assert.equal(deadlineFor(LIMITS, MIB), 11_000);
+  assert.equal(deadlineFor(LIMITS, MIB + 1), 12_000);
+  assert.equal(deadlineFor(LIMITS, 44 * MIB), 54_000);
+  assert.equal(deadlineFor(LIMITS, LIMITS.maxInputBytes), 74_000);
+  assert.equal(deadlineFor({ ...LIMITS, deadlineMs: 300, deadlinePerMibMs: 0 }, 5 * MIB), 300);
+  assert.equal(deadlineFor({ ...LIMITS, deadlineMs: 2_000, deadlinePerMibMs: 500 }, 2 * MIB + 1), 3_500);
+  assert.equal(deadlineFor({ ...LIMITS, deadlineMs: null }, MIB), null);
+  assert.equal(deadlineFor({ ...LIMITS, deadlineMs: 2 ** 40 }, 0), 2 ** 31 - 1, 'saturates at the largest setTimeout delay');
+});
+
+// The deadline each call's worker is given: the delays passed to setTimeout (the real timer still runs;
+// every call here returns at once, so nothing waits for it).
+function watchDeadlines(t) {
+  const spy = t.mock.method(globalThis, 'setTimeout');
+  return () => spy.mock.calls.map((c) => c.arguments[1]);
+}
+
+test('each call gets the deadline for its input size: none, a large normalize input, a large bundle', async (t) => {
+  const MIB = 1 << 20;
+  const { host, dir } = await hostileHost();
+  const delays = watchDeadlines(t);
+  await host.unsupportedDaily();
+  assert.deepEqual(delays(), [10_000]);
+  const json = `{"pad": "${'x'.repeat(2 * MIB)}"}`;   // 2 MiB + 11 bytes: three started MiB
+  assert.deepEqual(Object.keys(await host.normalize({ json })), ['pad']);
+  assert.deepEqual(delays(), [10_000, 13_000]);
+  const skill = join(dir, 'big-skill');
+  mkdirSync(skill);
+  writeFileSync(join(skill, 'SKILL.md'), `---\nname: big-skill\ndescription: d\n---\n${'y'.repeat(MIB)}`);   // MiB + 39 bytes
+  await assert.rejects(host.validate({ path: skill }), (e) => e.code === 'invalid_input');   // the fixture refuses it
+  assert.deepEqual(delays(), [10_000, 13_000, 12_000]);
+});
+
+test('both deadline numbers can be overridden per host', async (t) => {
+  const { host } = await hostileHost({ deadlineMs: 2_000, deadlinePerMibMs: 500 });
+  const delays = watchDeadlines(t);
+  await host.normalize({ json: `{"pad": "${'x'.repeat(3 << 20)}"}` });   // four started MiB
+  await host.unsupportedDaily();
+  assert.deepEqual(delays(), [4_000, 2_000]);
 });
 
 test('a component that allocates without bound hits the memory cap (exit 5), nothing written', async () => {

@@ -10,7 +10,7 @@ import wasmtime
 from conformance import REPO
 from skill_recommender import Host, Limits, SkillRecommenderError
 from skill_recommender.errors import ComponentLoad
-from skill_recommender.runtime import Runtime
+from skill_recommender.runtime import DEFAULT_DEADLINE, DEFAULT_DEADLINE_PER_MIB, MIB, Runtime
 
 NOW = "2026-11-29T02:00:00Z"
 HOSTILE = os.path.join(REPO, "target", "guest-wasm", "wasm32-wasip2", "wasm-release", "hostile_guest.wasm")
@@ -60,6 +60,59 @@ def test_the_cache_is_written_then_hit_and_a_tampered_file_is_rebuilt(tmp_path):
     assert third["outcome"] == "rebuilt" and third["reason"] == "checksum mismatch"
     _, fourth = cache.load(eng, wasm, str(tmp_path), key)
     assert fourth["outcome"] == "hit"
+
+
+def test_the_deadline_is_10_s_plus_1_s_per_started_mib_of_input():
+    # host-harness limits.rs: the_deadline_grows_with_the_input_per_started_mib
+    assert (DEFAULT_DEADLINE, DEFAULT_DEADLINE_PER_MIB) == (10.0, 1.0)
+    lim = Limits()
+    assert (lim.deadline, lim.deadline_per_mib) == (DEFAULT_DEADLINE, DEFAULT_DEADLINE_PER_MIB)
+    assert lim.deadline_for(0) == 10.0
+    assert lim.deadline_for(1) == 11.0
+    assert lim.deadline_for(MIB) == 11.0
+    assert lim.deadline_for(MIB + 1) == 12.0
+    assert lim.deadline_for(44 << 20) == 54.0
+    assert lim.deadline_for(lim.max_input_bytes) == 74.0
+    assert Limits(deadline=0.3, deadline_per_mib=0.0).deadline_for(5 * MIB) == 0.3
+    assert Limits(deadline=2.0, deadline_per_mib=0.5).deadline_for(2 * MIB + 1) == 3.5
+    assert Limits(deadline=None).deadline_for(MIB) is None
+
+
+def test_deadline_ticks_round_down_but_never_to_zero():
+    # host-harness limits.rs: deadline_ticks_round_down_but_never_to_zero (10 ms ticks)
+    assert Limits().deadline_ticks(0) == 1000
+    assert Limits().deadline_ticks(MIB + 1) == 1200
+    assert Limits(deadline=0.001, deadline_per_mib=0.0).deadline_ticks(0) == 1
+    assert Limits(deadline=0.57, deadline_per_mib=0.0).deadline_ticks(0) == 57  # not 56 from float error
+    assert Limits(deadline=None).deadline_ticks(0) is None
+
+
+@pytest.fixture
+def epoch_deadlines(monkeypatch):
+    """The epoch deadline (in ticks) each call's Store is given, in call order."""
+    seen = []
+    original = wasmtime.Store.set_epoch_deadline
+
+    def record(self, ticks):
+        seen.append(ticks)
+        return original(self, ticks)
+
+    monkeypatch.setattr(wasmtime.Store, "set_epoch_deadline", record)
+    return seen
+
+
+def test_each_call_gets_the_deadline_for_its_input_size(tmp_path, epoch_deadlines):
+    h = Host(tmp_path / "state", now=NOW, timezone="UTC", no_cache=True)
+    h.daily_gate()
+    assert epoch_deadlines == [1000]  # no input: 10 s
+    padded = '{"candidates": []}' + " " * (2 * MIB)  # 2 MiB + 18 bytes: three started MiB
+    assert h.normalize(padded, registry="candidates")["candidates"] == []
+    assert epoch_deadlines == [1000, 1300]
+    skill = tmp_path / "big-skill"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("---\nname: big-skill\ndescription: d\n---\n" + "y" * MIB)  # MiB + 39 bytes
+    h.validate(skill)
+    assert epoch_deadlines == [1000, 1300, 1200]
 
 
 hostile_only = pytest.mark.skipif(not os.path.exists(HOSTILE), reason=f"{HOSTILE} not built (cargo build -p host-harness)")
@@ -125,3 +178,15 @@ def test_the_positive_control_commits_and_loads_see_staged_saves(tmp_path):
     assert files(tmp_path) == ["history.json", "state.json"]
     assert json.loads((tmp_path / "state.json").read_text()) == {"hostile": True}
     assert h.unsupported_daily() == {"state": '{"hostile": true}', "history": '{"hostile": true}'}
+
+
+@hostile_only
+def test_both_deadline_numbers_can_be_overridden(tmp_path, epoch_deadlines):
+    with open(HOSTILE, "rb") as f:
+        wasm = f.read()
+    lim = Limits(deadline=0.5, deadline_per_mib=0.25)
+    h = Host(tmp_path, now=NOW, timezone="UTC", component=wasm, limits=lim, no_cache=True)
+    padded = '{"pad": "' + "x" * (3 * MIB) + '"}'  # four started MiB; the fixture echoes it
+    assert list(h.normalize(padded)) == ["pad"]
+    h.unsupported_daily()
+    assert epoch_deadlines == [150, 50]

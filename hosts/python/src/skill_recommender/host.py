@@ -143,6 +143,11 @@ def _json_text(value: Any, field: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _bundle_bytes(b: Bundle) -> int:
+    """A bundle's input size, as the Rust host counts it: its files' text contents in UTF-8 bytes."""
+    return sum(len(f.content.encode("utf-8")) for f in b.files if f.content)
+
+
 def _wit_bundle(b: Bundle):
     return record(
         name=b.name,
@@ -227,12 +232,14 @@ class Host:
             source,
         )
 
-    def _run(self, interface: str, func: str, args: List[Any], stateful: bool = True) -> Dict[str, Any]:
+    def _run(
+        self, interface: str, func: str, args: List[Any], stateful: bool = True, input_bytes: int = 0
+    ) -> Dict[str, Any]:
         if stateful:
             st, _, _ = self.store()
         else:
             st = NullStateStore()
-        text = self.runtime.call(st, interface, func, args)
+        text = self.runtime.call(st, interface, func, args, input_bytes)
         if isinstance(st, FileStateStore):
             self.migrations.extend(st.migrations)
         return self._parse(text)
@@ -246,10 +253,13 @@ class Host:
 
             raise ComponentLoad(f"the component returned invalid JSON: {e}") from None
 
-    def _check_input(self, field: str, size: int) -> None:
+    def _check_input(self, field: str, text: str) -> int:
+        """The input's size in UTF-8 bytes (what the call's deadline grows with); over the limit: an error."""
+        size = len(text.encode("utf-8"))
         limit = self.runtime.limits.max_input_bytes
         if size > limit:
             raise InvalidInput(field, f"{size} bytes, over the {limit}-byte input limit")
+        return size
 
     # -- lifecycle --------------------------------------------------------------------------------
 
@@ -342,8 +352,8 @@ class Host:
         if registry not in REGISTRIES:
             raise InvalidInput("from", f"{registry!r} is not one of {', '.join(REGISTRIES)}")
         text = _json_text(registry_json, "input")
-        self._check_input("input", len(text.encode("utf-8")))
-        return self._run("filter", "normalize", [registry, text, base_url], stateful=False)
+        size = self._check_input("input", text)
+        return self._run("filter", "normalize", [registry, text, base_url], stateful=False, input_bytes=size)
 
     def filter(
         self,
@@ -357,13 +367,13 @@ class Host:
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
         text = _json_text(candidates, "candidates")
-        self._check_input("candidates", len(text.encode("utf-8")))
+        size = self._check_input("candidates", text)
         st, _, _ = self.store()
         found = self.discover_installed(skills_dirs, discover, cwd)
         installed = [
             record(name=s.name, dir=s.dir, source=s.source, source_url=s.source_url) for s in found.skills
         ]
-        out = self._parse(self.runtime.call(st, "filter", "filter", [self._ctx(), mode, text, installed]))
+        out = self._parse(self.runtime.call(st, "filter", "filter", [self._ctx(), mode, text, installed], size))
         if isinstance(st, FileStateStore):
             self.migrations.extend(st.migrations)
         out["discovery"] = {
@@ -390,7 +400,7 @@ class Host:
 
         b.files.append(_entry("SKILL.md", doc.encode("utf-8"), False))
         # strict: no lenient retry of `key: value: with colon`, like the Rust host's discovery parser
-        out = self._run("scan", "validate", [_wit_bundle(b), True], stateful=False)
+        out = self._run("scan", "validate", [_wit_bundle(b), True], stateful=False, input_bytes=_bundle_bytes(b))
         meta = out.get("metadata")
         if isinstance(meta, dict):
             if not meta and "{" not in yaml:
@@ -415,10 +425,12 @@ class Host:
         report = {"scanned": found.scanned, "installed_skills": len(found.skills), "warnings": found.warnings}
         return installed, report
 
-    def _stateful_with_discovery(self, func_iface: str, func: str, args_before, args_after, skills_dirs, discover, cwd):
+    def _stateful_with_discovery(
+        self, func_iface: str, func: str, args_before, args_after, skills_dirs, discover, cwd, input_bytes: int
+    ):
         st, _, _ = self.store()
         installed, report = self._installed(skills_dirs, discover, cwd)
-        out = self._parse(self.runtime.call(st, func_iface, func, args_before + [installed] + args_after))
+        out = self._parse(self.runtime.call(st, func_iface, func, args_before + [installed] + args_after, input_bytes))
         if isinstance(st, FileStateStore):
             self.migrations.extend(st.migrations)
         out["discovery"] = report
@@ -438,10 +450,10 @@ class Host:
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
         text = _json_text(candidates, "candidates")
-        self._check_input("candidates", len(text.encode("utf-8")))
+        size = self._check_input("candidates", text)
         request = record(task=task, signals=list(signals))
         return self._stateful_with_discovery(
-            "rank", "rank", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd
+            "rank", "rank", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size
         )
 
     def recommend(
@@ -463,7 +475,7 @@ class Host:
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
         text = _json_text(candidates, "candidates")
-        self._check_input("candidates", len(text.encode("utf-8")))
+        size = self._check_input("candidates", text)
         request = record(
             task=task,
             signals=list(signals),
@@ -473,7 +485,7 @@ class Host:
             other_question=bool(other_question),
         )
         return self._stateful_with_discovery(
-            "recommend", "recommend", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd
+            "recommend", "recommend", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size
         )
 
     def render(self, result: Any, mode: str = "manual") -> Dict[str, Any]:
@@ -481,8 +493,8 @@ class Host:
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
         text = _json_text(result, "input")
-        self._check_input("input", len(text.encode("utf-8")))
-        return self._run("render", "render", [self._ctx(), mode, text], stateful=False)
+        size = self._check_input("input", text)
+        return self._run("render", "render", [self._ctx(), mode, text], stateful=False, input_bytes=size)
 
     # -- security ---------------------------------------------------------------------------------
 
@@ -490,8 +502,8 @@ class Host:
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
         text = _json_text(candidates, "candidates")
-        self._check_input("candidates", len(text.encode("utf-8")))
-        return self._run("scan", "scan-candidates", [mode, text], stateful=False)
+        size = self._check_input("candidates", text)
+        return self._run("scan", "scan-candidates", [mode, text], stateful=False, input_bytes=size)
 
     def read_bundle(self, path: "str | os.PathLike[str]") -> Bundle:
         try:
@@ -512,16 +524,21 @@ class Host:
         bundle = self.read_bundle(path)
         if trust is None:
             trust = trust_of_source(source) if source is not None else "community"
-        self._check_bundle(bundle)
-        return self._run("scan", "scan-bundle", [_wit_bundle(bundle), trust, bool(force)], stateful=False)
+        size = self._check_bundle(bundle)
+        return self._run("scan", "scan-bundle", [_wit_bundle(bundle), trust, bool(force)], stateful=False, input_bytes=size)
 
     def validate(self, path: "str | os.PathLike[str]", strict: bool = False) -> Dict[str, Any]:
         bundle = self.read_bundle(path)
-        self._check_bundle(bundle)
-        return self._run("scan", "validate", [_wit_bundle(bundle), bool(strict)], stateful=False)
+        size = self._check_bundle(bundle)
+        return self._run("scan", "validate", [_wit_bundle(bundle), bool(strict)], stateful=False, input_bytes=size)
 
-    def _check_bundle(self, b: Bundle) -> None:
-        self._check_input("bundle", sum(len(f.content.encode("utf-8")) for f in b.files if f.content))
+    def _check_bundle(self, b: Bundle) -> int:
+        """The bundle's input size (its file contents in UTF-8 bytes); over the input limit: an error."""
+        size = _bundle_bytes(b)
+        limit = self.runtime.limits.max_input_bytes
+        if size > limit:
+            raise InvalidInput("bundle", f"{size} bytes, over the {limit}-byte input limit")
+        return size
 
 
 __all__ = ["Host", "SkillRecommenderError", "get_runtime", "trust_of_source"]

@@ -9,7 +9,8 @@ The component gets exactly what the Rust host gives it (``host-harness/src/harne
   component importing them is refused at load time, naming the import.
 - ``state-store``: loads are served from the store session (or from a document staged earlier in the
   same call); saves are staged and committed only when the export returns ``ok``.
-- limits per call: a wall-clock deadline (epoch interruption), a memory cap, a stderr cap.
+- limits per call: a wall-clock deadline that grows with the call's input (epoch interruption), a
+  memory cap, a stderr cap.
 """
 
 from __future__ import annotations
@@ -65,24 +66,55 @@ _RESOURCE_HOME = {
 _STDIN, _STDOUT, _STDERR = 0, 1, 2
 
 EPOCH_TICK = 0.01  # seconds
+_EPOCH_TICK_US = 10_000  # EPOCH_TICK in microseconds, for exact tick counts
+
+#: Wall time per call on a small input, in seconds (host-harness ``Limits::default().deadline``).
+DEFAULT_DEADLINE = 10.0
+#: Extra wall time per started MiB of input, in seconds (host-harness ``Limits::default().deadline_per_mib``).
+DEFAULT_DEADLINE_PER_MIB = 1.0
+MIB = 1 << 20
 
 
 class Limits:
-    """Per-call limits (the Rust host's defaults)."""
+    """Per-call limits (the Rust host's defaults).
+
+    ``deadline``: seconds of wall time per call (``None``: no deadline); ``deadline_per_mib``: seconds
+    added per started MiB of the call's input (the candidates JSON, the normalize or render input, or a
+    bundle's file contents), so a large input gets more time while a runaway on a small one still stops
+    after ``deadline`` — see :meth:`deadline_for`.
+    """
 
     def __init__(
         self,
-        deadline: Optional[float] = 10.0,
+        deadline: Optional[float] = DEFAULT_DEADLINE,
         max_memory_bytes: int = 512 << 20,
         max_document_bytes: int = 64 << 20,
         max_guest_stderr_bytes: int = 64 << 10,
         max_input_bytes: int = 64 << 20,
+        deadline_per_mib: float = DEFAULT_DEADLINE_PER_MIB,
     ):
         self.deadline = deadline
+        self.deadline_per_mib = deadline_per_mib
         self.max_memory_bytes = max_memory_bytes
         self.max_document_bytes = max_document_bytes
         self.max_guest_stderr_bytes = max_guest_stderr_bytes
         self.max_input_bytes = max_input_bytes
+
+    def deadline_for(self, input_bytes: int) -> Optional[float]:
+        """The deadline in seconds for a call with ``input_bytes`` of input (host-harness
+        ``Limits::deadline_for``): ``deadline`` plus ``deadline_per_mib`` per started MiB — with the
+        defaults 0 bytes → 10 s, 1 byte to 1 MiB → 11 s, 1 MiB + 1 → 12 s. ``None`` without a deadline."""
+        if self.deadline is None:
+            return None
+        mib = -(-max(0, input_bytes) // MIB)  # ceiling division
+        return self.deadline + self.deadline_per_mib * mib
+
+    def deadline_ticks(self, input_bytes: int) -> Optional[int]:
+        """The deadline in epoch ticks (at least one), rounded down like host-harness ``deadline_ticks``."""
+        d = self.deadline_for(input_bytes)
+        if d is None:
+            return None
+        return max(1, round(d * 1_000_000) // _EPOCH_TICK_US)
 
 
 class _Call:
@@ -352,14 +384,19 @@ class Runtime:
 
     # ----------------------------------------------------------------------------------------------
 
-    def call(self, store_backend: StateStore, interface: str, func: str, args: List[Any]) -> str:
-        """Run one export as one transaction; return its JSON text or raise a SkillRecommenderError."""
+    def call(
+        self, store_backend: StateStore, interface: str, func: str, args: List[Any], input_bytes: int = 0
+    ) -> str:
+        """Run one export as one transaction; return its JSON text or raise a SkillRecommenderError.
+        ``input_bytes``: the size of the call's input in UTF-8 bytes (the candidates JSON, the normalize or
+        render input, a bundle's file contents; 0 for the rest), which sets the deadline
+        (:meth:`Limits.deadline_for`)."""
         session = store_backend.begin()
         try:
             c = _Call(session, self.limits.max_document_bytes, self.limits.max_guest_stderr_bytes)
-            result, err, elapsed = self._invoke(c, interface, func, args)
+            result, err, elapsed = self._invoke(c, interface, func, args, input_bytes)
             if err is not None:
-                raise self._classify(err, c, elapsed) from None
+                raise self._classify(err, c, elapsed, self.limits.deadline_for(input_bytes)) from None
             if isinstance(result, str):
                 session.commit(c.staged)
                 return result
@@ -367,11 +404,13 @@ class Runtime:
         finally:
             session.close()
 
-    def _invoke(self, c: _Call, interface: str, func: str, args: List[Any]):
+    def _invoke(self, c: _Call, interface: str, func: str, args: List[Any], input_bytes: int = 0):
         store = Store(self.engine)
         store.set_limits(memory_size=self.limits.max_memory_bytes)
-        if self._ticker is not None and self.limits.deadline is not None:
-            store.set_epoch_deadline(max(1, int(self.limits.deadline / EPOCH_TICK)))
+        ticks = self.limits.deadline_ticks(input_bytes)
+        ticking = self._ticker is not None and ticks is not None
+        if ticking:
+            store.set_epoch_deadline(ticks)
             self._ticker.enter()
         _current.call = c
         start = time.monotonic()
@@ -388,15 +427,15 @@ class Runtime:
             return None, e, time.monotonic() - start
         finally:
             _current.call = None
-            if self._ticker is not None:
+            if ticking:
                 self._ticker.leave()
 
-    def _classify(self, err: WasmtimeError, c: _Call, elapsed: float) -> SkillRecommenderError:
+    def _classify(
+        self, err: WasmtimeError, c: _Call, elapsed: float, deadline: Optional[float]
+    ) -> SkillRecommenderError:
         text = str(err)
         stderr = c.stderr.decode("utf-8", "replace")
-        if "wasm trap: interrupt" in text or (
-            self.limits.deadline is not None and elapsed >= self.limits.deadline and "interrupt" in text
-        ):
+        if "wasm trap: interrupt" in text or (deadline is not None and elapsed >= deadline and "interrupt" in text):
             return SandboxLimit("deadline")
         if "all fuel consumed" in text:
             return SandboxLimit("fuel")
