@@ -373,4 +373,10 @@ impl wit_scan::Guest for Component {
     }
 }
 
+impl Guest for Component {
+    fn initialize() {
+        crate::initialize();
+    }
+}
+
 export!(Component);

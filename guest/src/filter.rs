@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use crate::clock::{Clock, parse_stored};
 use crate::model::{Candidate, trust_rank};
 use crate::state::{History, State};
+use crate::strmap::StrMap;
 
 /// A skill shown (or answered) this many days ago or less is not recommended again (whole days, floored).
 pub const RECOMMEND_COOLDOWN_DAYS: i64 = 30;
@@ -474,16 +475,15 @@ pub fn filter(
     //    listing (valid before invalid, then trust, then first seen).
     let n = cands.len();
     let mut groups = Groups((0..n).collect());
-    let mut first_by_key: BTreeMap<(u8, String), usize> = BTreeMap::new();
-    let mut link = |kind: u8, key: String, j: usize, groups: &mut Groups| {
+    // The first candidate seen with each id (0), name (1) and source URL (2) key.
+    let mut first_by_key: [StrMap<usize>; 3] = Default::default();
+    let mut link = |kind: usize, key: String, j: usize, groups: &mut Groups| {
         if key.is_empty() {
             return;
         }
-        match first_by_key.get(&(kind, key.clone())) {
-            Some(&i) => groups.union(i, j),
-            None => {
-                first_by_key.insert((kind, key), j);
-            }
+        let first = *first_by_key[kind].get_or_insert_with(&key, || j);
+        if first != j {
+            groups.union(first, j);
         }
     };
     for (j, (_, c)) in cands.iter().enumerate() {

@@ -17,6 +17,7 @@ pub mod render;
 pub mod scan;
 pub mod state;
 pub mod store;
+pub mod strmap;
 pub mod text;
 pub mod validate;
 pub mod yaml;
@@ -25,6 +26,51 @@ pub mod yaml;
 mod adapter;
 
 pub use error::{Error, Result};
+
+/// Build every built-in table the exports otherwise build lazily on first use (WIT `initialize`):
+/// content rules with every regex compiled, the scanner's helper patterns, the lexicon and the stemmer.
+/// Idempotent, and it changes no result: only when the work is done.
+pub fn initialize() {
+    scan::initialize();
+    rank::text::initialize();
+    #[cfg(target_arch = "wasm32")]
+    retire_free_memory();
+}
+
+/// After [`initialize`], take every free block the allocator holds inside the current linear memory
+/// (the holes the build's temporaries left, and the rest of its top chunk) and keep them.
+///
+/// Why: a host snapshots the instance right after `initialize` (pre-initialization), and each call
+/// starts from that snapshot mapped copy-on-write. Left alone, the allocator would serve a call's
+/// first allocations from those holes, scattered over the snapshot's pages, and every page it writes
+/// would be copied (a page fault and 4 KiB copied per page, every call). Retired, the holes stay
+/// untouched and calls allocate from memory grown after the snapshot: fresh zero pages, as in a plain
+/// instance. The cost is the holes' size (measured: under 1 MiB) of address space, once.
+#[cfg(target_arch = "wasm32")]
+fn retire_free_memory() {
+    use core::arch::wasm32::memory_size;
+    use std::alloc::{Layout, alloc, dealloc};
+    // Largest first, so big holes are not nibbled into many small blocks.
+    for size in [1 << 16, 1 << 12, 1 << 8, 1 << 4, 1] {
+        let layout = Layout::from_size_align(size, 1).expect("valid layout");
+        loop {
+            let pages = memory_size(0);
+            // SAFETY: `layout` has a non-zero size; the block is either kept forever (never used, never
+            // freed) or freed right away with the same layout.
+            // (`black_box`: an allocation nobody reads may otherwise be optimized away.)
+            let block = std::hint::black_box(unsafe { alloc(layout) });
+            if block.is_null() {
+                break;
+            }
+            if memory_size(0) != pages {
+                // No free block of this size was left: this one came from newly grown memory. Give it
+                // back (it is fresh) and go on with the next smaller size.
+                unsafe { dealloc(block, layout) };
+                break;
+            }
+        }
+    }
+}
 pub use store::{Document, DocumentStore, MemoryStore};
 
 /// Language of user-facing text.

@@ -13,6 +13,8 @@ use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
+use crate::preinit::{InitLimits, Preinit};
+
 /// File header: magic and format version.
 const MAGIC: &[u8; 8] = b"SRCWASM1";
 
@@ -75,8 +77,9 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The cache file for this component on this engine.
-pub fn cache_path(dir: &Path, engine: &Engine, component: &[u8]) -> PathBuf {
+/// The cache file for this component on this engine; `preinit` files hold the pre-initialized
+/// snapshot ([`crate::preinit`]) compiled, the others the component as it is.
+pub fn cache_path(dir: &Path, engine: &Engine, component: &[u8], preinit: bool) -> PathBuf {
     let digest = Sha256::digest(component);
     // The compatibility hash covers wasmtime's version and every codegen-relevant setting; the
     // version is also spelled out so a person can tell cache files apart. DefaultHasher is stable
@@ -84,10 +87,11 @@ pub fn cache_path(dir: &Path, engine: &Engine, component: &[u8]) -> PathBuf {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut h);
     dir.join(format!(
-        "{}-wasmtime{}-{:016x}.cwasm",
+        "{}-wasmtime{}-{:016x}{}.cwasm",
         &hex(&digest)[..32],
         env!("SKILL_RECOMMENDER_WASMTIME_VERSION"),
-        h.finish()
+        h.finish(),
+        if preinit { "-init" } else { "" }
     ))
 }
 
@@ -111,16 +115,25 @@ fn wrap(payload: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Load the component from the cache, or compile it (and cache it when possible).
+/// Load the component from the cache, or compile it (and cache it when possible). With `preinit`,
+/// the component is pre-initialized before it is compiled ([`crate::preinit`]); a component that
+/// cannot be is compiled as it is, and the returned [`Preinit`] says why.
 pub fn load(
     engine: &Engine,
     component: &[u8],
     mode: &CacheMode,
-) -> anyhow::Result<(Component, CacheOutcome)> {
+    preinit: Option<InitLimits>,
+) -> anyhow::Result<(Component, CacheOutcome, Preinit)> {
     let CacheMode::Dir(dir) = mode else {
-        return Ok((compile(engine, component)?, CacheOutcome::Disabled));
+        let (compiled, how) = prepare(engine, component, preinit)?;
+        return Ok((compiled, CacheOutcome::Disabled, how));
     };
-    let path = cache_path(dir, engine, component);
+    let path = cache_path(dir, engine, component, preinit.is_some());
+    let hit_preinit = if preinit.is_some() {
+        Preinit::Snapshot
+    } else {
+        Preinit::Off
+    };
     let mut stale = None;
     match std::fs::read(&path) {
         Ok(bytes) => match verify(&bytes) {
@@ -129,7 +142,7 @@ pub fn load(
             // checksum verified, so it is not truncated or altered by accident. A user who can write the
             // cache directory could already replace the host binary itself.
             Ok(payload) => match unsafe { Component::deserialize(engine, payload) } {
-                Ok(c) => return Ok((c, CacheOutcome::Hit(path))),
+                Ok(c) => return Ok((c, CacheOutcome::Hit(path), hit_preinit)),
                 Err(e) => stale = Some(format!("rejected by wasmtime: {e}")),
             },
             Err(reason) => stale = Some(reason),
@@ -142,20 +155,43 @@ pub fn load(
             ) => {}
         Err(e) => stale = Some(format!("unreadable: {e}")),
     }
-    let compiled = compile(engine, component)?;
-    let written = compiled
-        .serialize()
-        .ok()
-        .and_then(|payload| {
-            std::fs::create_dir_all(dir).ok()?;
-            crate::store::atomic_write(&path, &wrap(&payload)).ok()
-        })
-        .is_some();
+    let (compiled, how) = prepare(engine, component, preinit)?;
+    // Only a snapshot goes to a `-init` file: a component that could not be pre-initialized is not
+    // cached under that name (it is tried again next time rather than remembered as done).
+    let cacheable = preinit.is_none() || how == Preinit::Snapshot;
+    let written = cacheable
+        && compiled
+            .serialize()
+            .ok()
+            .and_then(|payload| {
+                std::fs::create_dir_all(dir).ok()?;
+                crate::store::atomic_write(&path, &wrap(&payload)).ok()
+            })
+            .is_some();
     let outcome = match stale {
         Some(reason) => CacheOutcome::Rebuilt { path, reason },
         None => CacheOutcome::Miss { path, written },
     };
-    Ok((compiled, outcome))
+    Ok((compiled, outcome, how))
+}
+
+/// Pre-initialize (when asked and possible), then compile.
+fn prepare(
+    engine: &Engine,
+    component: &[u8],
+    preinit: Option<InitLimits>,
+) -> anyhow::Result<(Component, Preinit)> {
+    let Some(limits) = preinit else {
+        return Ok((compile(engine, component)?, Preinit::Off));
+    };
+    let plain = || compile(engine, component);
+    match crate::preinit::snapshot(component, limits) {
+        Ok(snapshot) => Ok((compile(engine, &snapshot)?, Preinit::Snapshot)),
+        Err(crate::preinit::SnapshotError::Unsupported) => Ok((plain()?, Preinit::Unsupported)),
+        Err(crate::preinit::SnapshotError::Failed(reason)) => {
+            Ok((plain()?, Preinit::Failed(reason)))
+        }
+    }
 }
 
 fn compile(engine: &Engine, component: &[u8]) -> anyhow::Result<Component> {

@@ -1,5 +1,6 @@
 //! The wasmtime embedding: compile (or load from cache) once, then one fresh `Store` per call.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -10,6 +11,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::cache::{self, CacheMode, CacheOutcome};
 use crate::error::{Error, LimitKind, Result};
+use crate::preinit::{InitLimits, Preinit};
 use crate::store::{StateStore, StoreError, StoreSession};
 use crate::{Command, Limits};
 use guest::{Ctx, Document, Lang};
@@ -49,9 +51,18 @@ struct HostState {
 }
 
 /// Caps linear memory and tables; remembers a denial so a resulting trap is reported as a limit.
-struct Limiter {
+pub(crate) struct Limiter {
     max_memory_bytes: usize,
     denied: bool,
+}
+
+impl Limiter {
+    pub(crate) fn new(max_memory_bytes: usize) -> Limiter {
+        Limiter {
+            max_memory_bytes,
+            denied: false,
+        }
+    }
 }
 
 impl ResourceLimiter for Limiter {
@@ -130,7 +141,7 @@ impl bindings::skill_recommender::core::state_store::Host for HostState {
 /// no environment, no arguments, no stdin, stdout discarded, stderr captured (panic messages).
 /// Filesystem, sockets, clocks, random and http are not in the linker at all, so a component that
 /// imports them fails to instantiate.
-fn link_wasi_std(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
+pub(crate) fn link_wasi_std<T: WasiView + 'static>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
     use wasmtime_wasi::cli::{WasiCli, WasiCliView};
     use wasmtime_wasi::p2::bindings::{cli, sync::io};
 
@@ -139,19 +150,19 @@ fn link_wasi_std(linker: &mut Linker<HostState>) -> wasmtime::Result<()> {
         type Data<'a> = &'a mut ResourceTable;
     }
     let l = linker;
-    io::error::add_to_linker::<HostState, Table>(l, |s| &mut s.table)?;
-    io::poll::add_to_linker::<HostState, Table>(l, |s| &mut s.table)?;
-    io::streams::add_to_linker::<HostState, Table>(l, |s| &mut s.table)?;
-    cli::exit::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::environment::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::stdin::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::stdout::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::stderr::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::terminal_input::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::terminal_output::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::terminal_stdin::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::terminal_stdout::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
-    cli::terminal_stderr::add_to_linker::<HostState, WasiCli>(l, HostState::cli)?;
+    io::error::add_to_linker::<T, Table>(l, |s| s.ctx().table)?;
+    io::poll::add_to_linker::<T, Table>(l, |s| s.ctx().table)?;
+    io::streams::add_to_linker::<T, Table>(l, |s| s.ctx().table)?;
+    cli::exit::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::environment::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_input::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_output::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
+    cli::terminal_stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
     Ok(())
 }
 
@@ -161,6 +172,7 @@ pub struct HarnessBuilder {
     component: Option<Vec<u8>>,
     cache: CacheMode,
     limits: Limits,
+    preinit: Option<bool>,
 }
 
 impl HarnessBuilder {
@@ -180,6 +192,18 @@ impl HarnessBuilder {
         self
     }
 
+    /// Pre-initialize the component before compiling it ([`crate::preinit`]). Each call still gets a
+    /// fresh instance, started from the snapshot taken after `initialize`; without, every call builds
+    /// the rule automata and lexicon itself. Results are identical either way.
+    ///
+    /// Default: on when the compiled component is cached (the snapshot is taken once, when the cache
+    /// file is written), off without a cache (a process that compiles for itself would spend more on
+    /// the snapshot than one call saves).
+    pub fn preinitialize(mut self, on: bool) -> Self {
+        self.preinit = Some(on);
+        self
+    }
+
     /// Create the engine, load or compile the component, check its contract version and link it.
     pub fn build(self) -> Result<Harness> {
         let comp_err = |e: wasmtime::Error| Error::Component(format!("{e:#}"));
@@ -191,7 +215,14 @@ impl HarnessBuilder {
             .epoch_interruption(self.limits.deadline.is_some());
         let engine = Engine::new(&config).map_err(comp_err)?;
         let bytes = self.component.as_deref().unwrap_or(COMPONENT_WASM);
-        let (component, cache) = cache::load(&engine, bytes, &self.cache)
+        let preinit = self
+            .preinit
+            .unwrap_or(matches!(self.cache, CacheMode::Dir(_)));
+        let init_limits = preinit.then_some(InitLimits {
+            max_memory_bytes: self.limits.max_memory_bytes,
+            fuel: crate::preinit::INIT_FUEL,
+        });
+        let (component, cache, preinit) = cache::load(&engine, bytes, &self.cache, init_limits)
             .map_err(|e| Error::Component(format!("{e:#}")))?;
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(&engine).map(|(n, _)| n.to_owned()).collect();
@@ -211,6 +242,7 @@ impl HarnessBuilder {
             pre,
             limits: self.limits,
             cache,
+            preinit,
             imports,
             exports,
         })
@@ -256,6 +288,7 @@ pub struct Harness {
     pre: bindings::RecommenderPre<HostState>,
     limits: Limits,
     cache: CacheOutcome,
+    preinit: Preinit,
     imports: Vec<String>,
     exports: Vec<String>,
 }
@@ -269,6 +302,7 @@ impl Harness {
             component: None,
             cache: CacheMode::from_env(),
             limits: Limits::default(),
+            preinit: None,
         }
     }
 
@@ -290,6 +324,11 @@ impl Harness {
         &self.limits
     }
 
+    /// Whether calls start from a pre-initialized snapshot, and if not, why.
+    pub fn preinit(&self) -> &Preinit {
+        &self.preinit
+    }
+
     /// Run one command as one transaction against `store`; returns the guest's JSON object.
     pub fn run(&self, store: &dyn StateStore, ctx: &Ctx, command: &Command) -> Result<Value> {
         let text = self.run_text(store, ctx, command)?;
@@ -300,6 +339,33 @@ impl Harness {
     /// [`Harness::run`] without parsing the result: the component's JSON text as it returned it
     /// (for hosts that pass it on, and to keep large results from being parsed twice).
     pub fn run_text(&self, store: &dyn StateStore, ctx: &Ctx, command: &Command) -> Result<String> {
+        self.run_cow(store, ctx, Cow::Borrowed(command))
+    }
+
+    /// [`Harness::run`] taking the command by value: a bundle's file contents move into the call
+    /// instead of being copied first (the CLI's `scan-bundle` and `validate`).
+    pub fn run_owned(&self, store: &dyn StateStore, ctx: &Ctx, command: Command) -> Result<Value> {
+        let text = self.run_text_owned(store, ctx, command)?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Component(format!("the component returned invalid JSON: {e}")))
+    }
+
+    /// [`Harness::run_text`] taking the command by value (see [`Harness::run_owned`]).
+    pub fn run_text_owned(
+        &self,
+        store: &dyn StateStore,
+        ctx: &Ctx,
+        command: Command,
+    ) -> Result<String> {
+        self.run_cow(store, ctx, Cow::Owned(command))
+    }
+
+    fn run_cow(
+        &self,
+        store: &dyn StateStore,
+        ctx: &Ctx,
+        command: Cow<'_, Command>,
+    ) -> Result<String> {
         let c = wit_types::Context {
             now: ctx.now.clone(),
             host_timezone: ctx.host_timezone.clone(),
@@ -314,7 +380,7 @@ impl Harness {
                 .map(|f| f.content.as_ref().map_or(0, String::len))
                 .sum::<usize>()
         };
-        let input = match command {
+        let input = match &*command {
             Command::Normalize { json, .. } => Some(("input", json.len())),
             Command::Filter { candidates, .. }
             | Command::ScanCandidates { candidates, .. }
@@ -336,7 +402,10 @@ impl Harness {
             });
         }
         let input_bytes = input.map_or(0, |(_, size)| size);
-        self.call(store, input_bytes, |s, g| dispatch(s, g, &c, command))
+        let (command, bundle) = take_bundle(command);
+        self.call(store, input_bytes, |s, g| {
+            dispatch(s, g, &c, &command, bundle.as_ref())
+        })
     }
 
     fn call(
@@ -405,6 +474,7 @@ fn dispatch(
     instance: &bindings::Recommender,
     c: &wit_types::Context,
     command: &Command,
+    bundle: Option<&wit_scan::Bundle>,
 ) -> GuestReturn {
     use guest::lifecycle::{
         FeedbackAction as F, NoticeAction as N, PromptSource as P, UpdateResponse as U,
@@ -420,20 +490,16 @@ fn dispatch(
         Command::ScanCandidates { mode, candidates } => {
             sc.call_scan_candidates(s, mode_of(mode), candidates)
         }
-        Command::ScanBundle {
-            bundle,
-            trust,
-            force,
-        } => {
+        Command::ScanBundle { trust, force, .. } => {
             let trust = match trust {
                 guest::scan::Trust::Builtin => wit_scan::Trust::Builtin,
                 guest::scan::Trust::Trusted => wit_scan::Trust::Trusted,
                 guest::scan::Trust::Community => wit_scan::Trust::Community,
                 guest::scan::Trust::AgentCreated => wit_scan::Trust::AgentCreated,
             };
-            sc.call_scan_bundle(s, &wit_bundle(bundle), trust, *force)
+            sc.call_scan_bundle(s, bundle.expect(PREPARED), trust, *force)
         }
-        Command::Validate { bundle, strict } => sc.call_validate(s, &wit_bundle(bundle), *strict),
+        Command::Validate { strict, .. } => sc.call_validate(s, bundle.expect(PREPARED), *strict),
         Command::Normalize {
             registry,
             json,
@@ -559,15 +625,47 @@ fn dispatch(
     }
 }
 
-fn wit_bundle(b: &guest::scan::Bundle) -> wit_scan::Bundle {
+const PREPARED: &str = "run_cow prepares the bundle of bundle commands";
+
+/// The WIT bundle of a `scan-bundle` or `validate` command, moved out of an owned command (the
+/// command keeps an empty bundle) or copied from a borrowed one.
+fn take_bundle(command: Cow<'_, Command>) -> (Cow<'_, Command>, Option<wit_scan::Bundle>) {
+    match command {
+        Cow::Owned(Command::ScanBundle {
+            bundle,
+            trust,
+            force,
+        }) => (
+            Cow::Owned(Command::ScanBundle {
+                bundle: Default::default(),
+                trust,
+                force,
+            }),
+            Some(wit_bundle(bundle)),
+        ),
+        Cow::Owned(Command::Validate { bundle, strict }) => (
+            Cow::Owned(Command::Validate {
+                bundle: Default::default(),
+                strict,
+            }),
+            Some(wit_bundle(bundle)),
+        ),
+        Cow::Borrowed(
+            c @ (Command::ScanBundle { bundle, .. } | Command::Validate { bundle, .. }),
+        ) => (Cow::Borrowed(c), Some(wit_bundle(bundle.clone()))),
+        other => (other, None),
+    }
+}
+
+fn wit_bundle(b: guest::scan::Bundle) -> wit_scan::Bundle {
     use guest::scan::EntryKind as K;
     wit_scan::Bundle {
-        name: b.name.clone(),
+        name: b.name,
         files: b
             .files
-            .iter()
+            .into_iter()
             .map(|f| wit_scan::BundleFile {
-                path: f.path.clone(),
+                path: f.path,
                 size: f.size,
                 kind: match f.kind {
                     K::Text => wit_scan::EntryKind::Text,
@@ -575,20 +673,20 @@ fn wit_bundle(b: &guest::scan::Bundle) -> wit_scan::Bundle {
                     K::Symlink => wit_scan::EntryKind::Symlink,
                     K::Unreadable => wit_scan::EntryKind::Unreadable,
                 },
-                content: f.content.clone(),
+                content: f.content,
                 executable: f.executable,
-                magic: f.magic.clone(),
-                link_target: f.link_target.clone(),
+                magic: f.magic,
+                link_target: f.link_target,
                 link_escapes: f.link_escapes,
             })
             .collect(),
         notes: b
             .notes
-            .iter()
+            .into_iter()
             .map(|n| wit_scan::BundleNote {
-                path: n.path.clone(),
-                code: n.code.clone(),
-                message: n.message.clone(),
+                path: n.path,
+                code: n.code,
+                message: n.message,
             })
             .collect(),
     }

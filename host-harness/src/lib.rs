@@ -36,6 +36,7 @@ pub mod discover;
 pub mod error;
 pub mod harness;
 pub mod limits;
+pub mod preinit;
 pub mod store;
 
 pub use cache::{CacheMode, CacheOutcome};

@@ -53,6 +53,7 @@ fn import_list_is_exactly_std_and_the_state_store() {
     assert_eq!(
         exports,
         [
+            "initialize",
             "skill-recommender:core/filter@0.1.0",
             "skill-recommender:core/lifecycle@0.1.0",
             "skill-recommender:core/rank@0.1.0",

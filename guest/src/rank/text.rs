@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::strmap::StrMap;
 use serde::Deserialize;
 
 /// BM25 parameters (the usual defaults).
@@ -93,6 +95,8 @@ impl Lexicon {
         }
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .prefilter(false)
             .build(&terms)
             .map_err(|e| e.to_string())?;
         let mut category_families: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -180,6 +184,12 @@ fn is_cjk(c: char) -> bool {
         | 0x20000..=0x2FA1F) // Extensions B–F, compatibility supplement
 }
 
+/// Build the lexicon and the stemmer now ([`crate::initialize`]).
+pub(crate) fn initialize() {
+    lexicon();
+    stemmer();
+}
+
 fn stemmer() -> &'static rust_stemmers::Stemmer {
     static S: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
     S.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
@@ -265,21 +275,20 @@ pub fn analyze(text: &str) -> Vec<String> {
 /// ranking 100,000 candidates allocates per distinct token, not per occurrence.
 #[derive(Debug, Default)]
 pub struct Vocab {
-    ids: BTreeMap<String, u32>,
+    ids: StrMap<u32>,
     texts: Vec<String>,
     /// Raw lower-case word → its stem's id (`None`: a stop word).
-    words: BTreeMap<String, Option<u32>>,
+    words: StrMap<Option<u32>>,
 }
 
 impl Vocab {
     /// The id of `token`, interning it on first sight.
     pub fn intern(&mut self, token: &str) -> u32 {
-        if let Some(&id) = self.ids.get(token) {
-            return id;
+        let next = self.texts.len() as u32;
+        let id = *self.ids.get_or_insert_with(token, || next);
+        if id == next {
+            self.texts.push(token.to_owned());
         }
-        let id = self.texts.len() as u32;
-        self.texts.push(token.to_owned());
-        self.ids.insert(token.to_owned(), id);
         id
     }
 
@@ -299,7 +308,7 @@ impl Vocab {
         }
         let stem = stemmer().stem(raw);
         let id = (!STOP_WORDS.contains(&stem.as_ref())).then(|| self.intern(&stem));
-        self.words.insert(raw.to_owned(), id);
+        self.words.insert(raw, id);
         id
     }
 

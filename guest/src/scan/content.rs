@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use regex_automata::meta::Regex;
 use serde::Serialize;
 
-use super::rules::{RuleSet, Severity};
+use super::rules::{RuleSet, Severity, line_regex};
 
 /// Longest evidence excerpt, in characters.
 pub const EVIDENCE_CHARS: usize = 160;
@@ -55,10 +55,23 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
     }
 }
 
+/// Build the rules (every regex compiled) and this module's helper patterns now
+/// ([`crate::initialize`]).
+pub(crate) fn initialize() {
+    RuleSet::builtin().compile_lazy();
+    negation();
+    redactors();
+    install_prompt_words();
+    install_prompt();
+    payload();
+    outbound_send();
+    loopback();
+}
+
 fn negation() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?i)\b(never|do not|don't|dont|must not|mustn't|should not|shouldn't|avoid|refuse to|not allowed to|forbidden)\b|禁止|不要|严禁|切勿|不得")
+        line_regex(r"(?i)\b(never|do not|don't|dont|must not|mustn't|should not|shouldn't|avoid|refuse to|not allowed to|forbidden)\b|禁止|不要|严禁|切勿|不得")
             .expect("valid")
     })
 }
@@ -87,7 +100,7 @@ fn redactors() -> &'static [Regex] {
             r"[A-Za-z0-9+/]{48,}={0,2}",
         ]
         .iter()
-        .map(|p| Regex::new(p).expect("valid"))
+        .map(|p| line_regex(p).expect("valid"))
         .collect()
     })
 }
@@ -202,6 +215,8 @@ fn install_prompt_words() -> &'static aho_corasick::AhoCorasick {
     A.get_or_init(|| {
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .prefilter(false)
             .build([
                 "copy",
                 "paste",
@@ -220,7 +235,7 @@ fn install_prompt_words() -> &'static aho_corasick::AhoCorasick {
 fn install_prompt() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?i)(\b(copy|paste|run|execute|enter)\b.{0,60}\b(command|this|following|below)\b.{0,80}\b(terminal|shell|console|command line)\b|\bfor (macos|mac os|windows|linux)\b.{0,40}\b(run|copy|paste|install)\b|\bprerequisites?\b.{0,60}\b(run|install)\b|复制.{0,20}(命令|终端)|在终端.{0,10}运行)")
+        line_regex(r"(?i)(\b(copy|paste|run|execute|enter)\b.{0,60}\b(command|this|following|below)\b.{0,80}\b(terminal|shell|console|command line)\b|\bfor (macos|mac os|windows|linux)\b.{0,40}\b(run|copy|paste|install)\b|\bprerequisites?\b.{0,60}\b(run|install)\b|复制.{0,20}(命令|终端)|在终端.{0,10}运行)")
             .expect("valid")
     })
 }
@@ -228,7 +243,7 @@ fn install_prompt() -> &'static Regex {
 fn payload() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?i)(\|\s*(sudo\s+)?(ba|z|da)?sh\b|\|\s*python[0-9.]*\b|base64\s+(-d|-D|--decode)|\bbase64\b.*\|\s*(ba)?sh|iex\b|invoke-expression)")
+        line_regex(r"(?i)(\|\s*(sudo\s+)?(ba|z|da)?sh\b|\|\s*python[0-9.]*\b|base64\s+(-d|-D|--decode)|\bbase64\b.*\|\s*(ba)?sh|iex\b|invoke-expression)")
             .expect("valid")
     })
 }
@@ -247,14 +262,14 @@ pub const CREDENTIAL_ACCESS_RULES: &[&str] = &[
 fn outbound_send() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r#"(?i)\b(requests|httpx|session)\.(post|put|patch)\s*\(|\burlopen\s*\(|\baxios\.(post|put)\s*\(|\bfetch\s*\([^\n]*method\s*:\s*["']?(post|put)|\bcurl\b[^\n]*(\s-d\b|--data|\s-F\b|--form|--upload-file|\s-T\s)|\bwget\b[^\n]*--post|\bscp\s+\S+\s+\S+@|\b(nc|ncat)\s+[^\s-]\S*\s+\d+|Invoke-WebRequest[^\n]*-Method\s+Post|\bsmtplib\.|\bftplib\."#)
+        line_regex(r#"(?i)\b(requests|httpx|session)\.(post|put|patch)\s*\(|\burlopen\s*\(|\baxios\.(post|put)\s*\(|\bfetch\s*\([^\n]*method\s*:\s*["']?(post|put)|\bcurl\b[^\n]*(\s-d\b|--data|\s-F\b|--form|--upload-file|\s-T\s)|\bwget\b[^\n]*--post|\bscp\s+\S+\s+\S+@|\b(nc|ncat)\s+[^\s-]\S*\s+\d+|Invoke-WebRequest[^\n]*-Method\s+Post|\bsmtplib\.|\bftplib\."#)
             .expect("valid")
     })
 }
 
 fn loopback() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"(?i)(localhost|127\.0\.0\.1|\[::1\])").expect("valid"))
+    R.get_or_init(|| line_regex(r"(?i)(localhost|127\.0\.0\.1|\[::1\])").expect("valid"))
 }
 
 /// Scan one text file with the rules; returns its findings.
@@ -267,20 +282,39 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
     // A command continued with a trailing `\` is matched as one logical line (reported at its first
     // physical line), so splitting `curl ... \` / `-d "$TOKEN"` across lines hides nothing.
     let mut continued: Option<(usize, String)> = None;
-    for (idx, physical) in content.lines().enumerate() {
+    // The keyword automaton runs once over the whole file; each physical line takes the occurrences
+    // that start on it (the rules they belong to are the line's candidates).
+    let mut keywords = rules.keywords_in(content).peekable();
+    let mut candidates: Vec<usize> = Vec::new();
+    let mut end = 0;
+    // `split_inclusive` + stripping "\n" / "\r\n" gives the lines `str::lines` gives, with offsets.
+    for (idx, raw) in content.split_inclusive('\n').enumerate() {
+        end += raw.len();
+        let physical = match raw.strip_suffix('\n') {
+            Some(l) => l.strip_suffix('\r').unwrap_or(l),
+            None => raw,
+        };
+        candidates.clear();
+        while let Some(&(start, keyword)) = keywords.peek() {
+            if start >= end {
+                break;
+            }
+            candidates.extend_from_slice(rules.rules_of_keyword(keyword));
+            keywords.next();
+        }
         // Every character `invisible` looks for is outside ASCII.
         if !physical.is_ascii() {
             invisible(physical, file, idx + 1, idx == 0, &mut out);
         }
         let joined;
-        let (line_no, line) = match continued.take() {
+        let (line_no, line, is_joined) = match continued.take() {
             Some((start, mut acc)) => {
                 acc.push(' ');
                 acc.push_str(physical.trim_start());
                 joined = acc;
-                (start, joined.as_str())
+                (start, joined.as_str(), true)
             }
-            None => (idx + 1, physical),
+            None => (idx + 1, physical, false),
         };
         let in_code_now =
             kind == FileKind::Code || kind == FileKind::Markdown && in_fence.is_some();
@@ -331,7 +365,12 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
         }
         let comment =
             in_code && is_comment(line) || trimmed.starts_with("<!--") && kind != FileKind::Code;
-        let hits = rules.scan_line(line, in_code);
+        let hits = if is_joined {
+            // A joined line is new text: search it (rare).
+            rules.scan_line(line, in_code)
+        } else {
+            rules.confirm(line, in_code, &mut candidates)
+        };
         let negated = !hits.is_empty() && negation().is_match(line.as_bytes());
         for hit in hits {
             let rule = &rules.rules[hit.rule];

@@ -10,6 +10,7 @@ pub mod rules;
 
 pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, scan_bundle};
 pub use candidate::scan_candidates;
+pub(crate) use content::initialize;
 pub use content::{Finding, scan_text};
 pub use rules::{RuleSet, Severity};
 

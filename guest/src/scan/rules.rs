@@ -84,6 +84,9 @@ pub struct RuleSet {
     keyword_rules: Vec<Vec<usize>>,
     regexes: Vec<OnceLock<Regex>>,
     unless: Vec<OnceLock<Vec<Regex>>>,
+    /// Every rule's regex in one automaton that tells which of them match a line
+    /// ([`RuleSet::confirm`]).
+    all: OnceLock<Regex>,
 }
 
 /// A rule that fired on a line: which, and the byte range of the match.
@@ -92,6 +95,16 @@ pub struct Hit {
     pub rule: usize,
     pub start: usize,
     pub end: usize,
+}
+
+/// A rule's regex. It only ever runs on one line that already contains one of the rule's keywords,
+/// so the literal prefilter the regex engine would put in front of its automaton finds nothing to
+/// skip; without SIMD (WebAssembly) it cost more than the automaton it was meant to spare.
+pub(crate) fn line_regex(pattern: &str) -> Result<Regex, String> {
+    Regex::builder()
+        .configure(Regex::config().auto_prefilter(false))
+        .build(pattern)
+        .map_err(|e| e.to_string())
 }
 
 impl RuleSet {
@@ -117,6 +130,9 @@ impl RuleSet {
                 if k.is_empty() {
                     continue;
                 }
+                if k.contains(['\n', '\r']) {
+                    return Err(format!("rule {}: keyword {k:?} spans lines", r.id));
+                }
                 match patterns.iter().position(|p| *p == k) {
                     Some(p) => keyword_rules[p].push(i),
                     None => {
@@ -129,6 +145,8 @@ impl RuleSet {
         let keywords = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .prefilter(false)
             .build(&patterns)
             .map_err(|e| format!("keywords: {e}"))?;
         let n = file.rules.len();
@@ -138,12 +156,13 @@ impl RuleSet {
             keyword_rules,
             regexes: (0..n).map(|_| OnceLock::new()).collect(),
             unless: (0..n).map(|_| OnceLock::new()).collect(),
+            all: OnceLock::new(),
         })
     }
 
     fn regex(&self, i: usize) -> &Regex {
         self.regexes[i].get_or_init(|| {
-            Regex::new(&self.rules[i].pattern)
+            line_regex(&self.rules[i].pattern)
                 .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id))
         })
     }
@@ -154,19 +173,43 @@ impl RuleSet {
                 .unless
                 .iter()
                 .map(|u| {
-                    Regex::new(u)
+                    line_regex(u)
                         .unwrap_or_else(|e| panic!("rule {} unless: {e}", self.rules[i].id))
                 })
                 .collect()
         })
     }
 
+    /// All rules' regexes as one, reporting which patterns match (in rule order).
+    fn all(&self) -> &Regex {
+        self.all.get_or_init(|| {
+            let patterns: Vec<&str> = self.rules.iter().map(|r| r.pattern.as_str()).collect();
+            Regex::builder()
+                .configure(
+                    Regex::config()
+                        .match_kind(regex_automata::MatchKind::All)
+                        .auto_prefilter(false),
+                )
+                .build_many(&patterns)
+                .expect("every rule's pattern compiles (tested)")
+        })
+    }
+
+    /// Compile every rule's regex and exemptions now instead of on a rule's first keyword hit.
+    pub fn compile_lazy(&self) {
+        for i in 0..self.rules.len() {
+            self.regex(i);
+            self.exemptions(i);
+        }
+        self.all();
+    }
+
     /// Check every pattern compiles (tests; the component compiles lazily).
     pub fn compile_all(&self) -> Result<(), String> {
         for (i, r) in self.rules.iter().enumerate() {
-            Regex::new(&r.pattern).map_err(|e| format!("rule {}: {e}", r.id))?;
+            line_regex(&r.pattern).map_err(|e| format!("rule {}: {e}", r.id))?;
             for u in &r.unless {
-                Regex::new(u).map_err(|e| format!("rule {} unless: {e}", r.id))?;
+                line_regex(u).map_err(|e| format!("rule {} unless: {e}", r.id))?;
             }
             let _ = (self.regex(i), self.exemptions(i));
         }
@@ -179,21 +222,50 @@ impl RuleSet {
         for m in self.keywords.find_overlapping_iter(line) {
             candidates.extend_from_slice(&self.keyword_rules[m.pattern().as_usize()]);
         }
+        self.confirm(line, in_code, &mut candidates)
+    }
+
+    /// Every keyword occurrence in `text` as (start offset, keyword), in order of where they end. No
+    /// keyword contains a line break, so a file is searched once and the occurrences are handed to
+    /// the lines they start on ([`RuleSet::rules_of_keyword`], [`RuleSet::confirm`]): one search over
+    /// the file costs less than one search per line.
+    pub fn keywords_in<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
+        self.keywords
+            .find_overlapping_iter(text)
+            .map(|m| (m.start(), m.pattern().as_usize()))
+    }
+
+    /// The rules a keyword (as [`RuleSet::keywords_in`] numbers it) belongs to.
+    pub fn rules_of_keyword(&self, keyword: usize) -> &[usize] {
+        &self.keyword_rules[keyword]
+    }
+
+    /// Of the `candidates` (rules whose keywords occur on `line`, in any order, repeats allowed), the
+    /// ones whose regex matches and no exemption does.
+    pub fn confirm(&self, line: &str, in_code: bool, candidates: &mut Vec<usize>) -> Vec<Hit> {
         if candidates.is_empty() {
             return Vec::new();
         }
         candidates.sort_unstable();
         candidates.dedup();
+        candidates.retain(|&i| match self.rules[i].scope {
+            Scope::Any => true,
+            Scope::Code => in_code,
+            Scope::Prose => !in_code,
+        });
+        // Several candidates on an ASCII line: one pass of the combined automaton says which of all
+        // the rules' regexes match, and only those run on their own (for the match's position and
+        // the exemptions). Usually none does, so a line is read once instead of once per candidate.
+        // (Off ASCII, the automata may need the slower engine for Unicode word boundaries, which is
+        // cheaper per rule than for all rules at once.)
+        if candidates.len() > 1 && line.is_ascii() {
+            let mut set = regex_automata::PatternSet::new(self.rules.len());
+            self.all()
+                .which_overlapping_matches(&regex_automata::Input::new(line), &mut set);
+            candidates.retain(|&i| set.contains(regex_automata::PatternID::new_unchecked(i)));
+        }
         let mut hits = Vec::new();
-        for i in candidates {
-            let scope_ok = match self.rules[i].scope {
-                Scope::Any => true,
-                Scope::Code => in_code,
-                Scope::Prose => !in_code,
-            };
-            if !scope_ok {
-                continue;
-            }
+        for &i in candidates.iter() {
             if let Some(m) = self.regex(i).find(line.as_bytes())
                 && !self
                     .exemptions(i)

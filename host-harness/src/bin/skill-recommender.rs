@@ -726,10 +726,10 @@ fn run(cli: Cli) -> Result<Value, Error> {
                 (None, Some(url)) => trust_of_source(url),
                 (None, None) => Trust::Community,
             };
-            return harness.run(
+            return harness.run_owned(
                 &NullStateStore,
                 &ctx,
-                &Command::ScanBundle {
+                Command::ScanBundle {
                     bundle,
                     trust,
                     force: *force,
@@ -749,10 +749,10 @@ fn run(cli: Cli) -> Result<Value, Error> {
         }
         Cmd::Validate { path, strict } => {
             let bundle = read_bundle_arg(path)?;
-            return harness.run(
+            return harness.run_owned(
                 &NullStateStore,
                 &ctx,
-                &Command::Validate {
+                Command::Validate {
                     bundle,
                     strict: *strict,
                 },
@@ -895,10 +895,12 @@ fn run(cli: Cli) -> Result<Value, Error> {
         // Where things live (differs per machine and run) apart from what the host is (the same in
         // every host of this component): hosts compare `status` minus `state_dir` and `paths`.
         out["state_dir"] = json!(dir);
+        let mut cache = harness.cache_outcome().to_json();
+        cache["preinit"] = json!(harness.preinit().describe());
         out["paths"] = json!({
             "state": store.location(host_harness::Document::State),
             "history": store.location(host_harness::Document::History),
-            "cache": harness.cache_outcome().to_json(),
+            "cache": cache,
         });
         out["host"] = json!({
             "state_dir_source": source.as_str(),
