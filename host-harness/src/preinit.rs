@@ -149,45 +149,68 @@ pub fn snapshot(wasm: &[u8], limits: InitLimits) -> Result<Vec<u8>, SnapshotErro
     init.call(&mut store, ())
         .map_err(failed("`initialize` trapped"))?;
 
+    // Wizer reads the whole linear memory back in one accessor call; the per-call cap on data a
+    // guest hands the host (128 MiB by default) must not be what decides.
+    store.set_hostcall_fuel(limits.max_memory_bytes.saturating_add(1 << 20));
     let mut state = Snapshotter {
         store: &mut store,
         instance,
+        error: None,
     };
-    block_on(wizer.snapshot_component(&cx, &mut state)).map_err(failed("snapshotting the instance"))
+    let snapshot = block_on(wizer.snapshot_component(&cx, &mut state))
+        .map_err(failed("snapshotting the instance"))?;
+    match state.error {
+        Some(e) => Err(SnapshotError::Failed(e)),
+        None => Ok(snapshot),
+    }
 }
 
 /// Wizer reads the instance's memories and globals through exports its instrumentation added.
 struct Snapshotter<'a> {
     store: &'a mut Store<InitState>,
     instance: Instance,
+    /// The first accessor that failed: the snapshot is then incomplete and must not be used.
+    error: Option<String>,
 }
 
 impl Snapshotter<'_> {
+    /// Call one of Wizer's accessors. A failure is remembered (and the snapshot discarded by
+    /// [`snapshot`]); the accessor's value is then `None`.
     fn call<R, T>(
         &mut self,
         instance: &str,
         func: &str,
         then: impl FnOnce(&Store<InitState>, R) -> T,
-    ) -> T
+    ) -> Option<T>
     where
         R: wasmtime::component::Lift + 'static,
     {
-        let (_, iface) = self
-            .instance
-            .get_export(&mut *self.store, None, instance)
-            .unwrap_or_else(|| panic!("Wizer's instrumentation exports {instance}"));
-        let (_, export) = self
-            .instance
-            .get_export(&mut *self.store, Some(&iface), func)
-            .unwrap_or_else(|| panic!("Wizer's instrumentation exports {instance}#{func}"));
-        let f = self
-            .instance
-            .get_typed_func::<(), (R,)>(&mut *self.store, export)
-            .expect("Wizer's accessor has the type Wizer gave it");
-        let (r,) = f
-            .call(&mut *self.store, ())
-            .expect("Wizer's accessors only read memory and globals");
-        then(self.store, r)
+        if self.error.is_some() {
+            return None;
+        }
+        let result = (|| {
+            let missing = || wasmtime::format_err!("Wizer's accessor {instance}#{func} is missing");
+            let (_, iface) = self
+                .instance
+                .get_export(&mut *self.store, None, instance)
+                .ok_or_else(missing)?;
+            let (_, export) = self
+                .instance
+                .get_export(&mut *self.store, Some(&iface), func)
+                .ok_or_else(missing)?;
+            let f = self
+                .instance
+                .get_typed_func::<(), (R,)>(&mut *self.store, export)?;
+            let (r,) = f.call(&mut *self.store, ())?;
+            Ok::<_, wasmtime::Error>(then(self.store, r))
+        })();
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.error = Some(format!("reading the instance ({func}): {e:#}"));
+                None
+            }
+        }
     }
 }
 
@@ -200,23 +223,25 @@ impl ComponentInstanceState for Snapshotter<'_> {
     ) {
         self.call(instance, func, |store, list: WasmList<u8>| {
             contents(list.as_le_slice(store))
-        })
+        });
     }
 
     async fn call_func_ret_s32(&mut self, instance: &str, func: &str) -> i32 {
-        self.call(instance, func, |_, r| r)
+        self.call(instance, func, |_, r| r).unwrap_or_default()
     }
 
     async fn call_func_ret_s64(&mut self, instance: &str, func: &str) -> i64 {
-        self.call(instance, func, |_, r| r)
+        self.call(instance, func, |_, r| r).unwrap_or_default()
     }
 
     async fn call_func_ret_f32(&mut self, instance: &str, func: &str) -> u32 {
         self.call(instance, func, |_, r: f32| r.to_bits())
+            .unwrap_or_default()
     }
 
     async fn call_func_ret_f64(&mut self, instance: &str, func: &str) -> u64 {
         self.call(instance, func, |_, r: f64| r.to_bits())
+            .unwrap_or_default()
     }
 }
 

@@ -272,6 +272,20 @@ fn loopback() -> &'static Regex {
     R.get_or_init(|| line_regex(r"(?i)(localhost|127\.0\.0\.1|\[::1\])").expect("valid"))
 }
 
+/// `text.split_inclusive('\n')`, found with the `memchr` crate's SIMD search.
+fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(|i| i + 1)
+        .chain((!text.ends_with('\n') && !text.is_empty()).then_some(text.len()));
+    ends.map(move |end| {
+        // Both ends are at a '\n' boundary or the end of the text: char boundaries.
+        let line = &text[start..end];
+        start = end;
+        line
+    })
+}
+
 /// Scan one text file with the rules; returns its findings.
 pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
     let kind = kind_of(file, content);
@@ -287,8 +301,8 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
     let mut keywords = rules.keywords_in(content).peekable();
     let mut candidates: Vec<usize> = Vec::new();
     let mut end = 0;
-    // `split_inclusive` + stripping "\n" / "\r\n" gives the lines `str::lines` gives, with offsets.
-    for (idx, raw) in content.split_inclusive('\n').enumerate() {
+    // Lines with their terminators, then "\n" / "\r\n" stripped: the lines `str::lines` gives.
+    for (idx, raw) in lines_inclusive(content).enumerate() {
         end += raw.len();
         let physical = match raw.strip_suffix('\n') {
             Some(l) => l.strip_suffix('\r').unwrap_or(l),
@@ -454,4 +468,30 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    #[test]
+    fn lines_inclusive_edges() {
+        fn split(t: &str) -> Vec<&str> {
+            super::lines_inclusive(t).collect()
+        }
+        assert_eq!(split(""), Vec::<&str>::new());
+        assert_eq!(split("\n"), ["\n"]);
+        assert_eq!(split("a"), ["a"]);
+        assert_eq!(split("a\r\nb\n\nc"), ["a\r\n", "b\n", "\n", "c"]);
+    }
+
+    proptest! {
+        /// The same lines as `split_inclusive('\n')` for any text.
+        #[test]
+        fn lines_inclusive_is_split_inclusive(text in "[a\\n\\r中]{0,40}") {
+            let ours: Vec<&str> = super::lines_inclusive(&text).collect();
+            let std: Vec<&str> = text.split_inclusive('\n').collect();
+            prop_assert_eq!(ours, std);
+        }
+    }
 }
