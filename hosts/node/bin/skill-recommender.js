@@ -4,7 +4,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { HostError, invalidInput } from '../src/errors.js';
 import { ioMessage } from '../src/errors.js';
-import { openHost, LIMITS } from '../src/index.js';
+import { openHost } from '../src/index.js';
 import { stringifySorted } from '../src/json.js';
 
 const VERSION = '0.1.0';
@@ -260,7 +260,7 @@ async function run({ global: g, command, options: o, positional }) {
     lang, now, timezone, keepNumbers: true,
     ...(stateless ? { store: { location: () => null, begin: () => { throw new Error('no state'); } } } : {}),
   });
-  const limit = LIMITS.maxInputBytes;
+  const limit = host.component.limits.maxInputBytes;   // the host's own input limit (the defaults here)
   const discovery = () => ({ skillsDirs: o['--skills-dir'] ?? [], discover: !o['--no-discover'] });
   const skill = () => ({
     skillId: o['--skill-id'],

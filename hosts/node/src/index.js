@@ -100,6 +100,9 @@ export class Host {
     };
   }
 
+  /** The input's size in UTF-8 bytes; over this host's input limit: invalid_input (exit 3). */
+  #checkSize(field, text) { return checkSize(field, text, this.component.limits); }
+
   #life(fn, ...args) { return callGuest(this.store, { iface: 'lifecycle', fn, args }, this.component); }
 
   /** A call that reads no state; inputBytes (its input's size) sets the deadline. */
@@ -162,7 +165,7 @@ export class Host {
   /** Registry JSON (a string) -> {registry, candidates, skipped, warnings, summary}. Reads no state. */
   normalize({ json, from = 'auto', baseUrl, ...o }) {
     if (!REGISTRIES.includes(from)) throw invalidInput('from', `unknown registry ${JSON.stringify(from)}`);
-    const inputBytes = checkSize('input', json);
+    const inputBytes = this.#checkSize('input', json);
     return this.#stateless(inputBytes, 'filter', 'normalize', from, json, baseUrl ?? undefined);
   }
 
@@ -171,7 +174,7 @@ export class Host {
    * discover: look in the usual skill folders (default true); skillsDirs: more folders; cwd/home for them.
    */
   async filter({ candidates, mode, ...o }) {
-    const inputBytes = checkSize('candidates', candidates);
+    const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
     const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed], inputBytes }, this.component);
     out.discovery = discovery;
@@ -183,7 +186,7 @@ export class Host {
    * task: the user's request; signals: scenario hints; discovery options as for filter.
    */
   async rank({ candidates, mode, task, signals = [], ...o }) {
-    const inputBytes = checkSize('candidates', candidates);
+    const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
     const request = { task: task ?? undefined, signals };
     const out = await callGuest(this.store, { iface: 'rank', fn: 'rank', args: [this.ctx(o), mode, candidates, installed, request], inputBytes }, this.component);
@@ -196,7 +199,7 @@ export class Host {
    * unless dryRun. Options: task, signals, dryRun, remoteVersion, localVersion, otherQuestion, discovery.
    */
   async recommend({ candidates, mode, task, signals = [], dryRun = false, remoteVersion, localVersion, otherQuestion = false, ...o }) {
-    const inputBytes = checkSize('candidates', candidates);
+    const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
     const request = {
       task: task ?? undefined, signals, dryRun: !!dryRun, remoteVersion: remoteVersion ?? undefined,
@@ -209,19 +212,19 @@ export class Host {
 
   /** Render the card for a `recommend` result (a JSON string). Reads no state. */
   render({ mode, input, ...o }) {
-    const inputBytes = checkSize('input', input);
+    const inputBytes = this.#checkSize('input', input);
     return this.#stateless(inputBytes, 'render', 'render', this.ctx(o), mode, input);
   }
 
   /** Candidate risk. Reads no state. */
   scan({ candidates, mode }) {
-    const inputBytes = checkSize('candidates', candidates);
+    const inputBytes = this.#checkSize('candidates', candidates);
     return this.#stateless(inputBytes, 'scan', 'scanCandidates', mode, candidates);
   }
 
   /** Scan a skill folder or SKILL.md; trust defaults from `source`, else community. */
   scanBundle({ path, trust, source, force = false }) {
-    const { bundle, bytes } = readBundleArg(path);
+    const { bundle, bytes } = readBundleArg(path, this.component.limits);
     const t = trust ?? (source ? trustOfSource(source) : 'community');
     if (!TRUSTS.includes(t)) throw invalidInput('trust', `unknown trust ${JSON.stringify(t)}`);
     return this.#stateless(bytes, 'scan', 'scanBundle', bundle, t, !!force);
@@ -229,7 +232,7 @@ export class Host {
 
   /** Validate a skill folder's or SKILL.md's frontmatter and layout. */
   validate({ path, strict = false }) {
-    const { bundle, bytes } = readBundleArg(path);
+    const { bundle, bytes } = readBundleArg(path, this.component.limits);
     return this.#stateless(bytes, 'scan', 'validate', bundle, !!strict);
   }
 }
@@ -245,14 +248,23 @@ function installedSkills({ skillsDirs = [], discover: look = true, cwd = process
   };
 }
 
-/** The input's size in UTF-8 bytes (what the deadline is computed from); over the input limit: an error. */
-function checkSize(field, text) {
+/**
+ * The input's size in UTF-8 bytes (what the deadline is computed from); over the host's input limit
+ * (`limits.maxInputBytes`, as host-harness `run_cow` checks `self.limits.max_input_bytes`): an error.
+ */
+function checkSize(field, text, limits) {
   const size = Buffer.byteLength(String(text), 'utf8');
-  if (size > LIMITS.maxInputBytes) throw invalidInput(field, `${size} bytes, over the ${LIMITS.maxInputBytes}-byte input limit`);
+  checkLimit(field, size, limits);
   return size;
 }
 
-function readBundleArg(path) {
+/** Refuse an input over this host's `limits.maxInputBytes` (exit 3, naming the field and both sizes). */
+function checkLimit(field, size, limits) {
+  const max = limits.maxInputBytes;
+  if (size > max) throw invalidInput(field, `${size} bytes, over the ${max}-byte input limit`);
+}
+
+function readBundleArg(path, limits) {
   let bundle;
   try {
     bundle = readBundle(path);
@@ -261,7 +273,7 @@ function readBundleArg(path) {
     throw e;
   }
   const bytes = bundle.files.reduce((n, f) => n + (f.content ? Buffer.byteLength(f.content, 'utf8') : 0), 0);
-  if (bytes > LIMITS.maxInputBytes) throw invalidInput('bundle', `${bytes} bytes, over the ${LIMITS.maxInputBytes}-byte input limit`);
+  checkLimit('bundle', bytes, limits);
   return { bundle, bytes };
 }
 
