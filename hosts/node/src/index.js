@@ -282,7 +282,8 @@ function readBundleArg(path, limits) {
  * Options: stateDir, env, home, legacyDir (default: detected), lang, now, timezone, store.
  */
 export async function openHost({ stateDir, env = process.env, home = env.HOME, legacyDir, store, ...rest } = {}) {
-  await loadComponent(rest.dist ?? DEFAULT_DIST, { ...LIMITS, ...(rest.limits ?? {}) });
+  const limits = { ...LIMITS, ...(rest.limits ?? {}) };
+  await loadComponent(rest.dist ?? DEFAULT_DIST, limits);
   if (store) return new Host({ store, ...rest });
   let resolved;
   try {
@@ -292,7 +293,7 @@ export async function openHost({ stateDir, env = process.env, home = env.HOME, l
   }
   const fileStore = new FileStateStore(resolved.dir, {
     legacyDir: legacyDir === undefined ? detectLegacyDir() : legacyDir,
-    maxDocumentBytes: LIMITS.maxDocumentBytes,
+    maxDocumentBytes: limits.maxDocumentBytes,
   });
   return new Host({ store: fileStore, stateDir: resolved.dir, stateDirSource: resolved.source, ...rest });
 }

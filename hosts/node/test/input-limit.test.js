@@ -81,3 +81,17 @@ test('the host\'s maxInputBytes also caps normalize/render input and a bundle\'s
   const validated = await dflt.validate({ path: skill });
   assert.equal(typeof validated, 'object');
 });
+
+test('a file store opened by openHost reads state under the host\'s own document cap', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sr-doc-cap-'));
+  writeFileSync(join(dir, 'state.json'), JSON.stringify({ daily_rec_status: 'disabled', pad: 'x'.repeat(2_000) }));
+  const small = await openHost({ stateDir: dir, legacyDir: null, now: NOW, timezone: 'UTC', lang: 'en', limits: { maxDocumentBytes: SMALL } });
+  await assert.rejects(small.status(), (e) => {
+    assert.match(e.message, new RegExp(`over the ${SMALL}-byte limit`));
+    return true;
+  });
+  const dflt = await openHost({ stateDir: dir, legacyDir: null, now: NOW, timezone: 'UTC', lang: 'en' });
+  const out = await dflt.status();
+  assert.equal(out.daily_rec_status, 'disabled');
+  assert.ok(LIMITS.maxDocumentBytes > 2_000);
+});
