@@ -160,7 +160,7 @@ impl Outcome {
 
 /// Fold a name for comparison: lower case, `-` and `_` as spaces, runs of white space as one space.
 pub fn name_key(name: &str) -> String {
-    name.to_lowercase()
+    crate::lowercase(name)
         .replace(['-', '_'], " ")
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -196,7 +196,7 @@ pub fn canonical_url(url: &str, subpath: Option<&str>) -> Option<String> {
         .filter(|s| !s.is_empty())
         .map(|s| {
             if code_host {
-                s.to_lowercase()
+                crate::lowercase(s)
             } else {
                 s.to_owned()
             }
@@ -218,7 +218,7 @@ pub fn canonical_url(url: &str, subpath: Option<&str>) -> Option<String> {
     }
     if let Some(sub) = subpath.map(str::trim).filter(|s| !s.is_empty()) {
         let sub = if code_host {
-            sub.to_lowercase()
+            crate::lowercase(sub)
         } else {
             sub.to_owned()
         };
@@ -369,7 +369,7 @@ impl InstalledIndex {
     }
 
     fn matches(&self, c: &Candidate) -> Option<(&'static str, &str)> {
-        if let Some(l) = self.ids.get(&c.skill_id.trim().to_lowercase()) {
+        if let Some(l) = self.ids.get(&crate::lowercase(c.skill_id.trim())) {
             return Some(("id", l));
         }
         for key in [name_key(&c.name), name_key(id_slug(&c.skill_id))] {
@@ -495,7 +495,7 @@ pub fn filter(
             .unwrap_or_default();
         link(
             0,
-            format!("{}\u{0}{owner}", c.skill_id.trim().to_lowercase()),
+            format!("{}\u{0}{owner}", crate::lowercase(c.skill_id.trim())),
             j,
             &mut groups,
         );

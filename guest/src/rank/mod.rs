@@ -295,7 +295,7 @@ fn signal_text(v: &Value) -> Option<String> {
 /// The names of the lexicon concepts a text mentions.
 fn concepts_of(text: &str) -> BTreeSet<String> {
     let lex = lexicon();
-    lex.concepts_in(&text.to_lowercase())
+    lex.concepts_in(&crate::lowercase(text))
         .into_iter()
         .map(|c| lex.concepts[c].clone())
         .collect()
@@ -315,7 +315,7 @@ fn category_families(categories: &[String]) -> BTreeSet<String> {
 /// The lexicon families of the concepts a text mentions.
 fn text_families(text: &str) -> BTreeSet<String> {
     let lex = lexicon();
-    lex.concepts_in(&text.to_lowercase())
+    lex.concepts_in(&crate::lowercase(text))
         .into_iter()
         .flat_map(|c| lex.families_of_concept(c).iter().cloned())
         .collect()

@@ -314,7 +314,7 @@ impl Vocab {
 
     /// Analyze a text into token ids (see [`analyze`]).
     pub fn analyze(&mut self, text: &str) -> Vec<u32> {
-        let lower = text.to_lowercase();
+        let lower = crate::lowercase(text);
         let mut out = Vec::new();
         let lex = lexicon();
         tokenize(&lower, |t| match t {

@@ -309,11 +309,11 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             None => raw,
         };
         candidates.clear();
-        while let Some(&(start, keyword)) = keywords.peek() {
-            if start >= end {
+        while let Some(&found) = keywords.peek() {
+            if found.0 >= end {
                 break;
             }
-            candidates.extend_from_slice(rules.rules_of_keyword(keyword));
+            rules.add_candidates(content, found, &mut candidates);
             keywords.next();
         }
         // Every character `invisible` looks for is outside ASCII.

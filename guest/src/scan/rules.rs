@@ -65,6 +65,13 @@ pub struct RuleSpec {
     pub unless: Vec<String>,
     #[serde(default)]
     pub scope: Scope,
+    /// The rule's regex only matches where one of its keywords stands as a whole word (each ASCII
+    /// keyword is wrapped in `\b` or non-word characters in every alternative of the pattern), so a
+    /// keyword inside a longer word (`nc` in `function`, `host` in `localhost`) is not a candidate.
+    /// Only ever narrows the regex runs, never what matches; the rule's examples are checked
+    /// through it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole_word_keywords: bool,
     #[serde(default, rename = "match")]
     pub examples_match: Vec<String>,
     #[serde(default)]
@@ -80,8 +87,10 @@ struct RuleFile {
 pub struct RuleSet {
     pub rules: Vec<RuleSpec>,
     keywords: AhoCorasick,
-    /// For each keyword pattern, the rules it belongs to.
+    /// For each keyword pattern, the rules it belongs to wherever it occurs…
     keyword_rules: Vec<Vec<usize>>,
+    /// …and the rules it belongs to only where it stands as a whole word.
+    word_rules: Vec<Vec<usize>>,
     regexes: Vec<OnceLock<Regex>>,
     unless: Vec<OnceLock<Vec<Regex>>>,
 }
@@ -118,6 +127,7 @@ impl RuleSet {
         let file: RuleFile = serde_json::from_str(text).map_err(|e| format!("rule file: {e}"))?;
         let mut patterns: Vec<String> = Vec::new();
         let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
+        let mut word_rules: Vec<Vec<usize>> = Vec::new();
         for (i, r) in file.rules.iter().enumerate() {
             if r.keywords.iter().all(|k| k.trim().is_empty()) {
                 return Err(format!("rule {}: no keywords", r.id));
@@ -130,12 +140,24 @@ impl RuleSet {
                 if k.contains(['\n', '\r']) {
                     return Err(format!("rule {}: keyword {k:?} spans lines", r.id));
                 }
-                match patterns.iter().position(|p| *p == k) {
-                    Some(p) => keyword_rules[p].push(i),
+                let p = match patterns.iter().position(|p| *p == k) {
+                    Some(p) => p,
                     None => {
-                        patterns.push(k);
-                        keyword_rules.push(vec![i]);
+                        patterns.push(k.clone());
+                        keyword_rules.push(Vec::new());
+                        word_rules.push(Vec::new());
+                        patterns.len() - 1
                     }
+                };
+                // Whole-word narrowing applies to ASCII word keywords only; any other keyword
+                // (CJK, punctuation) is a candidate wherever it occurs.
+                let word = r.whole_word_keywords
+                    && k.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.');
+                if word {
+                    word_rules[p].push(i);
+                } else {
+                    keyword_rules[p].push(i);
                 }
             }
         }
@@ -151,6 +173,7 @@ impl RuleSet {
             rules: file.rules,
             keywords,
             keyword_rules,
+            word_rules,
             regexes: (0..n).map(|_| OnceLock::new()).collect(),
             unless: (0..n).map(|_| OnceLock::new()).collect(),
         })
@@ -200,24 +223,48 @@ impl RuleSet {
     pub fn scan_line(&self, line: &str, in_code: bool) -> Vec<Hit> {
         let mut candidates: Vec<usize> = Vec::new();
         for m in self.keywords.find_overlapping_iter(line) {
-            candidates.extend_from_slice(&self.keyword_rules[m.pattern().as_usize()]);
+            self.add_candidates(
+                line,
+                (m.start(), m.end(), m.pattern().as_usize()),
+                &mut candidates,
+            );
         }
         self.confirm(line, in_code, &mut candidates)
     }
 
-    /// Every keyword occurrence in `text` as (start offset, keyword), in order of where they end. No
+    /// Every keyword occurrence in `text` as (start, end, keyword), in order of where they end. No
     /// keyword contains a line break, so a file is searched once and the occurrences are handed to
-    /// the lines they start on ([`RuleSet::rules_of_keyword`], [`RuleSet::confirm`]): one search over
+    /// the lines they start on ([`RuleSet::add_candidates`], [`RuleSet::confirm`]): one search over
     /// the file costs less than one search per line.
-    pub fn keywords_in<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
+    pub fn keywords_in<'a>(
+        &'a self,
+        text: &'a str,
+    ) -> impl Iterator<Item = (usize, usize, usize)> + 'a {
         self.keywords
             .find_overlapping_iter(text)
-            .map(|m| (m.start(), m.pattern().as_usize()))
+            .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
     }
 
-    /// The rules a keyword (as [`RuleSet::keywords_in`] numbers it) belongs to.
-    pub fn rules_of_keyword(&self, keyword: usize) -> &[usize] {
-        &self.keyword_rules[keyword]
+    /// Add the rules a keyword occurrence in `text` (as [`RuleSet::keywords_in`] gives it) makes
+    /// candidates: all of the keyword's rules when it stands as a whole word, else those without
+    /// [`RuleSpec::whole_word_keywords`].
+    pub fn add_candidates(
+        &self,
+        text: &str,
+        (start, end, keyword): (usize, usize, usize),
+        out: &mut Vec<usize>,
+    ) {
+        out.extend_from_slice(&self.keyword_rules[keyword]);
+        let words = &self.word_rules[keyword];
+        if !words.is_empty() {
+            let bytes = text.as_bytes();
+            let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+            let before = start == 0 || !word(bytes[start - 1]);
+            let after = end == bytes.len() || !word(bytes[end]);
+            if before && after {
+                out.extend_from_slice(words);
+            }
+        }
     }
 
     /// Of the `candidates` (rules whose keywords occur on `line`, in any order, repeats allowed), the

