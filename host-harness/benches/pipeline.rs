@@ -135,6 +135,18 @@ fn native_value(command: &Command) -> serde_json::Value {
     .expect("the native call succeeds")
 }
 
+/// The two builds must agree before their speed is compared.
+fn assert_agree(h: &Harness, command: &Command, what: &str) {
+    let wasm = h
+        .run(&MemoryStateStore::new(), &ctx(), command)
+        .expect("wasm call");
+    assert_eq!(
+        wasm,
+        native_value(command),
+        "{what}: wasm and native differ"
+    );
+}
+
 fn pipeline(c: &mut Criterion) {
     let h = harness();
     for n in sizes() {
@@ -148,15 +160,7 @@ fn pipeline(c: &mut Criterion) {
             group.sample_size(20);
         }
         for (name, command) in commands(&candidates) {
-            // The two builds must agree before their speed is compared.
-            let wasm = h
-                .run(&MemoryStateStore::new(), &ctx(), &command)
-                .expect("wasm call");
-            assert_eq!(
-                wasm,
-                native_value(&command),
-                "{name} at {n}: wasm and native differ"
-            );
+            assert_agree(&h, &command, &format!("{name} at {n}"));
             group.bench_function(BenchmarkId::new(name, "wasm"), |b| {
                 b.iter(|| {
                     h.run_text(&MemoryStateStore::new(), &ctx(), &command)
@@ -177,25 +181,13 @@ fn bundle_scan(c: &mut Criterion) {
     group.sample_size(10);
     for mb in [1usize, 10, 50] {
         let bundle = common::bundle(mb << 20);
-        let bytes: usize = bundle
-            .files
-            .iter()
-            .map(|f| f.content.as_ref().map_or(0, String::len))
-            .sum();
-        group.throughput(Throughput::Bytes(bytes as u64));
+        group.throughput(Throughput::Bytes(bundle.text_bytes() as u64));
         let command = Command::ScanBundle {
             bundle,
             trust: guest::scan::Trust::Community,
             force: false,
         };
-        let wasm = h
-            .run(&MemoryStateStore::new(), &ctx(), &command)
-            .expect("wasm call");
-        assert_eq!(
-            wasm,
-            native_value(&command),
-            "bundle scan at {mb} MB differs"
-        );
+        assert_agree(&h, &command, &format!("bundle scan at {mb} MB"));
         // The CLI moves the bundle it read into the call (`run_text_owned`); the copy that gives each
         // iteration its own command is set-up, not timed.
         group.bench_function(BenchmarkId::new(format!("{mb}MB"), "wasm"), |b| {

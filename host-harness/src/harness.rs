@@ -374,12 +374,6 @@ impl Harness {
                 Lang::En => wit_types::Lang::En,
             },
         };
-        let bundle_bytes = |b: &guest::scan::Bundle| {
-            b.files
-                .iter()
-                .map(|f| f.content.as_ref().map_or(0, String::len))
-                .sum::<usize>()
-        };
         let input = match &*command {
             Command::Normalize { json, .. } => Some(("input", json.len())),
             Command::Filter { candidates, .. }
@@ -388,7 +382,7 @@ impl Harness {
             | Command::Recommend { candidates, .. } => Some(("candidates", candidates.len())),
             Command::Render { input, .. } => Some(("input", input.len())),
             Command::ScanBundle { bundle, .. } | Command::Validate { bundle, .. } => {
-                Some(("bundle", bundle_bytes(bundle)))
+                Some(("bundle", bundle.text_bytes()))
             }
             _ => None,
         };

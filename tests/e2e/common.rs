@@ -34,6 +34,15 @@ pub fn harness() -> &'static Harness {
     })
 }
 
+/// The real component with test limits and its own cache directory.
+pub fn cached_in(dir: &Path) -> Harness {
+    Harness::builder()
+        .cache(CacheMode::Dir(dir.into()))
+        .limits(Limits::for_testing())
+        .build()
+        .expect("the real component loads")
+}
+
 /// The hostile fixture component with the given limits.
 pub fn hostile(limits: Limits) -> Harness {
     let bytes =

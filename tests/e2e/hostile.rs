@@ -36,6 +36,12 @@ fn error_of(out: &Output) -> Value {
     v["error"].clone()
 }
 
+/// Ended cleanly with `code` and an error whose message contains `needle`.
+fn refused(out: &Output, code: i32, needle: &str) {
+    assert_eq!(clean_exit(out), code);
+    assert!(error_of(out)["message"].as_str().unwrap().contains(needle));
+}
+
 /// No state or history file was written (a `state.lock` may exist: it is the lock, not state).
 fn assert_no_state(dir: &Path) {
     for f in ["state.json", "history.json"] {
@@ -125,13 +131,7 @@ fn deeply_nested_json_is_invalid_input_and_deeply_nested_state_is_a_state_error(
     let f = t.path().join("deep.json");
     fs::write(&f, "[".repeat(200_000)).unwrap();
     let out = filter(t.path(), &f);
-    assert_eq!(clean_exit(&out), 3);
-    assert!(
-        error_of(&out)["message"]
-            .as_str()
-            .unwrap()
-            .contains("recursion limit")
-    );
+    refused(&out, 3, "recursion limit");
     assert_no_state(t.path());
 
     let s = tempfile::tempdir().unwrap();
@@ -204,13 +204,7 @@ fn invalid_utf8_is_refused_by_name_everywhere() {
     let f = t.path().join("bad.json");
     fs::write(&f, b"{\"candidates\": [{\"skill_id\": \"\xff\xfe\"}]}").unwrap();
     let out = filter(t.path(), &f);
-    assert_eq!(clean_exit(&out), 3);
-    assert!(
-        error_of(&out)["message"]
-            .as_str()
-            .unwrap()
-            .contains("not UTF-8")
-    );
+    refused(&out, 3, "not UTF-8");
     assert_no_state(t.path());
 
     let s = tempfile::tempdir().unwrap();
@@ -220,13 +214,7 @@ fn invalid_utf8_is_refused_by_name_everywhere() {
     )
     .unwrap();
     let out = cli(Some(s.path()), &["status"], &[]);
-    assert_eq!(clean_exit(&out), 4);
-    assert!(
-        error_of(&out)["message"]
-            .as_str()
-            .unwrap()
-            .contains("state.json")
-    );
+    refused(&out, 4, "state.json");
 
     // A SKILL.md that is not UTF-8 is reported, not decoded into garbage.
     let d = t.path().join("skill");

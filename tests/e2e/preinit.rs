@@ -12,7 +12,7 @@ use host_harness::{
     RankRequest, RecommendOptions, Trust,
 };
 
-use crate::common::{NOW, root};
+use crate::common::{NOW, cached_in, root};
 
 fn build(preinit: bool) -> Harness {
     Harness::builder()
@@ -127,13 +127,7 @@ fn the_snapshot_keeps_the_contract_and_carries_the_built_tables() {
 #[test]
 fn the_cache_stores_the_snapshot_and_a_hit_takes_none() {
     let dir = tempfile::tempdir().unwrap();
-    let build = || {
-        Harness::builder()
-            .cache(CacheMode::Dir(dir.path().into()))
-            .limits(Limits::for_testing())
-            .build()
-            .unwrap()
-    };
+    let build = || cached_in(dir.path());
     let first = build();
     assert_eq!(
         first.preinit(),

@@ -7,7 +7,7 @@ use host_harness::{
     LimitKind, Limits, MemoryStateStore, PromptSource, SkillRef, StateStore, StoreError,
 };
 
-use crate::common::{NOW, harness, hostile};
+use crate::common::{NOW, cached_in, harness, hostile};
 
 /// What the component may import: Rust std's wasi:io and wasi:cli, and our own interfaces.
 const EXPECTED_IMPORTS: &[&str] = &[
@@ -255,13 +255,7 @@ fn an_oversized_state_file_is_an_error_naming_it() {
 #[test]
 fn corrupt_or_stale_cache_files_are_rebuilt_not_trusted() {
     let dir = tempfile::tempdir().unwrap();
-    let build = || {
-        Harness::builder()
-            .cache(CacheMode::Dir(dir.path().into()))
-            .limits(Limits::for_testing())
-            .build()
-            .unwrap()
-    };
+    let build = || cached_in(dir.path());
     let first = build();
     let path = match first.cache_outcome() {
         CacheOutcome::Miss {

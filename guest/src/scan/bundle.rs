@@ -60,6 +60,16 @@ pub struct BundleFile {
     pub link_escapes: bool,
 }
 
+impl Bundle {
+    /// The bytes of text the bundle carries (what input limits and deadlines are measured by).
+    pub fn text_bytes(&self) -> usize {
+        self.files
+            .iter()
+            .map(|f| f.content.as_ref().map_or(0, String::len))
+            .sum()
+    }
+}
+
 impl BundleFile {
     /// A symbolic link entry: where it points and whether that is outside the bundle.
     pub fn symlink(path: String, target: String, escapes: bool) -> BundleFile {
