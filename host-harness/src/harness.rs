@@ -11,6 +11,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::cache::{self, CacheMode, CacheOutcome};
 use crate::error::{Error, LimitKind, Result};
+use crate::pool::{Gate, InstancePool, PoolStatus};
 use crate::preinit::{InitLimits, Preinit};
 use crate::store::{StateStore, StoreError, StoreSession};
 use crate::{Command, Limits};
@@ -173,6 +174,7 @@ pub struct HarnessBuilder {
     cache: CacheMode,
     limits: Limits,
     preinit: Option<bool>,
+    pool: Option<InstancePool>,
 }
 
 impl HarnessBuilder {
@@ -204,6 +206,15 @@ impl HarnessBuilder {
         self
     }
 
+    /// Reuse instance memory across calls ([`crate::pool`]); `None` maps fresh memory for every call.
+    /// Each call still gets a fresh instance whose memory starts as the component's (or snapshot's)
+    /// initial memory; results are identical either way. Default: [`InstancePool::default`], used
+    /// where Linux's `PAGEMAP_SCAN` is available ([`Harness::instance_pool`] says whether it is).
+    pub fn instance_pool(mut self, pool: Option<InstancePool>) -> Self {
+        self.pool = pool;
+        self
+    }
+
     /// Create the engine, load or compile the component, check its contract version and link it.
     pub fn build(self) -> Result<Harness> {
         let comp_err = |e: wasmtime::Error| Error::Component(format!("{e:#}"));
@@ -213,7 +224,18 @@ impl HarnessBuilder {
             .cranelift_opt_level(OptLevel::Speed)
             .consume_fuel(self.limits.fuel.is_some())
             .epoch_interruption(self.limits.deadline.is_some());
-        let engine = Engine::new(&config).map_err(comp_err)?;
+        let plain = config.clone();
+        let mut pool = crate::pool::configure(&mut config, self.pool, self.limits.max_memory_bytes);
+        let engine = match Engine::new(&config) {
+            Ok(engine) => engine,
+            // Reserving the pool's address space can fail where it is restricted (`ulimit -v`):
+            // run without the pool rather than not at all, and say so in `status`.
+            Err(e) if matches!(pool, PoolStatus::On(_)) => {
+                pool = PoolStatus::Off(format!("the pooled engine failed: {e:#}"));
+                Engine::new(&plain).map_err(comp_err)?
+            }
+            Err(e) => return Err(comp_err(e)),
+        };
         let bytes = self.component.as_deref().unwrap_or(COMPONENT_WASM);
         let preinit = self
             .preinit
@@ -237,12 +259,18 @@ impl HarnessBuilder {
         if self.limits.deadline.is_some() {
             spawn_epoch_ticker(&engine);
         }
+        let gate = match &pool {
+            PoolStatus::On(p) => Some(Gate::new(p.slots)),
+            PoolStatus::Off(_) => None,
+        };
         Ok(Harness {
             engine,
             pre,
             limits: self.limits,
             cache,
             preinit,
+            pool,
+            gate,
             imports,
             exports,
         })
@@ -289,6 +317,8 @@ pub struct Harness {
     limits: Limits,
     cache: CacheOutcome,
     preinit: Preinit,
+    pool: PoolStatus,
+    gate: Option<Gate>,
     imports: Vec<String>,
     exports: Vec<String>,
 }
@@ -303,6 +333,7 @@ impl Harness {
             cache: CacheMode::from_env(),
             limits: Limits::default(),
             preinit: None,
+            pool: Some(InstancePool::default()),
         }
     }
 
@@ -327,6 +358,11 @@ impl Harness {
     /// Whether calls start from a pre-initialized snapshot, and if not, why.
     pub fn preinit(&self) -> &Preinit {
         &self.preinit
+    }
+
+    /// Whether calls reuse pooled instance memory, and with which settings ([`crate::pool`]).
+    pub fn instance_pool(&self) -> &PoolStatus {
+        &self.pool
     }
 
     /// Run one command as one transaction against `store`; returns the guest's JSON object.
@@ -408,6 +444,8 @@ impl Harness {
         input_bytes: usize,
         f: impl FnOnce(&mut Store<HostState>, &bindings::Recommender) -> GuestReturn,
     ) -> Result<String> {
+        // Held until the instance (and its memory) is gone: the pool has a slot for every pass.
+        let _pass = self.gate.as_ref().map(Gate::enter);
         let session = store.begin()?;
         let stderr = MemoryOutputPipe::new(self.limits.max_guest_stderr_bytes);
         let wasi = WasiCtx::builder().stderr(stderr.clone()).build();

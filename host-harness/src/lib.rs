@@ -28,6 +28,7 @@
 //! | a corrupt file is silently reset (the original's bug) | the guest refuses it with the field or parse error; the host names the file and writes nothing | guest state tests, e2e `corrupt_state_*` |
 //! | an oversized file or staged document exhausts memory | size caps on read and on save | store tests, e2e |
 //! | a tampered or stale precompiled cache runs | cache file name pins component hash, wasmtime version and engine config; payload SHA-256 verified before use; otherwise recompiled | cache tests, e2e `corrupt_cache_*` |
+//! | one call sees what an earlier call left in memory | every call is a fresh instance; with the instance pool, the pages a call wrote are reset to the snapshot (or zero) before the slot is used again, found with Linux's `PAGEMAP_SCAN` | e2e `pooled_slots_start_clean`, `pooled_and_unpooled_calls_agree` |
 //! | a component for another contract version is loaded | export names checked at load; the error names both versions | e2e `wrong_contract_version_*` |
 
 pub mod bundle;
@@ -36,6 +37,7 @@ pub mod discover;
 pub mod error;
 pub mod harness;
 pub mod limits;
+pub mod pool;
 pub mod preinit;
 pub mod store;
 
@@ -43,6 +45,7 @@ pub use cache::{CacheMode, CacheOutcome};
 pub use error::{Error, LimitKind, Result};
 pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder};
 pub use limits::Limits;
+pub use pool::{InstancePool, PoolStatus};
 pub use store::{
     FileStateStore, MemoryStateStore, Migration, NullStateStore, StateDirSource, StateStore,
     StoreError, StoreSession, resolve_state_dir,

@@ -772,9 +772,10 @@ fn compare(a: &Ranked, b: &Ranked) -> Ordering {
         .then(b.tie.0.total_cmp(&a.tie.0))
         .then(b.tie.1.total_cmp(&a.tie.1))
         .then(b.tie.2.cmp(&a.tie.2))
-        .then(a.candidate.skill_id.cmp(&b.candidate.skill_id))
-        .then(a.candidate.name.cmp(&b.candidate.name))
-        .then(a.candidate.url.cmp(&b.candidate.url))
+        // The string keys only break ties (`then_with`: not compared at all when the score decides).
+        .then_with(|| a.candidate.skill_id.cmp(&b.candidate.skill_id))
+        .then_with(|| a.candidate.name.cmp(&b.candidate.name))
+        .then_with(|| a.candidate.url.cmp(&b.candidate.url))
 }
 
 /// The slug of an id (`clawhub:pdf-tools` → `pdf-tools`, `github:o/r` → `r`).
@@ -1014,7 +1015,11 @@ fn reasons(factors: &[Factor], risk: Risk, lang: Lang) -> Vec<String> {
         .iter()
         .filter(|f| !personal(f) && !f.detail.is_empty() && f.value >= 0.5)
         .collect();
-    by_points.sort_by(|a, b| b.points().total_cmp(&a.points()).then(a.key.cmp(&b.key)));
+    by_points.sort_by(|a, b| {
+        b.points()
+            .total_cmp(&a.points())
+            .then_with(|| a.key.cmp(&b.key))
+    });
     let mut out: Vec<String> = task
         .into_iter()
         .chain(by_points)

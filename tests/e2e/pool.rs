@@ -1,0 +1,165 @@
+//! The warm instance pool: a call never sees an earlier call's memory, pooled and unpooled harnesses
+//! answer alike, and more concurrent calls than slots wait instead of failing.
+
+use host_harness::pool::{self, InstancePool, PoolStatus};
+use host_harness::{CacheMode, Command, Harness, Limits, MemoryStateStore, Mode};
+use wasmtime::{Config, Engine, Instance, Module, PoolingAllocationConfig, Store};
+
+use crate::common::{NOW, cache_dir, root};
+
+/// A module whose memory starts as one page holding 42 at address 0 (a memory image, like the
+/// pre-initialized snapshot). `probe` reports every trace of an earlier run it finds — bit 1: the
+/// image byte changed, 2: a zero byte in the first page is not zero, 4: the memory is larger than
+/// its initial page, 8: memory grown above the image is not zero — and then leaves such traces.
+const PROBE: &str = r#"
+(module
+  (memory 1)
+  (data (i32.const 0) "\2a")
+  (func (export "probe") (result i32)
+    (local $r i32)
+    (if (i32.ne (i32.load8_u (i32.const 0)) (i32.const 42))
+      (then (local.set $r (i32.or (local.get $r) (i32.const 1)))))
+    (if (i32.ne (i32.load (i32.const 100)) (i32.const 0))
+      (then (local.set $r (i32.or (local.get $r) (i32.const 2)))))
+    (if (i32.ne (memory.size) (i32.const 1))
+      (then (local.set $r (i32.or (local.get $r) (i32.const 4)))))
+    (if (i32.eq (memory.size) (i32.const 1))
+      (then (drop (memory.grow (i32.const 16)))))
+    (if (i32.ne (i32.load (i32.const 655360)) (i32.const 0))
+      (then (local.set $r (i32.or (local.get $r) (i32.const 8)))))
+    (i32.store8 (i32.const 0) (i32.const 7))
+    (i32.store (i32.const 100) (i32.const -1))
+    (i32.store (i32.const 655360) (i32.const -1))
+    (local.get $r)))
+"#;
+
+fn probe(store: &mut Store<()>, instance: &Instance) -> i32 {
+    instance
+        .get_typed_func::<(), i32>(&mut *store, "probe")
+        .unwrap()
+        .call(&mut *store, ())
+        .unwrap()
+}
+
+#[test]
+fn pooled_slots_start_clean() {
+    // The harness's own pool configuration, one slot: every instance reuses the same memory.
+    let mut config = Config::new();
+    let pool = InstancePool {
+        slots: 1,
+        ..InstancePool::default()
+    };
+    let status = pool::configure(&mut config, Some(pool), 64 << 20);
+    assert_eq!(
+        status == PoolStatus::On(pool),
+        PoolingAllocationConfig::is_pagemap_scan_available(),
+        "{status:?}"
+    );
+    let engine = Engine::new(&config).unwrap();
+    let module = Module::new(&engine, wat::parse_str(PROBE).unwrap()).unwrap();
+
+    // The probe sees its own traces: reusing an instance is caught.
+    let mut store = Store::new(&engine, ());
+    let instance = Instance::new(&mut store, &module, &[]).unwrap();
+    assert_eq!(probe(&mut store, &instance), 0);
+    assert_eq!(probe(&mut store, &instance), 1 | 2 | 4 | 8);
+    drop(store);
+
+    // A new instance in the same slot starts from the image every time.
+    for call in 0..20 {
+        let mut store = Store::new(&engine, ());
+        let instance = Instance::new(&mut store, &module, &[]).unwrap();
+        assert_eq!(probe(&mut store, &instance), 0, "call {call}");
+    }
+}
+
+fn build(pool: Option<InstancePool>) -> Harness {
+    Harness::builder()
+        .cache(CacheMode::Dir(cache_dir()))
+        .limits(Limits::for_testing())
+        .instance_pool(pool)
+        .build()
+        .expect("the component loads")
+}
+
+#[test]
+fn pooled_and_unpooled_calls_agree() {
+    let one_slot = Some(InstancePool {
+        slots: 1,
+        ..InstancePool::default()
+    });
+    let pooled = build(one_slot);
+    let plain = build(None);
+    assert_eq!(plain.instance_pool(), &PoolStatus::Off("disabled".into()));
+    if PoolingAllocationConfig::is_pagemap_scan_available() {
+        assert!(matches!(pooled.instance_pool(), PoolStatus::On(_)));
+    }
+    let ctx = host_harness::Ctx::at(NOW);
+    let commands = crate::preinit::session();
+    // Twice over, so every command also runs in a slot the others have dirtied.
+    for round in 0..2 {
+        for command in &commands {
+            let a = plain.run_text(&MemoryStateStore::new(), &ctx, command);
+            let b = pooled.run_text(&MemoryStateStore::new(), &ctx, command);
+            assert_eq!(
+                a.map_err(|e| e.to_string()),
+                b.map_err(|e| e.to_string()),
+                "round {round}: {command:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn more_concurrent_calls_than_slots_all_complete() {
+    let h = build(Some(InstancePool {
+        slots: 2,
+        ..InstancePool::default()
+    }));
+    let sample = std::fs::read_to_string(root().join("data/sample_candidates.json")).unwrap();
+    let command = Command::Filter {
+        mode: Mode::Manual,
+        candidates: sample,
+        installed: Vec::new(),
+    };
+    let ctx = host_harness::Ctx::at(NOW);
+    let expected = h
+        .run_text(&MemoryStateStore::new(), &ctx, &command)
+        .unwrap();
+    std::thread::scope(|s| {
+        let threads: Vec<_> = (0..6)
+            .map(|_| {
+                s.spawn(|| {
+                    (0..3)
+                        .map(|_| h.run_text(&MemoryStateStore::new(), &ctx, &command))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for t in threads {
+            for out in t.join().unwrap() {
+                assert_eq!(out.unwrap(), expected);
+            }
+        }
+    });
+}
+
+#[test]
+fn the_memory_cap_holds_in_a_pooled_slot() {
+    // The pool's slots are as large as the cap, no larger: growing past it is the usual limit error.
+    let mut config = Config::new();
+    let status = pool::configure(&mut config, Some(InstancePool::default()), 2 << 20);
+    if !matches!(status, PoolStatus::On(_)) {
+        return; // nothing pooled to check on this machine
+    }
+    let engine = Engine::new(&config).unwrap();
+    let grower = r#"(module (memory 1) (func (export "grow") (param i32) (result i32) (memory.grow (local.get 0))))"#;
+    let module = Module::new(&engine, wat::parse_str(grower).unwrap()).unwrap();
+    let mut store = Store::new(&engine, ());
+    let instance = Instance::new(&mut store, &module, &[]).unwrap();
+    let grow = instance
+        .get_typed_func::<i32, i32>(&mut store, "grow")
+        .unwrap();
+    assert_eq!(grow.call(&mut store, 31).unwrap(), 1, "up to 2 MiB grows");
+    assert_eq!(grow.call(&mut store, 1).unwrap(), -1, "past it does not");
+}
