@@ -18,6 +18,12 @@ use crate::preinit::{InitLimits, Preinit};
 /// File header: magic and format version.
 const MAGIC: &[u8; 8] = b"SRCWASM1";
 
+/// Cache files not used for this long are removed when a new one is written: each component version,
+/// wasmtime version and engine configuration has its own file (≈ 8 MB pre-initialized), and without
+/// pruning every upgrade would leave one behind. A file that is still in use is touched on every
+/// hit, so only abandoned ones age; one removed by mistake costs a single recompile.
+pub const UNUSED_FOR: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 60 * 60);
+
 /// Where (and whether) to cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CacheMode {
@@ -142,7 +148,10 @@ pub fn load(
             // checksum verified, so it is not truncated or altered by accident. A user who can write the
             // cache directory could already replace the host binary itself.
             Ok(payload) => match unsafe { Component::deserialize(engine, payload) } {
-                Ok(c) => return Ok((c, CacheOutcome::Hit(path), hit_preinit)),
+                Ok(c) => {
+                    touch(&path);
+                    return Ok((c, CacheOutcome::Hit(path), hit_preinit));
+                }
                 Err(e) => stale = Some(format!("rejected by wasmtime: {e}")),
             },
             Err(reason) => stale = Some(reason),
@@ -168,11 +177,74 @@ pub fn load(
                 crate::store::atomic_write(&path, &wrap(&payload)).ok()
             })
             .is_some();
+    if written {
+        prune(dir, &path, UNUSED_FOR);
+    }
     let outcome = match stale {
         Some(reason) => CacheOutcome::Rebuilt { path, reason },
         None => CacheOutcome::Miss { path, written },
     };
     Ok((compiled, outcome, how))
+}
+
+/// Mark a cache file as used now (its modification time), so pruning spares it. Best effort: a
+/// read-only cache still works, its files just age.
+fn touch(path: &Path) {
+    if let Ok(f) = std::fs::File::options().write(true).open(path) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
+}
+
+/// Whether `name` is one of this host's cache files (`<32 hex>-wasmtime<version>-<16 hex>[-init].cwasm`)
+/// or a temporary file a crashed write left beside one (`.<that>.<random>.tmp`).
+fn is_cache_file(name: &str) -> bool {
+    let name = name
+        .strip_prefix('.')
+        .and_then(|n| n.strip_suffix(".tmp"))
+        .and_then(|n| n.rsplit_once('.').map(|(n, _random)| n))
+        .unwrap_or(name);
+    let Some(stem) = name.strip_suffix(".cwasm") else {
+        return false;
+    };
+    let stem = stem.strip_suffix("-init").unwrap_or(stem);
+    let hex = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_hexdigit());
+    match stem.split_once("-wasmtime") {
+        Some((component, rest)) => {
+            hex(component, 32)
+                && rest
+                    .rsplit_once('-')
+                    .is_some_and(|(version, engine)| !version.is_empty() && hex(engine, 16))
+        }
+        None => false,
+    }
+}
+
+/// Remove this host's cache files in `dir`, other than `keep`, not modified for `unused_for`; other
+/// files are never touched. Returns how many were removed. Errors are ignored (it is a cache).
+pub fn prune(dir: &Path, keep: &Path, unused_for: std::time::Duration) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let now = std::time::SystemTime::now();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if path == keep || !name.to_str().is_some_and(is_cache_file) {
+            continue;
+        }
+        let old = entry
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age >= unused_for);
+        if old && std::fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// Pre-initialize (when asked and possible), then compile.
@@ -211,5 +283,84 @@ mod tests {
         assert_eq!(verify(&flipped).unwrap_err(), "checksum mismatch");
         assert_eq!(verify(&file[..10]).unwrap_err(), "bad header");
         assert_eq!(verify(b"").unwrap_err(), "bad header");
+    }
+
+    const NAME: &str = "8328e830a0f993af33515bc5dbd9c9f5-wasmtime48.0.8-9251c85941f77eeb";
+
+    #[test]
+    fn only_this_hosts_cache_files_are_recognised() {
+        for ok in [
+            format!("{NAME}.cwasm"),
+            format!("{NAME}-init.cwasm"),
+            format!(".{NAME}-init.cwasm.Xa8s2k.tmp"),
+        ] {
+            assert!(is_cache_file(&ok), "{ok}");
+        }
+        for other in [
+            "notes.txt",
+            "state.json",
+            ".cwasm",
+            "8328e830-wasmtime48.0.8-9251c85941f77eeb.cwasm",
+            "8328e830a0f993af33515bc5dbd9c9f5-wasmtime-9251c85941f77eeb.cwasm",
+            "8328e830a0f993af33515bc5dbd9c9f5-wasmtime48.0.8-xyz.cwasm",
+            &format!("{NAME}.cwasm.bak"),
+        ] {
+            assert!(!is_cache_file(other), "{other}");
+        }
+    }
+
+    fn age(path: &Path, days: u64) {
+        let t = std::time::SystemTime::now() - std::time::Duration::from_secs(days * 86_400);
+        std::fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
+    }
+
+    #[test]
+    fn writing_a_new_file_prunes_abandoned_ones_and_a_hit_keeps_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let engine = Engine::default();
+        let component = wat::parse_str("(component)").unwrap();
+        let mode = CacheMode::Dir(d.to_path_buf());
+        let file = |name: &str, days: u64| {
+            let p = d.join(name);
+            std::fs::write(&p, b"x").unwrap();
+            age(&p, days);
+            p
+        };
+        let abandoned = file(&format!("{NAME}.cwasm"), 40);
+        let crashed_write = file(&format!(".{NAME}.cwasm.Ab12Cd.tmp"), 40);
+        let recent = file(&format!("{NAME}-init.cwasm"), 2);
+        let unrelated = file("notes.txt", 400);
+
+        let (_, outcome, _) = load(&engine, &component, &mode, None).unwrap();
+        let CacheOutcome::Miss {
+            path: own,
+            written: true,
+        } = outcome
+        else {
+            panic!("{outcome:?}")
+        };
+        assert!(
+            !abandoned.exists() && !crashed_write.exists(),
+            "abandoned files removed"
+        );
+        assert!(recent.exists() && unrelated.exists() && own.exists());
+
+        // A hit marks its file as used: it will not age out while it is loaded.
+        age(&own, 40);
+        let (_, outcome, _) = load(&engine, &component, &mode, None).unwrap();
+        assert!(outcome.is_hit(), "{outcome:?}");
+        let modified = std::fs::metadata(&own).unwrap().modified().unwrap();
+        assert!(modified.elapsed().unwrap() < UNUSED_FOR);
+        assert_eq!(
+            prune(d, Path::new("/nonexistent"), UNUSED_FOR),
+            0,
+            "nothing else is old"
+        );
     }
 }
