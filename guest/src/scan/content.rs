@@ -317,7 +317,8 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             keywords.next();
         }
         // Every character `invisible` looks for is outside ASCII.
-        if !physical.is_ascii() {
+        let ascii = physical.is_ascii();
+        if !ascii {
             invisible(physical, file, idx + 1, idx == 0, &mut out);
         }
         let joined;
@@ -356,7 +357,8 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
         // The ClawHavoc shape: an instruction to paste a command into a terminal, then a payload.
         if !in_code
             // (Unicode case folding could match a non-ASCII spelling the ASCII prefilter misses.)
-            && (!line.is_ascii() || install_prompt_words().is_match(line))
+            && (!(if is_joined { line.is_ascii() } else { ascii })
+                || install_prompt_words().is_match(line))
             && install_prompt().is_match(line.as_bytes())
         {
             prompt_at = Some(line_no);
@@ -377,15 +379,19 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             });
             prompt_at = None;
         }
-        let comment =
-            in_code && is_comment(line) || trimmed.starts_with("<!--") && kind != FileKind::Code;
         let hits = if is_joined {
             // A joined line is new text: search it (rare).
             rules.scan_line(line, in_code)
         } else {
             rules.confirm(line, in_code, &mut candidates)
         };
-        let negated = !hits.is_empty() && negation().is_match(line.as_bytes());
+        if hits.is_empty() {
+            continue;
+        }
+        // Only a line with findings needs to know whether it is a comment or a negated sentence.
+        let comment =
+            in_code && is_comment(line) || trimmed.starts_with("<!--") && kind != FileKind::Code;
+        let negated = negation().is_match(line.as_bytes());
         for hit in hits {
             let rule = &rules.rules[hit.rule];
             let n = per_rule.entry(hit.rule).or_default();
