@@ -317,7 +317,7 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             keywords.next();
         }
         // Every character `invisible` looks for is outside ASCII.
-        let ascii = physical.is_ascii();
+        let ascii = crate::is_ascii(physical);
         if !ascii {
             invisible(physical, file, idx + 1, idx == 0, &mut out);
         }
@@ -337,8 +337,8 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             continued = Some((line_no, line[..line.len() - 1].to_owned()));
             continue;
         }
-        let trimmed = line.trim_start();
         if kind == FileKind::Markdown {
+            let trimmed = line.trim_start();
             let fence = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
             if let Some(f) = fence {
                 in_fence = match in_fence {
@@ -357,7 +357,7 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
         // The ClawHavoc shape: an instruction to paste a command into a terminal, then a payload.
         if !in_code
             // (Unicode case folding could match a non-ASCII spelling the ASCII prefilter misses.)
-            && (!(if is_joined { line.is_ascii() } else { ascii })
+            && (!(if is_joined { crate::is_ascii(line) } else { ascii })
                 || install_prompt_words().is_match(line))
             && install_prompt().is_match(line.as_bytes())
         {
@@ -389,8 +389,8 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             continue;
         }
         // Only a line with findings needs to know whether it is a comment or a negated sentence.
-        let comment =
-            in_code && is_comment(line) || trimmed.starts_with("<!--") && kind != FileKind::Code;
+        let comment = in_code && is_comment(line)
+            || kind != FileKind::Code && line.trim_start().starts_with("<!--");
         let negated = negation().is_match(line.as_bytes());
         for hit in hits {
             let rule = &rules.rules[hit.rule];
