@@ -444,8 +444,6 @@ impl Harness {
         input_bytes: usize,
         f: impl FnOnce(&mut Store<HostState>, &bindings::Recommender) -> GuestReturn,
     ) -> Result<String> {
-        // Held until the instance (and its memory) is gone: the pool has a slot for every pass.
-        let _pass = self.gate.as_ref().map(Gate::enter);
         let session = store.begin()?;
         let stderr = MemoryOutputPipe::new(self.limits.max_guest_stderr_bytes);
         let wasi = WasiCtx::builder().stderr(stderr.clone()).build();
@@ -455,13 +453,13 @@ impl Harness {
             session,
             staged: Vec::new(),
             store_error: None,
-            limiter: Limiter {
-                max_memory_bytes: self.limits.max_memory_bytes,
-                denied: false,
-            },
+            limiter: Limiter::new(self.limits.max_memory_bytes),
             max_document_bytes: self.limits.max_document_bytes,
             stderr,
         };
+        // Taken once the state session is open (a call waiting for the state lock holds no slot)
+        // and held until the instance and its memory are gone: the pool has a slot for every pass.
+        let _pass = self.gate.as_ref().map(Gate::enter);
         let mut s = Store::new(&self.engine, state);
         s.limiter(|st| &mut st.limiter);
         if let Some(fuel) = self.limits.fuel {

@@ -6,6 +6,7 @@ use host_harness::{CacheMode, Command, Harness, Limits, MemoryStateStore, Mode};
 use wasmtime::{Config, Engine, Instance, Module, PoolingAllocationConfig, Store};
 
 use crate::common::{NOW, cache_dir, root};
+use crate::preinit::assert_same_answer;
 
 /// A module whose memory starts as one page holding 42 at address 0 (a memory image, like the
 /// pre-initialized snapshot). `probe` reports every trace of an earlier run it finds — bit 1: the
@@ -99,13 +100,7 @@ fn pooled_and_unpooled_calls_agree() {
     // Twice over, so every command also runs in a slot the others have dirtied.
     for round in 0..2 {
         for command in &commands {
-            let a = plain.run_text(&MemoryStateStore::new(), &ctx, command);
-            let b = pooled.run_text(&MemoryStateStore::new(), &ctx, command);
-            assert_eq!(
-                a.map_err(|e| e.to_string()),
-                b.map_err(|e| e.to_string()),
-                "round {round}: {command:?}"
-            );
+            assert_same_answer(&plain, &pooled, &ctx, command, &format!("round {round}: "));
         }
     }
 }

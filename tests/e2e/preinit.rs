@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use host_harness::bundle::{BundleLimits, read_bundle};
 use host_harness::preinit::{self, INIT_FUEL, InitLimits, Preinit, SnapshotError};
 use host_harness::{
-    COMPONENT_WASM, CacheMode, CacheOutcome, Command, Harness, Limits, MemoryStateStore, Mode,
+    COMPONENT_WASM, CacheMode, CacheOutcome, Command, Ctx, Harness, Limits, MemoryStateStore, Mode,
     RankRequest, RecommendOptions, Trust,
 };
 
@@ -97,14 +97,25 @@ fn the_snapshot_answers_exactly_as_the_plain_component() {
     let commands = session();
     assert!(commands.len() > 20, "the corpora are there");
     for command in &commands {
-        let a = plain.run_text(&MemoryStateStore::new(), &ctx, command);
-        let b = snap.run_text(&MemoryStateStore::new(), &ctx, command);
-        assert_eq!(
-            a.map_err(|e| e.to_string()),
-            b.map_err(|e| e.to_string()),
-            "{command:?}"
-        );
+        assert_same_answer(&plain, &snap, &ctx, command, "");
     }
+}
+
+/// Both harnesses answer `command` with the same text, or fail with the same error.
+pub(crate) fn assert_same_answer(
+    a: &Harness,
+    b: &Harness,
+    ctx: &Ctx,
+    command: &Command,
+    why: &str,
+) {
+    let a = a.run_text(&MemoryStateStore::new(), ctx, command);
+    let b = b.run_text(&MemoryStateStore::new(), ctx, command);
+    assert_eq!(
+        a.map_err(|e| e.to_string()),
+        b.map_err(|e| e.to_string()),
+        "{why}{command:?}"
+    );
 }
 
 #[test]
