@@ -155,8 +155,11 @@ impl Keywords {
     fn advance(&self, text: &[u8], at: usize, mut state: u32) -> Option<(usize, u32)> {
         let (trans, classes, limit) = (self.trans.as_slice(), &self.classes, self.match_limit);
         for (i, &byte) in text.get(at..)?.iter().enumerate() {
-            let x = state as usize + classes[usize::from(byte)] as usize;
-            state = u32::from_ne_bytes(trans[x..x + 4].try_into().expect("four bytes"));
+            // The class's column is found from the byte alone, off the chain of dependent steps;
+            // the state is then added last, so each step waits for one addition and one load.
+            let column = &trans[classes[usize::from(byte)] as usize..];
+            let x = state as usize;
+            state = u32::from_ne_bytes(column[x..x + 4].try_into().expect("four bytes"));
             if state < limit {
                 return Some((at + i + 1, state));
             }
