@@ -48,8 +48,12 @@ pub struct Keywords {
 }
 
 impl Keywords {
-    /// Build the automaton for `patterns` (keyword `i` is reported as `i`).
+    /// Build the automaton for `patterns` (keyword `i` is reported as `i`). Keywords must not be
+    /// empty (an empty keyword would occur everywhere).
     pub fn new<P: AsRef<[u8]>>(patterns: &[P]) -> Result<Keywords, String> {
+        if let Some(i) = patterns.iter().position(|p| p.as_ref().is_empty()) {
+            return Err(format!("keywords: keyword {i} is empty"));
+        }
         let dfa = dfa::Builder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
@@ -238,6 +242,11 @@ mod tests {
         assert_eq!(ours(&p, "uSHErs his"), reference(&p, "uSHErs his"));
         assert!(ours(&p, "").is_empty());
         assert!(ours(&p, "xyz").is_empty());
+        assert!(ours(&[], "abc").is_empty());
+        assert_eq!(
+            Keywords::new(&["a", ""]).err().unwrap(),
+            "keywords: keyword 1 is empty"
+        );
     }
 
     #[test]
