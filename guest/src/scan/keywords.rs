@@ -112,7 +112,7 @@ impl Keywords {
             u32::try_from(renumber[s] * stride).map_err(|_| "keywords: table too large".to_string())
         };
         let mut trans = vec![0u8; states.len() * stride];
-        for (s, _) in states.iter().enumerate() {
+        for s in 0..states.len() {
             for byte in 0..256usize {
                 let at = renumber[s] * stride + classes[byte] as usize;
                 trans[at..at + 4].copy_from_slice(&offset(next[s * 256 + byte])?.to_ne_bytes());

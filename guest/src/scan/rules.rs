@@ -191,14 +191,14 @@ impl RuleSet {
     pub fn from_json(text: &str) -> Result<RuleSet, String> {
         let file: RuleFile = serde_json::from_str(text).map_err(|e| format!("rule file: {e}"))?;
         let n = file.rules.len();
-        let mut patterns: Vec<String> = Vec::new();
-        let mut keyword_rules: Vec<RuleBits> = Vec::new();
-        let mut word_rules: Vec<RuleBits> = Vec::new();
         if n > MAX_RULES {
             return Err(format!(
                 "rule file: {n} rules; at most {MAX_RULES} are supported"
             ));
         }
+        let mut patterns: Vec<String> = Vec::new();
+        let mut keyword_rules: Vec<RuleBits> = Vec::new();
+        let mut word_rules: Vec<RuleBits> = Vec::new();
         let (mut in_code, mut in_prose) = (RuleBits::new(), RuleBits::new());
         for (i, r) in file.rules.iter().enumerate() {
             if r.keywords.iter().all(|k| k.trim().is_empty()) {
