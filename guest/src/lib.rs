@@ -11,6 +11,7 @@ pub mod json;
 pub mod lifecycle;
 pub mod model;
 pub mod normalize;
+pub mod ondisk;
 pub mod rank;
 pub mod recommend;
 pub mod render;
