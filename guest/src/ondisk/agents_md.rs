@@ -136,7 +136,9 @@ fn find_section(text: &str, ls: &[Line]) -> Result<Option<Section>, Malformed> {
         }
     }
     let tagged = |pred: &dyn Fn(&str) -> bool| -> Vec<usize> {
-        (0..ls.len()).filter(|&i| live[i] && pred(line(i))).collect()
+        (0..ls.len())
+            .filter(|&i| live[i] && pred(line(i)))
+            .collect()
     };
     let sys_open = tagged(&|l| opens(l, "<skills_system"));
     let sys_close = tagged(&|l| l.trim_start().starts_with("</skills_system>"));
@@ -156,8 +158,15 @@ fn find_section(text: &str, ls: &[Line]) -> Result<Option<Section>, Malformed> {
                         ),
                     ));
                 }
-                ([s], _) => return Err(bad(*s, "SKILLS_TABLE_START is not followed by SKILLS_TABLE_END")),
-                ([], [e, ..]) => return Err(bad(*e, "SKILLS_TABLE_END without SKILLS_TABLE_START")),
+                ([s], _) => {
+                    return Err(bad(
+                        *s,
+                        "SKILLS_TABLE_START is not followed by SKILLS_TABLE_END",
+                    ));
+                }
+                ([], [e, ..]) => {
+                    return Err(bad(*e, "SKILLS_TABLE_END without SKILLS_TABLE_START"));
+                }
             }
         }
         ([o], [c]) if o < c => (*o, *c),
@@ -191,7 +200,10 @@ fn find_section(text: &str, ls: &[Line]) -> Result<Option<Section>, Malformed> {
             ));
         }
         ([o], _) => {
-            return Err(bad(*o, "<available_skills> is not closed by </available_skills>"));
+            return Err(bad(
+                *o,
+                "<available_skills> is not closed by </available_skills>",
+            ));
         }
         ([_, second, ..], _) => return Err(bad(*second, "a second <available_skills> list")),
     };
@@ -218,7 +230,10 @@ fn find_section(text: &str, ls: &[Line]) -> Result<Option<Section>, Malformed> {
             }
             let l = line(i);
             if i > first && opens(l, "<skill") {
-                return Err(bad(first, "<skill> is not closed by </skill> before the next <skill>"));
+                return Err(bad(
+                    first,
+                    "<skill> is not closed by </skill> before the next <skill>",
+                ));
             }
             body.push_str(l);
             body.push('\n');
@@ -339,9 +354,17 @@ fn leading_ws(s: &str) -> &str {
 
 /// Add or replace `upsert` and remove `remove` (names). `text` is the file's content, `None` when it does
 /// not exist. Errors: the existing block cannot be edited safely (nothing is changed).
-pub fn update(text: Option<&str>, upsert: &[Entry], remove: &[String]) -> Result<Update, Malformed> {
+pub fn update(
+    text: Option<&str>,
+    upsert: &[Entry],
+    remove: &[String],
+) -> Result<Update, Malformed> {
     let original = text.unwrap_or("");
-    let eol = if original.contains("\r\n") { "\r\n" } else { "\n" };
+    let eol = if original.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
     let ls = lines(original);
     let section = find_section(original, &ls)?;
     let mut warnings = Vec::new();
@@ -358,7 +381,7 @@ pub fn update(text: Option<&str>, upsert: &[Entry], remove: &[String]) -> Result
         }
         let mut out = match text {
             None => format!("# AGENTS{eol}{eol}"),
-            Some(t) if t.is_empty() => String::new(),
+            Some("") => String::new(),
             Some(t) if t.ends_with('\n') => format!("{t}{eol}"),
             Some(t) => format!("{t}{eol}{eol}"),
         };

@@ -56,7 +56,8 @@ pub fn parse(text: &str) -> Result<Coordinate> {
     let t = text.trim();
     if t.is_empty() {
         return Err(invalid(
-            "empty; expected @namespace/slug, @namespace/slug@version, slug or namespace--slug".into(),
+            "empty; expected @namespace/slug, @namespace/slug@version, slug or namespace--slug"
+                .into(),
         ));
     }
     let (namespace, rest) = match t.strip_prefix('@') {
@@ -153,7 +154,10 @@ mod tests {
         assert_eq!(c.coordinate, "@team/my-skill@1.2.0");
 
         let c = ok("@team/my-skill@latest");
-        assert_eq!((c.version.clone(), c.tag.clone(), c.latest), (None, None, true));
+        assert_eq!(
+            (c.version.clone(), c.tag.clone(), c.latest),
+            (None, None, true)
+        );
         assert_eq!(c.coordinate, "@team/my-skill");
 
         let c = ok("@team/my-skill@beta");

@@ -28,7 +28,9 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// A well-formed digest: 64 lowercase hex characters.
 pub fn is_sha256(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// The digest of each binary entry (text entries' digests are computed here), as the host hashed it.
@@ -73,7 +75,12 @@ pub fn tree_digest(bundle: &Bundle, digests: &Digests) -> Result<String, String>
             }
             EntryKind::Binary => match lookup(digests, &f.path) {
                 Some(d) => (if f.executable { "x" } else { "f" }, d.to_owned()),
-                None => return Err(format!("no digest was given for the binary file {}", f.path)),
+                None => {
+                    return Err(format!(
+                        "no digest was given for the binary file {}",
+                        f.path
+                    ));
+                }
             },
             EntryKind::Symlink => ("l", f.link_target.clone().unwrap_or_default()),
             EntryKind::Unreadable => ("u", "-".to_owned()),
@@ -192,7 +199,11 @@ mod tests {
             ..BundleFile::text("assets/logo.png", "")
         };
         let b = bundle(vec![BundleFile::text("SKILL.md", "hi"), bin]);
-        assert!(tree_digest(&b, &[]).unwrap_err().contains("assets/logo.png"));
+        assert!(
+            tree_digest(&b, &[])
+                .unwrap_err()
+                .contains("assets/logo.png")
+        );
         let d = sha256_hex(b"png bytes");
         assert!(tree_digest(&b, &[("assets/logo.png".into(), d.clone())]).is_ok());
         assert!(tree_digest(&b, &[("assets/logo.png".into(), "zz".into())]).is_err());

@@ -172,12 +172,16 @@ pub fn is_absolute(p: &str) -> bool {
 }
 
 fn home(roots: &Roots) -> Result<&str> {
-    roots.home.as_deref().filter(|h| !h.is_empty()).ok_or_else(|| {
-        Error::invalid(
-            "scope",
-            "there is no home folder for user scope; pass --dir or --scope project",
-        )
-    })
+    roots
+        .home
+        .as_deref()
+        .filter(|h| !h.is_empty())
+        .ok_or_else(|| {
+            Error::invalid(
+                "scope",
+                "there is no home folder for user scope; pass --dir or --scope project",
+            )
+        })
 }
 
 /// One agent's folder for one scope.
@@ -188,15 +192,18 @@ fn dir_of(agent: Agent, scope: Scope, roots: &Roots) -> Result<String> {
         (Agent::Agents, Scope::User) => join(home(roots)?, ".agents/skills"),
         (Agent::ClaudeCode, Scope::Project) => join(project, ".claude/skills"),
         (Agent::ClaudeCode, Scope::User) => join(home(roots)?, ".claude/skills"),
-        (Agent::Codex, Scope::User) => match roots.codex_home.as_deref().filter(|h| !h.is_empty()) {
-            Some(h) => join(h, "skills"),
-            None => join(home(roots)?, ".codex/skills"),
-        },
-        (Agent::Hermes, Scope::User) => match roots.hermes_home.as_deref().filter(|h| !h.is_empty())
-        {
-            Some(h) => join(h, "skills"),
-            None => join(home(roots)?, ".hermes/skills"),
-        },
+        (Agent::Codex, Scope::User) => {
+            match roots.codex_home.as_deref().filter(|h| !h.is_empty()) {
+                Some(h) => join(h, "skills"),
+                None => join(home(roots)?, ".codex/skills"),
+            }
+        }
+        (Agent::Hermes, Scope::User) => {
+            match roots.hermes_home.as_deref().filter(|h| !h.is_empty()) {
+                Some(h) => join(h, "skills"),
+                None => join(home(roots)?, ".hermes/skills"),
+            }
+        }
         (Agent::Hermes, Scope::Project) => {
             return Err(Error::invalid(
                 "scope",
@@ -316,12 +323,17 @@ pub fn resolve(target: &Target, roots: &Roots) -> Result<Layout> {
         }
         (_, true) => None,
         (Some(p), false) if p.trim().is_empty() => {
-            return Err(Error::invalid("agents-md", "empty; give the AGENTS.md path"));
+            return Err(Error::invalid(
+                "agents-md",
+                "empty; give the AGENTS.md path",
+            ));
         }
         (Some(p), false) if is_absolute(p) => Some(p.clone()),
         (Some(p), false) => Some(join(&roots.project, p)),
-        (None, false) => (agent_name == "agents" && scope == Some(Scope::Project) && target.dir.is_none())
-            .then(|| join(&roots.project, "AGENTS.md")),
+        (None, false) => {
+            (agent_name == "agents" && scope == Some(Scope::Project) && target.dir.is_none())
+                .then(|| join(&roots.project, "AGENTS.md"))
+        }
     };
     let install_dir = match &target.category {
         Some(c) => join(&skills_dir, c),
@@ -438,29 +450,36 @@ mod tests {
         };
         let l = resolve(&with_category, &r).unwrap();
         assert_eq!(l.install_dir, "/opt/hermes/skills/devops");
-        assert!(resolve(
-            &Target {
-                category: Some("devops".into()),
-                ..t("codex")
-            },
-            &r
-        )
-        .is_err());
-        assert!(resolve(
-            &Target {
-                category: Some("../x".into()),
-                ..t("hermes")
-            },
-            &r
-        )
-        .is_err());
+        assert!(
+            resolve(
+                &Target {
+                    category: Some("devops".into()),
+                    ..t("codex")
+                },
+                &r
+            )
+            .is_err()
+        );
+        assert!(
+            resolve(
+                &Target {
+                    category: Some("../x".into()),
+                    ..t("hermes")
+                },
+                &r
+            )
+            .is_err()
+        );
 
         let custom = Target {
             dir: Some("rel/skills".into()),
             ..Default::default()
         };
         let l = resolve(&custom, &r).unwrap();
-        assert_eq!((l.agent, l.skills_dir.as_str()), ("custom", "/proj/rel/skills"));
+        assert_eq!(
+            (l.agent, l.skills_dir.as_str()),
+            ("custom", "/proj/rel/skills")
+        );
         assert_eq!(l.agents_md, None);
         let with_md = Target {
             agents_md: Some("docs/AGENTS.md".into()),

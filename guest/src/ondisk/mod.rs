@@ -6,7 +6,12 @@
 //! only after a yes. Nothing in this module touches a file.
 
 pub mod agents_md;
+pub mod audit;
 pub mod coordinate;
 pub mod digest;
+pub mod install;
+pub mod judge;
 pub mod layout;
+pub mod manage;
 pub mod names;
+pub mod patch;

@@ -8,8 +8,8 @@ pub const MAX_NAME: usize = 64;
 /// Names Windows reserves for devices, in any case and with any extension (`con`, `nul.txt`): a folder
 /// with such a name cannot be created or removed normally there, and a bundle that ships one is hostile.
 const WINDOWS_DEVICES: &[&str] = &[
-    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
-    "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
+    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
 ];
 
 /// The folders an agent may write supporting files into (Hermes' `skill_manage write_file`).
@@ -81,7 +81,7 @@ pub fn support_path_problem(path: &str) -> Option<String> {
         ));
     }
     let parts: Vec<&str> = p.split('/').collect();
-    if parts.iter().any(|c| *c == "..") {
+    if parts.contains(&"..") {
         return Some(format!("{path:?} leaves the skill folder (`..`)"));
     }
     if parts.iter().any(|c| c.is_empty() || *c == ".") {
@@ -104,11 +104,12 @@ pub fn support_path_problem(path: &str) -> Option<String> {
             SUPPORT_DIRS.join("/, ") + "/"
         ));
     }
-    if let Some(device) = parts
-        .iter()
-        .find(|c| WINDOWS_DEVICES.contains(&c.split('.').next().unwrap_or(c).to_lowercase().as_str()))
-    {
-        return Some(format!("{path:?}: {device:?} is a reserved device name on Windows"));
+    if let Some(device) = parts.iter().find(|c| {
+        WINDOWS_DEVICES.contains(&c.split('.').next().unwrap_or(c).to_lowercase().as_str())
+    }) {
+        return Some(format!(
+            "{path:?}: {device:?} is a reserved device name on Windows"
+        ));
     }
     None
 }
@@ -150,7 +151,11 @@ mod tests {
             let p = name_problem(n).unwrap_or_else(|| panic!("{n:?} passed"));
             assert!(p.contains(needle), "{n:?}: {p}");
         }
-        assert!(name_problem(&"a".repeat(65)).unwrap().contains("at most 64"));
+        assert!(
+            name_problem(&"a".repeat(65))
+                .unwrap()
+                .contains("at most 64")
+        );
     }
 
     #[test]

@@ -116,7 +116,11 @@ fn missing_file_or_section_gets_a_section_appended() {
     assert_eq!(remove(&created.text, "nothing").text, created.text);
     let emptied = remove(&created.text, "date-format");
     assert_eq!(listed(&emptied.text).unwrap(), Vec::<String>::new());
-    assert!(emptied.text.contains("<available_skills>\n\n</available_skills>"));
+    assert!(
+        emptied
+            .text
+            .contains("<available_skills>\n\n</available_skills>")
+    );
 
     for prior in ["# Project\nRules.\n", "# Project\nNo final newline", ""] {
         let u = add(Some(prior), entry("x", "d"));
@@ -133,7 +137,10 @@ fn missing_file_or_section_gets_a_section_appended() {
 fn crlf_files_stay_crlf() {
     let crlf = OPENSKILLS.replace('\n', "\r\n");
     let u = add(Some(&crlf), entry("date-format", "Formats dates."));
-    assert!(!u.text.replace("\r\n", "").contains('\n'), "a bare LF crept in");
+    assert!(
+        !u.text.replace("\r\n", "").contains('\n'),
+        "a bare LF crept in"
+    );
     assert_eq!(remove(&u.text, "date-format").text, crlf);
 }
 
@@ -147,10 +154,16 @@ fn hand_edited_blocks_are_read_and_kept() {
         "<skills_system>\n<available_skills>\n<!-- my note: keep beta last -->\n<skill><name>beta</name><description>B</description></skill>\n</available_skills>\n</skills_system>\n"
     );
     let u = remove(hand, "beta");
-    assert!(u.text.contains("<!-- my note: keep beta last -->\n</available_skills>"));
+    assert!(
+        u.text
+            .contains("<!-- my note: keep beta last -->\n</available_skills>")
+    );
     // Replacing an indented element keeps its indentation.
     let u = add(Some(hand), entry("alpha", "A2"));
-    assert!(u.text.contains("  <skill>\n  <name>alpha</name>\n  <description>A2</description>"));
+    assert!(
+        u.text
+            .contains("  <skill>\n  <name>alpha</name>\n  <description>A2</description>")
+    );
     assert!(u.text.contains("<!-- my note: keep beta last -->"));
 }
 
@@ -170,19 +183,50 @@ fn tags_in_code_fences_are_text() {
     );
     assert_eq!(listed(&doc).unwrap(), ["pdf-tables", "weekly-report"]);
     let u = add(Some(&doc), entry("x", "d"));
-    assert!(u.text.starts_with("# How skills are listed\n```xml\n<skills_system>\n<skill>\n```\n"));
+    assert!(
+        u.text
+            .starts_with("# How skills are listed\n```xml\n<skills_system>\n<skill>\n```\n")
+    );
 }
 
 #[test]
 fn malformed_blocks_are_refused_with_the_line() {
     for (text, line, needle) in [
-        ("<skills_system>\n<available_skills>\n<skill>\n<name>a</name>\n</available_skills>\n</skills_system>\n", 3, "not closed"),
-        ("<skills_system>\n<available_skills>\n<skill>\n<description>x</description>\n</skill>\n</available_skills>\n</skills_system>\n", 3, "without a <name>"),
-        ("<skills_system>\n<available_skills>\n</available_skills>\n</skills_system>\n<skills_system>\n<available_skills>\n</available_skills>\n</skills_system>\n", 5, "second"),
-        ("<skills_system>\n<available_skills>\n</available_skills>\n", 1, "not closed"),
-        ("<skills_system>\n## Skills\n</skills_system>\n", 1, "no <available_skills>"),
-        ("<skills_system>\n<available_skills>\n</skill>\n</available_skills>\n</skills_system>\n", 3, "without <skill>"),
-        ("<skills_system>\n<available_skills>\n<skill>\n<name>a</name>\n<skill>\n<name>b</name>\n</skill>\n</available_skills>\n</skills_system>\n", 3, "before the next"),
+        (
+            "<skills_system>\n<available_skills>\n<skill>\n<name>a</name>\n</available_skills>\n</skills_system>\n",
+            3,
+            "not closed",
+        ),
+        (
+            "<skills_system>\n<available_skills>\n<skill>\n<description>x</description>\n</skill>\n</available_skills>\n</skills_system>\n",
+            3,
+            "without a <name>",
+        ),
+        (
+            "<skills_system>\n<available_skills>\n</available_skills>\n</skills_system>\n<skills_system>\n<available_skills>\n</available_skills>\n</skills_system>\n",
+            5,
+            "second",
+        ),
+        (
+            "<skills_system>\n<available_skills>\n</available_skills>\n",
+            1,
+            "not closed",
+        ),
+        (
+            "<skills_system>\n## Skills\n</skills_system>\n",
+            1,
+            "no <available_skills>",
+        ),
+        (
+            "<skills_system>\n<available_skills>\n</skill>\n</available_skills>\n</skills_system>\n",
+            3,
+            "without <skill>",
+        ),
+        (
+            "<skills_system>\n<available_skills>\n<skill>\n<name>a</name>\n<skill>\n<name>b</name>\n</skill>\n</available_skills>\n</skills_system>\n",
+            3,
+            "before the next",
+        ),
         ("text\n</skills_system>\n", 2, "without <skills_system>"),
     ] {
         let e = update(Some(text), &[entry("z", "d")], &[]).unwrap_err();
@@ -205,7 +249,10 @@ fn hostile_descriptions_cannot_leave_their_element() {
     assert_eq!(remove(&u.text, "date-format").text, OPENSKILLS);
     let long = "x".repeat(5000);
     let u = add(None, entry("a", &long));
-    assert!(u.text.contains(&format!("{}…</description>", "x".repeat(1023))));
+    assert!(
+        u.text
+            .contains(&format!("{}…</description>", "x".repeat(1023)))
+    );
 }
 
 #[test]
@@ -235,7 +282,10 @@ fn locations_are_relative_inside_the_agents_md_folder() {
         location("/proj/AGENTS.md", "/project-b/.agents/skills/x"),
         "/project-b/.agents/skills/x"
     );
-    assert_eq!(location("/proj/AGENTS.md", "/home/u/.agents/skills/x"), "/home/u/.agents/skills/x");
+    assert_eq!(
+        location("/proj/AGENTS.md", "/home/u/.agents/skills/x"),
+        "/home/u/.agents/skills/x"
+    );
 }
 
 proptest! {
