@@ -19,6 +19,7 @@ use exports::skill_recommender::core::rank as wit_rank;
 use exports::skill_recommender::core::recommend as wit_recommend;
 use exports::skill_recommender::core::render as wit_render;
 use exports::skill_recommender::core::scan as wit_scan;
+use exports::skill_recommender::core::skills as wit_skills;
 use skill_recommender::core::state_store;
 use skill_recommender::core::types;
 
@@ -358,18 +359,214 @@ impl wit_scan::Guest for Component {
         trust: wit_scan::Trust,
         force: bool,
     ) -> Result<String, types::Error> {
-        use crate::scan::Trust;
-        let trust = match trust {
-            wit_scan::Trust::Builtin => Trust::Builtin,
-            wit_scan::Trust::Trusted => Trust::Trusted,
-            wit_scan::Trust::Community => Trust::Community,
-            wit_scan::Trust::AgentCreated => Trust::AgentCreated,
-        };
-        reply(Ok(crate::scan::scan_bundle(&bundle(b), trust, force)))
+        reply(Ok(crate::scan::scan_bundle(
+            &bundle(b),
+            self::trust(trust),
+            force,
+        )))
     }
 
     fn validate(b: wit_scan::Bundle, strict: bool) -> Result<String, types::Error> {
         reply(Ok(crate::validate::validate(&bundle(b), strict)))
+    }
+}
+
+fn trust(t: wit_scan::Trust) -> crate::scan::Trust {
+    use crate::scan::Trust;
+    match t {
+        wit_scan::Trust::Builtin => Trust::Builtin,
+        wit_scan::Trust::Trusted => Trust::Trusted,
+        wit_scan::Trust::Community => Trust::Community,
+        wit_scan::Trust::AgentCreated => Trust::AgentCreated,
+    }
+}
+
+fn target(t: wit_skills::Target) -> crate::ondisk::layout::Target {
+    crate::ondisk::layout::Target {
+        agent: t.agent,
+        scope: t.scope,
+        dir: t.dir,
+        agents_md: t.agents_md,
+        no_agents_md: t.no_agents_md,
+        category: t.category,
+    }
+}
+
+fn roots(r: wit_skills::Roots) -> crate::ondisk::layout::Roots {
+    crate::ondisk::layout::Roots {
+        home: r.home,
+        project: r.project,
+        hermes_home: r.hermes_home,
+        codex_home: r.codex_home,
+    }
+}
+
+fn listings(ls: Vec<wit_skills::Listing>) -> Vec<crate::ondisk::judge::Listing> {
+    ls.into_iter()
+        .map(|l| crate::ondisk::judge::Listing {
+            path: l.path,
+            entries: l
+                .entries
+                .into_iter()
+                .map(|e| crate::ondisk::judge::Listed {
+                    name: e.name,
+                    category: e.category,
+                    is_dir: e.is_dir,
+                    has_skill_md: e.has_skill_md,
+                    provenance: e.provenance,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn facts(f: wit_skills::DiskFacts) -> crate::ondisk::install::Facts {
+    crate::ondisk::install::Facts {
+        listings: listings(f.listings),
+        agents_md: f.agents_md,
+    }
+}
+
+impl wit_skills::Guest for Component {
+    fn parse_coordinate(coordinate: String) -> Result<String, types::Error> {
+        reply(crate::ondisk::coordinate::parse(&coordinate).map(|c| serde_json::json!(c)))
+    }
+
+    fn resolve_layout(
+        t: wit_skills::Target,
+        r: wit_skills::Roots,
+        all: bool,
+    ) -> Result<String, types::Error> {
+        reply(crate::ondisk::resolve_layout(&target(t), &roots(r), all))
+    }
+
+    fn plan_install(
+        c: types::Context,
+        request: wit_skills::InstallRequest,
+        b: wit_scan::Bundle,
+        digests: Vec<(String, String)>,
+        f: wit_skills::DiskFacts,
+    ) -> Result<String, types::Error> {
+        let req = crate::ondisk::install::InstallRequest {
+            source: request.source,
+            source_kind: request.source_kind,
+            archive_sha256: request.archive_sha256,
+            coordinate: request.coordinate,
+            alias: request.alias,
+            skill_id: request.skill_id,
+            trust: trust(request.trust),
+            force: request.force,
+            yes: request.yes,
+            replace: request.replace,
+            target: target(request.target),
+            roots: roots(request.roots),
+        };
+        reply(crate::ondisk::install::plan_install(
+            &ctx(c),
+            &req,
+            &bundle(b),
+            &digests,
+            &facts(f),
+        ))
+    }
+
+    fn plan_uninstall(
+        name: String,
+        t: wit_skills::Target,
+        r: wit_skills::Roots,
+        f: wit_skills::DiskFacts,
+    ) -> Result<String, types::Error> {
+        let req = crate::ondisk::install::UninstallRequest {
+            name,
+            target: target(t),
+            roots: roots(r),
+        };
+        reply(crate::ondisk::install::plan_uninstall(&req, &facts(f)))
+    }
+
+    fn plan_skill_edit(
+        c: types::Context,
+        name: String,
+        action: wit_skills::SkillAction,
+        t: wit_skills::Target,
+        r: wit_skills::Roots,
+        f: wit_skills::SkillFacts,
+    ) -> Result<String, types::Error> {
+        use crate::ondisk::manage::{Action, EditFacts, EditRequest};
+        let action = match action {
+            wit_skills::SkillAction::Create(content) => Action::Create { content },
+            wit_skills::SkillAction::Edit(content) => Action::Edit { content },
+            wit_skills::SkillAction::Patch(p) => Action::Patch {
+                old: p.old,
+                new: p.new,
+                file: p.file,
+                replace_all: p.replace_all,
+            },
+            wit_skills::SkillAction::Delete => Action::Delete,
+            wit_skills::SkillAction::WriteFile(w) => Action::WriteFile {
+                path: w.path,
+                content: w.content,
+            },
+            wit_skills::SkillAction::RemoveFile(path) => Action::RemoveFile { path },
+        };
+        let req = EditRequest {
+            name,
+            action,
+            target: target(t),
+            roots: roots(r),
+        };
+        let facts = EditFacts {
+            listings: listings(f.listings),
+            skill: f.skill.map(|(p, b)| (p, bundle(b))),
+            digests: f.digests,
+            agents_md: f.agents_md,
+        };
+        reply(crate::ondisk::manage::plan_edit(&ctx(c), &req, &facts))
+    }
+
+    fn audit_skill(
+        b: wit_scan::Bundle,
+        digests: Vec<(String, String)>,
+        provenance: Option<String>,
+        path: String,
+        agent: String,
+    ) -> Result<String, types::Error> {
+        reply(crate::ondisk::audit::audit_skill(
+            &bundle(b),
+            &digests,
+            provenance.as_deref(),
+            &path,
+            &agent,
+        ))
+    }
+
+    fn apply_patch(
+        text: String,
+        old: String,
+        new: String,
+        replace_all: bool,
+    ) -> Result<String, types::Error> {
+        reply(crate::ondisk::apply_patch(&text, &old, &new, replace_all))
+    }
+
+    fn agents_md_update(
+        text: Option<String>,
+        upsert: Vec<wit_skills::AgentsMdEntry>,
+        remove: Vec<String>,
+    ) -> Result<String, types::Error> {
+        let upsert: Vec<crate::ondisk::agents_md::Entry> = upsert
+            .into_iter()
+            .map(|e| crate::ondisk::agents_md::Entry {
+                name: e.name,
+                description: e.description,
+                location: e.location,
+            })
+            .collect();
+        reply(crate::ondisk::agents_md_update(
+            text.as_deref(),
+            &upsert,
+            &remove,
+        ))
     }
 }
 

@@ -89,15 +89,35 @@ pub fn magic(bytes: &[u8]) -> Option<&'static str> {
     })
 }
 
-/// Turn raw bytes into an entry: text when it is UTF-8 without NUL bytes and no binary magic.
-fn entry(path: String, bytes: Vec<u8>, executable: bool) -> BundleFile {
+/// The bytes of a bundle's binary entries, by path (text entries carry their text in the bundle).
+pub type Blobs = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// Turn raw bytes into an entry: text when it is UTF-8 without NUL bytes and no binary magic. A binary
+/// entry's bytes go to `blobs` when the caller keeps them (an install copies them).
+fn entry(
+    path: String,
+    bytes: Vec<u8>,
+    executable: bool,
+    blobs: &mut Option<&mut Blobs>,
+) -> BundleFile {
     let size = bytes.len() as u64;
     let m = magic(&bytes).map(str::to_owned);
     let looks_binary = m.as_deref().is_some_and(|m| m != "pdf" || bytes.len() > 4)
         || bytes.iter().take(8192).any(|b| *b == 0);
     let (kind, content) = match (looks_binary, String::from_utf8(bytes)) {
         (false, Ok(text)) => (EntryKind::Text, Some(text)),
-        _ => (EntryKind::Binary, None),
+        (true, Ok(text)) => {
+            if let Some(b) = blobs {
+                b.insert(path.clone(), text.into_bytes());
+            }
+            (EntryKind::Binary, None)
+        }
+        (_, Err(e)) => {
+            if let Some(b) = blobs {
+                b.insert(path.clone(), e.into_bytes());
+            }
+            (EntryKind::Binary, None)
+        }
     };
     BundleFile {
         path,
@@ -133,13 +153,28 @@ fn too_many(path: &str, limits: &BundleLimits) -> BundleNote {
 
 /// Read a bundle from a folder, an archive (`.zip`, `.skill`) or a single SKILL.md.
 pub fn read_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleError> {
+    read_any(path, limits, None)
+}
+
+/// [`read_bundle`], keeping the bytes of binary entries (what an install copies besides the text).
+pub fn read_package(path: &Path, limits: &BundleLimits) -> Result<(Bundle, Blobs), BundleError> {
+    let mut blobs = Blobs::new();
+    let bundle = read_any(path, limits, Some(&mut blobs))?;
+    Ok((bundle, blobs))
+}
+
+fn read_any(
+    path: &Path,
+    limits: &BundleLimits,
+    mut blobs: Option<&mut Blobs>,
+) -> Result<Bundle, BundleError> {
     let io = |source| BundleError::Io {
         path: path.to_path_buf(),
         source,
     };
     let meta = fs::metadata(path).map_err(io)?;
     if meta.is_dir() {
-        return read_dir_bundle(path, limits);
+        return read_dir_bundle(path, limits, blobs);
     }
     let mut head = [0u8; 4];
     let n = fs::File::open(path)
@@ -147,7 +182,7 @@ pub fn read_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleE
         .map_err(io)?;
     let lower = path.to_string_lossy().to_lowercase();
     if &head[..n] == b"PK\x03\x04" || lower.ends_with(".zip") || lower.ends_with(".skill") {
-        return read_zip_bundle(path, limits);
+        return read_zip_bundle(path, limits, blobs);
     }
     // A single file: treat it as the bundle's SKILL.md, named after its folder.
     let name = path
@@ -175,7 +210,9 @@ pub fn read_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleE
         ));
     } else {
         let bytes = fs::read(path).map_err(io)?;
-        bundle.files.push(entry("SKILL.md".into(), bytes, false));
+        bundle
+            .files
+            .push(entry("SKILL.md".into(), bytes, false, &mut blobs));
     }
     Ok(bundle)
 }
@@ -200,7 +237,11 @@ fn is_executable(_meta: &fs::Metadata) -> bool {
     false
 }
 
-fn read_dir_bundle(dir: &Path, limits: &BundleLimits) -> Result<Bundle, BundleError> {
+fn read_dir_bundle(
+    dir: &Path,
+    limits: &BundleLimits,
+    mut blobs: Option<&mut Blobs>,
+) -> Result<Bundle, BundleError> {
     let root = dir.canonicalize().map_err(|source| BundleError::Io {
         path: dir.to_path_buf(),
         source,
@@ -303,7 +344,9 @@ fn read_dir_bundle(dir: &Path, limits: &BundleLimits) -> Result<Bundle, BundleEr
             }) {
                 Ok(bytes) => {
                     total += bytes.len() as u64;
-                    bundle.files.push(entry(r, bytes, is_executable(&meta)));
+                    bundle
+                        .files
+                        .push(entry(r, bytes, is_executable(&meta), &mut blobs));
                 }
                 Err(e) => bundle.notes.push(note(&r, "unreadable", e.to_string())),
             }
@@ -333,12 +376,16 @@ fn archive_link_escapes(entry_path: &str, target: &str) -> bool {
     false
 }
 
-fn read_zip_bundle(path: &Path, limits: &BundleLimits) -> Result<Bundle, BundleError> {
+fn read_zip_bundle(
+    path: &Path,
+    limits: &BundleLimits,
+    blobs: Option<&mut Blobs>,
+) -> Result<Bundle, BundleError> {
     let file = fs::File::open(path).map_err(|source| BundleError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    read_zip(file, path, limits)
+    read_zip_keeping(file, path, limits, blobs)
 }
 
 /// Read a `.zip`/`.skill` archive from any seekable reader (`path` names it in errors and gives the
@@ -347,6 +394,15 @@ pub fn read_zip<R: Read + std::io::Seek>(
     reader: R,
     path: &Path,
     limits: &BundleLimits,
+) -> Result<Bundle, BundleError> {
+    read_zip_keeping(reader, path, limits, None)
+}
+
+fn read_zip_keeping<R: Read + std::io::Seek>(
+    reader: R,
+    path: &Path,
+    limits: &BundleLimits,
+    mut blobs: Option<&mut Blobs>,
 ) -> Result<Bundle, BundleError> {
     let archive_err = |message: String| BundleError::Archive {
         path: path.to_path_buf(),
@@ -483,22 +539,29 @@ pub fn read_zip<R: Read + std::io::Seek>(
             let escapes = archive_link_escapes(&rel, &target);
             bundle.files.push(BundleFile::symlink(rel, target, escapes));
         } else {
-            bundle.files.push(entry(rel, bytes, executable));
+            bundle.files.push(entry(rel, bytes, executable, &mut blobs));
         }
     }
-    strip_wrapper(&mut bundle);
+    if let Some(prefix) = strip_wrapper(&mut bundle)
+        && let Some(b) = blobs
+    {
+        let kept = std::mem::take(b);
+        b.extend(
+            kept.into_iter()
+                .map(|(p, bytes)| (p.strip_prefix(&prefix).unwrap_or(&p).to_owned(), bytes)),
+        );
+    }
     Ok(bundle)
 }
 
-/// A zip whose entries all sit under one folder has that wrapper stripped (and named after it).
-fn strip_wrapper(bundle: &mut Bundle) {
+/// A zip whose entries all sit under one folder has that wrapper stripped (and named after it);
+/// returns the prefix removed.
+fn strip_wrapper(bundle: &mut Bundle) -> Option<String> {
     let first: Option<&str> = bundle
         .files
         .first()
         .and_then(|f| f.path.split_once('/').map(|(d, _)| d));
-    let Some(dir) = first.map(str::to_owned) else {
-        return;
-    };
+    let dir = first.map(str::to_owned)?;
     let prefix = format!("{dir}/");
     if bundle.files.iter().all(|f| f.path.starts_with(&prefix))
         && bundle
@@ -515,7 +578,9 @@ fn strip_wrapper(bundle: &mut Bundle) {
             }
         }
         bundle.name = dir;
+        return Some(prefix);
     }
+    None
 }
 
 #[cfg(test)]

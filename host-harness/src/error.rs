@@ -69,6 +69,19 @@ pub enum Error {
     /// The component could not be loaded (wrong contract version, compile failure) (exit 1).
     #[error("cannot load the component: {0}")]
     Component(String),
+
+    /// Reading or writing a skills folder failed; whatever was being written was rolled back, or is
+    /// finished by the next command on that folder (exit 11).
+    #[error("cannot {op} {}: {message}", .path.display())]
+    Disk {
+        op: &'static str,
+        path: PathBuf,
+        message: String,
+    },
+
+    /// Another process holds the skills folder (an install, an uninstall or an agent write) (exit 10).
+    #[error("{} is busy: another skill-recommender process is changing it; gave up after {waited_ms} ms — retry", .path.display())]
+    Busy { path: PathBuf, waited_ms: u64 },
 }
 
 fn path_or_name(path: &Option<PathBuf>, file: &str) -> String {
@@ -89,6 +102,8 @@ impl Error {
             Error::Limit(_) => "sandbox_limit",
             Error::Trap { .. } => "component_trap",
             Error::Component(_) => "component_load",
+            Error::Disk { .. } => "skills_io",
+            Error::Busy { .. } => "busy",
         }
     }
 
@@ -100,6 +115,8 @@ impl Error {
             Error::Limit(_) => 5,
             Error::Refused { .. } => 6,
             Error::Trap { .. } | Error::Component(_) => 1,
+            Error::Busy { .. } => 10,
+            Error::Disk { .. } => 11,
         }
     }
 
@@ -125,6 +142,8 @@ impl Error {
             Error::Limit(kind) => json!({ "limit": format!("{kind:?}").to_lowercase() }),
             Error::Trap { guest_stderr, .. } => json!({ "guest_stderr": guest_stderr }),
             Error::Component(_) => json!({}),
+            Error::Disk { op, path, .. } => json!({ "op": op, "path": path }),
+            Error::Busy { path, waited_ms } => json!({ "path": path, "waited_ms": waited_ms }),
         };
         if let (Value::Object(e), Value::Object(d)) = (&mut e, details) {
             e.extend(d);

@@ -25,6 +25,8 @@ mod bindings {
     });
 }
 
+mod skills;
+
 use bindings::exports::skill_recommender::core::filter as wit_filter;
 use bindings::exports::skill_recommender::core::lifecycle as wit;
 use bindings::exports::skill_recommender::core::rank as wit_rank;
@@ -420,6 +422,7 @@ impl Harness {
             Command::ScanBundle { bundle, .. } | Command::Validate { bundle, .. } => {
                 Some(("bundle", bundle.text_bytes()))
             }
+            Command::Skills(call) => Some(("bundle", skills::input_bytes(call))),
             _ => None,
         };
         if let Some((field, size)) = input.filter(|(_, size)| *size > self.limits.max_input_bytes) {
@@ -601,6 +604,7 @@ fn dispatch(
                 .skill_recommender_core_render()
                 .call_render(s, c, mode_of(mode), input)
         }
+        Command::Skills(call) => skills::dispatch(s, instance, c, call),
         Command::Status => g.call_status(s, c),
         Command::PromptDaily { source } => g.call_prompt_daily(
             s,

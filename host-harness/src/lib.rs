@@ -37,6 +37,7 @@ pub mod discover;
 pub mod error;
 pub mod harness;
 pub mod limits;
+pub mod ondisk;
 pub mod pool;
 pub mod preinit;
 pub mod store;
@@ -54,6 +55,11 @@ pub use store::{
 pub use guest::filter::{InstalledSkill, Mode};
 pub use guest::lifecycle::{FeedbackAction, NoticeAction, PromptSource, SkillRef, UpdateResponse};
 pub use guest::normalize::Registry;
+pub use guest::ondisk::agents_md::Entry as AgentsMdEntry;
+pub use guest::ondisk::install::{Facts as DiskFacts, InstallRequest};
+pub use guest::ondisk::judge::{Listed, Listing};
+pub use guest::ondisk::layout::{Roots, Target};
+pub use guest::ondisk::manage::{Action as SkillAction, EditFacts as SkillFacts};
 pub use guest::rank::Request as RankRequest;
 pub use guest::recommend::Options as RecommendOptions;
 pub use guest::scan::{Bundle, Trust, trust_of_source};
@@ -139,6 +145,59 @@ pub enum Command {
     Render {
         mode: Mode,
         input: String,
+    },
+    /// Skills on disk (WIT `skills`; reads no state): one of the plans [`crate::ondisk`] executes.
+    Skills(SkillsCall),
+}
+
+/// A call of the WIT `skills` interface: the component's plans for skills on disk. Each reads no
+/// state; run it against [`NullStateStore`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkillsCall {
+    ParseCoordinate {
+        coordinate: String,
+    },
+    ResolveLayout {
+        target: Target,
+        roots: Roots,
+        all: bool,
+    },
+    PlanInstall {
+        request: InstallRequest,
+        bundle: Bundle,
+        digests: Vec<(String, String)>,
+        facts: DiskFacts,
+    },
+    PlanUninstall {
+        name: String,
+        target: Target,
+        roots: Roots,
+        facts: DiskFacts,
+    },
+    PlanSkillEdit {
+        name: String,
+        action: SkillAction,
+        target: Target,
+        roots: Roots,
+        facts: SkillFacts,
+    },
+    AuditSkill {
+        bundle: Bundle,
+        digests: Vec<(String, String)>,
+        provenance: Option<String>,
+        path: String,
+        agent: String,
+    },
+    ApplyPatch {
+        text: String,
+        old: String,
+        new: String,
+        replace_all: bool,
+    },
+    AgentsMdUpdate {
+        text: Option<String>,
+        upsert: Vec<AgentsMdEntry>,
+        remove: Vec<String>,
     },
 }
 

@@ -157,6 +157,16 @@ fn locate<'a>(listings: &'a [Listing], dir: &str, name: &str) -> Vec<(&'a Listin
         .collect()
 }
 
+/// A symbolic link of the skill at `rel` or on the way to it (a write there would land elsewhere).
+fn link_on_the_way(bundle: &Bundle, rel: &str) -> Option<String> {
+    bundle
+        .files
+        .iter()
+        .filter(|f| f.kind == EntryKind::Symlink)
+        .find(|f| rel == f.path || rel.starts_with(&format!("{}/", f.path)))
+        .map(|f| f.path.clone())
+}
+
 fn set_file(bundle: &mut Bundle, path: &str, text: Option<String>) {
     bundle.files.retain(|f| f.path != path);
     if let Some(t) = text {
@@ -260,6 +270,22 @@ pub fn plan_edit(ctx: &Ctx, req: &EditRequest, facts: &EditFacts) -> Result<Valu
     };
     next.name = req.name.clone();
     let mut writes: Vec<(String, Option<String>)> = Vec::new();
+    let touched = match &req.action {
+        Action::Patch { file: Some(f), .. } => Some(normalize_path(f)),
+        Action::WriteFile { path, .. } | Action::RemoveFile { path } => Some(normalize_path(path)),
+        _ => None,
+    };
+    if let Some(link) = touched.and_then(|t| link_on_the_way(&next, &t)) {
+        return refused(
+            out,
+            Refusal::new(
+                "symlink_in_path",
+                format!(
+                    "{link} is a symbolic link: a write through it could land outside the skill"
+                ),
+            ),
+        );
+    }
     match &req.action {
         Action::Create { content } | Action::Edit { content } => {
             if let Some(r) = check_skill_md(content, &req.name) {

@@ -376,3 +376,21 @@ fn agents_layout_keeps_agents_md_in_step() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn writes_through_a_symbolic_link_are_refused() {
+    let mut f = existing(&[]);
+    f.skill.as_mut().unwrap().1.files.push(BundleFile::symlink(
+        "references".into(),
+        "/home/u/.ssh".into(),
+        true,
+    ));
+    let v = run(
+        &req(Action::WriteFile {
+            path: "references/authorized_keys".into(),
+            content: "ssh-ed25519 AAAA\n".into(),
+        }),
+        &f,
+    );
+    assert_eq!(code(&v), "symlink_in_path");
+}
