@@ -147,7 +147,7 @@ pub enum Command {
         input: String,
     },
     /// Skills on disk (WIT `skills`; reads no state): one of the plans [`crate::ondisk`] executes.
-    Skills(SkillsCall),
+    Skills(Box<SkillsCall>),
 }
 
 /// A call of the WIT `skills` interface: the component's plans for skills on disk. Each reads no

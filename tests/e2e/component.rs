@@ -261,8 +261,74 @@ fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<V
             options,
         } => guest::recommend::run(ctx, store, *mode, candidates, installed, options),
         Command::Render { mode, input } => guest::render::run(ctx, *mode, input),
+        Command::Skills(call) => native_skills(ctx, call),
     };
     r.map_err(|e| e.to_string())
+}
+
+/// The WIT `skills` calls, natively.
+pub fn native_skills(ctx: &Ctx, call: &host_harness::SkillsCall) -> guest::Result<Value> {
+    use guest::ondisk::{self, install, manage};
+    use host_harness::SkillsCall as S;
+    match call {
+        S::ParseCoordinate { coordinate } => {
+            ondisk::coordinate::parse(coordinate).map(|c| serde_json::json!(c))
+        }
+        S::ResolveLayout { target, roots, all } => ondisk::resolve_layout(target, roots, *all),
+        S::PlanInstall {
+            request,
+            bundle,
+            digests,
+            facts,
+        } => install::plan_install(ctx, request, bundle, digests, facts),
+        S::PlanUninstall {
+            name,
+            target,
+            roots,
+            facts,
+        } => install::plan_uninstall(
+            &install::UninstallRequest {
+                name: name.clone(),
+                target: target.clone(),
+                roots: roots.clone(),
+            },
+            facts,
+        ),
+        S::PlanSkillEdit {
+            name,
+            action,
+            target,
+            roots,
+            facts,
+        } => manage::plan_edit(
+            ctx,
+            &manage::EditRequest {
+                name: name.clone(),
+                action: action.clone(),
+                target: target.clone(),
+                roots: roots.clone(),
+            },
+            facts,
+        ),
+        S::AuditSkill {
+            bundle,
+            digests,
+            provenance,
+            path,
+            agent,
+        } => ondisk::audit::audit_skill(bundle, digests, provenance.as_deref(), path, agent),
+        S::ApplyPatch {
+            text,
+            old,
+            new,
+            replace_all,
+        } => ondisk::apply_patch(text, old, new, *replace_all),
+        S::AgentsMdUpdate {
+            text,
+            upsert,
+            remove,
+        } => ondisk::agents_md_update(text.as_deref(), upsert, remove),
+    }
 }
 
 #[test]

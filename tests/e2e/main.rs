@@ -5,6 +5,7 @@ mod cli;
 mod common;
 mod component;
 mod hostile;
+mod ondisk;
 mod pool;
 mod preinit;
 mod recommend;

@@ -178,8 +178,8 @@ fn magic_bytes() {
     assert_eq!(magic(b"MZ\x90\0"), Some("pe"));
     assert_eq!(magic(&[0xcf, 0xfa, 0xed, 0xfe, 7]), Some("macho"));
     assert_eq!(magic(b"# title"), None);
-    let e = entry("a.md".into(), b"text\0with nul".to_vec(), false);
+    let e = entry("a.md".into(), b"text\0with nul".to_vec(), false, &mut None);
     assert_eq!(e.kind, EntryKind::Binary);
-    let e = entry("b.md".into(), vec![0xff, 0xfe, b'a'], false);
+    let e = entry("b.md".into(), vec![0xff, 0xfe, b'a'], false, &mut None);
     assert_eq!(e.kind, EntryKind::Binary, "invalid UTF-8 is not text");
 }

@@ -89,20 +89,24 @@ pub fn items(env: &Env, args: &AuditArgs) -> Result<(Vec<AuditItem>, Vec<String>
 
 fn audit_one(env: &Env, item: &AuditItem) -> Value {
     let path = item.path.display().to_string();
-    let read = disk::read_skill(&item.path).and_then(|(bundle, _, digests)| {
-        let provenance = bundle
-            .files
-            .iter()
-            .find(|f| f.path == guest::ondisk::names::PROVENANCE_PATH)
-            .and_then(|f| f.content.clone());
-        env.call(SkillsCall::AuditSkill {
-            bundle,
-            digests,
-            provenance,
-            path: path.clone(),
-            agent: item.agent.clone(),
-        })
-    });
+    let read = disk::read_skill(&item.path).and_then(
+        |disk::Read {
+             bundle, digests, ..
+         }| {
+            let provenance = bundle
+                .files
+                .iter()
+                .find(|f| f.path == guest::ondisk::names::PROVENANCE_PATH)
+                .and_then(|f| f.content.clone());
+            env.call(SkillsCall::AuditSkill {
+                bundle,
+                digests,
+                provenance,
+                path: path.clone(),
+                agent: item.agent.clone(),
+            })
+        },
+    );
     read.unwrap_or_else(|e| {
         json!({
             "skill": item.path.file_name().map(|n| n.to_string_lossy().into_owned()),

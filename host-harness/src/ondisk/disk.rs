@@ -125,13 +125,24 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// A skill folder (or archive) as read: the bundle, its binary files' bytes, and their digests.
+pub struct Read {
+    pub bundle: Bundle,
+    pub blobs: Blobs,
+    pub digests: Vec<(String, String)>,
+}
+
 /// Read a skill folder (or archive) with its binary files' bytes and digests.
-pub fn read_skill(path: &Path) -> Result<(Bundle, Blobs, Vec<(String, String)>), Error> {
+pub fn read_skill(path: &Path) -> Result<Read, Error> {
     let (bundle, blobs) =
         read_package(path, &BundleLimits::default()).map_err(|e| Error::InvalidInput {
             field: "source".into(),
             message: e.to_string(),
         })?;
-    let d = digests(&blobs);
-    Ok((bundle, blobs, d))
+    let digests = digests(&blobs);
+    Ok(Read {
+        bundle,
+        blobs,
+        digests,
+    })
 }

@@ -51,7 +51,7 @@ impl<'h> Env<'h> {
 
     fn call(&self, call: SkillsCall) -> Result<Value, Error> {
         self.harness
-            .run_owned(&NullStateStore, &self.ctx, Command::Skills(call))
+            .run_owned(&NullStateStore, &self.ctx, Command::Skills(Box::new(call)))
     }
 }
 
@@ -240,7 +240,11 @@ fn source_kind(path: &Path) -> Result<(&'static str, Option<String>), Error> {
 pub fn install(env: &Env, args: &InstallArgs) -> Result<Outcome, Error> {
     let layout = resolve(env, &args.target, false)?;
     let (kind, archive_sha256) = source_kind(&args.source)?;
-    let (bundle, blobs, digests) = disk::read_skill(&args.source)?;
+    let disk::Read {
+        bundle,
+        blobs,
+        digests,
+    } = disk::read_skill(&args.source)?;
     let _locks = if args.dry_run {
         None
     } else {
@@ -357,6 +361,9 @@ fn stage_install(
                     .ok_or_else(|| io("copy", &dest, "the source has no such file"))?,
             },
         };
+        if n == 0 {
+            t.fails("copy")?;
+        }
         write_new(&dest, &bytes, f["executable"].as_bool().unwrap_or(false))?;
         let written = std::fs::read(&dest).map_err(|e| io("read back", &dest, e))?;
         if disk::sha256_hex(&written) != str_of(&f["sha256"], "file digest")? {
@@ -377,22 +384,43 @@ fn stage_install(
         false,
     )?;
     let path = PathBuf::from(str_of(&i["path"], "install path")?);
+    // Replacing: one atomic swap where the OS has it (the old folder ends up in the staging place),
+    // else move the old one aside and rename the new one in.
     let trash = match i["replace"].as_str() {
+        Some(old) if txn::can_exchange() && Path::new(old) == path => {
+            t.push(Step::Exchange {
+                from: stage.clone(),
+                to: path,
+                marker: str_of(&prov["text"], "provenance")?.to_owned(),
+            });
+            Some(stage)
+        }
         Some(old) => {
             let trash = t.scratch("replaced");
             t.push(Step::Retire {
                 path: PathBuf::from(old),
                 trash: trash.clone(),
             });
+            t.push(Step::Rename {
+                from: stage,
+                to: path,
+            });
             Some(trash)
         }
-        None => None,
+        None => {
+            t.push(Step::Rename {
+                from: stage,
+                to: path,
+            });
+            None
+        }
     };
-    t.push(Step::Rename {
-        from: stage,
-        to: path,
-    });
     stage_agents_md(t, plan)?;
+    if let Some(trash) = &trash {
+        t.push(Step::Purge {
+            path: trash.clone(),
+        });
+    }
     if let (Some(state_dir), Some(h)) = (&env.state_dir, plan.get("history")) {
         t.push(Step::History {
             state_dir: state_dir.clone(),
@@ -405,9 +433,6 @@ fn stage_install(
                 categories: vec![],
             },
         });
-    }
-    if let Some(trash) = trash {
-        t.push(Step::Purge { path: trash });
     }
     Ok(())
 }
@@ -573,9 +598,9 @@ pub fn skill(env: &Env, args: &SkillArgs) -> Result<Outcome, Error> {
         if let [one] = matches.as_slice()
             && Path::new(one).is_dir()
         {
-            let (b, _, d) = disk::read_skill(Path::new(one))?;
-            skill = Some((one.clone(), b));
-            digests = d;
+            let read = disk::read_skill(Path::new(one))?;
+            skill = Some((one.clone(), read.bundle));
+            digests = read.digests;
         }
     }
     let agents_md = match &layout.agents_md {
@@ -631,6 +656,7 @@ fn stage_skill(t: &mut Txn, plan: &Value) -> Result<(), Error> {
     let provenance = plan.get("provenance").filter(|p| !p.is_null());
     if plan["create"] == true {
         let stage = t.scratch("skill");
+        t.fails("copy")?;
         for w in &writes {
             let rel = str_of(&w["path"], "write path")?;
             write_new(

@@ -45,10 +45,11 @@ pub enum FaultMode {
     /// Abort the process, as a kill would (the CLI).
     #[default]
     Abort,
-    /// Stop dead: return [`Error::Disk`] with op `crash` and leave everything as it is — no rollback, no
-    /// cleanup — as a killed process would (library tests).
+    /// Stop dead right after the point: return [`Error::Disk`] with op `crash` and leave everything
+    /// as it is — no rollback, no cleanup — as a killed process would (library tests).
     Stop,
-    /// Fail like an I/O error at that point (op `inject`): the transaction rolls back.
+    /// The step at that point fails like an I/O error (op `inject`) before doing anything: the steps
+    /// done are rolled back.
     Fail,
 }
 
@@ -79,25 +80,37 @@ impl Faults {
         }
     }
 
+    /// A crash right after `point` (modes `Abort` and `Stop`).
     pub(crate) fn at(&self, point: &str) -> Result<(), Error> {
         if self.point.as_deref() != Some(point) {
             return Ok(());
         }
-        let (op, message) = match self.mode {
+        match self.mode {
             FaultMode::Abort => {
                 eprintln!(
                     "skill-recommender: simulated crash at {point} (SKILL_RECOMMENDER_CRASH_AT)"
                 );
                 std::process::abort();
             }
-            FaultMode::Stop => ("crash", "simulated crash"),
-            FaultMode::Fail => ("inject", "simulated I/O failure"),
-        };
-        Err(Error::Disk {
-            op,
-            path: PathBuf::from(point),
-            message: message.into(),
-        })
+            FaultMode::Stop => Err(Error::Disk {
+                op: "crash",
+                path: PathBuf::from(point),
+                message: "simulated crash".into(),
+            }),
+            FaultMode::Fail => Ok(()),
+        }
+    }
+
+    /// The step `point` fails like an I/O error, before it does anything (mode `Fail`).
+    pub(crate) fn fails(&self, point: &str) -> Result<(), Error> {
+        if self.point.as_deref() == Some(point) && self.mode == FaultMode::Fail {
+            return Err(Error::Disk {
+                op: "inject",
+                path: PathBuf::from(point),
+                message: "simulated I/O failure".into(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -176,6 +189,13 @@ pub enum Step {
         from: PathBuf,
         to: PathBuf,
     },
+    /// Swap the staged folder `from` with the installed folder `to` in one atomic rename (Linux), so the
+    /// skill is old or new at every instant; done when `to`'s provenance reads `marker`.
+    Exchange {
+        from: PathBuf,
+        to: PathBuf,
+        marker: String,
+    },
     /// `label`: `agents-md`, `provenance` or `file`; `staged` `None` removes the file; `backup` holds
     /// the previous bytes (`None`: there was no file).
     Write {
@@ -201,7 +221,7 @@ impl Step {
     pub fn label(&self) -> &str {
         match self {
             Step::Retire { .. } => "retire",
-            Step::Rename { .. } => "rename",
+            Step::Rename { .. } | Step::Exchange { .. } => "rename",
             Step::Write { label, .. } => label,
             Step::History { .. } => "history",
             Step::Purge { .. } => "purge",
@@ -343,8 +363,14 @@ impl Txn {
         self.dir.join(format!("{}-{name}", self.next))
     }
 
+    /// A simulated crash right after `point`.
     pub fn fault(&self, point: &str) -> Result<(), Error> {
         self.faults.at(point)
+    }
+
+    /// A simulated failure of the work at `point`.
+    pub fn fails(&self, point: &str) -> Result<(), Error> {
+        self.faults.fails(point)
     }
 
     /// Stage a file write: its new bytes (or removal) and a backup of its current bytes.
@@ -396,55 +422,47 @@ impl Txn {
             steps: self.steps.clone(),
             done: 0,
         };
-        let stop = |e: Error| {
-            // An injected failure before any step undoes the staging; a crash leaves it.
-            if matches!(&e, Error::Disk { op: "inject", .. }) {
-                finish(&self.dir, &self.work);
-            }
-            e
-        };
-        self.fault("staged").map_err(stop)?;
-        save_journal(&journal_path, &journal)?;
-        self.fault("journal").map_err(stop)?;
+        self.fault("staged")?;
+        if let Err(e) = self
+            .faults
+            .fails("journal")
+            .and_then(|()| save_journal(&journal_path, &journal))
+        {
+            finish(&self.dir, &self.work);
+            return Err(e);
+        }
+        self.fault("journal")?;
         let mut warnings = Vec::new();
         for i in 0..journal.steps.len() {
             let step = journal.steps[i].clone();
-            // Steps done when something fails (an injected failure right after a step counts that
-            // step as done); a crash (`Stop`) leaves everything as it is.
-            let failed = match run_step(&step, harness, false) {
-                Ok(w) => {
-                    warnings.extend(w);
-                    match self.fault(step.label()) {
-                        Ok(()) => None,
-                        Err(e @ Error::Disk { op: "inject", .. }) => Some((e, i + 1)),
-                        Err(e) => return Err(e),
-                    }
+            let ran = self
+                .faults
+                .fails(step.label())
+                .and_then(|()| run_step(&step, harness, false));
+            match (ran, &step) {
+                (Ok(w), _) => warnings.extend(w),
+                // History is bookkeeping: its failure is reported, never undoes the install.
+                (Err(e), Step::History { .. }) => warnings.push(format!(
+                    "installed, but history could not record the accept: {e}"
+                )),
+                (Err(e), _) => {
+                    let undo = rollback(&journal.steps[..i]);
+                    finish(&self.dir, &self.work);
+                    return Err(match undo {
+                        Ok(()) => e,
+                        Err(u) => Error::Disk {
+                            op: "roll back",
+                            path: self.dir.clone(),
+                            message: format!("{e}; rolling back also failed: {u}"),
+                        },
+                    });
                 }
-                Err(e) => Some((e, i)),
-            };
-            if let Some((e, done)) = failed {
-                let undo = rollback(&journal.steps[..done]);
-                let _ = fs::remove_dir_all(&self.dir);
-                let _ = fs::remove_dir(&self.work);
-                return Err(match undo {
-                    Ok(()) => e,
-                    Err(u) => Error::Disk {
-                        op: "roll back",
-                        path: self.dir.clone(),
-                        message: format!("{e}; rolling back also failed: {u}"),
-                    },
-                });
             }
+            self.fault(step.label())?;
             journal.done = i + 1;
             save_journal(&journal_path, &journal)?;
         }
-        if let Err(e) = self.fault("done") {
-            if matches!(&e, Error::Disk { op: "inject", .. }) {
-                let _ = rollback(&journal.steps);
-                finish(&self.dir, &self.work);
-            }
-            return Err(e);
-        }
+        self.fault("done")?;
         finish(&self.dir, &self.work);
         Ok(warnings)
     }
@@ -478,6 +496,11 @@ fn rollback(done: &[Step]) -> Result<(), Error> {
             Step::Rename { from, to } => {
                 if exists(to) && !exists(from) {
                     fs::rename(to, from).map_err(|e| io("take back", to, e))?;
+                }
+            }
+            Step::Exchange { from, to, marker } => {
+                if exchanged(to, marker) {
+                    exchange(from, to)?;
                 }
             }
             Step::Write {
@@ -540,6 +563,11 @@ fn run_step(step: &Step, harness: &Harness, recovering: bool) -> Result<Vec<Stri
             }
             (false, false) => return Err(io("rename into place", from, "the staged copy is gone")),
         },
+        Step::Exchange { from, to, marker } => {
+            if !exchanged(to, marker) {
+                exchange(from, to)?;
+            }
+        }
         Step::Write {
             path,
             staged,
@@ -582,6 +610,33 @@ fn run_step(step: &Step, harness: &Harness, recovering: bool) -> Result<Vec<Stri
         }
     }
     Ok(vec![])
+}
+
+/// Has `to` received the folder whose provenance is `marker`?
+fn exchanged(to: &Path, marker: &str) -> bool {
+    fs::read_to_string(to.join(guest::ondisk::names::PROVENANCE_PATH)).is_ok_and(|t| t == marker)
+}
+
+/// Swap two folders atomically.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> Result<(), Error> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE)
+        .map_err(|e| io("swap into place", b, e))?;
+    if let Some(p) = b.parent() {
+        sync_dir(p);
+    }
+    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_a: &Path, b: &Path) -> Result<(), Error> {
+    Err(io("swap into place", b, "atomic exchange needs Linux"))
+}
+
+/// Whether [`Step::Exchange`] is available here.
+pub fn can_exchange() -> bool {
+    cfg!(target_os = "linux")
 }
 
 /// Record `accept` unless this very accept (same skill, same instant) is already in history.
