@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `skill-recommender` on Node: the same commands, global flags, JSON output, errors and exit codes as the
 // Rust CLI (host-harness/src/bin/skill-recommender.rs). All judging happens in the component.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { HostError, invalidInput } from '../src/errors.js';
 import { ioMessage } from '../src/errors.js';
 import { openHost } from '../src/index.js';
@@ -36,6 +36,10 @@ Commands:
   recommend              --mode manual|daily [--candidates FILE|-] [--task TEXT] [--signal TEXT]... [--json] [--dry-run]
                          [--remote-version SEMVER [--local-version SEMVER]] [--other-question] [--skills-dir DIR]... [--no-discover]
   render                 --mode manual|daily --input FILE|- [--json]
+  coordinate             COORDINATE: parse an install coordinate (@ns/slug[@version|@tag], slug, ns--slug)
+  agents-md              --file FILE|- [--name N [--description D] [--location L]] [--remove NAME]...
+                         the AGENTS.md text with a <skill> element added/replaced/removed (printed, not written)
+  patch-text             --file FILE|- --old TEXT --new TEXT [--replace-all]: the text with a patch applied
 
 Options:
   --state-dir <DIR>        State directory (default: see below)
@@ -99,6 +103,9 @@ const COMMANDS = {
     requires: { '--local-version': ['--remote-version', 'SEMVER'] },
   },
   render: { values: ['--mode', '--input'], flags: ['--json'], required: ['--mode', '--input'] },
+  coordinate: { positional: 'COORDINATE' },
+  'agents-md': { values: ['--file', '--name', '--description', '--location'], multi: ['--remove'], required: ['--file'] },
+  'patch-text': { values: ['--file', '--old', '--new'], flags: ['--replace-all'], required: ['--file', '--old', '--new'] },
 };
 
 /** Parse argv like clap does for the Rust CLI: global flags anywhere, `--flag value` or `--flag=value`, last wins. */
@@ -252,7 +259,7 @@ async function run({ global: g, command, options: o, positional }) {
   const lang = g['--lang'];
   const timezone = g['--timezone'];
   const now = g['--now'];
-  const stateless = ['scan', 'scan-bundle', 'validate', 'normalize', 'render'].includes(command);
+  const stateless = ['scan', 'scan-bundle', 'validate', 'normalize', 'render', 'coordinate', 'agents-md', 'patch-text'].includes(command);
   // Stateless commands need no state dir (an in-memory host is never used for them).
   const host = await openHost({
     stateDir: g['--state-dir'],
@@ -273,6 +280,17 @@ async function run({ global: g, command, options: o, positional }) {
     case 'scan-bundle': return host.scanBundle({ path: positional, trust: o['--trust'], source: o['--source'], force: !!o['--force'] });
     case 'validate': return host.validate({ path: positional, strict: !!o['--strict'] });
     case 'render': return host.render({ mode: o['--mode'], input: readInput('input', o['--input'], limit) });
+    case 'coordinate': return host.coordinate({ coordinate: positional });
+    case 'agents-md': {
+      // A missing file is an AGENTS.md that does not exist yet (the text to create is printed).
+      const text = o['--file'] !== '-' && !existsSync(o['--file']) ? null : readInput('file', o['--file'], limit);
+      const upsert = o['--name'] !== undefined
+        ? [{ name: o['--name'], description: o['--description'] ?? '', location: o['--location'] ?? '' }]
+        : [];
+      return host.agentsMd({ text, upsert, remove: o['--remove'] ?? [] });
+    }
+    case 'patch-text':
+      return host.applyPatch({ text: readInput('file', o['--file'], limit), old: o['--old'], replacement: o['--new'], replaceAll: !!o['--replace-all'] });
     case 'normalize': {
       const out = await host.normalize({ json: readInput('input', positional, limit), from: o['--from'] ?? 'auto', baseUrl: o['--base-url'] });
       for (const w of out.warnings ?? []) {

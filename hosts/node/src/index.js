@@ -230,6 +230,28 @@ export class Host {
     return this.#stateless(bytes, 'scan', 'scanBundle', bundle, t, !!force);
   }
 
+  /** Parse an install coordinate (`@ns/slug[@version|@tag]`, `slug`, ClawHub's `ns--slug`). Reads no state. */
+  coordinate({ coordinate }) {
+    const inputBytes = this.#checkSize('coordinate', coordinate);
+    return this.#stateless(inputBytes, 'skills', 'parseCoordinate', coordinate);
+  }
+
+  /**
+   * Add or replace a `<skill>` element and remove others in an AGENTS.md text (`text` null: the file does
+   * not exist), keeping every other byte. `upsert`: [{name, description, location}]. Reads no state.
+   */
+  agentsMd({ text = null, upsert = [], remove = [] }) {
+    const inputBytes = this.#checkSize('file', text ?? '');
+    const entries = upsert.map((e) => ({ name: e.name, description: e.description ?? '', location: e.location ?? '' }));
+    return this.#stateless(inputBytes, 'skills', 'agentsMdUpdate', text ?? undefined, entries, remove);
+  }
+
+  /** Find and replace in `text` with the `skill patch` semantics (exact, then whitespace-tolerant). */
+  applyPatch({ text, old, replacement, replaceAll = false }) {
+    const inputBytes = this.#checkSize('file', text);
+    return this.#stateless(inputBytes, 'skills', 'applyPatch', text, old, replacement, !!replaceAll);
+  }
+
   /** Validate a skill folder's or SKILL.md's frontmatter and layout. */
   validate({ path, strict = false }) {
     const { bundle, bytes } = readBundleArg(path, this.component.limits);

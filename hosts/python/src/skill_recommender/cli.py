@@ -158,6 +158,19 @@ def build_parser() -> argparse.ArgumentParser:
     c = cmd("validate", "Validate SKILL.md against the agentskills.io specification. Exit 0 valid, 8 invalid.")
     c.add_argument("path")
     c.add_argument("--strict", action="store_true")
+    c = cmd("coordinate", "Parse an install coordinate (@ns/slug[@version|@tag], slug, ns--slug). Reads no state.")
+    c.add_argument("coordinate", metavar="COORDINATE")
+    c = cmd("agents-md", "Print an AGENTS.md with a <skill> element added, replaced or removed (nothing is written).")
+    c.add_argument("--file", metavar="FILE|-", required=True)
+    c.add_argument("--name", metavar="NAME")
+    c.add_argument("--description", metavar="TEXT")
+    c.add_argument("--location", metavar="PATH")
+    c.add_argument("--remove", metavar="NAME", action="append", default=[])
+    c = cmd("patch-text", "Print a text with a patch applied (exact, then whitespace-tolerant; nothing is written).")
+    c.add_argument("--file", metavar="FILE|-", required=True)
+    c.add_argument("--old", metavar="TEXT", required=True)
+    c.add_argument("--new", metavar="TEXT", required=True)
+    c.add_argument("--replace-all", action="store_true")
     return p
 
 
@@ -292,6 +305,18 @@ def run(a: argparse.Namespace):
         return out
     if c == "render":
         return h.render(read_input("input", a.input, limit), a.mode)
+    if c == "coordinate":
+        return h.coordinate(a.coordinate)
+    if c == "agents-md":
+        # A missing file is an AGENTS.md that does not exist yet (the text to create is printed).
+        missing = a.file != "-" and not os.path.exists(a.file)
+        text = None if missing else read_input("file", a.file, limit)
+        upsert = [] if a.name is None else [
+            {"name": a.name, "description": a.description or "", "location": a.location or ""}
+        ]
+        return h.agents_md(text, upsert=upsert, remove=a.remove)
+    if c == "patch-text":
+        return h.apply_patch(read_input("file", a.file, limit), a.old, a.new, replace_all=a.replace_all)
     h.store()  # resolve the state directory first (invalid_input on state-dir), as the Rust CLI does
     if c == "filter":
         text = read_input("candidates", a.candidates, limit)

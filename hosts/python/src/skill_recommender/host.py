@@ -532,6 +532,34 @@ class Host:
         size = self._check_bundle(bundle)
         return self._run("scan", "validate", [_wit_bundle(bundle), bool(strict)], stateful=False, input_bytes=size)
 
+    # -- skills on disk: the pure text transforms --------------------------------------------------
+
+    def coordinate(self, coordinate: str) -> Dict[str, Any]:
+        """Parse an install coordinate (``@ns/slug[@version|@tag]``, ``slug``, ClawHub's ``ns--slug``)."""
+        size = self._check_input("coordinate", coordinate)
+        return self._run("skills", "parse-coordinate", [coordinate], stateful=False, input_bytes=size)
+
+    def agents_md(
+        self, text: Optional[str], upsert: List[Dict[str, str]] = (), remove: List[str] = ()
+    ) -> Dict[str, Any]:
+        """An AGENTS.md text (``None``: no file yet) with ``<skill>`` elements added or replaced
+        (``upsert``: ``{name, description, location}``) and removed, every other byte kept."""
+        size = self._check_input("file", text or "")
+        entries = [
+            record(name=e["name"], description=e.get("description", ""), location=e.get("location", ""))
+            for e in upsert
+        ]
+        return self._run(
+            "skills", "agents-md-update", [text, entries, list(remove)], stateful=False, input_bytes=size
+        )
+
+    def apply_patch(self, text: str, old: str, new: str, replace_all: bool = False) -> Dict[str, Any]:
+        """Find and replace in ``text`` with the ``skill patch`` semantics (exact, then whitespace-tolerant)."""
+        size = self._check_input("file", text)
+        return self._run(
+            "skills", "apply-patch", [text, old, new, bool(replace_all)], stateful=False, input_bytes=size
+        )
+
     def _check_bundle(self, b: Bundle) -> int:
         """The bundle's input size (its file contents in UTF-8 bytes); over the input limit: an error."""
         size = _bundle_bytes(b)
