@@ -29,6 +29,7 @@ use crate::{Error, FileStateStore, Harness, InstalledSkill, StateDirSource, reso
 pub mod bundle;
 pub mod candidates;
 pub mod lifecycle;
+pub mod ondisk;
 mod output;
 pub mod schema;
 
@@ -40,6 +41,10 @@ pub use candidates::{
 pub use lifecycle::{
     DailyAction, DailyArgs, FeedbackArgs, FeedbackKind, NoticeAnswer, PromptSourceArg,
     UpdateAnswer, UpdateCheckArgs,
+};
+pub use ondisk::{
+    AgentArg, AgentsMdArgs, AuditArgs, InstallArgs, InstalledArgs, ManageAction, ManageArgs,
+    PatchTextArgs, ScopeArg, TargetArgs, UninstallArgs,
 };
 pub use output::{Output, Verdict};
 pub use schema::JsonText;
@@ -54,8 +59,8 @@ pub type NoteSink = Arc<dyn Fn(&str) + Send + Sync>;
 pub struct HostEnv {
     /// An explicit state directory (`--state-dir`); otherwise [`resolve_state_dir`]'s rules apply.
     pub state_dir: Option<PathBuf>,
-    /// The environment variables the state directory rules read (`SKILL_RECOMMENDER_STATE_DIR`,
-    /// `HERMES_HOME`), as they were when captured.
+    /// The environment variables the state directory rules and the agents' skill folders read
+    /// (`SKILL_RECOMMENDER_STATE_DIR`, `HERMES_HOME`, `CODEX_HOME`), as they were when captured.
     pub vars: Vec<(&'static str, OsString)>,
     /// The user's home directory.
     pub home: Option<PathBuf>,
@@ -66,8 +71,8 @@ pub struct HostEnv {
     pub notes: NoteSink,
 }
 
-/// The environment variables the state directory rules read.
-const STATE_VARS: [&str; 2] = ["SKILL_RECOMMENDER_STATE_DIR", "HERMES_HOME"];
+/// The environment variables the state directory rules and the agents' skill folders read.
+const STATE_VARS: [&str; 3] = ["SKILL_RECOMMENDER_STATE_DIR", "HERMES_HOME", "CODEX_HOME"];
 
 impl HostEnv {
     /// This process's environment: its variables, home and working directory; notes go to stderr.

@@ -16,6 +16,12 @@ pub enum Verdict {
     Blocked,
     /// A bundle's install policy is `ask`: confirm with the user first (exit 9).
     Ask,
+    /// Refused because of what is on disk: a name taken, a skill not found, a malformed AGENTS.md
+    /// block (exit 10).
+    Conflict,
+    /// Refused because an argument cannot apply (a patch whose `old` text is not found, or is found
+    /// more than once) (exit 3, like invalid input).
+    Invalid,
 }
 
 impl Verdict {
@@ -26,6 +32,8 @@ impl Verdict {
             Verdict::Partial => 7,
             Verdict::Blocked => 8,
             Verdict::Ask => 9,
+            Verdict::Conflict => 10,
+            Verdict::Invalid => 3,
         }
     }
 
@@ -36,6 +44,8 @@ impl Verdict {
             Verdict::Partial => "partial",
             Verdict::Blocked => "blocked",
             Verdict::Ask => "ask",
+            Verdict::Conflict => "conflict",
+            Verdict::Invalid => "invalid",
         }
     }
 }
@@ -84,6 +94,15 @@ impl Output {
             body: Body::Value(value),
             extra: Vec::new(),
         })
+    }
+
+    /// A result the host built as a tree (the skills-on-disk commands), with its verdict.
+    pub(crate) fn value(value: Value, verdict: Verdict) -> Output {
+        Output {
+            body: Body::Value(value),
+            extra: Vec::new(),
+            verdict,
+        }
     }
 
     /// Add a top-level field (it replaces a field of the same name in the guest's object).

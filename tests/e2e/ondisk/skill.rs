@@ -153,11 +153,10 @@ fn dangerous_writes_never_land() {
             replace_all: false,
         },
         SkillAction::Edit {
-            content: evil
-                .replace(
-                    "Writes the weekly report.",
-                    "Writes the weekly status report from the team's tracker export.",
-                ),
+            content: evil.replace(
+                "Writes the weekly report.",
+                "Writes the weekly status report from the team's tracker export.",
+            ),
         },
         SkillAction::WriteFile {
             path: "scripts/run.sh".into(),

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use host_harness::commands::{
-    DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg, TrustLevel,
+    AgentArg, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg,
+    ScopeArg, TargetArgs, TrustLevel,
 };
 
 const AFTER_HELP: &str = "\
@@ -26,8 +27,13 @@ Exit codes:
   5  sandbox limit (time, instructions or memory)
   6  refused transition (not allowed from the current daily status; the error says what to do)
   7  partial: `normalize` skipped some items (the JSON lists them; the rest were normalized)
-  8  blocked / invalid: `scan-bundle` policy is block, or `validate` found errors
-  9  ask: `scan-bundle` policy is ask (confirm with the user before installing)
+  8  blocked / invalid: `scan-bundle` policy is block, or `validate` found errors; `install`/`skill`
+     refused (invalid, hostile or blocked by the scan); `audit`: something is dangerous
+  9  ask: `scan-bundle`/`install` policy is ask (confirm with the user, then `install --yes`);
+     `audit`: something changed since install or needs a look
+ 10  conflict with what is on disk: a skill of that name is there, not found, a malformed AGENTS.md
+     block, or another process holds the skills folder
+ 11  a skills folder could not be read or written (rolled back, or finished by the next command)
 
 Examples:
   skill-recommender status
@@ -39,7 +45,10 @@ Examples:
   skill-recommender normalize --from clawhub clawhub-search.json > candidates.json
   skill-recommender filter --candidates candidates.json --mode daily
   skill-recommender recommend --mode manual --task '把 PDF 表格转成 Excel' --candidates candidates.json
-  skill-recommender recommend --mode daily --candidates candidates.json --json";
+  skill-recommender recommend --mode daily --candidates candidates.json --json
+  skill-recommender install ./date-format --skill-id clawhub:date-format     # after 「安装」
+  skill-recommender audit
+  skill-recommender skill patch weekly-report --old '1. Read' --new '1. Open' --agent hermes";
 
 /// Discover, vet and recommend agent skills: the deterministic half of the skill-recommender protocol,
 /// run in a WebAssembly sandbox with no file, network, environment or process access.
@@ -279,6 +288,194 @@ pub enum Cmd {
         #[arg(long)]
         strict: bool,
     },
+    /// Install a skill the platform downloaded (a folder, .zip/.skill or SKILL.md) where the agent
+    /// finds it: validated, scanned, name = slug, conflicts refused, copied atomically, with provenance,
+    /// the AGENTS.md entry and `accept` in history. Exit 0 installed, 8 refused, 9 needs --yes, 10 a
+    /// conflict on disk. See docs/skills-on-disk.md.
+    Install {
+        /// The skill as downloaded: a folder, a .zip/.skill archive or a SKILL.md.
+        source: PathBuf,
+        #[command(flatten)]
+        target: TargetArgs,
+        /// How far the source is trusted (default: community).
+        #[arg(long, value_enum)]
+        trust: Option<TrustLevel>,
+        /// Where it came from: @ns/slug, @ns/slug@1.2.0, @ns/slug@latest, @ns/slug@tag, slug, ns--slug.
+        #[arg(long, value_name = "COORDINATE")]
+        coordinate: Option<String>,
+        /// Install under this folder name (the SKILL.md name is set to it).
+        #[arg(long = "as", value_name = "NAME")]
+        alias: Option<String>,
+        /// The recommendation's skill id, recorded as accepted (default: local:<name>).
+        #[arg(long, value_name = "ID")]
+        skill_id: Option<String>,
+        /// Replace the skill installed under the same name.
+        #[arg(long)]
+        replace: bool,
+        /// The user agreed to a skill the scan asks about.
+        #[arg(long)]
+        yes: bool,
+        /// Install a caution skill blocked for its trust after review (never a dangerous one).
+        #[arg(long)]
+        force: bool,
+        /// Print the plan; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Remove an installed skill folder and its AGENTS.md entry. Exit 10 when it is not there.
+    Uninstall {
+        /// The skill's name (its folder name).
+        name: String,
+        #[command(flatten)]
+        target: TargetArgs,
+        /// Print the plan; remove nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// List installed skills with their provenance (every agent's folders without --agent/--dir).
+    Installed {
+        #[command(flatten)]
+        target: TargetArgs,
+    },
+    /// Re-scan installed skills with the current rules and compare them with their provenance.
+    /// Exit 8 when one is dangerous, 9 when one changed since install or needs a look, else 0.
+    Audit {
+        /// Only this agent's folders (default: every agent's).
+        #[arg(long, value_enum)]
+        agent: Option<AgentArg>,
+        /// Only this scope's folder of --agent.
+        #[arg(long, value_enum, requires = "agent")]
+        scope: Option<ScopeArg>,
+        /// Another skills folder (<dir>/<skill>/SKILL.md); repeatable.
+        #[arg(long, value_name = "DIR")]
+        skills_dir: Vec<PathBuf>,
+        /// Only the --skills-dir folders.
+        #[arg(long)]
+        no_discover: bool,
+        /// Worker threads (default: one per core).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+    },
+    /// Skills an agent writes itself (Hermes' skill_manage): each write is checked and scanned as
+    /// agent-created before it lands; dangerous is refused (exit 8) with nothing written.
+    #[command(subcommand)]
+    Skill(SkillCmd),
+    /// Parse an install coordinate: namespace, slug, version or tag, canonical forms, folder name.
+    Coordinate {
+        /// @ns/slug, @ns/slug@1.2.0, @ns/slug@latest, @ns/slug@tag, slug, ns--slug.
+        coordinate: String,
+    },
+    /// Print an AGENTS.md with a <skill> element added, replaced or removed (nothing is written).
+    AgentsMd {
+        /// The AGENTS.md (a missing file is one that does not exist yet), or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        file: PathBuf,
+        /// The skill to add or replace.
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// Its description.
+        #[arg(long, value_name = "TEXT")]
+        description: Option<String>,
+        /// Where it is installed.
+        #[arg(long, value_name = "PATH")]
+        location: Option<String>,
+        /// A skill to remove; repeatable.
+        #[arg(long, value_name = "NAME")]
+        remove: Vec<String>,
+    },
+    /// Print a text with a patch applied, as `skill patch` would (nothing is written). Exit 3 when
+    /// the old text is not found or is ambiguous.
+    PatchText {
+        /// The text file, or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        file: PathBuf,
+        /// The text to replace: exactly, else ignoring indentation, else ignoring whitespace.
+        #[arg(long, value_name = "TEXT")]
+        old: String,
+        /// Its replacement.
+        #[arg(long, value_name = "TEXT")]
+        new: String,
+        /// Replace every match.
+        #[arg(long)]
+        replace_all: bool,
+    },
+}
+
+/// `skill …`: the agent-written skill actions.
+#[derive(Debug, Subcommand)]
+pub enum SkillCmd {
+    /// A new skill from a whole SKILL.md.
+    Create {
+        name: String,
+        /// The SKILL.md, or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        content: PathBuf,
+        #[command(flatten)]
+        common: SkillCommon,
+    },
+    /// Replace a skill's whole SKILL.md.
+    Edit {
+        name: String,
+        /// The new SKILL.md, or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        content: PathBuf,
+        #[command(flatten)]
+        common: SkillCommon,
+    },
+    /// Find and replace in SKILL.md (or --file): exact first, then ignoring indentation and
+    /// whitespace; several matches are refused unless --replace-all.
+    Patch {
+        name: String,
+        /// The text to replace.
+        #[arg(long, value_name = "TEXT")]
+        old: String,
+        /// Its replacement.
+        #[arg(long, value_name = "TEXT")]
+        new: String,
+        /// A supporting file instead of SKILL.md (references/…, scripts/…).
+        #[arg(long, value_name = "REL_PATH")]
+        file: Option<String>,
+        /// Replace every match.
+        #[arg(long)]
+        replace_all: bool,
+        #[command(flatten)]
+        common: SkillCommon,
+    },
+    /// Remove a skill.
+    Delete {
+        name: String,
+        #[command(flatten)]
+        common: SkillCommon,
+    },
+    /// Add or replace a supporting file (under references/, templates/, scripts/ or assets/).
+    WriteFile {
+        name: String,
+        /// The path inside the skill.
+        rel_path: String,
+        /// The file's text, or - for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        content: PathBuf,
+        #[command(flatten)]
+        common: SkillCommon,
+    },
+    /// Remove a supporting file.
+    RemoveFile {
+        name: String,
+        /// The path inside the skill.
+        rel_path: String,
+        #[command(flatten)]
+        common: SkillCommon,
+    },
+}
+
+/// What every `skill …` action takes.
+#[derive(Debug, Args)]
+pub struct SkillCommon {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Print the plan; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

@@ -11,13 +11,14 @@ use std::sync::Arc;
 
 use clap::Parser;
 use host_harness::commands::{
-    DailyAction, DailyArgs, FeedbackKind, FilterArgs, Host, HostEnv, JsonText, NormalizeArgs,
-    NoticeAnswer, Output, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs,
-    UpdateAnswer, UpdateCheckArgs, ValidateArgs,
+    AgentsMdArgs, AuditArgs, DailyAction, DailyArgs, FeedbackKind, FilterArgs, Host, HostEnv,
+    InstallArgs, InstalledArgs, JsonText, ManageAction, ManageArgs, NormalizeArgs, NoticeAnswer,
+    Output, PatchTextArgs, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs,
+    UninstallArgs, UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
 use host_harness::{CacheMode, Error, Harness, Lang};
 
-use args::{Cli, Cmd, LangArg};
+use args::{Cli, Cmd, LangArg, SkillCmd};
 use print::Style;
 
 fn main() -> ExitCode {
@@ -257,7 +258,173 @@ fn run(cli: Cli) -> Result<Output, Error> {
         Cmd::Shown(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Shown)),
         Cmd::Accept(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Accept)),
         Cmd::Reject(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Reject)),
+        // Skills on disk (install records `accept` in the state directory).
+        Cmd::Install {
+            source,
+            target,
+            trust,
+            coordinate,
+            alias,
+            skill_id,
+            replace,
+            yes,
+            force,
+            dry_run,
+        } => host.install(
+            &ctx,
+            &InstallArgs {
+                source,
+                target,
+                trust,
+                coordinate,
+                alias,
+                skill_id,
+                replace,
+                yes,
+                force,
+                dry_run,
+            },
+        ),
+        Cmd::Uninstall {
+            name,
+            target,
+            dry_run,
+        } => host.uninstall(
+            &ctx,
+            &UninstallArgs {
+                name,
+                target,
+                dry_run,
+            },
+        ),
+        Cmd::Installed { target } => host.installed(&ctx, &InstalledArgs { target }),
+        Cmd::Audit {
+            agent,
+            scope,
+            skills_dir,
+            no_discover,
+            jobs,
+        } => host.audit(
+            &ctx,
+            &AuditArgs {
+                agent,
+                scope,
+                skills_dirs: skills_dir,
+                no_discover,
+                jobs,
+            },
+        ),
+        Cmd::Skill(cmd) => host.manage_skill(&ctx, &manage_args(cmd, limit)?),
+        Cmd::Coordinate { coordinate } => host.coordinate(&ctx, &coordinate),
+        Cmd::AgentsMd {
+            file,
+            name,
+            description,
+            location,
+            remove,
+        } => {
+            // A missing file is an AGENTS.md that does not exist yet: the text to create is printed.
+            let missing = file.as_os_str() != "-"
+                && std::fs::metadata(&file)
+                    .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+            let text = if missing {
+                None
+            } else {
+                Some(read_input("file", &file, limit)?)
+            };
+            host.agents_md(
+                &ctx,
+                &AgentsMdArgs {
+                    text,
+                    name,
+                    description,
+                    location,
+                    remove,
+                },
+            )
+        }
+        Cmd::PatchText {
+            file,
+            old,
+            new,
+            replace_all,
+        } => host.patch_text(
+            &ctx,
+            &PatchTextArgs {
+                text: read_input("file", &file, limit)?,
+                old,
+                new,
+                replace_all,
+            },
+        ),
     }
+}
+
+/// `skill …` as the command layer's arguments (content files read here).
+fn manage_args(cmd: SkillCmd, limit: usize) -> Result<ManageArgs, Error> {
+    let base = |action, name, common: args::SkillCommon| ManageArgs {
+        action,
+        name,
+        content: None,
+        old: None,
+        new: None,
+        file: None,
+        replace_all: false,
+        path: None,
+        target: common.target,
+        dry_run: common.dry_run,
+    };
+    Ok(match cmd {
+        SkillCmd::Create {
+            name,
+            content,
+            common,
+        } => ManageArgs {
+            content: Some(read_input("content", &content, limit)?),
+            ..base(ManageAction::Create, name, common)
+        },
+        SkillCmd::Edit {
+            name,
+            content,
+            common,
+        } => ManageArgs {
+            content: Some(read_input("content", &content, limit)?),
+            ..base(ManageAction::Edit, name, common)
+        },
+        SkillCmd::Patch {
+            name,
+            old,
+            new,
+            file,
+            replace_all,
+            common,
+        } => ManageArgs {
+            old: Some(old),
+            new: Some(new),
+            file,
+            replace_all,
+            ..base(ManageAction::Patch, name, common)
+        },
+        SkillCmd::Delete { name, common } => base(ManageAction::Delete, name, common),
+        SkillCmd::WriteFile {
+            name,
+            rel_path,
+            content,
+            common,
+        } => ManageArgs {
+            path: Some(rel_path),
+            content: Some(read_input("content", &content, limit)?),
+            ..base(ManageAction::WriteFile, name, common)
+        },
+        SkillCmd::RemoveFile {
+            name,
+            rel_path,
+            common,
+        } => ManageArgs {
+            path: Some(rel_path),
+            ..base(ManageAction::RemoveFile, name, common)
+        },
+    })
 }
 
 impl Cmd {
@@ -270,6 +437,14 @@ impl Cmd {
                 | Cmd::ScanBundle { .. }
                 | Cmd::Validate { .. }
                 | Cmd::Render { .. }
+                | Cmd::Uninstall { .. }
+                | Cmd::Installed { .. }
+                | Cmd::Audit { .. }
+                | Cmd::Skill(_)
+                | Cmd::Coordinate { .. }
+                | Cmd::AgentsMd { .. }
+                | Cmd::PatchText { .. }
+                | Cmd::Install { dry_run: true, .. }
         )
     }
 }
