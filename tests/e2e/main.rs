@@ -6,6 +6,7 @@ mod common;
 mod component;
 mod hostile;
 mod pool;
+mod precompiled;
 mod preinit;
 mod recommend;
 mod sandbox;

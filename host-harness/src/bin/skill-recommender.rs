@@ -701,6 +701,9 @@ fn run(cli: Cli) -> Result<Value, Error> {
         builder = builder.component_bytes(bytes);
     }
     let harness = builder.build()?;
+    if let Some(note) = harness.embedded().note() {
+        eprintln!("skill-recommender: {note}");
+    }
     let limit = harness.limits().max_input_bytes;
     // The scanner reads no state: no state dir, no lock.
     match &cli.command {
@@ -898,9 +901,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
         // Where things live (differs per machine and run) apart from what the host is (the same in
         // every host of this component): hosts compare `status` minus `state_dir` and `paths`.
         out["state_dir"] = json!(dir);
-        let mut cache = harness.cache_outcome().to_json();
-        cache["preinit"] = json!(harness.preinit().describe());
-        cache["instance_pool"] = json!(harness.instance_pool().describe());
+        let cache = harness.cache_status();
         out["paths"] = json!({
             "state": store.location(host_harness::Document::State),
             "history": store.location(host_harness::Document::History),
