@@ -28,11 +28,13 @@ use crate::{Error, FileStateStore, Harness, InstalledSkill, StateDirSource, reso
 
 pub mod bundle;
 pub mod candidates;
+pub mod catalog;
 pub mod lifecycle;
 mod output;
 pub mod schema;
 
 pub use bundle::{ScanBundleArgs, TrustLevel, ValidateArgs};
+pub use catalog::{Agent, AuditArgs, CatalogArgs};
 pub use candidates::{
     DiscoveryArgs, FilterArgs, ModeArg, NormalizeArgs, RankArgs, RecommendArgs, RegistryArg,
     RenderArgs, ScanArgs,

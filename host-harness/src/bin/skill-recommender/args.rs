@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use host_harness::commands::{
-    DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg, TrustLevel,
+    Agent, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg, TrustLevel,
 };
 
 const AFTER_HELP: &str = "\
@@ -192,9 +192,22 @@ pub enum Cmd {
     },
     /// Scan a whole skill bundle (a folder, a .zip/.skill archive or a SKILL.md) and decide the install
     /// policy. Exit 0 allow, 9 ask the user, 8 block.
+    ///
+    /// Several paths, or --from-dir DIR (every skill folder beneath DIR), scan a whole catalog in one
+    /// process across cores and print JSON Lines: one result per bundle as it finishes (with its
+    /// "path"), then {"summary": {...}}. The exit code is the worst outcome: 8 if any bundle is
+    /// blocked, else an unreadable bundle's code (3), else 9 if any asks, else 0. A progress line goes
+    /// to stderr when it is a terminal.
     ScanBundle {
-        /// The skill folder, archive or SKILL.md.
-        path: PathBuf,
+        /// The skill folders, archives or SKILL.md files.
+        #[arg(required_unless_present = "from_dir")]
+        paths: Vec<PathBuf>,
+        /// Also scan every skill folder (a folder holding a SKILL.md) beneath DIR.
+        #[arg(long, value_name = "DIR")]
+        from_dir: Option<PathBuf>,
+        /// Bundles scanned at once (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+        jobs: Option<u32>,
         /// How far the source is trusted (default: trusted if --source is an official repository, else
         /// community).
         #[arg(long, value_enum)]
@@ -269,6 +282,24 @@ pub enum Cmd {
         /// Print {"mode", "lang", "card"} instead of the card text.
         #[arg(long)]
         json: bool,
+    },
+    /// Re-scan the skills installed for an agent (its project and user skill folders, as discovery
+    /// finds them) with the current rules, in one process. Prints JSON Lines like scan-bundle with
+    /// several paths (each result with "agent" and "skills_dir"), then a summary; the same exit codes.
+    Audit {
+        /// Only this agent's skill folders; repeatable (default: every agent's, unless --skills-dir).
+        #[arg(long, value_enum)]
+        agent: Vec<Agent>,
+        /// Another skill directory (<dir>/<skill>/SKILL.md); repeatable. Given without --agent, only
+        /// these are audited.
+        #[arg(long, value_name = "DIR")]
+        skills_dir: Vec<PathBuf>,
+        /// How far the installed skills are trusted (default: community).
+        #[arg(long, value_enum)]
+        trust: Option<TrustLevel>,
+        /// Bundles scanned at once (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+        jobs: Option<u32>,
     },
     /// Validate SKILL.md against the agentskills.io specification and the bundle rules.
     /// Exit 0 valid, 8 invalid.

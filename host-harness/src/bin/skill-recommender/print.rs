@@ -127,3 +127,47 @@ fn report_text(v: &Value) -> String {
     }
     out
 }
+
+/// The one-line progress of a catalog scan on stderr, drawn only when stderr is a terminal (never in
+/// a pipe, a log or a test), at most ten times a second, and erased at the end.
+pub struct Progress {
+    on: bool,
+    drawn: Option<std::time::Instant>,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            on: std::io::stderr().is_terminal(),
+            drawn: None,
+        }
+    }
+
+    pub fn update(&mut self, s: &host_harness::catalog::Summary) {
+        if !self.on
+            || self
+                .drawn
+                .is_some_and(|t| t.elapsed() < std::time::Duration::from_millis(100))
+        {
+            return;
+        }
+        let n = |k: &str| s.by_policy.get(k).copied().unwrap_or(0);
+        eprint!(
+            "\r\x1b[2Kscanned {} bundles: {} allow, {} ask, {} block, {} unreadable ({:.1} s)",
+            s.bundles,
+            n("allow"),
+            n("ask"),
+            n("block"),
+            s.errors,
+            s.elapsed_ms as f64 / 1000.0
+        );
+        self.drawn = Some(std::time::Instant::now());
+    }
+
+    pub fn finish(&mut self) {
+        if self.drawn.is_some() {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
