@@ -99,7 +99,7 @@ fn catalog(mut cli: Cli) -> Result<ExitCode, Error> {
     };
     let (ctx, host, _) = setup(&mut cli, Some(pool))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut progress = print::Progress::new();
+    let mut progress = print::Progress::for_stderr();
     let mut open = true;
     let each = |done: host_harness::catalog::Scanned, so_far: &host_harness::catalog::Summary| {
         // Flushed line by line: a reader sees each bundle as soon as it is done. A closed pipe stops

@@ -136,7 +136,7 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new() -> Progress {
+    pub fn for_stderr() -> Progress {
         use std::io::IsTerminal;
         Progress {
             on: std::io::stderr().is_terminal(),
