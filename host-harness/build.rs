@@ -1,94 +1,69 @@
-//! Builds the guest component (and the hostile test fixture) for wasm32-wasip2 with a separate cargo
-//! invocation and target directory, then hands their paths to the crate via `rustc-env`.
+//! Pre-initializes the component and compiles it for this machine (`src/precompiled.rs`), so the
+//! binary embeds both the component and its compiled form and no run has to compile it. The component
+//! itself is built by the `guest-wasm` package's build script (a package of its own so that it starts
+//! at once, in parallel with the host's dependencies), which passes its path here as
+//! `DEP_SKILL_RECOMMENDER_GUEST_WASM`.
 //!
-//! The wasm target is added with rustup when missing (rust-toolchain.toml's `targets` is not installed
-//! when `RUSTUP_AUTO_INSTALL=0`); if that is impossible the build stops with the exact command to run.
+//! The compile step uses this crate's own `preinit`, `sandbox`, `limits` and `precompiled` modules
+//! (included below), so the artifact is made with exactly the settings it is checked against. wasmtime
+//! is therefore a build-dependency too. So that cargo compiles it once for both uses, the
+//! `[build-dependencies]` repeat `[dependencies]` (same crates, same features: feature sets would
+//! otherwise differ between the two and every crate above them be compiled twice; a test keeps the two
+//! lists equal) and the workspace's `build-override` profile settings match the normal ones.
 
 use std::env;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-const TARGET: &str = "wasm32-wasip2";
-const PROFILE: &str = "wasm-release";
+// The crate's own modules, so the artifact is compiled exactly as the harness loads it.
+#[allow(dead_code)]
+#[path = "src/limits.rs"]
+mod limits;
+#[allow(dead_code)]
+#[path = "src/precompiled.rs"]
+mod precompiled;
+#[allow(dead_code)]
+#[path = "src/preinit.rs"]
+mod preinit;
+#[allow(dead_code)]
+#[path = "src/sandbox.rs"]
+mod sandbox;
 
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
     let root = manifest.parent().unwrap().to_path_buf();
     for p in [
-        "guest/src",
-        "guest/rules",
-        "guest/Cargo.toml",
-        "wit",
         "Cargo.lock",
-        "Cargo.toml",
-        "tests/fixtures/hostile-guest",
-        "data/state.json",
-        "data/history.json",
+        "host-harness/src/limits.rs",
+        "host-harness/src/precompiled.rs",
+        "host-harness/src/preinit.rs",
+        "host-harness/src/sandbox.rs",
     ] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
-
-    ensure_target();
     println!(
         "cargo:rustc-env=SKILL_RECOMMENDER_WASMTIME_VERSION={}",
         locked_version(&root, "wasmtime")
     );
-
-    let target_dir = env::var_os("SKILL_RECOMMENDER_GUEST_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target").join("guest-wasm"));
-    println!("cargo:rerun-if-env-changed=SKILL_RECOMMENDER_GUEST_TARGET_DIR");
-    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(&root)
-        .args([
-            "build",
-            "--target",
-            TARGET,
-            "--profile",
-            PROFILE,
-            "-p",
-            "guest",
-            "-p",
-            "hostile-guest",
-        ])
-        .arg("--target-dir")
-        .arg(&target_dir);
-    // The outer cargo's settings are for the host build, not the guest's.
-    for var in [
-        "CARGO_ENCODED_RUSTFLAGS",
-        "RUSTFLAGS",
-        "CARGO_BUILD_RUSTFLAGS",
-        "CARGO_TARGET_DIR",
-        "CARGO_BUILD_TARGET",
-        "RUSTC_WORKSPACE_WRAPPER",
-        "RUSTC_WRAPPER",
-        "CARGO_MAKEFLAGS",
-        "CARGO_PRIMARY_PACKAGE",
-    ] {
-        cmd.env_remove(var);
-    }
-    let out = cmd
-        .output()
-        .expect("running cargo to build the guest component");
-    if !out.status.success() {
-        panic!(
-            "building the guest component failed:\n{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let dir = target_dir.join(TARGET).join(PROFILE);
+    let dep = |key: &str| {
+        let var = format!("DEP_SKILL_RECOMMENDER_GUEST_{key}");
+        println!("cargo:rerun-if-env-changed={var}");
+        PathBuf::from(
+            env::var_os(&var)
+                .unwrap_or_else(|| panic!("{var} is set by guest-wasm's build script")),
+        )
+    };
+    let wasm = dep("WASM");
+    println!("cargo:rerun-if-changed={}", wasm.display());
+    println!(
+        "cargo:rustc-env=SKILL_RECOMMENDER_GUEST_WASM={}",
+        wasm.display()
+    );
+    println!(
+        "cargo:rustc-env=SKILL_RECOMMENDER_HOSTILE_WASM={}",
+        dep("HOSTILE").display()
+    );
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap());
-    for (file, var) in [
-        ("guest.wasm", "SKILL_RECOMMENDER_GUEST_WASM"),
-        ("hostile_guest.wasm", "SKILL_RECOMMENDER_HOSTILE_WASM"),
-    ] {
-        let from = dir.join(file);
-        let to = out_dir.join(file);
-        std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
-        println!("cargo:rustc-env={var}={}", to.display());
-    }
+    precompile(&wasm, &dep("TARGET_DIR"), &out_dir);
 }
 
 /// The version of `package` in Cargo.lock ("unknown" without a lockfile): the cache key names it.
@@ -101,36 +76,41 @@ fn locked_version(root: &Path, package: &str) -> String {
         .to_owned()
 }
 
-fn ensure_target() {
-    if target_installed() {
-        return;
-    }
-    let added = Command::new("rustup")
-        .args(["target", "add", TARGET])
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if !added || !target_installed() {
-        panic!(
-            "the {TARGET} target is not installed and could not be added automatically.\n\
-             Run:  rustup target add {TARGET}\n\
-             then build again."
+/// Pre-initialize and compile the component for this machine; embed the result
+/// (`SKILL_RECOMMENDER_PRECOMPILED`). The snapshot is also left at `<guest target dir>/guest-preinit.wasm`
+/// for the Python host's package, which compiles it with its own wasmtime at install time.
+///
+/// When cross-compiling, the artifact would be for the wrong machine: an empty file is embedded and the
+/// harness compiles at run time (with its on-disk cache), as a build without this step did.
+fn precompile(wasm: &Path, guest_target_dir: &Path, out_dir: &Path) {
+    let to = out_dir.join("guest.cwasm");
+    let cross = env::var("TARGET").ok() != env::var("HOST").ok();
+    let artifact = if cross {
+        println!(
+            "cargo:warning=cross-compiling: no precompiled component is embedded; the first run compiles it"
         );
-    }
+        Vec::new()
+    } else {
+        let bytes =
+            std::fs::read(wasm).unwrap_or_else(|e| panic!("reading {}: {e}", wasm.display()));
+        let built = precompiled::build(&bytes)
+            .unwrap_or_else(|e| panic!("pre-initializing and compiling the component: {e}"));
+        let snapshot = guest_target_dir.join("guest-preinit.wasm");
+        write_if_changed(&snapshot, &built.snapshot);
+        built.artifact
+    };
+    write_if_changed(&to, &artifact);
+    println!(
+        "cargo:rustc-env=SKILL_RECOMMENDER_PRECOMPILED={}",
+        to.display()
+    );
 }
 
-fn target_installed() -> bool {
-    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    Command::new(rustc)
-        .args(["--print", "sysroot"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
-        .is_some_and(|sysroot| {
-            Path::new(&sysroot)
-                .join("lib/rustlib")
-                .join(TARGET)
-                .is_dir()
-        })
+/// Write `bytes` unless the file already holds them (an unchanged file keeps its time, so nothing that
+/// depends on it is rebuilt).
+fn write_if_changed(path: &Path, bytes: &[u8]) {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return;
+    }
+    std::fs::write(path, bytes).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
 }

@@ -528,6 +528,7 @@ impl wit_skills::Guest for Component {
         b: wit_scan::Bundle,
         digests: Vec<(String, String)>,
         provenance: Option<String>,
+        t: Option<wit_scan::Trust>,
         path: String,
         agent: String,
     ) -> Result<String, types::Error> {
@@ -535,6 +536,7 @@ impl wit_skills::Guest for Component {
             &bundle(b),
             &digests,
             provenance.as_deref(),
+            t.map(trust),
             &path,
             &agent,
         ))

@@ -19,7 +19,6 @@ use serde_json::{Value, json};
 use crate::clock::{Clock, parse_stored};
 use crate::model::{Candidate, trust_rank};
 use crate::state::{History, State};
-use crate::strmap::StrMap;
 
 /// A skill shown (or answered) this many days ago or less is not recommended again (whole days, floored).
 pub const RECOMMEND_COOLDOWN_DAYS: i64 = 30;
@@ -160,11 +159,29 @@ impl Outcome {
 
 /// Fold a name for comparison: lower case, `-` and `_` as spaces, runs of white space as one space.
 pub fn name_key(name: &str) -> String {
-    crate::lowercase(name)
-        .replace(['-', '_'], " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    if !crate::is_ascii(name) {
+        return crate::lowercase(name)
+            .replace(['-', '_'], " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    // The same, in one pass and one allocation (ASCII white space as `char::is_whitespace` has it).
+    let mut out = String::with_capacity(name.len());
+    let mut gap = false;
+    for b in name.bytes() {
+        let b = if b == b'-' || b == b'_' { b' ' } else { b };
+        if (b as char).is_whitespace() {
+            gap = !out.is_empty();
+        } else {
+            if gap {
+                out.push(' ');
+                gap = false;
+            }
+            out.push(b.to_ascii_lowercase() as char);
+        }
+    }
+    out
 }
 
 /// The name part of an id: `clawhub:pdf-tables` → `pdf-tables`; `skillssh:o/r/skill` → `skill`.
@@ -238,10 +255,12 @@ pub fn canonical_url(url: &str, subpath: Option<&str>) -> Option<String> {
 
 fn is_http_url(url: &str) -> bool {
     let u = url.trim();
-    let lower = u.to_ascii_lowercase();
-    let rest = lower
-        .strip_prefix("https://")
-        .or_else(|| lower.strip_prefix("http://"));
+    let scheme = |p: &str| {
+        u.get(..p.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(p))
+            .then(|| &u[p.len()..])
+    };
+    let rest = scheme("https://").or_else(|| scheme("http://"));
     rest.is_some_and(|r| {
         !r.is_empty() && !r.starts_with('/') && !r.chars().any(char::is_whitespace)
     })
@@ -249,6 +268,15 @@ fn is_http_url(url: &str) -> bool {
 
 /// Required fields and URL scheme: the per-listing validity check.
 fn validity(c: &Candidate) -> Option<(Reason, String)> {
+    let filled = |v: &str| !v.trim().is_empty();
+    if filled(&c.skill_id)
+        && filled(&c.name)
+        && filled(&c.description)
+        && filled(&c.url)
+        && is_http_url(&c.url)
+    {
+        return None;
+    }
     let missing: Vec<&str> = [
         ("skill_id", &c.skill_id),
         ("name", &c.name),
@@ -299,6 +327,92 @@ impl Groups {
             let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
             self.0[hi] = lo;
         }
+    }
+}
+
+/// Join every two entries of `keys` (key, candidate) whose keys are equal; empty keys join nothing.
+///
+/// Sorted by a hash of the key first and the key itself only on equal hashes: keys share long prefixes
+/// (`clawhub:skill-…`), which a string sort would compare byte by byte every time (in WebAssembly
+/// `memcmp` is a plain loop). Crafted keys with equal hashes only fall back to comparing strings, so
+/// this stays O(n log n) whatever the input.
+fn link_equal(keys: &[(String, usize)], groups: &mut Groups) {
+    let hash = |s: &str| {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        s.hash(&mut h);
+        h.finish()
+    };
+    let mut order: Vec<(u64, usize)> = keys
+        .iter()
+        .enumerate()
+        .filter(|(_, (k, _))| !k.is_empty())
+        .map(|(i, (k, _))| (hash(k), i))
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| keys[a.1].0.cmp(&keys[b.1].0))
+            .then(a.1.cmp(&b.1))
+    });
+    for w in order.windows(2) {
+        let (a, b) = (&keys[w[0].1], &keys[w[1].1]);
+        if w[0].0 == w[1].0 && a.0 == b.0 {
+            groups.union(a.1, b.1);
+        }
+    }
+}
+
+/// The members of every group, in index order, without a map per group.
+struct Members {
+    /// `start[root]..start[root + 1]` indexes `list` for the group whose root is `root`.
+    start: Vec<usize>,
+    list: Vec<usize>,
+    root: Vec<usize>,
+}
+
+impl Members {
+    fn new(groups: &mut Groups) -> Members {
+        let n = groups.0.len();
+        let root: Vec<usize> = (0..n).map(|j| groups.find(j)).collect();
+        let mut start = vec![0usize; n + 1];
+        for &r in &root {
+            start[r + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut list = vec![0usize; n];
+        for (j, &r) in root.iter().enumerate() {
+            list[next[r]] = j;
+            next[r] += 1;
+        }
+        Members { start, list, root }
+    }
+
+    /// The members of `j`'s group (`j` included), in index order.
+    fn of(&self, j: usize) -> &[usize] {
+        let r = self.root[j];
+        &self.list[self.start[r]..self.start[r + 1]]
+    }
+
+    /// Every group once, in the order of their roots (first members).
+    fn groups(&self) -> impl Iterator<Item = &[usize]> {
+        (0..self.root.len())
+            .filter(|&j| self.root[j] == j)
+            .map(|r| &self.list[self.start[r]..self.start[r + 1]])
+    }
+}
+
+/// Whether a category is one of [`BLACKLIST_CATEGORIES`] (trimmed, any case).
+fn blacklisted(category: &str) -> bool {
+    let c = category.trim();
+    if crate::is_ascii(c) {
+        BLACKLIST_CATEGORIES
+            .iter()
+            .any(|b| b.eq_ignore_ascii_case(c))
+    } else {
+        BLACKLIST_CATEGORIES.contains(&c.to_lowercase().as_str())
     }
 }
 
@@ -369,6 +483,9 @@ impl InstalledIndex {
     }
 
     fn matches(&self, c: &Candidate) -> Option<(&'static str, &str)> {
+        if self.ids.is_empty() && self.names.is_empty() && self.urls.is_empty() {
+            return None;
+        }
         if let Some(l) = self.ids.get(&crate::lowercase(c.skill_id.trim())) {
             return Some(("id", l));
         }
@@ -475,17 +592,8 @@ pub fn filter(
     //    listing (valid before invalid, then trust, then first seen).
     let n = cands.len();
     let mut groups = Groups((0..n).collect());
-    // The first candidate seen with each id (0), name (1) and source URL (2) key.
-    let mut first_by_key: [StrMap<usize>; 3] = Default::default();
-    let mut link = |kind: usize, key: String, j: usize, groups: &mut Groups| {
-        if key.is_empty() {
-            return;
-        }
-        let first = *first_by_key[kind].get_or_insert_with(&key, || j);
-        if first != j {
-            groups.union(first, j);
-        }
-    };
+    // Candidates sharing an id (0), a name (1) or a source URL (2) key are one group.
+    let mut keys: [Vec<(String, usize)>; 3] = Default::default();
     for (j, (_, c)) in cands.iter().enumerate() {
         // The same id from two different owners is two skills (registry slugs collide across owners).
         let owner = c
@@ -493,39 +601,40 @@ pub fn filter(
             .as_deref()
             .map(str::to_lowercase)
             .unwrap_or_default();
-        link(
-            0,
+        keys[0].push((
             format!("{}\u{0}{owner}", crate::lowercase(c.skill_id.trim())),
             j,
-            &mut groups,
-        );
-        link(1, name_key(&c.name), j, &mut groups);
+        ));
+        keys[1].push((name_key(&c.name), j));
         if let Some(u) = c
             .source_code_url
             .as_deref()
             .and_then(|u| canonical_url(u, c.source_subpath.as_deref()))
         {
-            link(2, u, j, &mut groups);
+            keys[2].push((u, j));
         }
     }
-    let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for j in 0..n {
-        let root = groups.find(j);
-        members.entry(root).or_default().push(j);
+    for list in &keys {
+        link_equal(list, &mut groups);
     }
+    std::mem::drop(keys);
+    let members = Members::new(&mut groups);
     let mut winner_of = vec![usize::MAX; n];
-    for list in members.values() {
-        let best = *list
-            .iter()
-            .min_by_key(|&&j| {
-                let c = &cands[j].1;
-                (
-                    validity(c).is_some(),
-                    std::cmp::Reverse(trust_rank(&c.source)),
-                    j,
-                )
-            })
-            .expect("groups are never empty");
+    for list in members.groups() {
+        let best = match list {
+            [only] => *only,
+            _ => *list
+                .iter()
+                .min_by_key(|&&j| {
+                    let c = &cands[j].1;
+                    (
+                        validity(c).is_some(),
+                        std::cmp::Reverse(trust_rank(&c.source)),
+                        j,
+                    )
+                })
+                .expect("groups are never empty"),
+        };
         for &j in list {
             winner_of[j] = best;
         }
@@ -588,10 +697,15 @@ pub fn filter(
             continue;
         }
         // The group's ids, for history lookups (a skill shown under another registry's id is still shown).
-        let group_ids: BTreeSet<String> = members[&groups.find(j)]
-            .iter()
-            .map(|&m| cands[m].1.skill_id.trim().to_lowercase())
-            .collect();
+        let group_ids: BTreeSet<String> = if last_shown.is_empty() && last_reject.is_empty() {
+            BTreeSet::new()
+        } else {
+            members
+                .of(j)
+                .iter()
+                .map(|&m| cands[m].1.skill_id.trim().to_lowercase())
+                .collect()
+        };
         if let Some((reason, detail)) = validity(c) {
             dropped.push(drop(*index, c, reason, detail));
             continue;
@@ -633,11 +747,7 @@ pub fn filter(
                 continue;
             }
         }
-        if let Some(cat) = c
-            .categories
-            .iter()
-            .find(|cat| BLACKLIST_CATEGORIES.contains(&cat.trim().to_lowercase().as_str()))
-        {
+        if let Some(cat) = c.categories.iter().find(|cat| blacklisted(cat)) {
             dropped.push(drop(
                 *index,
                 c,
@@ -670,12 +780,12 @@ pub fn filter(
         kept_idx.push(j);
     }
 
-    // The winner counts every listing of its group.
+    // The winner counts every listing of its group. (Moved out: nothing reads `cands` after this.)
     let kept = kept_idx
         .into_iter()
         .map(|j| {
-            let mut c = cands[j].1.clone();
-            let size = members[&groups.find(j)].len() as u64;
+            let mut c = std::mem::take(&mut cands[j].1);
+            let size = members.of(j).len() as u64;
             if size > 1 {
                 c.cross_source_count = c.cross_source_count.max(1) + size - 1;
             }

@@ -10,6 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
+mod fast;
+
 /// Registry or origin of a candidate, with its trust rank (higher wins a dedup).
 ///
 /// `clawhub 5 > mcpmarket 4 = skillhub 4 > smithery 3 = skillssh 3 > glama 2 = github 2 > x 1 > unknown 0`.
@@ -211,10 +213,19 @@ fn one() -> u64 {
 ///
 /// The list is read as a stream: each item becomes a JSON value, then a [`Candidate`], before the next
 /// is read, so 100,000 candidates never exist twice in memory (once as a JSON tree, once parsed).
+///
+/// Each item is first tried on the fast path ([`fast`]: members of plain types moved straight into
+/// the candidate); an item it does not take is read the lenient way ([`parse_one`]). Should the list
+/// fail to parse at all (malformed JSON), it is read again the lenient way only, so errors read exactly
+/// as they always did.
 pub fn parse_candidates(text: &str) -> Result<Vec<std::result::Result<Candidate, String>>> {
+    parse_list(text, true).or_else(|_| parse_list(text, false))
+}
+
+fn parse_list(text: &str, fast: bool) -> Result<Vec<std::result::Result<Candidate, String>>> {
     use serde::de::DeserializeSeed;
     let mut de = serde_json::Deserializer::from_str(text);
-    let items = ListSeed
+    let items = ListSeed { fast }
         .deserialize(&mut de)
         .and_then(|items| de.end().map(|()| items))
         .map_err(|e| {
@@ -233,8 +244,10 @@ const SHAPE_ERROR: &str = "expected {\"candidates\": [...]} or a JSON array of c
 type Parsed = Vec<std::result::Result<Candidate, String>>;
 
 /// The top level: an array of items, or an object whose `candidates` is one (other keys ignored).
-/// `None` when an object has no `candidates`.
-struct ListSeed;
+/// `None` when an object has no `candidates`. `fast`: try [`fast::parse`] on each item first.
+struct ListSeed {
+    fast: bool,
+}
 
 impl<'de> serde::de::DeserializeSeed<'de> for ListSeed {
     type Value = Option<Parsed>;
@@ -254,7 +267,7 @@ impl<'de> serde::de::Visitor<'de> for ListSeed {
         self,
         seq: A,
     ) -> std::result::Result<Self::Value, A::Error> {
-        ItemsSeed.visit_seq(seq).map(Some)
+        ItemsSeed { fast: self.fast }.visit_seq(seq).map(Some)
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(
@@ -264,7 +277,7 @@ impl<'de> serde::de::Visitor<'de> for ListSeed {
         let mut found = None;
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             if key == "candidates" {
-                found = Some(map.next_value_seed(ItemsSeed)?);
+                found = Some(map.next_value_seed(ItemsSeed { fast: self.fast })?);
             } else {
                 map.next_value::<serde::de::IgnoredAny>()?;
             }
@@ -274,7 +287,9 @@ impl<'de> serde::de::Visitor<'de> for ListSeed {
 }
 
 /// The array of items, each parsed as soon as it is read.
-struct ItemsSeed;
+struct ItemsSeed {
+    fast: bool,
+}
 
 impl<'de> serde::de::DeserializeSeed<'de> for ItemsSeed {
     type Value = Parsed;
@@ -295,8 +310,14 @@ impl<'de> serde::de::Visitor<'de> for ItemsSeed {
         mut seq: A,
     ) -> std::result::Result<Self::Value, A::Error> {
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
-        while let Some(item) = seq.next_element::<Value>()? {
-            out.push(parse_one(item));
+        if !self.fast {
+            while let Some(item) = seq.next_element::<Value>()? {
+                out.push(parse_one(item));
+            }
+            return Ok(out);
+        }
+        while let Some(fast::Item(item)) = seq.next_element::<fast::Item>()? {
+            out.push(item);
         }
         Ok(out)
     }
@@ -546,6 +567,140 @@ mod tests {
         wit_fields.sort();
         json_fields.sort();
         assert_eq!(wit_fields, json_fields);
+        // The fast parser knows the same fields (anything else would land in `extra`).
+        let mut fast_fields: Vec<String> = fast::FIELDS.iter().map(|f| f.to_string()).collect();
+        fast_fields.sort();
+        assert_eq!(fast_fields, json_fields);
+    }
+
+    /// A JSON value for a candidate field: the plain type most of the time, otherwise anything the
+    /// lenient path has to deal with (numbers as strings, nulls, wrong types, blanks, fractions).
+    fn field_value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        prop_oneof![
+            4 => "[a-z ,:/.-]{0,12}".prop_map(Value::String),
+            2 => (0u64..100_000).prop_map(|n| json!(n)),
+            1 => any::<bool>().prop_map(Value::Bool),
+            1 => Just(Value::Null),
+            1 => Just(json!(-3)),
+            1 => Just(json!(2.5)),
+            1 => Just(json!("1,234")),
+            1 => Just(json!("  ")),
+            1 => Just(json!("12.4k")),
+            1 => prop::collection::vec("[a-z ]{0,5}", 0..3).prop_map(|v| json!(v)),
+            1 => Just(json!(["a", null, 3, true])),
+            1 => Just(json!([["nested"]])),
+            1 => (0u64..1000, 0u64..1000).prop_map(|(d, s)| json!({"downloads": d, "stars": s})),
+            1 => Just(json!({"downloads": "5", "stars": null, "forks": 2})),
+            1 => Just(json!({"verdict": "clean", "flags": "a,b", "audits": {"x": "Pass"}})),
+            1 => Just(json!({"audits": {"x": 1}})),
+            1 => Just(json!({"k": [1, {"z": null}]})),
+        ]
+    }
+
+    proptest::proptest! {
+        /// The fast path reads every item it takes exactly as the lenient path would, and leaves the
+        /// rest (and every error message) to it.
+        #[test]
+        fn fast_and_lenient_paths_agree(
+            fields in proptest::collection::vec(
+                (
+                    proptest::sample::select(fast::FIELDS.iter().copied().chain(["extra_note", "x"]).collect::<Vec<_>>()),
+                    field_value(),
+                    "[a-z ,]{0,8}",
+                    0u64..100,
+                    proptest::bool::weighted(0.8),
+                ),
+                0..10,
+            ),
+            repeat in proptest::bool::ANY,
+        ) {
+            // Most members get the plain value of their field's type (so whole items often take the
+            // fast path), the rest anything.
+            let fields: Vec<(&str, Value)> = fields
+                .into_iter()
+                .map(|(k, any, s, n, plain)| {
+                    let v = if !plain {
+                        any
+                    } else {
+                        match k {
+                            "categories" | "required_toolsets" | "highlights" => json!([s, "x"]),
+                            "has_install_docs" | "has_security_disclosure" => json!(n % 2 == 0),
+                            "cross_source_count" => json!(n),
+                            "popularity" => json!({"downloads": n, "stars": n / 3, "forks": s}),
+                            "trend" => json!({"source_count": n}),
+                            "registry" => json!({"verdict": s, "flags": [s]}),
+                            _ => json!(s),
+                        }
+                    };
+                    (k, v)
+                })
+                .collect();
+            // Written by hand (a map would drop repeated keys; the text keeps them).
+            let mut text = String::from("{");
+            for (i, (k, v)) in fields.iter().enumerate() {
+                if i > 0 { text.push(','); }
+                text.push_str(&format!("{}:{}", json!(k), v));
+            }
+            if repeat && !fields.is_empty() {
+                text.push_str(&format!(",{}:{}", json!(fields[0].0), json!("again")));
+            }
+            text.push('}');
+            let lenient = parse_one(serde_json::from_str(&text).unwrap());
+            let fast::Item(fast) = serde_json::from_str(&text).unwrap();
+            proptest::prop_assert_eq!(fast, lenient.clone(), "{}", text);
+            let members: Vec<(std::borrow::Cow<str>, Value)> = serde_json::from_str::<Vec<(String, Value)>>(
+                &format!("[{}]", fields.iter().map(|(k, v)| json!([k, v]).to_string()).collect::<Vec<_>>().join(",")),
+            ).unwrap().into_iter().map(|(k, v)| (k.into(), v)).collect();
+            if !repeat && fast::plain(&members) {
+                proptest::prop_assert_eq!(Ok(fast::build(members)), lenient.clone(), "{}", text);
+            }
+            let list = format!("[{text}, {text}]");
+            let parsed = parse_candidates(&list).unwrap();
+            proptest::prop_assert_eq!(parsed, vec![lenient.clone(), lenient]);
+        }
+    }
+
+    #[test]
+    fn plain_items_take_the_fast_path() {
+        let item = r#"{"skill_id": "clawhub:a", "name": "A", "url": "https://x", "description": "d",
+            "categories": ["pdf"], "source": "clawhub", "updated_at": "2026-10-01T00:00:00Z",
+            "popularity": {"downloads": 5, "stars": 1, "forks": 2}, "has_install_docs": true,
+            "risk_level": "low", "registry": {"verdict": "clean"}, "note": {"k": 1}}"#;
+        let members: Vec<(std::borrow::Cow<str>, Value)> =
+            serde_json::from_str::<Map<String, Value>>(item)
+                .unwrap()
+                .into_iter()
+                .map(|(k, v)| (k.into(), v))
+                .collect();
+        assert!(fast::plain(&members), "a plain item takes the fast path");
+        let c = fast::build(members);
+        assert_eq!(c.popularity.total(), 6);
+        assert_eq!(c.popularity.extra["forks"], json!(2));
+        assert_eq!(c.cross_source_count, 1);
+        assert_eq!(c.extra["note"], json!({"k": 1}));
+        assert_eq!(
+            c.registry.as_ref().unwrap().verdict.as_deref(),
+            Some("clean")
+        );
+        assert_eq!(Ok(c), parse_one(serde_json::from_str(item).unwrap()));
+        let lenient: Vec<(std::borrow::Cow<str>, Value)> =
+            vec![("popularity".into(), json!({"downloads": "1,234"}))];
+        assert!(!fast::plain(&lenient));
+    }
+
+    #[test]
+    fn malformed_lists_fail_exactly_as_before() {
+        for bad in [
+            "[{\"skill_id\": tru}]",
+            "[{\"a\": 1e999}]",
+            "[{\"a\": 1} 2]",
+            &format!("[{}{}]", "[".repeat(200), "]".repeat(200)),
+        ] {
+            let err = parse_candidates(bad).unwrap_err();
+            let slow = parse_list(bad, false).unwrap_err();
+            assert_eq!(err, slow, "{bad}");
+        }
     }
 
     #[test]

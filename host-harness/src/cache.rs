@@ -56,6 +56,9 @@ pub enum CacheOutcome {
     Rebuilt { path: PathBuf, reason: String },
     /// Caching is off.
     Disabled,
+    /// The precompiled component embedded in the binary was used ([`crate::precompiled`]): no cache
+    /// was needed and nothing was compiled.
+    Embedded,
 }
 
 impl CacheOutcome {
@@ -63,7 +66,13 @@ impl CacheOutcome {
         matches!(self, CacheOutcome::Hit(_))
     }
 
-    /// `{"outcome": "hit|miss|rebuilt|disabled", "path", "written"?, "reason"?}` for status output.
+    /// Whether loading compiled the component (a miss or a rebuild, or compiling without a cache).
+    pub fn compiled(&self) -> bool {
+        !matches!(self, CacheOutcome::Hit(_) | CacheOutcome::Embedded)
+    }
+
+    /// `{"outcome": "hit|miss|rebuilt|disabled|embedded", "path", "written"?, "reason"?}` for status
+    /// output.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         match self {
@@ -75,6 +84,7 @@ impl CacheOutcome {
                 json!({"outcome": "rebuilt", "path": path, "reason": reason})
             }
             CacheOutcome::Disabled => json!({"outcome": "disabled", "path": null}),
+            CacheOutcome::Embedded => json!({"outcome": "embedded", "path": null}),
         }
     }
 }

@@ -78,20 +78,31 @@ pub fn discover(dirs: &[SkillsDir]) -> Discovery {
             continue;
         }
         out.scanned.push(d.path.clone());
-        for entry in sorted_subdirs(&canon, &mut out.warnings) {
-            if entry.join("SKILL.md").is_file() {
-                read_skill(&entry, d.label, &mut out);
-            } else {
-                // A category folder.
-                for sub in sorted_subdirs(&entry, &mut out.warnings) {
-                    if sub.join("SKILL.md").is_file() {
-                        read_skill(&sub, d.label, &mut out);
-                    }
+        for skill in skill_folders(&canon, &mut out.warnings) {
+            read_skill(&skill, d.label, &mut out);
+        }
+    }
+    out
+}
+
+/// The skill folders of one skills directory, sorted: each `<dir>/<skill>/` holding a SKILL.md, and
+/// one level of category folders (`<dir>/<category>/<skill>/`, as Hermes lays them out). A folder that
+/// cannot be listed adds a warning.
+pub fn skill_folders(dir: &Path, warnings: &mut Vec<String>) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in sorted_subdirs(dir, warnings) {
+        if entry.join("SKILL.md").is_file() {
+            found.push(entry);
+        } else {
+            // A category folder.
+            for sub in sorted_subdirs(&entry, warnings) {
+                if sub.join("SKILL.md").is_file() {
+                    found.push(sub);
                 }
             }
         }
     }
-    out
+    found
 }
 
 fn sorted_subdirs(dir: &Path, warnings: &mut Vec<String>) -> Vec<PathBuf> {

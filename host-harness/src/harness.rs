@@ -4,15 +4,17 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::Value;
-use wasmtime::component::{HasData, HasSelf, Linker, ResourceTable};
-use wasmtime::{Config, Engine, OptLevel, ResourceLimiter, Store, Trap};
+use wasmtime::component::{Component, HasSelf, Linker, ResourceTable};
+use wasmtime::{Engine, Store, Trap};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::cache::{self, CacheMode, CacheOutcome};
 use crate::error::{Error, LimitKind, Result};
 use crate::pool::{Gate, InstancePool, PoolStatus};
+use crate::precompiled::Embedded;
 use crate::preinit::{InitLimits, Preinit};
+use crate::sandbox::{Limiter, link_wasi_std};
 use crate::store::{StateStore, StoreError, StoreSession};
 use crate::{Command, Limits};
 use guest::{Ctx, Document, Lang};
@@ -37,6 +39,10 @@ use bindings::skill_recommender::core::types as wit_types;
 /// The component built from `guest/` by `build.rs`, embedded in the binary.
 pub const COMPONENT_WASM: &[u8] = include_bytes!(env!("SKILL_RECOMMENDER_GUEST_WASM"));
 
+/// That component pre-initialized and compiled for this machine by `build.rs` ([`crate::precompiled`]);
+/// empty in a cross-compiled build.
+pub const PRECOMPILED: &[u8] = include_bytes!(env!("SKILL_RECOMMENDER_PRECOMPILED"));
+
 /// The WIT package version this host was built for (`wit/recommender.wit`, `VERSION.json`).
 pub const CONTRACT_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -51,43 +57,6 @@ struct HostState {
     limiter: Limiter,
     max_document_bytes: u64,
     stderr: MemoryOutputPipe,
-}
-
-/// Caps linear memory and tables; remembers a denial so a resulting trap is reported as a limit.
-pub(crate) struct Limiter {
-    max_memory_bytes: usize,
-    denied: bool,
-}
-
-impl Limiter {
-    pub(crate) fn new(max_memory_bytes: usize) -> Limiter {
-        Limiter {
-            max_memory_bytes,
-            denied: false,
-        }
-    }
-}
-
-impl ResourceLimiter for Limiter {
-    fn memory_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _max: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        let ok = desired <= self.max_memory_bytes;
-        self.denied |= !ok;
-        Ok(ok)
-    }
-
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _max: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        Ok(desired <= 100_000)
-    }
 }
 
 impl WasiView for HostState {
@@ -140,35 +109,6 @@ impl bindings::skill_recommender::core::state_store::Host for HostState {
     }
 }
 
-/// Links only `wasi:io` and `wasi:cli` — what Rust's std imports — backed by an empty context:
-/// no environment, no arguments, no stdin, stdout discarded, stderr captured (panic messages).
-/// Filesystem, sockets, clocks, random and http are not in the linker at all, so a component that
-/// imports them fails to instantiate.
-pub(crate) fn link_wasi_std<T: WasiView + 'static>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
-    use wasmtime_wasi::cli::{WasiCli, WasiCliView};
-    use wasmtime_wasi::p2::bindings::{cli, sync::io};
-
-    struct Table;
-    impl HasData for Table {
-        type Data<'a> = &'a mut ResourceTable;
-    }
-    let l = linker;
-    io::error::add_to_linker::<T, Table>(l, |s| s.ctx().table)?;
-    io::poll::add_to_linker::<T, Table>(l, |s| s.ctx().table)?;
-    io::streams::add_to_linker::<T, Table>(l, |s| s.ctx().table)?;
-    cli::exit::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::environment::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_input::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_output::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_stdin::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_stdout::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    cli::terminal_stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
-    Ok(())
-}
-
 /// Configure a [`Harness`].
 #[derive(Debug, Clone)]
 pub struct HarnessBuilder {
@@ -177,6 +117,7 @@ pub struct HarnessBuilder {
     limits: Limits,
     preinit: Option<bool>,
     pool: Option<InstancePool>,
+    precompiled: Option<Vec<u8>>,
 }
 
 impl HarnessBuilder {
@@ -217,15 +158,18 @@ impl HarnessBuilder {
         self
     }
 
+    /// Use `artifact` instead of the precompiled component embedded in this binary (tests: a
+    /// deliberately mismatched one must be refused and compiled around; empty: none embedded). It must
+    /// come from wasmtime's `precompile_component`.
+    pub fn precompiled(mut self, artifact: Vec<u8>) -> Self {
+        self.precompiled = Some(artifact);
+        self
+    }
+
     /// Create the engine, load or compile the component, check its contract version and link it.
     pub fn build(self) -> Result<Harness> {
         let comp_err = |e: wasmtime::Error| Error::Component(format!("{e:#}"));
-        let mut config = Config::new();
-        config
-            .wasm_component_model(true)
-            .cranelift_opt_level(OptLevel::Speed)
-            .consume_fuel(self.limits.fuel.is_some())
-            .epoch_interruption(self.limits.deadline.is_some());
+        let mut config = crate::precompiled::engine_config(&self.limits);
         let plain = config.clone();
         let mut pool = crate::pool::configure(&mut config, self.pool, self.limits.max_memory_bytes);
         let engine = match Engine::new(&config) {
@@ -238,16 +182,22 @@ impl HarnessBuilder {
             }
             Err(e) => return Err(comp_err(e)),
         };
-        let bytes = self.component.as_deref().unwrap_or(COMPONENT_WASM);
-        let preinit = self
-            .preinit
-            .unwrap_or(matches!(self.cache, CacheMode::Dir(_)));
-        let init_limits = preinit.then_some(InitLimits {
-            max_memory_bytes: self.limits.max_memory_bytes,
-            fuel: crate::preinit::INIT_FUEL,
-        });
-        let (component, cache, preinit) = cache::load(&engine, bytes, &self.cache, init_limits)
-            .map_err(|e| Error::Component(format!("{e:#}")))?;
+        let (loaded, embedded) = self.load_embedded(&engine);
+        let (component, cache, preinit) = match loaded {
+            Some(component) => (component, CacheOutcome::Embedded, Preinit::Snapshot),
+            None => {
+                let bytes = self.component.as_deref().unwrap_or(COMPONENT_WASM);
+                let preinit = self
+                    .preinit
+                    .unwrap_or(matches!(self.cache, CacheMode::Dir(_)));
+                let init_limits = preinit.then_some(InitLimits {
+                    max_memory_bytes: self.limits.max_memory_bytes,
+                    fuel: crate::preinit::INIT_FUEL,
+                });
+                cache::load(&engine, bytes, &self.cache, init_limits)
+                    .map_err(|e| Error::Component(format!("{e:#}")))?
+            }
+        };
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(&engine).map(|(n, _)| n.to_owned()).collect();
         let exports: Vec<String> = ty.exports(&engine).map(|(n, _)| n.to_owned()).collect();
@@ -271,11 +221,40 @@ impl HarnessBuilder {
             limits: self.limits,
             cache,
             preinit,
+            embedded,
             pool,
             gate,
             imports,
             exports,
         })
+    }
+
+    /// The embedded precompiled component ([`crate::precompiled`]), when it applies and wasmtime
+    /// accepts it on this machine; otherwise `None` and why.
+    fn load_embedded(&self, engine: &Engine) -> (Option<Component>, Embedded) {
+        let unused = |why: &str| (None, Embedded::Unused(why.to_owned()));
+        if self.component.is_some() {
+            return unused("another component was given");
+        }
+        if self.preinit == Some(false) {
+            return unused("pre-initialization is switched off");
+        }
+        if !crate::precompiled::fits(&self.limits) {
+            return unused("these limits need other code (fuel metering, or no deadline)");
+        }
+        let artifact = self.precompiled.as_deref().unwrap_or(PRECOMPILED);
+        if artifact.is_empty() {
+            return unused("this build embeds none (cross-compiled)");
+        }
+        // SAFETY: the artifact was made by this crate's build script from the embedded component,
+        // with the same wasmtime and engine settings; `deserialize` checks the wasmtime version, the
+        // target, every engine setting and the CPU features it needs against this engine and machine,
+        // and refuses a mismatch (tested with a deliberately mismatched artifact). A test that
+        // substitutes an artifact passes one from wasmtime too.
+        match unsafe { Component::deserialize(engine, artifact) } {
+            Ok(component) => (Some(component), Embedded::Used),
+            Err(e) => (None, Embedded::Rejected(format!("{e:#}"))),
+        }
     }
 }
 
@@ -319,6 +298,7 @@ pub struct Harness {
     limits: Limits,
     cache: CacheOutcome,
     preinit: Preinit,
+    embedded: Embedded,
     pool: PoolStatus,
     gate: Option<Gate>,
     imports: Vec<String>,
@@ -336,6 +316,7 @@ impl Harness {
             limits: Limits::default(),
             preinit: None,
             pool: Some(InstancePool::default()),
+            precompiled: None,
         }
     }
 
@@ -360,6 +341,21 @@ impl Harness {
     /// Whether calls start from a pre-initialized snapshot, and if not, why.
     pub fn preinit(&self) -> &Preinit {
         &self.preinit
+    }
+
+    /// Whether the precompiled component embedded in this binary was used, and if not, why.
+    pub fn embedded(&self) -> &Embedded {
+        &self.embedded
+    }
+
+    /// How the component was loaded, for `status` (`paths.cache`): the cache outcome
+    /// (`{"outcome", "path", …}`), `preinit`, `instance_pool` and `embedded`.
+    pub fn cache_status(&self) -> Value {
+        let mut cache = self.cache.to_json();
+        cache["preinit"] = Value::from(self.preinit.describe());
+        cache["instance_pool"] = Value::from(self.pool.describe());
+        cache["embedded"] = Value::from(self.embedded.describe());
+        cache
     }
 
     /// Whether calls reuse pooled instance memory, and with which settings ([`crate::pool`]).
@@ -761,7 +757,7 @@ fn classify(err: &wasmtime::Error, data: &HostState) -> Error {
         Some(Trap::Interrupt) => return Error::Limit(LimitKind::Deadline),
         _ => {}
     }
-    if data.limiter.denied {
+    if data.limiter.denied() {
         return Error::Limit(LimitKind::Memory);
     }
     Error::Trap {

@@ -34,21 +34,26 @@
 
 pub mod bundle;
 pub mod cache;
+pub mod catalog;
 pub mod commands;
 pub mod discover;
 pub mod error;
 pub mod harness;
+pub mod json_text;
 pub mod limits;
 pub mod ondisk;
 pub mod pool;
+pub mod precompiled;
 pub mod preinit;
+pub mod sandbox;
 pub mod store;
 
 pub use cache::{CacheMode, CacheOutcome};
 pub use error::{Error, LimitKind, Result};
-pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder};
+pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder, PRECOMPILED};
 pub use limits::Limits;
 pub use pool::{InstancePool, PoolStatus};
+pub use precompiled::Embedded;
 pub use store::{
     FileStateStore, MemoryStateStore, Migration, NullStateStore, StateDirSource, StateStore,
     StoreError, StoreSession, resolve_state_dir,
@@ -187,6 +192,8 @@ pub enum SkillsCall {
         bundle: Bundle,
         digests: Vec<(String, String)>,
         provenance: Option<String>,
+        /// Overrides the trust the provenance records.
+        trust: Option<Trust>,
         path: String,
         agent: String,
     },

@@ -65,7 +65,7 @@ pub const INIT_FUEL: u64 = 5_000_000_000;
 struct InitState {
     wasi: WasiCtx,
     table: ResourceTable,
-    limiter: crate::harness::Limiter,
+    limiter: crate::sandbox::Limiter,
 }
 
 impl WasiView for InitState {
@@ -124,7 +124,7 @@ pub fn snapshot(wasm: &[u8], limits: InitLimits) -> Result<Vec<u8>, SnapshotErro
     // The WASI interfaces Rust's std imports get the same empty context as a call; anything else
     // (the state store) traps if used: `initialize` must not touch state.
     let mut linker: Linker<InitState> = Linker::new(&engine);
-    crate::harness::link_wasi_std(&mut linker).map_err(failed("linking WASI"))?;
+    crate::sandbox::link_wasi_std(&mut linker).map_err(failed("linking WASI"))?;
     linker
         .define_unknown_imports_as_traps(&component)
         .map_err(failed("linking"))?;
@@ -133,7 +133,7 @@ pub fn snapshot(wasm: &[u8], limits: InitLimits) -> Result<Vec<u8>, SnapshotErro
         InitState {
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
-            limiter: crate::harness::Limiter::new(limits.max_memory_bytes),
+            limiter: crate::sandbox::Limiter::new(limits.max_memory_bytes),
         },
     );
     store.limiter(|s| &mut s.limiter);

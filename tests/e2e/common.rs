@@ -104,6 +104,18 @@ pub fn cli_input(
     out
 }
 
+/// Run the CLI with `home` as HOME and nothing else set up: no cache directory override (the cache
+/// would go to `$HOME/.cache`), no `--now`.
+pub fn cli_env(home: &Path, args: &[&str]) -> Output {
+    Proc::new(env!("CARGO_BIN_EXE_skill-recommender"))
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .args(args)
+        .output()
+        .expect("running the CLI")
+}
+
 /// stdout as JSON.
 pub fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {

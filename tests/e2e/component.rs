@@ -314,9 +314,12 @@ pub fn native_skills(ctx: &Ctx, call: &host_harness::SkillsCall) -> guest::Resul
             bundle,
             digests,
             provenance,
+            trust,
             path,
             agent,
-        } => ondisk::audit::audit_skill(bundle, digests, provenance.as_deref(), path, agent),
+        } => {
+            ondisk::audit::audit_skill(bundle, digests, provenance.as_deref(), *trust, path, agent)
+        }
         S::ApplyPatch {
             text,
             old,

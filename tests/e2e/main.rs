@@ -1,6 +1,7 @@
 //! End-to-end tests: the real component through the harness, and the real CLI binary.
 
 mod candidates;
+mod catalog;
 mod cli;
 mod commands;
 mod common;
@@ -8,6 +9,7 @@ mod component;
 mod hostile;
 mod ondisk;
 mod pool;
+mod precompiled;
 mod preinit;
 mod recommend;
 mod sandbox;

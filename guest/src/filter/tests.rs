@@ -604,3 +604,52 @@ proptest! {
         prop_assert_eq!(summary(&a), summary(&b));
     }
 }
+
+/// The name key as it was first written (four passes); `name_key`'s one-pass ASCII path must agree.
+fn name_key_reference(name: &str) -> String {
+    name.to_lowercase()
+        .replace(['-', '_'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+proptest! {
+    #[test]
+    fn the_one_pass_name_key_agrees(name in "[ -~\t\n\u{b}\u{c}\r_\u{a0}é]{0,24}") {
+        prop_assert_eq!(name_key(&name), name_key_reference(&name));
+    }
+
+    #[test]
+    fn blacklist_and_url_checks_agree_with_their_definitions(s in "[ a-zA-Z:/.\tÉéK\u{212a}]{0,20}") {
+        let reference = BLACKLIST_CATEGORIES.contains(&s.trim().to_lowercase().as_str());
+        prop_assert_eq!(blacklisted(&s), reference);
+        let lower = s.trim().to_ascii_lowercase();
+        let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://"));
+        let reference = rest.is_some_and(|r| !r.is_empty() && !r.starts_with('/') && !r.chars().any(char::is_whitespace));
+        prop_assert_eq!(is_http_url(&s), reference);
+    }
+
+    /// Grouping by sorted keys joins exactly the candidates a first-seen map would.
+    #[test]
+    fn sorted_key_grouping_matches_a_map(keys in prop::collection::vec("[ab]{0,2}", 0..30)) {
+        let list: Vec<(String, usize)> = keys.iter().cloned().enumerate().map(|(j, k)| (k, j)).collect();
+        let mut ours = Groups((0..keys.len()).collect());
+        link_equal(&list, &mut ours);
+        let mut reference = Groups((0..keys.len()).collect());
+        let mut first: BTreeMap<&str, usize> = BTreeMap::new();
+        for (j, k) in keys.iter().enumerate() {
+            if k.is_empty() { continue; }
+            let f = *first.entry(k).or_insert(j);
+            reference.union(f, j);
+        }
+        let members = Members::new(&mut ours);
+        for j in 0..keys.len() {
+            prop_assert_eq!(ours.find(j), reference.find(j));
+            let expected: Vec<usize> = (0..keys.len()).filter(|&m| reference.find(m) == reference.find(j)).collect();
+            prop_assert_eq!(members.of(j), &expected[..]);
+        }
+        let groups: Vec<Vec<usize>> = members.groups().map(<[usize]>::to_vec).collect();
+        prop_assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), keys.len());
+    }
+}

@@ -214,9 +214,7 @@ impl Host {
         let text = self.harness.run_text_owned(&store, ctx, Command::Status)?;
         self.note_migrations(&store);
         let h = &self.harness;
-        let mut cache = h.cache_outcome().to_json();
-        cache["preinit"] = json!(h.preinit().describe());
-        cache["instance_pool"] = json!(h.instance_pool().describe());
+        let cache = h.cache_status();
         // Where things live (differs per machine and run) apart from what the host is (the same in
         // every host of this component): hosts compare `status` minus `state_dir` and `paths`.
         Ok(Output::from_text(text)

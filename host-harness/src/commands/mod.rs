@@ -28,6 +28,7 @@ use crate::{Error, FileStateStore, Harness, InstalledSkill, StateDirSource, reso
 
 pub mod bundle;
 pub mod candidates;
+pub mod catalog;
 pub mod lifecycle;
 pub mod ondisk;
 mod output;
@@ -38,13 +39,14 @@ pub use candidates::{
     DiscoveryArgs, FilterArgs, ModeArg, NormalizeArgs, RankArgs, RecommendArgs, RegistryArg,
     RenderArgs, ScanArgs,
 };
+pub use catalog::{Agent, AuditArgs, CatalogArgs};
 pub use lifecycle::{
     DailyAction, DailyArgs, FeedbackArgs, FeedbackKind, NoticeAnswer, PromptSourceArg,
     UpdateAnswer, UpdateCheckArgs,
 };
 pub use ondisk::{
-    AgentArg, AgentsMdArgs, AuditArgs, InstallArgs, InstalledArgs, ManageAction, ManageArgs,
-    PatchTextArgs, ScopeArg, TargetArgs, UninstallArgs,
+    AgentsMdArgs, InstallArgs, InstalledArgs, ManageAction, ManageArgs, PatchTextArgs, ScopeArg,
+    TargetArgs, UninstallArgs,
 };
 pub use output::{Output, Verdict};
 pub use schema::JsonText;

@@ -1,6 +1,7 @@
-//! Skills on disk: `install`, `uninstall`, `installed`, `audit`, the agent-written `skill …` actions,
-//! and the pure text transforms behind them (`coordinate`, `agents-md`, `patch-text`). Each command is
-//! the component's plan carried out by [`crate::ondisk`] (see docs/skills-on-disk.md).
+//! Skills on disk: `install`, `uninstall`, `installed`, the agent-written `skill …` actions, and the
+//! pure text transforms behind them (`coordinate`, `agents-md`, `patch-text`). Each command is the
+//! component's plan carried out by [`crate::ondisk`] (see docs/skills-on-disk.md). `audit` runs on the
+//! catalog engine ([`super::catalog`], [`crate::catalog::Audit`]).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -8,7 +9,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Host, Output, TrustLevel, Verdict};
+use super::{Agent, Host, Output, TrustLevel, Verdict};
 use crate::ondisk::txn::Faults;
 use crate::ondisk::{self, Env, Outcome};
 use crate::{
@@ -16,34 +17,16 @@ use crate::{
     Trust,
 };
 
-/// An agent whose skill folders are known.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum AgentArg {
-    /// The OpenSkills/skillhub universal folders: `./.agents/skills`, `~/.agents/skills`, and
-    /// `./AGENTS.md` at project scope.
-    Agents,
-    /// `./.claude/skills`, `~/.claude/skills`.
-    #[serde(alias = "claude")]
-    ClaudeCode,
-    /// `./.agents/skills`, `~/.codex/skills`.
-    Codex,
-    /// `~/.hermes/skills` (category folders).
-    Hermes,
-    /// `./skills` (the workspace), `~/.openclaw/skills`.
-    Openclaw,
-}
-
-impl AgentArg {
-    fn as_str(self) -> &'static str {
+/// The agent names of [`TargetArgs`] are the catalog's [`Agent`] (one enum for every command).
+impl Agent {
+    /// The name the component's layouts use.
+    fn layout_name(self) -> &'static str {
         match self {
-            AgentArg::Agents => "agents",
-            AgentArg::ClaudeCode => "claude-code",
-            AgentArg::Codex => "codex",
-            AgentArg::Hermes => "hermes",
-            AgentArg::Openclaw => "openclaw",
+            Agent::Agents => "agents",
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+            Agent::Hermes => "hermes",
+            Agent::Openclaw => "openclaw",
         }
     }
 }
@@ -65,7 +48,7 @@ pub struct TargetArgs {
     /// hermes, openclaw.
     #[arg(long, value_enum)]
     #[serde(default)]
-    pub agent: Option<AgentArg>,
+    pub agent: Option<Agent>,
     /// project (the default; Hermes: user) or user.
     #[arg(long, value_enum)]
     #[serde(default)]
@@ -92,7 +75,7 @@ pub struct TargetArgs {
 impl TargetArgs {
     fn target(&self) -> Target {
         Target {
-            agent: self.agent.map(|a| a.as_str().to_owned()),
+            agent: self.agent.map(|a| a.layout_name().to_owned()),
             scope: self.scope.map(|s| {
                 match s {
                     ScopeArg::Project => "project",
@@ -160,26 +143,6 @@ pub struct UninstallArgs {
 pub struct InstalledArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
-}
-
-/// `audit`: re-scan installed skills with the current rules; compare them with their provenance.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct AuditArgs {
-    /// Only this agent's folders (default: every agent's).
-    #[serde(default)]
-    pub agent: Option<AgentArg>,
-    /// Only this scope's folder of `agent`.
-    #[serde(default)]
-    pub scope: Option<ScopeArg>,
-    /// More skills folders (`<dir>/<skill>/SKILL.md`).
-    #[serde(default)]
-    pub skills_dirs: Vec<PathBuf>,
-    /// Only `skills_dirs`, not the agents' folders.
-    #[serde(default)]
-    pub no_discover: bool,
-    /// Worker threads (default: one per core).
-    #[serde(default)]
-    pub jobs: Option<usize>,
 }
 
 /// What an agent does to one of its skills (Hermes' `skill_manage`).
@@ -386,24 +349,29 @@ impl Host {
         Ok(output(ondisk::installed(&env, &args.target.target(), all)?))
     }
 
-    /// `audit`. Verdict: something dangerous → blocked (8), something to look at → ask (9).
-    pub fn audit(&self, ctx: &Ctx, args: &AuditArgs) -> Result<Output, Error> {
+    /// The folders of installed skills `audit` reads, from the component's layouts: every agent's
+    /// when `agents` is empty, else theirs (only `scope`'s folder of each when given).
+    pub(super) fn installed_dirs(
+        &self,
+        ctx: &Ctx,
+        agents: &[Agent],
+        scope: Option<ScopeArg>,
+    ) -> Result<Vec<crate::catalog::InstalledDir>, Error> {
         let env = self.ondisk_env(ctx, false)?;
-        let target = args.agent.map(|a| TargetArgs {
-            agent: Some(a),
-            scope: args.scope,
-            ..Default::default()
-        });
-        let o = ondisk::audit::audit(
-            &env,
-            &ondisk::audit::AuditArgs {
-                target: target.map(|t| t.target()),
-                dirs: args.skills_dirs.clone(),
-                no_discover: args.no_discover,
-                jobs: args.jobs.unwrap_or(0),
-            },
-        )?;
-        Ok(output(o))
+        if agents.is_empty() {
+            return ondisk::skills_dirs(&env, None);
+        }
+        let mut dirs = Vec::new();
+        for a in agents {
+            let target = TargetArgs {
+                agent: Some(*a),
+                scope,
+                ..TargetArgs::default()
+            }
+            .target();
+            dirs.extend(ondisk::skills_dirs(&env, Some(&target))?);
+        }
+        Ok(dirs)
     }
 
     /// `skill …`. Verdict: refused → blocked (8), invalid (3, a patch that does not apply) or conflict

@@ -149,18 +149,40 @@ impl Output {
         Ok(value)
     }
 
-    /// The result as JSON text, keys sorted (as every host of this component prints them), pretty or on
-    /// one line, without a trailing newline.
+    /// Write the result as JSON, pretty (two-space indent) or on one line, without a trailing newline.
     ///
-    /// This is the one place that turns a result into output text, so a faster path (e.g. writing the
-    /// guest's text through without building a tree) changes every front-end at once.
+    /// This is the one place that turns a result into output text. The guest's text is written through
+    /// as it is (reformatted, no tree: [`crate::json_text::write`]), with the host's fields spliced in
+    /// at the top level in key order; members below the top level keep the order the component wrote
+    /// them in. A result the host parsed is printed from its tree, keys sorted.
+    ///
+    /// An `InvalidData` error means the component's text was not JSON ([`Output::to_json_text`] turns
+    /// it into [`Error::Component`]); any other error is the writer's.
+    pub fn write_json(&self, out: &mut dyn std::io::Write, compact: bool) -> std::io::Result<()> {
+        match &self.body {
+            Body::Text(t) => {
+                let extra: Vec<(&str, &Value)> = self.extra.iter().map(|(k, v)| (*k, v)).collect();
+                crate::json_text::write(out, t, &extra, !compact)
+            }
+            Body::Value(_) => {
+                let value = self.to_value().map_err(|e| {
+                    std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string())
+                })?;
+                if compact {
+                    serde_json::to_writer(&mut *out, &value)
+                } else {
+                    serde_json::to_writer_pretty(&mut *out, &value)
+                }
+                .map_err(std::io::Error::from)
+            }
+        }
+    }
+
+    /// [`Output::write_json`] into a string.
     pub fn to_json_text(&self, compact: bool) -> Result<String, Error> {
-        let value = self.to_value()?;
-        let text = if compact {
-            serde_json::to_string(&value)
-        } else {
-            serde_json::to_string_pretty(&value)
-        };
-        Ok(text.expect("JSON values always serialize"))
+        let mut buf = Vec::new();
+        self.write_json(&mut buf, compact)
+            .map_err(|e| Error::Component(format!("the component returned invalid JSON: {e}")))?;
+        Ok(String::from_utf8(buf).expect("JSON text is UTF-8"))
     }
 }

@@ -97,18 +97,22 @@ fn daily_actions_name_the_argument_they_miss() {
 
 #[test]
 fn an_output_keeps_the_guest_text_and_splices_host_fields() {
-    let out = Output::from_text(r#"{"b":1,"a":[2]}"#.into())
+    let out = Output::from_text(r#"{"a":[2],"e":{"z":1,"y":2}}"#.into())
         .with("discovery", json!({"scanned": []}))
         .with("discovery", json!({"scanned": ["x"]}));
-    assert_eq!(out.guest_text(), Some(r#"{"b":1,"a":[2]}"#));
+    assert_eq!(out.guest_text(), Some(r#"{"a":[2],"e":{"z":1,"y":2}}"#));
     assert_eq!(out.extra().len(), 1, "a field added twice keeps the last");
     assert_eq!(out.verdict(), Verdict::Done);
     assert_eq!(
         out.to_json_text(true).unwrap(),
-        r#"{"a":[2],"b":1,"discovery":{"scanned":["x"]}}"#,
-        "keys sorted, as every host prints them"
+        r#"{"a":[2],"discovery":{"scanned":["x"]},"e":{"z":1,"y":2}}"#,
+        "host fields in key order at the top level; the component's members as it wrote them"
     );
     assert!(out.to_json_text(false).unwrap().contains("\n  \"a\": [\n"));
+    assert_eq!(
+        serde_json::from_str::<Value>(&out.to_json_text(false).unwrap()).unwrap(),
+        out.to_value().unwrap()
+    );
     let bad = Output::from_text("{not json".into());
     assert_eq!(bad.to_value().unwrap_err().code(), "component_load");
 }

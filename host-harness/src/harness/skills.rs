@@ -196,6 +196,7 @@ pub(super) fn dispatch(
             bundle,
             digests,
             provenance,
+            trust: t,
             path,
             agent,
         } => g.call_audit_skill(
@@ -203,6 +204,7 @@ pub(super) fn dispatch(
             &wit_bundle(bundle.clone()),
             digests,
             provenance.as_deref(),
+            t.map(trust),
             path,
             agent,
         ),

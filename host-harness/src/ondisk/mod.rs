@@ -1,5 +1,5 @@
-//! Skills on disk: the host half of `install`, `uninstall`, `installed`, `audit` and the agent-written
-//! `skill` commands.
+//! Skills on disk: the host half of `install`, `uninstall`, `installed` and the agent-written `skill`
+//! commands (`audit` runs on the catalog engine: [`crate::catalog::Audit`]).
 //!
 //! Each command: resolve the folders (the component's layout), lock the skills folder, finish anything
 //! an interrupted command left ([`txn::recover`]), read what the plan needs ([`disk`]), ask the component
@@ -7,7 +7,6 @@
 //! out as one [`txn::Txn`]. The host never decides: refusals, the target, conflicts, texts and
 //! provenance all come from the component.
 
-pub mod audit;
 pub mod disk;
 pub mod txn;
 
@@ -566,6 +565,30 @@ fn inside(root: &Path, path: &Path) -> Result<(), Error> {
         probe = p.parent();
     }
     Err(io("write", path, "cannot resolve its folder"))
+}
+
+/// The folders of installed skills `audit` reads, from the component's layout (the same folders
+/// `install` writes to and `installed` lists): every agent's when `target` is `None`; else the agent's
+/// folders, only its `scope`'s one when a scope is given. Each folder is named once, with whether it
+/// has category folders.
+pub fn skills_dirs(
+    env: &Env,
+    target: Option<&Target>,
+) -> Result<Vec<crate::catalog::InstalledDir>, Error> {
+    let (layout, scoped) = match target {
+        Some(t) => (resolve(env, t, false)?, t.scope.is_some()),
+        None => (resolve(env, &Target::default(), true)?, false),
+    };
+    Ok(layout
+        .search
+        .into_iter()
+        .filter(|s| !scoped || s.path == layout.skills_dir)
+        .map(|s| crate::catalog::InstalledDir {
+            path: PathBuf::from(s.path),
+            agent: s.agent,
+            categories: s.categories,
+        })
+        .collect())
 }
 
 /// An agent's write to a skill (`create`, `edit`, `patch`, `delete`, `write-file`, `remove-file`).

@@ -89,20 +89,9 @@ fn the_whole_life_of_an_agent_written_skill() {
     assert_eq!(o.json["status"], "written");
     assert!(!dir(&w).join("references/fields.md").exists());
     // Provenance kept up to date: the audit sees no change.
-    let a = ondisk::audit::audit(
-        &e,
-        &ondisk::audit::AuditArgs {
-            target: Some(agent("hermes", None)),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    assert_eq!(
-        (a.exit, a.json["summary"]["ok"].as_u64()),
-        (0, Some(1)),
-        "{:#}",
-        a.json
-    );
+    let (lines, summary) = super::audit::audit_world(&w);
+    assert_eq!(summary.exit_code(), 0, "{lines:#?}");
+    assert_eq!(lines.len(), 1);
     let prov: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir(&w).join(".skill-recommender/provenance.json")).unwrap(),
     )
@@ -365,6 +354,7 @@ fn the_component_and_the_native_build_agree_on_skills_calls() {
             bundle,
             digests: vec![],
             provenance: None,
+            trust: Some(host_harness::Trust::Trusted),
             path: "/x".into(),
             agent: "custom".into(),
         },

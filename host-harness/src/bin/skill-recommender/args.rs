@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use host_harness::commands::{
-    AgentArg, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg,
+    Agent, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg,
     ScopeArg, TargetArgs, TrustLevel,
 };
 
@@ -201,9 +201,22 @@ pub enum Cmd {
     },
     /// Scan a whole skill bundle (a folder, a .zip/.skill archive or a SKILL.md) and decide the install
     /// policy. Exit 0 allow, 9 ask the user, 8 block.
+    ///
+    /// Several paths, or --from-dir DIR (every skill folder beneath DIR), scan a whole catalog in one
+    /// process across cores and print JSON Lines: one result per bundle as it finishes (with its
+    /// "path"), then {"summary": {...}}. The exit code is the worst outcome: 8 if any bundle is
+    /// blocked, else an unreadable bundle's code (3), else 9 if any asks, else 0. A progress line goes
+    /// to stderr when it is a terminal.
     ScanBundle {
-        /// The skill folder, archive or SKILL.md.
-        path: PathBuf,
+        /// The skill folders, archives or SKILL.md files.
+        #[arg(required_unless_present = "from_dir")]
+        paths: Vec<PathBuf>,
+        /// Also scan every skill folder (a folder holding a SKILL.md) beneath DIR.
+        #[arg(long, value_name = "DIR")]
+        from_dir: Option<PathBuf>,
+        /// Bundles scanned at once (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+        jobs: Option<u32>,
         /// How far the source is trusted (default: trusted if --source is an official repository, else
         /// community).
         #[arg(long, value_enum)]
@@ -279,6 +292,37 @@ pub enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Audit installed skills in one process (the catalog engine, as scan-bundle --from-dir): every
+    /// skill of the agents' folders (where install puts them; one level of category folders), or of
+    /// --skills-dir folders, re-scanned with the current rules (with the trust its provenance records,
+    /// else community) and compared with its provenance (the sha256 of the tree: changed since
+    /// install?). Prints JSON Lines: one per skill as it finishes (the scan's fields with "path",
+    /// "level" ok|attention|dangerous, "reasons", "managed", "changed", "agent", "skills_dir"), then
+    /// {"summary": {..., "by_level": {...}}}. Exit 8 when one is dangerous, 9 when one changed or needs
+    /// a look, 3 when one could not be read, else 0. See docs/skills-on-disk.md.
+    Audit {
+        /// Only this agent's skill folders (project and user); repeatable. Default: every agent's,
+        /// unless --skills-dir is given.
+        #[arg(long, value_enum)]
+        agent: Vec<Agent>,
+        /// Only this scope's folder of each --agent.
+        #[arg(long, value_enum, requires = "agent")]
+        scope: Option<ScopeArg>,
+        /// Another skills folder (<dir>/<skill>/SKILL.md); repeatable. Given without --agent, only
+        /// these are audited.
+        #[arg(long, value_name = "DIR")]
+        skills_dir: Vec<PathBuf>,
+        /// Only the --skills-dir folders, never the agents' (what --skills-dir without --agent
+        /// already does; says so explicitly).
+        #[arg(long, requires = "skills_dir", conflicts_with_all = ["agent", "scope"])]
+        no_discover: bool,
+        /// Scan with this trust (default: the trust each skill's provenance records, else community).
+        #[arg(long, value_enum)]
+        trust: Option<TrustLevel>,
+        /// Skills audited at once (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+        jobs: Option<u32>,
+    },
     /// Validate SKILL.md against the agentskills.io specification and the bundle rules.
     /// Exit 0 valid, 8 invalid.
     Validate {
@@ -336,25 +380,6 @@ pub enum Cmd {
     Installed {
         #[command(flatten)]
         target: TargetArgs,
-    },
-    /// Re-scan installed skills with the current rules and compare them with their provenance.
-    /// Exit 8 when one is dangerous, 9 when one changed since install or needs a look, else 0.
-    Audit {
-        /// Only this agent's folders (default: every agent's).
-        #[arg(long, value_enum)]
-        agent: Option<AgentArg>,
-        /// Only this scope's folder of --agent.
-        #[arg(long, value_enum, requires = "agent")]
-        scope: Option<ScopeArg>,
-        /// Another skills folder (<dir>/<skill>/SKILL.md); repeatable.
-        #[arg(long, value_name = "DIR")]
-        skills_dir: Vec<PathBuf>,
-        /// Only the --skills-dir folders.
-        #[arg(long)]
-        no_discover: bool,
-        /// Worker threads (default: one per core).
-        #[arg(long, value_name = "N")]
-        jobs: Option<usize>,
     },
     /// Skills an agent writes itself (Hermes' skill_manage): each write is checked and scanned as
     /// agent-created before it lands; dangerous is refused (exit 8) with nothing written.

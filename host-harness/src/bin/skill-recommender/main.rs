@@ -11,12 +11,13 @@ use std::sync::Arc;
 
 use clap::Parser;
 use host_harness::commands::{
-    AgentsMdArgs, AuditArgs, DailyAction, DailyArgs, FeedbackKind, FilterArgs, Host, HostEnv,
-    InstallArgs, InstalledArgs, JsonText, ManageAction, ManageArgs, NormalizeArgs, NoticeAnswer,
-    Output, PatchTextArgs, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs,
-    UninstallArgs, UpdateAnswer, UpdateCheckArgs, ValidateArgs,
+    AgentsMdArgs, DailyAction, DailyArgs, FeedbackKind, FilterArgs, Host, HostEnv, InstallArgs,
+    InstalledArgs, JsonText, ManageAction, ManageArgs, NormalizeArgs, NoticeAnswer, Output,
+    PatchTextArgs, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs, UninstallArgs,
+    UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
-use host_harness::{CacheMode, Error, Harness, Lang};
+use host_harness::commands::{AuditArgs, CatalogArgs};
+use host_harness::{CacheMode, Ctx, Error, Harness, InstancePool, Lang};
 
 use args::{Cli, Cmd, LangArg, SkillCmd};
 use print::Style;
@@ -24,6 +25,9 @@ use print::Style;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let compact = cli.compact;
+    if cli.command.is_catalog() {
+        return catalog(cli).unwrap_or_else(|e| print::fail(&e, true));
+    }
     let style = match cli.command {
         Cmd::ScanBundle { text: true, .. } => Style::ScanReport,
         Cmd::Recommend { json: false, .. } | Cmd::Render { json: false, .. } => Style::Card,
@@ -46,22 +50,23 @@ fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
 /// The bundled sample candidates: `recommend`'s development fallback when no --candidates is given.
 const SAMPLE_CANDIDATES: &str = include_str!("../../../../data/sample_candidates.json");
 
-fn run(cli: Cli) -> Result<Output, Error> {
+/// The context, the host and the input size cap for this process's command(s). `pool`: the warm
+/// instance pool, for commands that make many calls at once (a catalog scan).
+fn setup(cli: &mut Cli, pool: Option<InstancePool>) -> Result<(Ctx, Host, usize), Error> {
     let lang = match cli.lang {
         LangArg::Zh => Lang::Zh,
         LangArg::En => Lang::En,
     };
     let mut ctx = host_harness::system_context(lang);
-    if let Some(now) = cli.now {
+    if let Some(now) = cli.now.take() {
         ctx.now = now;
     }
-    if let Some(zone) = cli.timezone {
+    if let Some(zone) = cli.timezone.take() {
         ctx.host_timezone = Some(zone);
     }
-    // One call per process: a warm instance pool would only add its set-up (≈ 3 ms) to start-up.
     let mut builder = Harness::builder()
-        .cache(cache_mode(cli.no_cache, cli.cache_dir))
-        .instance_pool(None);
+        .cache(cache_mode(cli.no_cache, cli.cache_dir.take()))
+        .instance_pool(pool);
     if let Some(path) = &cli.component {
         let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
             field: "component".into(),
@@ -70,11 +75,94 @@ fn run(cli: Cli) -> Result<Output, Error> {
         builder = builder.component_bytes(bytes);
     }
     let harness = builder.build()?;
+    if let Some(note) = harness.embedded().note() {
+        eprintln!("skill-recommender: {note}");
+    }
     let limit = harness.limits().max_input_bytes;
     let mut env = HostEnv::from_process();
-    env.state_dir = cli.state_dir;
-    env.legacy_data_dir = cli.legacy_data_dir.or_else(detect_legacy_dir);
-    let host = Host::new(Arc::new(harness), env);
+    env.state_dir = cli.state_dir.take();
+    env.legacy_data_dir = cli.legacy_data_dir.take().or_else(detect_legacy_dir);
+    Ok((ctx, Host::new(Arc::new(harness), env), limit))
+}
+
+/// `scan-bundle` with several paths or `--from-dir`, and `audit`: JSON Lines, one per bundle as it
+/// finishes, then the summary; the exit code is the worst outcome.
+fn catalog(mut cli: Cli) -> Result<ExitCode, Error> {
+    use std::io::Write;
+    let jobs = match &cli.command {
+        Cmd::ScanBundle { jobs, .. } | Cmd::Audit { jobs, .. } => *jobs,
+        _ => None,
+    }
+    .map_or_else(host_harness::catalog::default_jobs, |j| j as usize);
+    let pool = InstancePool {
+        slots: u32::try_from(jobs).unwrap_or(u32::MAX),
+        ..InstancePool::default()
+    };
+    let (ctx, host, _) = setup(&mut cli, Some(pool))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut progress = print::Progress::for_stderr();
+    let mut open = true;
+    let each = |done: host_harness::catalog::Scanned, so_far: &host_harness::catalog::Summary| {
+        // Flushed line by line: a reader sees each bundle as soon as it is done. A closed pipe stops
+        // the writing, not the scan (its exit code still counts).
+        if open {
+            open = writeln!(out, "{}", done.to_json_line())
+                .and_then(|()| out.flush())
+                .is_ok();
+        }
+        progress.update(so_far);
+    };
+    let summary = match cli.command {
+        Cmd::ScanBundle {
+            paths,
+            from_dir,
+            trust,
+            source,
+            force,
+            ..
+        } => host.scan_catalog(
+            &ctx,
+            &CatalogArgs {
+                paths,
+                from_dir,
+                trust,
+                source,
+                force,
+                jobs: Some(jobs),
+            },
+            each,
+        )?,
+        Cmd::Audit {
+            agent,
+            scope,
+            skills_dir,
+            no_discover,
+            trust,
+            ..
+        } => host.audit(
+            &ctx,
+            &AuditArgs {
+                agents: agent,
+                scope,
+                skills_dirs: skills_dir,
+                no_discover,
+                trust,
+                jobs: Some(jobs),
+            },
+            each,
+        )?,
+        _ => unreachable!("is_catalog() chose this"),
+    };
+    progress.finish();
+    if open {
+        let _ = writeln!(out, "{}", summary.to_json()).and_then(|()| out.flush());
+    }
+    Ok(ExitCode::from(summary.exit_code()))
+}
+
+fn run(mut cli: Cli) -> Result<Output, Error> {
+    // One call per process: a warm instance pool would only add its set-up (≈ 3 ms) to start-up.
+    let (ctx, host, limit) = setup(&mut cli, None)?;
     let input = |field: &str, path: &Path| read_input(field, path, limit).map(JsonText);
     let command = cli.command;
     if command.uses_state() {
@@ -103,7 +191,7 @@ fn run(cli: Cli) -> Result<Output, Error> {
             },
         ),
         Cmd::ScanBundle {
-            path,
+            mut paths,
             trust,
             source,
             force,
@@ -111,7 +199,7 @@ fn run(cli: Cli) -> Result<Output, Error> {
         } => host.scan_bundle(
             &ctx,
             &ScanBundleArgs {
-                path,
+                path: paths.pop().expect("one path (is_catalog() took the rest)"),
                 trust,
                 source,
                 force,
@@ -298,22 +386,6 @@ fn run(cli: Cli) -> Result<Output, Error> {
             },
         ),
         Cmd::Installed { target } => host.installed(&ctx, &InstalledArgs { target }),
-        Cmd::Audit {
-            agent,
-            scope,
-            skills_dir,
-            no_discover,
-            jobs,
-        } => host.audit(
-            &ctx,
-            &AuditArgs {
-                agent,
-                scope,
-                skills_dirs: skills_dir,
-                no_discover,
-                jobs,
-            },
-        ),
         Cmd::Skill(cmd) => host.manage_skill(&ctx, &manage_args(cmd, limit)?),
         Cmd::Coordinate { coordinate } => host.coordinate(&ctx, &coordinate),
         Cmd::AgentsMd {
@@ -428,6 +500,18 @@ fn manage_args(cmd: SkillCmd, limit: usize) -> Result<ManageArgs, Error> {
 }
 
 impl Cmd {
+    /// A command over many bundles (JSON Lines): `scan-bundle` with several paths or `--from-dir`,
+    /// and `audit`.
+    fn is_catalog(&self) -> bool {
+        match self {
+            Cmd::ScanBundle {
+                paths, from_dir, ..
+            } => paths.len() != 1 || from_dir.is_some(),
+            Cmd::Audit { .. } => true,
+            _ => false,
+        }
+    }
+
     /// Whether the command reads or writes the state directory.
     fn uses_state(&self) -> bool {
         !matches!(
@@ -435,11 +519,11 @@ impl Cmd {
             Cmd::Normalize { .. }
                 | Cmd::Scan { .. }
                 | Cmd::ScanBundle { .. }
+                | Cmd::Audit { .. }
                 | Cmd::Validate { .. }
                 | Cmd::Render { .. }
                 | Cmd::Uninstall { .. }
                 | Cmd::Installed { .. }
-                | Cmd::Audit { .. }
                 | Cmd::Skill(_)
                 | Cmd::Coordinate { .. }
                 | Cmd::AgentsMd { .. }

@@ -20,7 +20,7 @@ pub enum Style {
 /// Print a result; the exit code follows its verdict (0, or 7 partial, 8 blocked, 9 ask).
 pub fn result(out: &Output, style: Style, compact: bool) -> ExitCode {
     let printed = match style {
-        Style::Json => out.to_json_text(compact).map(|text| line(&text)),
+        Style::Json => json(out, compact),
         Style::ScanReport => out.to_value().map(|v| text(&report_text(&v))),
         Style::Card => out.to_value().map(|v| match v["card"].as_str() {
             Some(card) => text(card),
@@ -51,6 +51,28 @@ pub fn fail(e: &Error, compact: bool) -> ExitCode {
     line(&text.expect("JSON values always serialize"));
     eprintln!("skill-recommender: error: {e}");
     ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
+}
+
+/// Write the result and a newline to stdout, streamed (a `filter` of 100,000 candidates is ~60 MB).
+fn json(out: &Output, compact: bool) -> Result<(), Error> {
+    use std::io::ErrorKind;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = out
+        .write_json(&mut w, compact)
+        .and_then(|()| writeln!(w))
+        .and_then(|()| w.flush());
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::InvalidData => Err(Error::Component(format!(
+            "the component returned invalid JSON: {e}"
+        ))),
+        // A reader that closed the pipe early (`| head`) is not an error worth a message.
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => {
+            eprintln!("skill-recommender: cannot write the output: {e}");
+            Ok(())
+        }
+    }
 }
 
 /// Write `text` and a newline to stdout.
@@ -104,4 +126,48 @@ fn report_text(v: &Value) -> String {
         ));
     }
     out
+}
+
+/// The one-line progress of a catalog scan on stderr, drawn only when stderr is a terminal (never in
+/// a pipe, a log or a test), at most ten times a second, and erased at the end.
+pub struct Progress {
+    on: bool,
+    drawn: Option<std::time::Instant>,
+}
+
+impl Progress {
+    pub fn for_stderr() -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            on: std::io::stderr().is_terminal(),
+            drawn: None,
+        }
+    }
+
+    pub fn update(&mut self, s: &host_harness::catalog::Summary) {
+        if !self.on
+            || self
+                .drawn
+                .is_some_and(|t| t.elapsed() < std::time::Duration::from_millis(100))
+        {
+            return;
+        }
+        let n = |k: &str| s.by_policy.get(k).copied().unwrap_or(0);
+        eprint!(
+            "\r\x1b[2Kscanned {} bundles: {} allow, {} ask, {} block, {} unreadable ({:.1} s)",
+            s.bundles,
+            n("allow"),
+            n("ask"),
+            n("block"),
+            s.errors,
+            s.elapsed_ms as f64 / 1000.0
+        );
+        self.drawn = Some(std::time::Instant::now());
+    }
+
+    pub fn finish(&mut self) {
+        if self.drawn.is_some() {
+            eprint!("\r\x1b[2K");
+        }
+    }
 }

@@ -11,6 +11,7 @@ share one cache directory.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import platform
 from typing import Any, Dict, Optional, Tuple
@@ -18,6 +19,7 @@ from typing import Any, Dict, Optional, Tuple
 import wasmtime
 from wasmtime.component import Component
 
+from . import engine as engine_mod
 from .store import atomic_write
 
 MAGIC = b"SRCWASM1"
@@ -66,6 +68,40 @@ def _verify(data: bytes) -> bytes:
 
 def _wrap(payload: bytes) -> bytes:
     return MAGIC + hashlib.sha256(payload).digest() + payload
+
+
+def _package_dir() -> str:
+    """Where guest.cwasm is shipped (the tests point it elsewhere)."""
+    return os.path.dirname(os.path.abspath(__file__))
+
+
+def load_shipped(engine: wasmtime.Engine, engine_key: str) -> Tuple[Optional[Component], str]:
+    """The component compiled when this package was built (``setup.py``: ``guest.cwasm`` beside
+    ``guest.wasm``), if it was compiled for ``engine_key`` by this wasmtime-py version and wasmtime
+    accepts it on this machine.
+
+    Returns the component (or ``None``) and what happened: ``"used"``, ``"unused: <why>"`` (no artifact,
+    or one for other settings: nothing to say) or ``"rejected: <why>"`` (wasmtime refused it — another
+    CPU, say — and the caller compiles instead and says so).
+    """
+    here = _package_dir()
+    artifact = os.path.join(here, engine_mod.ARTIFACT)
+    try:
+        with open(os.path.join(here, engine_mod.ARTIFACT_INFO), encoding="utf-8") as f:
+            info = json.load(f)
+    except (OSError, ValueError):
+        return None, "unused: this package was built without a precompiled component"
+    if info.get("engine_key") != engine_key:
+        return None, "unused: these limits need other code (no deadline)"
+    if info.get("wasmtime") != wasmtime_version():
+        return None, f"rejected: compiled by wasmtime-py {info.get('wasmtime')}, this is {wasmtime_version()}"
+    try:
+        # The artifact was compiled by this package's build from the guest.wasm beside it, with the
+        # settings of engine_key; wasmtime checks its version, target, settings and the CPU features it
+        # needs against this engine and machine, and refuses a mismatch.
+        return Component.deserialize_file(engine, artifact), "used"
+    except (OSError, wasmtime.WasmtimeError) as e:
+        return None, f"rejected: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
 
 
 def load(

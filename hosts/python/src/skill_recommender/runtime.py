@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import threading
 import time
 from importlib import resources
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import wasmtime
-from wasmtime import Config, Engine, Store, WasmtimeError
+from wasmtime import Engine, Store, WasmtimeError
 from wasmtime.component import (
     Component,
     ComponentInstanceType,
@@ -37,6 +38,7 @@ from wasmtime.component import (
 )
 
 from . import cache as cache_mod
+from . import engine as engine_mod
 from .errors import (
     ComponentLoad,
     ComponentTrap,
@@ -318,18 +320,30 @@ class Runtime:
         limits: Optional[Limits] = None,
     ):
         self.limits = limits or Limits()
-        wasm = component if component is not None else bundled_component()
-        config = Config()
-        config.wasm_component_model = True
-        config.cranelift_opt_level = "speed"
-        config.epoch_interruption = self.limits.deadline is not None
-        self.engine = Engine(config)
-        engine_key = f"component=1;opt=speed;epoch={int(self.limits.deadline is not None)}"
-        directory = None if no_cache else (cache_dir or cache_mod.default_cache_dir())
-        try:
-            self.component, self.cache = cache_mod.load(self.engine, wasm, directory, engine_key)
-        except WasmtimeError as e:
-            raise ComponentLoad(f"compiling the component: {e}") from None
+        epoch = self.limits.deadline is not None
+        self.engine = Engine(engine_mod.config(epoch))
+        engine_key = engine_mod.engine_key(epoch)
+        #: Whether the artifact compiled when this package was built was used: ``"used"``,
+        #: ``"unused: <why>"`` or ``"rejected: <why>"`` (wasmtime refused it: another machine or version).
+        self.embedded = "unused: another component was given"
+        loaded = None
+        if component is None:
+            loaded, self.embedded = cache_mod.load_shipped(self.engine, engine_key)
+            if self.embedded.startswith("rejected: "):
+                sys.stderr.write(
+                    "skill-recommender: the precompiled component in this package does not fit this machine "
+                    f"({self.embedded[len('rejected: '):]}); compiling it instead\n"
+                )
+        if loaded is not None:
+            self.component, self.cache = loaded, {"outcome": "embedded", "path": None}
+        else:
+            wasm = component if component is not None else bundled_component()
+            directory = None if no_cache else (cache_dir or cache_mod.default_cache_dir())
+            try:
+                self.component, self.cache = cache_mod.load(self.engine, wasm, directory, engine_key)
+            except WasmtimeError as e:
+                raise ComponentLoad(f"compiling the component: {e}") from None
+        self.cache["embedded"] = self.embedded
         ty = self.component.type
         imports = ty.imports(self.engine)
         exports = ty.exports(self.engine)
