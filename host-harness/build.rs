@@ -47,11 +47,17 @@ fn main() {
     let dep = |key: &str| {
         let var = format!("DEP_SKILL_RECOMMENDER_GUEST_{key}");
         println!("cargo:rerun-if-env-changed={var}");
-        PathBuf::from(env::var_os(&var).unwrap_or_else(|| panic!("{var} is set by guest-wasm's build script")))
+        PathBuf::from(
+            env::var_os(&var)
+                .unwrap_or_else(|| panic!("{var} is set by guest-wasm's build script")),
+        )
     };
     let wasm = dep("WASM");
     println!("cargo:rerun-if-changed={}", wasm.display());
-    println!("cargo:rustc-env=SKILL_RECOMMENDER_GUEST_WASM={}", wasm.display());
+    println!(
+        "cargo:rustc-env=SKILL_RECOMMENDER_GUEST_WASM={}",
+        wasm.display()
+    );
     println!(
         "cargo:rustc-env=SKILL_RECOMMENDER_HOSTILE_WASM={}",
         dep("HOSTILE").display()
@@ -80,10 +86,13 @@ fn precompile(wasm: &Path, guest_target_dir: &Path, out_dir: &Path) {
     let to = out_dir.join("guest.cwasm");
     let cross = env::var("TARGET").ok() != env::var("HOST").ok();
     let artifact = if cross {
-        println!("cargo:warning=cross-compiling: no precompiled component is embedded; the first run compiles it");
+        println!(
+            "cargo:warning=cross-compiling: no precompiled component is embedded; the first run compiles it"
+        );
         Vec::new()
     } else {
-        let bytes = std::fs::read(wasm).unwrap_or_else(|e| panic!("reading {}: {e}", wasm.display()));
+        let bytes =
+            std::fs::read(wasm).unwrap_or_else(|e| panic!("reading {}: {e}", wasm.display()));
         let built = precompiled::build(&bytes)
             .unwrap_or_else(|e| panic!("pre-initializing and compiling the component: {e}"));
         let snapshot = guest_target_dir.join("guest-preinit.wasm");
@@ -91,7 +100,10 @@ fn precompile(wasm: &Path, guest_target_dir: &Path, out_dir: &Path) {
         built.artifact
     };
     write_if_changed(&to, &artifact);
-    println!("cargo:rustc-env=SKILL_RECOMMENDER_PRECOMPILED={}", to.display());
+    println!(
+        "cargo:rustc-env=SKILL_RECOMMENDER_PRECOMPILED={}",
+        to.display()
+    );
 }
 
 /// Write `bytes` unless the file already holds them (an unchanged file keeps its time, so nothing that

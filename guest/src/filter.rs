@@ -408,7 +408,9 @@ impl Members {
 fn blacklisted(category: &str) -> bool {
     let c = category.trim();
     if crate::is_ascii(c) {
-        BLACKLIST_CATEGORIES.iter().any(|b| b.eq_ignore_ascii_case(c))
+        BLACKLIST_CATEGORIES
+            .iter()
+            .any(|b| b.eq_ignore_ascii_case(c))
     } else {
         BLACKLIST_CATEGORIES.contains(&c.to_lowercase().as_str())
     }

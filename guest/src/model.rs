@@ -679,7 +679,10 @@ mod tests {
         assert_eq!(c.popularity.extra["forks"], json!(2));
         assert_eq!(c.cross_source_count, 1);
         assert_eq!(c.extra["note"], json!({"k": 1}));
-        assert_eq!(c.registry.as_ref().unwrap().verdict.as_deref(), Some("clean"));
+        assert_eq!(
+            c.registry.as_ref().unwrap().verdict.as_deref(),
+            Some("clean")
+        );
         assert_eq!(Ok(c), parse_one(serde_json::from_str(item).unwrap()));
         let lenient: Vec<(std::borrow::Cow<str>, Value)> =
             vec![("popularity".into(), json!({"downloads": "1,234"}))];

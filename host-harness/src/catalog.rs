@@ -268,10 +268,15 @@ fn scan_one(harness: &Harness, ctx: &Ctx, job: &Job, opts: &Options) -> Result<R
     };
     let json = harness.run_text_owned(&NullStateStore, ctx, command)?;
     let head: Head = serde_json::from_str(&json).map_err(|e| {
-        Error::Component(format!("the component's scan result is not understood: {e}"))
+        Error::Component(format!(
+            "the component's scan result is not understood: {e}"
+        ))
     })?;
     let policy = Policy::parse(&head.policy).ok_or_else(|| {
-        Error::Component(format!("the component returned an unknown policy {:?}", head.policy))
+        Error::Component(format!(
+            "the component returned an unknown policy {:?}",
+            head.policy
+        ))
     })?;
     Ok(Report {
         json,
@@ -315,7 +320,14 @@ where
                     let Some((index, job)) = next else { break };
                     let job: Job = job.into();
                     let outcome = scan_one(harness, ctx, &job, opts);
-                    if tx.send(Scanned { index, job, outcome }).is_err() {
+                    if tx
+                        .send(Scanned {
+                            index,
+                            job,
+                            outcome,
+                        })
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -384,7 +396,9 @@ impl Iterator for SkillFolders {
                 if entry.file_name().to_string_lossy().starts_with('.') {
                     continue;
                 }
-                let Ok(kind) = entry.file_type() else { continue };
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
                 let path = entry.path();
                 if kind.is_dir() {
                     subdirs.push(path);

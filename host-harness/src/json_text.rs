@@ -25,11 +25,13 @@ const CHUNK: usize = 256 << 10;
 ///
 /// The text is checked as it is copied: malformed JSON (the component never returns it) is an
 /// `InvalidData` error, and nothing is written for it beyond what came before the fault.
-pub fn write(out: &mut dyn Write, guest: &str, extra: &[(&str, &Value)], pretty: bool) -> io::Result<()> {
-    let mut extra: Vec<(&str, String)> = extra
-        .iter()
-        .map(|(k, v)| (*k, v.to_string()))
-        .collect();
+pub fn write(
+    out: &mut dyn Write,
+    guest: &str,
+    extra: &[(&str, &Value)],
+    pretty: bool,
+) -> io::Result<()> {
+    let mut extra: Vec<(&str, String)> = extra.iter().map(|(k, v)| (*k, v.to_string())).collect();
     extra.sort_by(|a, b| a.0.cmp(b.0));
     let mut w = Writer {
         out,
@@ -40,7 +42,9 @@ pub fn write(out: &mut dyn Write, guest: &str, extra: &[(&str, &Value)], pretty:
     let start = skip_ws(bytes, 0);
     if extra.is_empty() || bytes.get(start) != Some(&b'{') {
         if !extra.is_empty() {
-            return Err(invalid("the result is not a JSON object; cannot add fields to it"));
+            return Err(invalid(
+                "the result is not a JSON object; cannot add fields to it",
+            ));
         }
         let end = w.value(bytes, start, 0)?;
         ensure_end(bytes, end)?;
@@ -95,7 +99,10 @@ pub fn write(out: &mut dyn Write, guest: &str, extra: &[(&str, &Value)], pretty:
 }
 
 fn invalid(what: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("malformed JSON result: {what}"))
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("malformed JSON result: {what}"),
+    )
 }
 
 fn expect(bytes: &[u8], pos: usize, c: u8) -> io::Result<()> {

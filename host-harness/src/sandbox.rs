@@ -78,4 +78,3 @@ pub fn link_wasi_std<T: WasiView + 'static>(linker: &mut Linker<T>) -> wasmtime:
     cli::terminal_stderr::add_to_linker::<T, WasiCli>(l, T::cli)?;
     Ok(())
 }
-

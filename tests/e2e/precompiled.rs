@@ -33,14 +33,21 @@ fn compiled_at_run_time() -> Harness {
 #[test]
 fn the_default_limits_load_the_embedded_artifact_and_compile_nothing() {
     assert!(!PRECOMPILED.is_empty(), "this build embeds an artifact");
-    for cache in [CacheMode::Disabled, CacheMode::Dir(tempfile::tempdir().unwrap().keep())] {
+    for cache in [
+        CacheMode::Disabled,
+        CacheMode::Dir(tempfile::tempdir().unwrap().keep()),
+    ] {
         let h = default_limits(cache.clone());
         assert_eq!(h.embedded(), &Embedded::Used, "{cache:?}");
         assert_eq!(h.cache_outcome(), &CacheOutcome::Embedded);
         assert!(!h.cache_outcome().compiled());
         assert_eq!(h.preinit(), &Preinit::Snapshot);
         if let CacheMode::Dir(d) = cache {
-            assert_eq!(fs::read_dir(&d).unwrap().count(), 0, "no cache file written");
+            assert_eq!(
+                fs::read_dir(&d).unwrap().count(),
+                0,
+                "no cache file written"
+            );
         }
     }
     // With the warm instance pool too (a long-lived server's harness).
@@ -58,7 +65,13 @@ fn the_embedded_artifact_answers_as_a_run_time_compile_does() {
     assert!(compiled.cache_outcome().compiled());
     let ctx = host_harness::Ctx::at(NOW);
     for command in &session() {
-        assert_same_answer(&embedded, &compiled, &ctx, command, "embedded vs compiled: ");
+        assert_same_answer(
+            &embedded,
+            &compiled,
+            &ctx,
+            command,
+            "embedded vs compiled: ",
+        );
     }
     assert_eq!(embedded.imports(), compiled.imports());
     assert_eq!(embedded.exports(), compiled.exports());
@@ -88,13 +101,18 @@ fn other_limits_or_components_do_not_use_it() {
 #[test]
 fn a_mismatched_artifact_is_refused_and_compiled_around() {
     // Compiled for another engine configuration (fuel metering): wasmtime's own check refuses it.
-    let fuel_engine = wasmtime::Engine::new(&precompiled::engine_config(&Limits::for_testing())).unwrap();
+    let fuel_engine =
+        wasmtime::Engine::new(&precompiled::engine_config(&Limits::for_testing())).unwrap();
     let mismatched = fuel_engine.precompile_component(COMPONENT_WASM).unwrap();
     // Not an artifact at all (truncated, or from another tool).
     let truncated = PRECOMPILED[..PRECOMPILED.len() / 2].to_vec();
     let ctx = host_harness::Ctx::at(NOW);
     let reference = default_limits(CacheMode::Disabled);
-    for (what, artifact) in [("fuel", mismatched), ("truncated", truncated), ("garbage", b"\x7fELF nonsense".to_vec())] {
+    for (what, artifact) in [
+        ("fuel", mismatched),
+        ("truncated", truncated),
+        ("garbage", b"\x7fELF nonsense".to_vec()),
+    ] {
         let cache = tempfile::tempdir().unwrap();
         let h = Harness::builder()
             .cache(CacheMode::Dir(cache.path().into()))
@@ -107,9 +125,20 @@ fn a_mismatched_artifact_is_refused_and_compiled_around() {
         };
         assert!(!why.is_empty());
         let note = h.embedded().note().unwrap();
-        assert!(!note.contains('\n') && note.contains("compiling it instead"), "{note}");
-        assert!(h.cache_outcome().compiled(), "{what}: {:?}", h.cache_outcome());
-        assert_eq!(h.preinit(), &Preinit::Snapshot, "the fallback caches a snapshot");
+        assert!(
+            !note.contains('\n') && note.contains("compiling it instead"),
+            "{note}"
+        );
+        assert!(
+            h.cache_outcome().compiled(),
+            "{what}: {:?}",
+            h.cache_outcome()
+        );
+        assert_eq!(
+            h.preinit(),
+            &Preinit::Snapshot,
+            "the fallback caches a snapshot"
+        );
         for command in session().iter().take(6) {
             assert_same_answer(&reference, &h, &ctx, command, &format!("{what}: "));
         }
@@ -120,7 +149,11 @@ fn a_mismatched_artifact_is_refused_and_compiled_around() {
             .precompiled(b"still wrong".to_vec())
             .build()
             .unwrap();
-        assert!(again.cache_outcome().is_hit(), "{what}: {:?}", again.cache_outcome());
+        assert!(
+            again.cache_outcome().is_hit(),
+            "{what}: {:?}",
+            again.cache_outcome()
+        );
     }
 }
 
@@ -131,7 +164,11 @@ fn status_in(home: &std::path::Path, extra: &[&str]) -> serde_json::Value {
     args.extend_from_slice(extra);
     args.push("status");
     let out = cli_env(home, &args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(
         !String::from_utf8_lossy(&out.stderr).contains("compiling"),
         "no note: {}",
@@ -148,7 +185,11 @@ fn first_runs_compile_nothing_with_an_empty_read_only_or_no_cache() {
     assert_eq!(v["paths"]["cache"]["outcome"], "embedded", "{v:#}");
     assert_eq!(v["paths"]["cache"]["embedded"], "used");
     assert_eq!(v["paths"]["cache"]["preinit"], "snapshot");
-    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0, "nothing written to HOME");
+    assert_eq!(
+        fs::read_dir(home.path()).unwrap().count(),
+        0,
+        "nothing written to HOME"
+    );
     // --no-cache.
     let v = status_in(home.path(), &["--no-cache"]);
     assert_eq!(v["paths"]["cache"]["outcome"], "embedded");

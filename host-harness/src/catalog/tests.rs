@@ -68,7 +68,12 @@ fn an_unlistable_folder_is_a_job_that_says_why() {
         return;
     }
     assert_eq!(jobs.len(), 1, "{jobs:?}");
-    assert!(jobs[0].unreadable.as_deref().is_some_and(|w| w.contains("cannot list")));
+    assert!(
+        jobs[0]
+            .unreadable
+            .as_deref()
+            .is_some_and(|w| w.contains("cannot list"))
+    );
 }
 
 fn report(policy: Policy) -> Result<Report, Error> {
@@ -101,7 +106,11 @@ fn the_exit_code_is_the_worst_outcome() {
     assert_eq!(exit(vec![report(Policy::Allow), report(Policy::Ask)]), 9);
     assert_eq!(exit(vec![report(Policy::Ask), unreadable()]), 3);
     assert_eq!(
-        exit(vec![unreadable(), report(Policy::Block), report(Policy::Ask)]),
+        exit(vec![
+            unreadable(),
+            report(Policy::Block),
+            report(Policy::Ask)
+        ]),
         8
     );
     let mut s = Summary::default();

@@ -34,11 +34,11 @@ mod output;
 pub mod schema;
 
 pub use bundle::{ScanBundleArgs, TrustLevel, ValidateArgs};
-pub use catalog::{Agent, AuditArgs, CatalogArgs};
 pub use candidates::{
     DiscoveryArgs, FilterArgs, ModeArg, NormalizeArgs, RankArgs, RecommendArgs, RegistryArg,
     RenderArgs, ScanArgs,
 };
+pub use catalog::{Agent, AuditArgs, CatalogArgs};
 pub use lifecycle::{
     DailyAction, DailyArgs, FeedbackArgs, FeedbackKind, NoticeAnswer, PromptSourceArg,
     UpdateAnswer, UpdateCheckArgs,

@@ -146,9 +146,9 @@ impl Output {
                 crate::json_text::write(out, t, &extra, !compact)
             }
             Body::Value(_) => {
-                let value = self
-                    .to_value()
-                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))?;
+                let value = self.to_value().map_err(|e| {
+                    std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string())
+                })?;
                 if compact {
                     serde_json::to_writer(&mut *out, &value)
                 } else {

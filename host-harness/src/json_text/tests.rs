@@ -71,10 +71,7 @@ fn member_order_is_kept_below_the_top_level() {
         pretty(text, &[("discovery", &discovery)]).unwrap(),
         "{\n  \"b\": [],\n  \"a\": {\n    \"z\": 1,\n    \"y\": {}\n  },\n  \"c\": [\n    1,\n    {\n      \"q\": null\n    }\n  ],\n  \"discovery\": {\n    \"scanned\": []\n  }\n}"
     );
-    assert_eq!(
-        compact("{}", &[("a", &json!(1))]).unwrap(),
-        r#"{"a":1}"#
-    );
+    assert_eq!(compact("{}", &[("a", &json!(1))]).unwrap(), r#"{"a":1}"#);
     assert_eq!(pretty("{}", &[]).unwrap(), "{}");
 }
 
@@ -94,9 +91,15 @@ fn malformed_or_hostile_text_is_an_error() {
         let err = pretty(bad, &[("k", &json!(1))]).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{bad:?}");
     }
-    assert!(pretty("[1]", &[("k", &json!(1))]).is_err(), "extras need an object");
+    assert!(
+        pretty("[1]", &[("k", &json!(1))]).is_err(),
+        "extras need an object"
+    );
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    assert!(pretty(&deep, &[]).is_err(), "no stack overflow on deep nesting");
+    assert!(
+        pretty(&deep, &[]).is_err(),
+        "no stack overflow on deep nesting"
+    );
     let fine = format!("{}{}", "[".repeat(100), "]".repeat(100));
     assert_eq!(
         compact(&fine, &[]).unwrap(),
@@ -112,5 +115,8 @@ fn large_output_is_written_in_chunks_and_whole() {
         .collect();
     let v = json!({"kept": items, "mode": "manual"});
     let text = v.to_string();
-    assert_eq!(pretty(&text, &[]).unwrap(), serde_json::to_string_pretty(&v).unwrap());
+    assert_eq!(
+        pretty(&text, &[]).unwrap(),
+        serde_json::to_string_pretty(&v).unwrap()
+    );
 }

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use host_harness::commands::{
-    Agent, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg, TrustLevel,
+    Agent, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg,
+    TrustLevel,
 };
 
 const AFTER_HELP: &str = "\

@@ -10,12 +10,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
+use host_harness::commands::{AuditArgs, CatalogArgs};
 use host_harness::commands::{
     DailyAction, DailyArgs, FeedbackKind, FilterArgs, Host, HostEnv, JsonText, NormalizeArgs,
     NoticeAnswer, Output, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs,
     UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
-use host_harness::commands::{AuditArgs, CatalogArgs};
 use host_harness::{CacheMode, Ctx, Error, Harness, InstancePool, Lang};
 
 use args::{Cli, Cmd, LangArg};
