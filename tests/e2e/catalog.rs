@@ -143,7 +143,6 @@ fn from_dir_scans_every_skill_folder_beneath_with_any_number_of_jobs() {
             assert_ne!(v["policy"], "allow", "{path}");
         }
     }
-    }
 }
 
 #[test]
@@ -152,7 +151,9 @@ fn audit_rescans_installed_skills_and_flags_one_changed_since() {
     // Three benign fixtures that a single scan allows.
     let allowed: Vec<PathBuf> = bundles("benign")
         .into_iter()
-        .filter(|b| json(&cli(None, &["scan-bundle", b.to_str().unwrap()], &[]))["policy"] == "allow")
+        .filter(|b| {
+            json(&cli(None, &["scan-bundle", b.to_str().unwrap()], &[]))["policy"] == "allow"
+        })
         .take(3)
         .collect();
     assert_eq!(allowed.len(), 3);
