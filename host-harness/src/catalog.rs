@@ -437,12 +437,14 @@ pub const MAX_WALK_DEPTH: usize = 32;
 /// Every skill folder beneath `root` (a folder holding a `SKILL.md`; its own subfolders are part of
 /// it and not searched), in sorted order, found as they are needed (nothing is collected up front).
 /// `root` itself counts when it holds a `SKILL.md`. Hidden folders (`.git`, …) are skipped; symlinked
-/// folders are followed, each target once (so a link loop ends). A folder that cannot be listed is
+/// folders outside the tree are followed, each target once (links into the tree, loops included, are
+/// skipped: the walk reaches those folders anyway). A folder that cannot be listed is
 /// yielded as a job whose `unreadable` says why.
 pub fn skill_folders(root: &Path) -> SkillFolders {
     SkillFolders {
         stack: vec![(root.to_path_buf(), 0)],
         followed: BTreeSet::new(),
+        root: root.canonicalize().ok(),
     }
 }
 
@@ -452,6 +454,8 @@ pub struct SkillFolders {
     stack: Vec<(PathBuf, usize)>,
     /// Canonical targets of the symlinks followed so far.
     followed: BTreeSet<PathBuf>,
+    /// The root, canonical: a link to a folder inside it is reached by the walk anyway.
+    root: Option<PathBuf>,
 }
 
 impl Iterator for SkillFolders {
@@ -474,8 +478,10 @@ impl Iterator for SkillFolders {
                     });
                 }
             };
+            let mut listed: Vec<_> = entries.flatten().collect();
+            listed.sort_by_key(|e| e.path());
             let mut subdirs: Vec<PathBuf> = Vec::new();
-            for entry in entries.flatten() {
+            for entry in listed {
                 if entry.file_name().to_string_lossy().starts_with('.') {
                     continue;
                 }
@@ -488,6 +494,7 @@ impl Iterator for SkillFolders {
                 } else if kind.is_symlink() && path.is_dir() {
                     // Each target once: a second link to it, or a link back up the tree, is skipped.
                     if let Ok(target) = path.canonicalize()
+                        && !self.root.as_ref().is_some_and(|r| target.starts_with(r))
                         && self.followed.insert(target)
                     {
                         subdirs.push(path);

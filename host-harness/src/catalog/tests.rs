@@ -34,7 +34,8 @@ fn every_skill_folder_beneath_is_found_once_in_order() {
         ["a/alpha", "b/beta", "c/d/e/deep"]
     );
     // A root that is itself a skill is the one bundle.
-    assert_eq!(rel(r, skill_folders(&r.join("a/alpha"))), [""]);
+    let alpha = r.join("a/alpha");
+    assert_eq!(rel(&alpha, skill_folders(&alpha)), [""]);
 }
 
 #[cfg(unix)]

@@ -170,6 +170,7 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
         host.env().state_dir()?;
     }
     match command {
+        Cmd::Audit { .. } => unreachable!("audit runs in catalog()"),
         // Stateless: no state directory, no lock.
         Cmd::Normalize {
             from,
