@@ -59,7 +59,8 @@ fn import_list_is_exactly_std_and_the_state_store() {
             "skill-recommender:core/rank@0.1.0",
             "skill-recommender:core/recommend@0.1.0",
             "skill-recommender:core/render@0.1.0",
-            "skill-recommender:core/scan@0.1.0"
+            "skill-recommender:core/scan@0.1.0",
+            "skill-recommender:core/skills@0.1.0"
         ]
     );
 }
