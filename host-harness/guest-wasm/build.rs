@@ -40,22 +40,39 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target").join("guest-wasm"));
     println!("cargo:rerun-if-env-changed=SKILL_RECOMMENDER_GUEST_TARGET_DIR");
+    // The guest's library is an rlib in its Cargo.toml (natively it is linked into the host, its
+    // tests and benchmarks); the component is the same library as a cdylib, asked for here. A
+    // `cdylib` crate type in Cargo.toml would give every native build of the guest an output name
+    // without cargo's hash, and two builds of it with different dependency features (the host's
+    // build-dependency and a test build with dev-dependencies) would overwrite each other's rlib.
+    cargo_in(
+        &root,
+        &target_dir,
+        &["rustc", "-p", "guest", "--lib", "--crate-type", "cdylib"],
+    );
+    cargo_in(&root, &target_dir, &["build", "-p", "hostile-guest"]);
+    let dir = target_dir.join(TARGET).join(PROFILE);
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap());
+    for (file, key) in [("guest.wasm", "wasm"), ("hostile_guest.wasm", "hostile")] {
+        let from = dir.join(file);
+        let to = out_dir.join(file);
+        std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
+        println!("cargo:{key}={}", to.display());
+    }
+    // Where the guest's own target directory is: host-harness leaves the pre-initialized component
+    // there for the Python host's package.
+    println!("cargo:target_dir={}", target_dir.display());
+}
+
+/// Run cargo for the guest target and profile in `target_dir` (the outer build's settings removed).
+fn cargo_in(root: &Path, target_dir: &Path, args: &[&str]) {
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.current_dir(&root)
-        .args([
-            "build",
-            "--target",
-            TARGET,
-            "--profile",
-            PROFILE,
-            "-p",
-            "guest",
-            "-p",
-            "hostile-guest",
-        ])
+    cmd.current_dir(root)
+        .args(args)
+        .args(["--target", TARGET, "--profile", PROFILE])
         .arg("--target-dir")
-        .arg(&target_dir);
+        .arg(target_dir);
     // The outer cargo's settings are for the host build, not the guest's.
     for var in [
         "CARGO_ENCODED_RUSTFLAGS",
@@ -75,22 +92,12 @@ fn main() {
         .expect("running cargo to build the guest component");
     if !out.status.success() {
         panic!(
-            "building the guest component failed:\n{}\n{}",
+            "building the guest component failed (cargo {}):\n{}\n{}",
+            args.join(" "),
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let dir = target_dir.join(TARGET).join(PROFILE);
-    let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap());
-    for (file, key) in [("guest.wasm", "wasm"), ("hostile_guest.wasm", "hostile")] {
-        let from = dir.join(file);
-        let to = out_dir.join(file);
-        std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
-        println!("cargo:{key}={}", to.display());
-    }
-    // Where the guest's own target directory is: host-harness leaves the pre-initialized component
-    // there for the Python host's package.
-    println!("cargo:target_dir={}", target_dir.display());
 }
 
 fn ensure_target() {
