@@ -35,9 +35,15 @@ fn every_agent_layout_installs_where_that_agent_looks() {
             "{a} {scope}: {:#}",
             o.json
         );
-        let base = rel
-            .replace('P', &w.project().display().to_string())
-            .replace('H', &w.home().display().to_string());
+        // `P/…` is under the project, `H/…` under the home (replacing the letters anywhere would
+        // also hit a capital P or H in a random temporary folder's name).
+        let base = match rel.split_once('/') {
+            Some(("P", r)) => w.project().join(r),
+            Some(("H", r)) => w.home().join(r),
+            _ => unreachable!("{rel}"),
+        }
+        .display()
+        .to_string();
         let dir = Path::new(&base).join("date-format");
         assert_eq!(o.json["path"], dir.display().to_string(), "{a} {scope}");
         assert_eq!(
