@@ -1,5 +1,6 @@
 //! End-to-end tests: the real component through the harness, and the real CLI binary.
 
+mod agent_path;
 mod candidates;
 mod catalog;
 mod cli;
@@ -11,6 +12,7 @@ mod ondisk;
 mod pool;
 mod precompiled;
 mod preinit;
+mod readme;
 mod recommend;
 mod sandbox;
 mod security;

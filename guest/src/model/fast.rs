@@ -43,22 +43,110 @@ pub const FIELDS: &[&str] = &[
     "pain_point",
     "highlights",
     "raw_content",
+    "tagline",
+    "platforms",
+    "prerequisites",
 ];
 
 /// One item of a candidates list, parsed: the candidate, or why it is not one (as [`parse_one`]
-/// says it).
+/// says it). The tests compare it with the lenient path; the reader uses [`Entry`].
+#[cfg(test)]
 pub struct Item(pub Result<Candidate, String>);
 
+#[cfg(test)]
 impl<'de> Deserialize<'de> for Item {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(ItemVisitor)
     }
 }
 
+#[cfg(test)]
 struct ItemVisitor;
 
+/// One entry of a list as the input reader sees it: a candidate the fast path took (an object with
+/// `skill_id` whose members all have their plain types), or the JSON value of anything else, for the
+/// reader to classify (a registry's raw item, a string, an invalid candidate) exactly as before.
+pub enum Entry {
+    Candidate(Candidate),
+    Value(Value),
+}
+
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(EntryVisitor)
+    }
+}
+
+struct EntryVisitor;
+
+impl<'de> Visitor<'de> for EntryVisitor {
+    type Value = Entry;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list entry")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
+        let mut members: Vec<(Cow<'de, str>, Value)> = Vec::with_capacity(16);
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            members.push((key, map.next_value()?));
+        }
+        if members.iter().any(|(k, _)| k == "skill_id") && plain(&members) {
+            return Ok(Entry::Candidate(build(members)));
+        }
+        Ok(Entry::Value(Value::Object(
+            members
+                .into_iter()
+                .map(|(k, v)| (k.into_owned(), v))
+                .collect::<Map<String, Value>>(),
+        )))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Entry, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element::<Value>()? {
+            items.push(v);
+        }
+        Ok(Entry::Value(Value::Array(items)))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Entry, E> {
+        Ok(Entry::Value(Value::Bool(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Entry, E> {
+        Ok(Entry::Value(Value::from(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Entry, E> {
+        Ok(Entry::Value(Value::from(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Entry, E> {
+        Ok(Entry::Value(Value::from(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Entry, E> {
+        Ok(Entry::Value(Value::String(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Entry, E> {
+        Ok(Entry::Value(Value::String(v)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Entry, E> {
+        Ok(Entry::Value(Value::Null))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Entry, E> {
+        Ok(Entry::Value(Value::Null))
+    }
+}
+
+#[cfg(test)]
 const NOT_AN_OBJECT: &str = "not a JSON object";
 
+#[cfg(test)]
 impl<'de> Visitor<'de> for ItemVisitor {
     type Value = Item;
 
@@ -155,6 +243,8 @@ pub(super) fn plain(members: &[(Cow<'_, str>, Value)]) -> bool {
             "registry" => {
                 v.is_null() || (v.is_object() && RegistryEvidence::deserialize(v).is_ok())
             }
+            // Aliases and nested records: the lenient path reads them.
+            "platforms" | "prerequisites" => false,
             _ => v.is_string(),
         };
         if !ok {
@@ -230,10 +320,12 @@ pub(super) fn build(members: Vec<(Cow<'_, str>, Value)>) -> Candidate {
             "pain_point" => c.pain_point = opt_string(v),
             "highlights" => c.highlights = string_list(v),
             "raw_content" => c.raw_content = opt_string(v),
+            "tagline" => c.tagline = opt_string(v),
             _ => {
                 c.extra.insert(key.into_owned(), v);
             }
         }
     }
+    crate::fit::complete_from_content(&mut c);
     c
 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::Error;
 
-/// A successful result that may still say "no" (the CLI's exit codes 7, 8 and 9).
+/// A successful result that may still say "no" (the CLI's exit codes 7, 8, 9 and 10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// Nothing to flag (exit 0).
@@ -22,6 +22,9 @@ pub enum Verdict {
     /// Refused because an argument cannot apply (a patch whose `old` text is not found, or is found
     /// more than once) (exit 3, like invalid input).
     Invalid,
+    /// Nothing usable: every candidate was dropped or blocked, or none was given (`recommend`'s
+    /// `no_usable_candidates`, `filter` keeping nothing; exit 10).
+    NothingUsable,
 }
 
 impl Verdict {
@@ -34,10 +37,11 @@ impl Verdict {
             Verdict::Ask => 9,
             Verdict::Conflict => 10,
             Verdict::Invalid => 3,
+            Verdict::NothingUsable => 10,
         }
     }
 
-    /// `"done"`, `"partial"`, `"blocked"` or `"ask"`.
+    /// `"done"`, `"partial"`, `"blocked"`, `"ask"` or `"nothing_usable"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Done => "done",
@@ -46,6 +50,7 @@ impl Verdict {
             Verdict::Ask => "ask",
             Verdict::Conflict => "conflict",
             Verdict::Invalid => "invalid",
+            Verdict::NothingUsable => "nothing_usable",
         }
     }
 }
@@ -103,6 +108,12 @@ impl Output {
             extra: Vec::new(),
             verdict,
         }
+    }
+
+    /// The same output with `verdict`.
+    pub(crate) fn with_verdict(mut self, verdict: Verdict) -> Output {
+        self.verdict = verdict;
+        self
     }
 
     /// Add a top-level field (it replaces a field of the same name in the guest's object).

@@ -16,14 +16,22 @@ use host_harness::commands::{
     PatchTextArgs, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs, UninstallArgs,
     UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
+<<<<<<< HEAD
 use host_harness::commands::{AuditArgs, CatalogArgs};
 use host_harness::{CacheMode, Ctx, Error, Harness, InstancePool, Lang};
+=======
+use host_harness::{CacheMode, Error, Harness, Lang};
+use serde_json::json;
+>>>>>>> fit-quality
 
 use args::{Cli, Cmd, LangArg, SkillCmd};
 use print::Style;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(e),
+    };
     let compact = cli.compact;
     if cli.command.is_catalog() {
         return catalog(cli).unwrap_or_else(|e| print::fail(&e, true));
@@ -39,6 +47,32 @@ fn main() -> ExitCode {
     }
 }
 
+/// A usage error: the same `{"error": ...}` object as every other failure on stdout (exit 2), clap's
+/// full text on stderr. `--help` and `--version` print as usual (exit 0).
+fn usage(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let rendered = e.render().to_string();
+    let message = rendered
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("error: ")
+        .to_owned();
+    let value = json!({"error": {"code": "usage", "message": message, "exit_code": 2}});
+    let compact = std::env::args().any(|a| a == "--compact");
+    let text = if compact {
+        serde_json::to_string(&value)
+    } else {
+        serde_json::to_string_pretty(&value)
+    };
+    println!("{}", text.expect("JSON values always serialize"));
+    eprint!("{rendered}");
+    ExitCode::from(2)
+}
+
 fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
     match (no_cache, dir) {
         (true, _) => CacheMode::Disabled,
@@ -47,6 +81,7 @@ fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
     }
 }
 
+<<<<<<< HEAD
 /// The bundled sample candidates: `recommend`'s development fallback when no --candidates is given.
 const SAMPLE_CANDIDATES: &str = include_str!("../../../../data/sample_candidates.json");
 
@@ -59,14 +94,36 @@ fn setup(cli: &mut Cli, pool: Option<InstancePool>) -> Result<(Ctx, Host, usize)
     };
     let mut ctx = host_harness::system_context(lang);
     if let Some(now) = cli.now.take() {
+=======
+fn run(cli: Cli) -> Result<Output, Error> {
+    // Without --lang the component takes the state's language, else this guess from the locale.
+    let lang = cli.lang.map(|l| match l {
+        LangArg::Zh => Lang::Zh,
+        LangArg::En => Lang::En,
+    });
+    let mut ctx = host_harness::user_context(lang, |k| std::env::var_os(k));
+    if let Some(now) = cli.now {
+>>>>>>> fit-quality
         ctx.now = now;
     }
     if let Some(zone) = cli.timezone.take() {
         ctx.host_timezone = Some(zone);
     }
     let mut builder = Harness::builder()
+<<<<<<< HEAD
         .cache(cache_mode(cli.no_cache, cli.cache_dir.take()))
         .instance_pool(pool);
+=======
+        .cache(cache_mode(cli.no_cache, cli.cache_dir))
+        .instance_pool(None)
+        .on_prepare(|path| {
+            // The one slow start: never silent.
+            eprintln!(
+                "skill-recommender: preparing the component for this machine (once; later runs load it from {})",
+                path.display()
+            );
+        });
+>>>>>>> fit-quality
     if let Some(path) = &cli.component {
         let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
             field: "component".into(),
@@ -184,11 +241,16 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                 response: input("input", &path)?,
             },
         ),
-        Cmd::Scan { candidates, mode } => host.scan(
+        Cmd::Scan {
+            candidates,
+            source,
+            mode,
+        } => host.scan(
             &ctx,
             ScanArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
             },
         ),
         Cmd::ScanBundle {
@@ -206,7 +268,18 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                 force,
             },
         ),
-        Cmd::Validate { path, strict } => host.validate(&ctx, &ValidateArgs { path, strict }),
+        Cmd::Validate {
+            path,
+            strict,
+            quality,
+        } => host.validate(
+            &ctx,
+            &ValidateArgs {
+                path,
+                strict,
+                quality,
+            },
+        ),
         Cmd::Render {
             mode, input: path, ..
         } => host.render(
@@ -219,56 +292,64 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
         // Stateful: one transaction on the state directory.
         Cmd::Filter {
             candidates,
+            source,
             mode,
             discovery,
+            agent,
         } => host.filter(
             &ctx,
             FilterArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
                 discovery: discovery.into_args(),
+                agent: agent.into_args(),
             },
         ),
         Cmd::Rank {
             candidates,
+            source,
             mode,
             request,
             discovery,
+            agent,
         } => host.rank(
             &ctx,
             RankArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
                 task: request.task,
                 signals: request.signals,
                 discovery: discovery.into_args(),
+                agent: agent.into_args(),
             },
         ),
         Cmd::Recommend {
             mode,
             candidates,
+            sample,
+            source,
             request,
             dry_run,
             remote_version,
             local_version,
             other_question,
             discovery,
+            agent,
             ..
         } => {
             let candidates = match candidates {
-                Some(path) => input("candidates", &path)?,
-                None => {
-                    eprintln!(
-                        "skill-recommender: no --candidates given: using the bundled sample data (data/sample_candidates.json), for development only"
-                    );
-                    JsonText(SAMPLE_CANDIDATES.to_owned())
-                }
+                Some(path) => Some(input("candidates", &path)?),
+                None => None,
             };
             host.recommend(
                 &ctx,
                 RecommendArgs {
                     mode,
                     candidates,
+                    sample,
+                    source: source.into_args(),
                     task: request.task,
                     signals: request.signals,
                     dry_run,
@@ -276,10 +357,12 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                     local_version,
                     other_question,
                     discovery: discovery.into_args(),
+                    agent: agent.into_args(),
                 },
             )
         }
-        Cmd::Status => host.status(&ctx),
+        Cmd::Status { verbose: false } => host.status(&ctx),
+        Cmd::Status { verbose: true } => host.status_verbose(&ctx),
         Cmd::PromptDaily { source } => host.daily(
             &ctx,
             &DailyArgs {
@@ -344,7 +427,13 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                 UpdateAnswer::Dismiss
             },
         ),
-        Cmd::Shown(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Shown)),
+        Cmd::Shown { skill, mode } => host.feedback(
+            &ctx,
+            host_harness::commands::FeedbackArgs {
+                mode,
+                ..skill.into_args(FeedbackKind::Shown)
+            },
+        ),
         Cmd::Accept(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Accept)),
         Cmd::Reject(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Reject)),
         // Skills on disk (install records `accept` in the state directory).
