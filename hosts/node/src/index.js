@@ -269,7 +269,6 @@ export class Host {
     return this.#stateless(bytes, 'scan', 'scanBundle', bundle, t, !!force);
   }
 
-<<<<<<< HEAD
   /** Parse an install coordinate (`@ns/slug[@version|@tag]`, `slug`, ClawHub's `ns--slug`). Reads no state. */
   coordinate({ coordinate }) {
     const inputBytes = this.#checkSize('coordinate', coordinate);
@@ -292,12 +291,8 @@ export class Host {
     return this.#stateless(inputBytes, 'skills', 'applyPatch', text, old, replacement, !!replaceAll);
   }
 
-  /** Validate a skill folder's or SKILL.md's frontmatter and layout. */
-  validate({ path, strict = false }) {
-=======
   /** Validate a skill folder's or SKILL.md's frontmatter and layout; quality: also assess its quality. */
   validate({ path, strict = false, quality = false }) {
->>>>>>> fit-quality
     const { bundle, bytes } = readBundleArg(path, this.component.limits);
     return this.#stateless(bytes, 'scan', 'validate', bundle, !!strict, !!quality);
   }

@@ -5,13 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use host_harness::commands::{
-<<<<<<< HEAD
-    Agent, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg,
-    ScopeArg, TargetArgs, TrustLevel,
-=======
-    AgentArgs, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg, RegistryArg,
-    SourceArgs, TrustLevel,
->>>>>>> fit-quality
+    Agent, AgentArgs, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg,
+    RegistryArg, ScopeArg, SourceArgs, TargetArgs, TrustLevel,
 };
 
 const AFTER_HELP: &str = "\
@@ -39,20 +34,15 @@ Exit codes:
   5  sandbox limit (time, instructions or memory)
   6  refused transition (not allowed from the current daily status; the error says what to do)
   7  partial: `normalize` skipped some items (the JSON lists them; the rest were normalized)
-<<<<<<< HEAD
   8  blocked / invalid: `scan-bundle` policy is block, or `validate` found errors; `install`/`skill`
      refused (invalid, hostile or blocked by the scan); `audit`: something is dangerous
   9  ask: `scan-bundle`/`install` policy is ask (confirm with the user, then `install --yes`);
      `audit`: something changed since install or needs a look
- 10  conflict with what is on disk: a skill of that name is there, not found, a malformed AGENTS.md
-     block, or another process holds the skills folder
+ 10  nothing usable (`recommend`, `filter`): every candidate was dropped or blocked, or none was
+     given (`recommend` prints one line per reason on stdout); or a conflict with what is on disk
+     (`install`, `uninstall`, `skill`): a skill of that name is there, not found, a malformed
+     AGENTS.md block, or another process holds the skills folder
  11  a skills folder could not be read or written (rolled back, or finished by the next command)
-=======
-  8  blocked / invalid: `scan-bundle` policy is block, or `validate` found errors
-  9  ask: `scan-bundle` policy is ask (confirm with the user before installing)
-  10 nothing usable: every candidate was dropped or blocked, or none was given (`recommend` prints
-     one line per reason on stdout; `filter` kept nothing)
->>>>>>> fit-quality
 
 Examples:
   skill-recommender recommend --sample --mode manual --task 'pdf tables'   # the built-in demonstration
@@ -65,19 +55,15 @@ Examples:
   skill-recommender normalize --from clawhub clawhub-search.json > candidates.json
   skill-recommender filter --candidates candidates.json --mode daily
   skill-recommender recommend --mode manual --task '把 PDF 表格转成 Excel' --candidates candidates.json
-<<<<<<< HEAD
-  skill-recommender recommend --mode daily --candidates candidates.json --json
-  skill-recommender install ./date-format --skill-id clawhub:date-format     # after 「安装」
-  skill-recommender audit
-  skill-recommender skill patch weekly-report --old '1. Read' --new '1. Open' --agent hermes";
-=======
   skill-recommender recommend --mode manual --task 'pdf tables' --candidates clawhub-search.json
   skill-recommender recommend --mode manual --task 'meeting notes' --candidates candidates.json \
       --platform macos --capabilities terminal,browser,web_search
   skill-recommender accept --skill-id clawhub:pdf-tables    # the ID on the card (or the name it showed)
   skill-recommender recommend --mode daily --candidates candidates.json --json
-  skill-recommender validate ./my-skill --quality";
->>>>>>> fit-quality
+  skill-recommender validate ./my-skill --quality
+  skill-recommender install ./date-format --skill-id clawhub:date-format     # after 「安装」
+  skill-recommender audit
+  skill-recommender skill patch weekly-report --old '1. Read' --new '1. Open' --agent hermes";
 
 /// Discover, vet and recommend agent skills: the deterministic half of the skill-recommender protocol,
 /// run in a WebAssembly sandbox with no file, network, environment or process access.

@@ -16,13 +16,9 @@ use host_harness::commands::{
     PatchTextArgs, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs, UninstallArgs,
     UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
-<<<<<<< HEAD
 use host_harness::commands::{AuditArgs, CatalogArgs};
 use host_harness::{CacheMode, Ctx, Error, Harness, InstancePool, Lang};
-=======
-use host_harness::{CacheMode, Error, Harness, Lang};
 use serde_json::json;
->>>>>>> fit-quality
 
 use args::{Cli, Cmd, LangArg, SkillCmd};
 use print::Style;
@@ -81,41 +77,24 @@ fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
     }
 }
 
-<<<<<<< HEAD
-/// The bundled sample candidates: `recommend`'s development fallback when no --candidates is given.
-const SAMPLE_CANDIDATES: &str = include_str!("../../../../data/sample_candidates.json");
-
 /// The context, the host and the input size cap for this process's command(s). `pool`: the warm
 /// instance pool, for commands that make many calls at once (a catalog scan).
 fn setup(cli: &mut Cli, pool: Option<InstancePool>) -> Result<(Ctx, Host, usize), Error> {
-    let lang = match cli.lang {
-        LangArg::Zh => Lang::Zh,
-        LangArg::En => Lang::En,
-    };
-    let mut ctx = host_harness::system_context(lang);
-    if let Some(now) = cli.now.take() {
-=======
-fn run(cli: Cli) -> Result<Output, Error> {
     // Without --lang the component takes the state's language, else this guess from the locale.
     let lang = cli.lang.map(|l| match l {
         LangArg::Zh => Lang::Zh,
         LangArg::En => Lang::En,
     });
     let mut ctx = host_harness::user_context(lang, |k| std::env::var_os(k));
-    if let Some(now) = cli.now {
->>>>>>> fit-quality
+    if let Some(now) = cli.now.take() {
         ctx.now = now;
     }
     if let Some(zone) = cli.timezone.take() {
         ctx.host_timezone = Some(zone);
     }
     let mut builder = Harness::builder()
-<<<<<<< HEAD
         .cache(cache_mode(cli.no_cache, cli.cache_dir.take()))
-        .instance_pool(pool);
-=======
-        .cache(cache_mode(cli.no_cache, cli.cache_dir))
-        .instance_pool(None)
+        .instance_pool(pool)
         .on_prepare(|path| {
             // The one slow start: never silent.
             eprintln!(
@@ -123,7 +102,6 @@ fn run(cli: Cli) -> Result<Output, Error> {
                 path.display()
             );
         });
->>>>>>> fit-quality
     if let Some(path) = &cli.component {
         let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
             field: "component".into(),

@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = cmd("validate", "Validate SKILL.md against the agentskills.io specification. Exit 0 valid, 8 invalid.")
     c.add_argument("path")
     c.add_argument("--strict", action="store_true")
-<<<<<<< HEAD
+    c.add_argument("--quality", action="store_true", help="Also assess the skill's quality (prompt-only, basic, strong).")
     c = cmd("coordinate", "Parse an install coordinate (@ns/slug[@version|@tag], slug, ns--slug). Reads no state.")
     c.add_argument("coordinate", metavar="COORDINATE")
     c = cmd("agents-md", "Print an AGENTS.md with a <skill> element added, replaced or removed (nothing is written).")
@@ -198,9 +198,6 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--old", metavar="TEXT", required=True)
     c.add_argument("--new", metavar="TEXT", required=True)
     c.add_argument("--replace-all", action="store_true")
-=======
-    c.add_argument("--quality", action="store_true", help="Also assess the skill's quality (prompt-only, basic, strong).")
->>>>>>> fit-quality
     return p
 
 
