@@ -16,7 +16,9 @@ use serde::Deserialize;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::{Candidate, Popularity, RegistryEvidence, parse_one};
+use super::{Candidate, Popularity, RegistryEvidence};
+#[cfg(test)]
+use super::parse_one;
 
 /// The JSON names of [`Candidate`]'s own fields: everything else goes to `extra`. A test keeps this
 /// list equal to the fields the model serializes.
@@ -66,6 +68,8 @@ struct ItemVisitor;
 /// One entry of a list as the input reader sees it: a candidate the fast path took (an object with
 /// `skill_id` whose members all have their plain types), or the JSON value of anything else, for the
 /// reader to classify (a registry's raw item, a string, an invalid candidate) exactly as before.
+// Nearly every entry is a candidate: boxing it would add an allocation per candidate (as in input.rs).
+#[allow(clippy::large_enum_variant)]
 pub enum Entry {
     Candidate(Candidate),
     Value(Value),
@@ -282,6 +286,7 @@ fn string_list(v: Value) -> Vec<String> {
 pub(super) fn build(members: Vec<(Cow<'_, str>, Value)>) -> Candidate {
     let mut c = Candidate {
         cross_source_count: 1,
+        popularity: Popularity::not_given(),
         ..Candidate::default()
     };
     for (key, v) in members {
@@ -300,10 +305,13 @@ pub(super) fn build(members: Vec<(Cow<'_, str>, Value)>) -> Candidate {
                 let Value::Object(mut p) = v else {
                     unreachable!("checked by plain()")
                 };
-                let count = |v: Option<Value>| v.and_then(|v| v.as_u64()).unwrap_or(0);
+                let count = |v: &Option<Value>| v.as_ref().and_then(Value::as_u64).unwrap_or(0);
+                let (downloads, stars) = (p.remove("downloads"), p.remove("stars"));
                 c.popularity = Popularity {
-                    downloads: count(p.remove("downloads")),
-                    stars: count(p.remove("stars")),
+                    downloads: count(&downloads),
+                    stars: count(&stars),
+                    // As the lenient path: no count stated is unknown, not zero.
+                    unknown: downloads.is_none() && stars.is_none(),
                     extra: p,
                 };
             }

@@ -669,6 +669,7 @@ fn record_accept(
         now: now.to_owned(),
         host_timezone: timezone,
         lang: Lang::En,
+        lang_explicit: false,
     };
     harness
         .run(
@@ -681,6 +682,7 @@ fn record_accept(
                     name: skill.name.clone(),
                     url: skill.url.clone(),
                     categories: skill.categories.clone(),
+                    mode: None,
                 },
             },
         )
