@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::content::{FileKind, Finding, evidence, kind_of, scan_text};
+use super::content::{FileKind, FilePlace, Finding, evidence, kind_of, scan_file};
 use super::rules::{RuleSet, Severity};
 use super::{Trust, policy, verdict};
 
@@ -134,6 +134,7 @@ fn finding(
         line: 0,
         evidence,
         description: description.into(),
+        related: Vec::new(),
     }
 }
 
@@ -286,19 +287,40 @@ fn note_finding(n: &BundleNote) -> Finding {
         line: 0,
         evidence: evidence(&n.message, 0, 0),
         description: what.into(),
+        related: Vec::new(),
     }
 }
 
-/// Scan every entry; findings sorted most severe first.
+/// Scan every entry (pass one: the rules' findings and facts of every text file), then judge the
+/// facts of the whole bundle together (pass two); findings sorted most severe first.
 pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     let rules = RuleSet::builtin();
     let mut out: Vec<Finding> = bundle.notes.iter().map(note_finding).collect();
+    let mut scanned = Vec::new();
     for f in &bundle.files {
         structural(f, &mut out);
         if let (EntryKind::Text, Some(text)) = (f.kind, &f.content) {
-            out.extend(scan_text(rules, &f.path, text));
+            let mut scan = scan_file(rules, &f.path, text);
+            out.append(&mut scan.findings);
+            scanned.push((f.path.as_str(), text.as_str(), scan.facts));
         }
     }
+    let view = super::judge::Bundle {
+        rules,
+        files: scanned
+            .iter()
+            .map(|(path, content, facts)| super::judge::File {
+                path,
+                content,
+                kind: kind_of(path, content),
+                place: FilePlace::of(path),
+                facts,
+            })
+            .collect(),
+        prior: &out,
+    };
+    let judged = super::judge::judge(&view);
+    out.extend(judged);
     if !bundle
         .files
         .iter()

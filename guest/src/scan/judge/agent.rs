@@ -1,0 +1,161 @@
+//! Tampering with the agent itself.
+//!
+//! - `persistence.agent-permissions`: values that lift the agent's permission checks
+//!   (`bypassPermissions`, `Bash(*)`, `approval_policy = "never"`, `autoApprove: ["*"]`) in a bundle
+//!   that writes or names the agent's settings; an agent launched with its checks disabled; a hook
+//!   in the agent's settings that sends what the agent does to a remote host.
+//! - `persistence.agent-instructions`: writes to the agent's instruction, memory or identity files
+//!   (AGENTS.md, CLAUDE.md, MEMORY.md, SOUL.md, `.cursorrules`): what memory skills do, so
+//!   informational alone; `critical` when the same file also plants approvals, overrides the user,
+//!   fetches remote instructions, hides text, pipes code into a shell or asks for secrets.
+//! - `persistence.skill-worm`: writes into other installed skills, with a payload.
+
+use super::{At, Bundle, finding, hosts_in};
+use crate::scan::content::Finding;
+use crate::scan::facts::FactKind;
+use crate::scan::hosts::HostClass;
+use crate::scan::rules::Severity;
+
+/// Tags of `write` facts that target the agent's own files.
+pub fn agent_write_tag(tag: &str) -> bool {
+    matches!(tag, "agent-config" | "agent-instructions" | "agent-memory" | "agent-identity" | "skills")
+}
+
+pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    permissions(b, out);
+    instructions(b, out);
+}
+
+fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let config: Option<At<'_>> = b
+        .all(FactKind::AgentConfigPath)
+        .chain(b.all(FactKind::Write).filter(|a| b.tag(a.fact) == "agent-config"))
+        .next();
+    let mut reported = false;
+    for v in b.all(FactKind::PermissionValue) {
+        let tag = b.tag(v.fact);
+        let (sev, why) = match (tag, &config) {
+            ("bypass", Some(c)) => (
+                Severity::Critical,
+                format!(
+                    "{} and the bundle writes or names the agent's settings ({}): every future session would run without permission prompts. Do not install this skill.",
+                    b.title(v.fact),
+                    c.place()
+                ),
+            ),
+            ("bypass", None) if !v.fact.prose => (
+                Severity::High,
+                format!("{}: a value that lifts the agent's permission checks. Check where it is written.", b.title(v.fact)),
+            ),
+            ("allow", Some(c)) => (
+                Severity::High,
+                format!(
+                    "{}, written into the agent's settings ({}): those commands would run without asking the user. Check each rule is one the user wants.",
+                    b.title(v.fact),
+                    c.place()
+                ),
+            ),
+            ("hook", Some(c)) => {
+                let sends = b
+                    .in_file(v.file, FactKind::NetSend)
+                    .chain(b.in_file(v.file, FactKind::Url))
+                    .find(|n| hosts_in(&n.text()).iter().any(|h| h.class != HostClass::Local && !h.class.is_known_good()));
+                match sends {
+                    Some(n) => (
+                        Severity::Critical,
+                        format!(
+                            "A hook is installed in the agent's settings ({}) and this file sends data to a remote host at {}: everything the agent does would be copied there. Do not install this skill.",
+                            c.place(),
+                            n.place()
+                        ),
+                    ),
+                    None => (
+                        Severity::Medium,
+                        format!("A hook is installed in the agent's settings ({}): check what its command does.", c.place()),
+                    ),
+                }
+            }
+            _ => continue,
+        };
+        let related = config.iter().filter(|c| c.fact.line != v.fact.line || c.file.path != v.file.path).map(|c| c.related("setting")).collect();
+        out.push(finding("persistence.agent-permissions", "persistence", sev, v, why, related));
+        reported = true;
+        if sev == Severity::Critical {
+            break;
+        }
+    }
+    let _ = reported;
+    for l in b.all(FactKind::PermissionBypass) {
+        let sev = if l.fact.prose { Severity::High } else { Severity::Critical };
+        let why = format!(
+            "{}: the agent would run every command and edit every file without asking. {}",
+            b.title(l.fact),
+            if sev == Severity::Critical {
+                "Do not install this skill."
+            } else {
+                "Only ever do this inside a disposable sandbox."
+            }
+        );
+        out.push(finding("persistence.agent-permissions", "persistence", sev, l, why, Vec::new()));
+        break;
+    }
+}
+
+fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let writes: Vec<At<'_>> = b
+        .all(FactKind::Write)
+        .filter(|a| agent_write_tag(b.tag(a.fact)) && b.tag(a.fact) != "agent-config")
+        .chain(b.all(FactKind::MemoryEdit))
+        .collect();
+    for w in writes.iter().take(1).chain(writes.iter().skip(1).filter(|w| b.tag(w.fact) == "skills").take(1)) {
+        let poison = [
+            FactKind::ApproveAll,
+            FactKind::NoInspect,
+            FactKind::OverrideUser,
+            FactKind::RemoteInstructions,
+            FactKind::SecretToOutput,
+            FactKind::HiddenMarkup,
+            FactKind::PipeExec,
+        ]
+        .iter()
+        .find_map(|k| b.in_file(w.file, *k).next());
+        let worm = b.tag(w.fact) == "skills";
+        let (rule, sev, why) = match (poison, worm) {
+            (Some(p), true) => (
+                "persistence.skill-worm",
+                Severity::Critical,
+                format!(
+                    "{} and the same file carries {} ({}): a skill that plants code in other installed skills spreads like a worm. Do not install it.",
+                    b.title(w.fact),
+                    b.title(p.fact).to_lowercase(),
+                    p.place()
+                ),
+            ),
+            (Some(p), false) => (
+                "persistence.agent-instructions",
+                Severity::Critical,
+                format!(
+                    "{} and the same file carries {} ({}): instructions planted in the agent's own files steer every later session. Do not install this skill.",
+                    b.title(w.fact),
+                    b.title(p.fact).to_lowercase(),
+                    p.place()
+                ),
+            ),
+            (None, true) => (
+                "persistence.skill-worm",
+                Severity::High,
+                format!("{}: a skill should not change other installed skills. Check what it writes.", b.title(w.fact)),
+            ),
+            (None, false) => (
+                "persistence.agent-instructions",
+                Severity::Medium,
+                format!(
+                    "{}: the agent's instruction or memory files change. That is the job of memory and project-setup skills; check the skill says so and asks before writing.",
+                    b.title(w.fact)
+                ),
+            ),
+        };
+        let related = poison.map(|p| vec![p.related("signal")]).unwrap_or_default();
+        out.push(finding(rule, "persistence", sev, *w, why, related));
+    }
+}
