@@ -170,13 +170,18 @@ fn frontmatter(text: &str, report: &mut Report) -> Option<(Map<String, Value>, S
 
 /// The frontmatter `name`, if the file has a readable one (used for labels, never for judging).
 pub fn frontmatter_name(text: &str) -> Option<String> {
+    frontmatter_string(text, "name")
+}
+
+/// A string field of the frontmatter, if the file has a readable one.
+pub fn frontmatter_string(text: &str, key: &str) -> Option<String> {
     let mut r = Report {
         strict: false,
         errors: Vec::new(),
         warnings: Vec::new(),
     };
     let (m, _) = frontmatter(text, &mut r)?;
-    m.get("name").and_then(Value::as_str).map(str::to_owned)
+    m.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
 fn check_name(name: &str, dir: Option<&str>, r: &mut Report) {

@@ -10,7 +10,8 @@
 //! corpus expects, then fails on any regression. The older fixtures (`skills/benign`, `skills/malicious`)
 //! are checked by the end-to-end tests through the component.
 //!
-//! `CORPUS_SHOW=slug` prints one bundle's findings; `CORPUS_ALL=1` prints every bundle's verdict.
+//! `CORPUS_SHOW=slug` prints one bundle's findings; `CORPUS_ALL=1` prints every bundle's verdict;
+//! `CORPUS_HIDE_HELD_OUT=1` lists held-out misses without naming them (for rule development).
 
 use std::collections::BTreeMap;
 use std::fs;

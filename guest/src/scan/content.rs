@@ -313,7 +313,7 @@ impl FilePlace {
 fn defensive() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detect(s|ed|ion|or)?|look for|watch for|flag(s|ged)?|refuse|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|telling the (agent|model|assistant)|tells? the (agent|model|assistant) to|instructs? the (agent|model) to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
+        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant|user) to|asks? the (agent|model|assistant|user) to|instructs? the (agent|model|user) to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
             .expect("valid")
     })
 }
@@ -363,6 +363,7 @@ struct LineContext {
     negated: bool,
     defensive: bool,
     table: bool,
+    blockquote: bool,
 }
 
 /// The result of scanning one text file: the rules' own findings and the facts for the judge.
@@ -482,11 +483,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             });
             prompt_at = None;
         }
+        let inline_code = !in_code && kind == FileKind::Markdown && line.contains('`');
         let hits = if is_joined {
             // A joined line is new text: search it (rare).
             rules.scan_line(line, in_code)
         } else {
-            rules.confirm(line, in_code, &candidates)
+            rules.confirm_in(line, rules.scope(in_code, inline_code), &candidates)
         };
         if hits.is_empty() {
             continue;
@@ -495,9 +497,11 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         let ctx = LineContext {
             comment: in_code && is_comment(line)
                 || kind != FileKind::Code && line.trim_start().starts_with("<!--"),
-            negated: negation().is_match(line.as_bytes()),
+            // Negation is a matter of sentences: in code, "do not" sits in strings and comments.
+            negated: !in_code && negation().is_match(line.as_bytes()),
             defensive: !in_code && defensive().is_match(line.as_bytes()),
             table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
+            blockquote: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('>'),
         };
         let line_end = end;
         for hit in hits {
@@ -507,6 +511,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 Context::Negated => ctx.negated,
                 Context::Defensive => ctx.defensive,
                 Context::Table => ctx.table,
+                Context::Blockquote => ctx.blockquote,
                 Context::Quoted => !in_code && is_quoted(line, hit.start),
                 Context::Test => place.test,
                 Context::Signature => place.signature,
@@ -536,7 +541,17 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             if *n > MAX_FINDINGS_PER_RULE_PER_FILE {
                 continue;
             }
+            // A code rule that ran only because of `inline code` in a sentence: a command named in
+            // prose is informational on its own (the judge still combines its fact).
+            let inline_only = inline_code && rule.scope == super::rules::Scope::Code;
             let (severity, description) = match mention {
+                None if inline_only && rule_severity > Severity::Medium => (
+                    Severity::Medium,
+                    format!(
+                        "{} (Informational: it is named in a sentence, not in a script or code block.)",
+                        rule.description
+                    ),
+                ),
                 Some(c) if rule_severity > Severity::Low => (
                     Severity::Low,
                     format!(

@@ -129,11 +129,15 @@ pub fn under(host: &str, domain: &str) -> bool {
 /// A URL's host and the rest (path and query), lower-cased host; `None` if `url` has no `scheme://`.
 pub fn split_url(url: &str) -> Option<(String, &str)> {
     let rest = &url[url.find("://")? + 3..];
+    // A host filled in at run time (`https://${SITE}/…`, `https://<host>/…`) is not a host.
+    if rest.starts_with(['$', '{', '<', '%', '"', '\'']) {
+        return None;
+    }
     let end = rest
         .find(|c: char| {
             matches!(
                 c,
-                '/' | '?' | '#' | '"' | '\'' | '`' | ' ' | '\t' | ')' | '>' | '<' | '}' | ',' | ';' | '|' | '\\'
+                '/' | '?' | '#' | '"' | '\'' | '`' | ' ' | '\t' | ')' | '>' | '<' | '}' | ',' | ';' | '|' | '\\' | '$' | '{' | '%' | '*'
             ) || c == ']' && !rest.starts_with('[')
         })
         .unwrap_or(rest.len());
@@ -381,5 +385,7 @@ mod tests {
         assert!(under("a.b.example.com", "example.com") && !under("badexample.com", "example.com"));
         assert!(urls_in("no urls here: just text").is_empty());
         assert!(urls_in("://").is_empty());
+        assert_eq!(split_url("https://${JIRA_SITE}/rest"), None);
+        assert_eq!(split_url("https://api.pagerduty.com$1").unwrap().0, "api.pagerduty.com");
     }
 }

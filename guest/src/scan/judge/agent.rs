@@ -44,8 +44,15 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 ),
             ),
             ("bypass", None) if !v.fact.prose => (
+                Severity::Critical,
+                format!(
+                    "{}: code that sets a value whose only meaning is to lift the agent's permission checks. Do not install this skill.",
+                    b.title(v.fact)
+                ),
+            ),
+            ("bypass", None) => (
                 Severity::High,
-                format!("{}: a value that lifts the agent's permission checks. Check where it is written.", b.title(v.fact)),
+                format!("{}: instructions to lift the agent's permission checks. Only ever do this in a disposable sandbox.", b.title(v.fact)),
             ),
             ("allow", Some(c)) => (
                 Severity::High,
@@ -101,24 +108,39 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// What, in a file that writes the agent's files, would poison them.
+fn poison_in<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>> {
+    [
+        FactKind::ApproveAll,
+        FactKind::NoInspect,
+        FactKind::OverrideUser,
+        FactKind::RemoteInstructions,
+        FactKind::SecretToOutput,
+        FactKind::HiddenMarkup,
+        FactKind::Conceal,
+    ]
+    .iter()
+    .find_map(|k| b.in_file(file, *k).next())
+    .or_else(|| b.in_file(file, FactKind::PipeExec).find(|p| matches!(b.tag(p.fact), "fetch" | "remote")))
+}
+
 fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    let writes: Vec<At<'_>> = b
+    let mut writes: Vec<At<'_>> = b
         .all(FactKind::Write)
         .filter(|a| agent_write_tag(b.tag(a.fact)) && b.tag(a.fact) != "agent-config")
         .chain(b.all(FactKind::MemoryEdit))
         .collect();
+    // Code that names the agent's files counts when the same file carries what would poison them
+    // (the text it writes is often built on other lines).
+    let named: Vec<At<'_>> = b.all(FactKind::AgentInstructionsPath).filter(|a| !a.fact.prose).collect();
+    for n in named {
+        if !writes.iter().any(|w| std::ptr::eq(w.file, n.file)) && poison_in(b, n.file).is_some() {
+            writes.push(n);
+        }
+    }
+    writes.sort_by_key(|w| poison_in(b, w.file).is_none());
     for w in writes.iter().take(1).chain(writes.iter().skip(1).filter(|w| b.tag(w.fact) == "skills").take(1)) {
-        let poison = [
-            FactKind::ApproveAll,
-            FactKind::NoInspect,
-            FactKind::OverrideUser,
-            FactKind::RemoteInstructions,
-            FactKind::SecretToOutput,
-            FactKind::HiddenMarkup,
-            FactKind::PipeExec,
-        ]
-        .iter()
-        .find_map(|k| b.in_file(w.file, *k).next());
+        let poison = poison_in(b, w.file);
         let worm = b.tag(w.fact) == "skills";
         let (rule, sev, why) = match (poison, worm) {
             (Some(p), true) => (

@@ -88,7 +88,16 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 continue;
             }
             let host = source_host(b, &at, flow);
-            let Some((sev, from)) = grade(host.as_ref()) else { continue };
+            // In prose, `curl … | sh` without an address is an illustration, not an instruction.
+            if at.fact.prose && host.is_none() {
+                continue;
+            }
+            let Some((mut sev, from)) = grade(host.as_ref()) else { continue };
+            // A package installed from a URL is common practice (git+https, tarballs): high only when
+            // the host is suspicious.
+            if b.tag(at.fact) == "package-url" && sev < Severity::Critical {
+                sev = Severity::Medium;
+            }
             let why = format!(
                 "This line runs code fetched {from} without saving or checking it first ({}). {}",
                 b.title(at.fact).to_lowercase(),
@@ -384,12 +393,19 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
         else {
             continue;
         };
+        // The payload: code piped in from a host that is not a vendor's, or anything fetched from a
+        // suspicious host.
         let payload = b
             .in_file(file, FactKind::PipeExec)
-            .chain(b.in_file(file, FactKind::Download))
-            .chain(b.in_file(file, FactKind::FetchToValue))
-            .chain(b.in_file(file, FactKind::NetSend))
-            .find(|a| source_host(b, a, flow).is_none_or(|h| !h.class.is_known_good() && h.class != HostClass::Local));
+            .filter(|a| matches!(b.tag(a.fact), "fetch" | "remote"))
+            .filter(|a| source_host(b, a, flow).is_some_and(|h| !h.class.is_known_good() && h.class != HostClass::Local))
+            .chain(
+                b.in_file(file, FactKind::Download)
+                    .chain(b.in_file(file, FactKind::FetchToValue))
+                    .chain(b.in_file(file, FactKind::NetSend))
+                    .filter(|a| source_host(b, a, flow).is_some_and(|h| h.class.is_suspicious())),
+            )
+            .find(|a| !a.fact.prose);
         let Some(p) = payload else { continue };
         let why = format!(
             "{} ({}) and this file also fetches or sends over the network at {}: something that reaches out to a remote host is being made to run again on every login or on a schedule. Do not install this skill.",

@@ -106,6 +106,13 @@ pub fn path_key(expr: &str) -> Option<String> {
     if !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
         return Some(e);
     }
+    // A variable with a suffix (`$BIN.tmp`, later moved to `$BIN`): the variable.
+    if e.starts_with('$') && !e.contains(['/', '\\']) {
+        let n = bare.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+        if n > 0 {
+            return Some(format!("${}", &bare[..n]));
+        }
+    }
     let base = e
         .rsplit(['/', '\\'])
         .next()
@@ -414,6 +421,7 @@ mod tests {
         assert_eq!(path_key("str(target)").as_deref(), Some("target"));
         assert_eq!(path_key("\"$HOME/.cache/vfx/codec\"").as_deref(), Some("codec"));
         assert_eq!(path_key(r"%TEMP%\notionsync.exe").as_deref(), Some("notionsync.exe"));
+        assert_eq!(path_key("\"$BIN.tmp\"").as_deref(), Some("$BIN"));
         assert_eq!(path_key("/dev/null"), None);
         assert_eq!(path_key("-"), None);
     }

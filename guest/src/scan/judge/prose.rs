@@ -77,7 +77,17 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
     for at in b.in_file(file, FactKind::ApproveAll) {
         out.push(Signal { at, weight: Weight::Medium, kind: "approve-all", what: b.title(at.fact).to_lowercase() });
     }
-    for at in b.in_file(file, FactKind::Url) {
+    // Links count in prose; in code only on a line that fetches, runs or sends.
+    let acting = |line: u32| {
+        file.facts.facts.iter().any(|f| {
+            f.line == line
+                && matches!(
+                    f.kind,
+                    FactKind::Download | FactKind::FetchToValue | FactKind::PipeExec | FactKind::RunFile
+                )
+        })
+    };
+    for at in b.in_file(file, FactKind::Url).filter(|a| a.fact.prose || acting(a.fact.line)) {
         for h in hosts_in(&at.text()) {
             let path = h.path.to_ascii_lowercase();
             let path = path.split(['?', '#']).next().unwrap_or("");

@@ -98,6 +98,11 @@ fn destination(b: &Bundle<'_>, file: &File<'_>, flow: &FileFlow, sink: usize) ->
         let how = by.as_ref().map(|(name, line)| format!("`{name}` (defined on line {line})"));
         return (Some(h.clone()), how);
     }
+    if let Some(fact) = file.facts.facts.get(sink)
+        && let Some(h) = hosts_in(&super::At { file, fact }.text()).into_iter().next()
+    {
+        return (Some(h), None);
+    }
     let urls: Vec<Host> = b
         .in_file(file, FactKind::Url)
         .filter(|u| !u.fact.prose)
