@@ -61,6 +61,13 @@ pub enum FileKind {
 /// Choose how to read a file from its path (and first line, for extension-less scripts).
 pub fn kind_of(path: &str, content: &str) -> FileKind {
     let lower = path.to_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    if matches!(
+        name,
+        "makefile" | "gnumakefile" | "dockerfile" | "justfile" | "rakefile" | "gemfile" | "procfile" | "vagrantfile" | "containerfile"
+    ) {
+        return FileKind::Code;
+    }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     match ext {
         "md" | "markdown" | "mdx" => FileKind::Markdown,
@@ -154,7 +161,7 @@ fn is_emoji_neighbour(c: Option<char>) -> bool {
 }
 
 /// Invisible and smuggled characters on one line.
-fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, out: &mut Vec<Finding>) {
+fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, code: bool, out: &mut Vec<Finding>) {
     let chars: Vec<char> = line.chars().collect();
     let tags: String = chars
         .iter()
@@ -185,7 +192,8 @@ fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, out: &mut
         out.push(Finding {
             rule_id: "invisible_text.bidi-control".into(),
             category: "invisible_text".into(),
-            severity: Severity::High,
+            // In code, an override makes a line run differently from how it reads (Trojan Source).
+            severity: if code { Severity::Critical } else { Severity::High },
             file: file.into(),
             line: line_no,
             evidence: format!("{bidi} bidirectional control character(s): {}", line.chars().filter(|c| !matches!(*c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')).take(EVIDENCE_CHARS).collect::<String>()),
@@ -418,7 +426,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         // automaton leaves out.
         let ascii = crate::is_ascii(physical);
         if !ascii {
-            invisible(physical, file, idx + 1, idx == 0, out);
+            invisible(physical, file, idx + 1, idx == 0, kind == FileKind::Code, out);
             rules.add_non_ascii(&mut candidates);
         }
         let joined;
@@ -545,6 +553,14 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             // prose is informational on its own (the judge still combines its fact).
             let inline_only = inline_code && rule.scope == super::rules::Scope::Code;
             let (severity, description) = match mention {
+                // A key in documentation may be an example that escaped the placeholder checks;
+                // in code or a config file it is a leak.
+                None if rule.category == "credential_exposure"
+                    && !in_code
+                    && rule_severity > Severity::High =>
+                {
+                    (Severity::High, rule.description.clone())
+                }
                 None if inline_only && rule_severity > Severity::Medium => (
                     Severity::Medium,
                     format!(

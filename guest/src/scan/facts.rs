@@ -120,6 +120,9 @@ pub enum FactKind {
     MemoryEdit,
     /// Text the user does not see (HTML comments, `display:none`, zero-size fonts) carrying words.
     HiddenMarkup,
+    /// Instructions that weaken what the agent builds: a backdoor password, a swapped payment
+    /// address, a hidden link or script added to every page.
+    Sabotage,
     // Hostile code pieces the judge combines.
     /// An outbound socket connection.
     SocketConnect,
@@ -183,6 +186,7 @@ impl FactKind {
         FactKind::OverrideUser,
         FactKind::MemoryEdit,
         FactKind::HiddenMarkup,
+        FactKind::Sabotage,
         FactKind::SocketConnect,
         FactKind::ShellSpawn,
         FactKind::Listener,
@@ -236,6 +240,7 @@ const NAMES: [&str; FactKind::COUNT] = [
     "override-user",
     "memory-edit",
     "hidden-markup",
+    "sabotage",
     "socket-connect",
     "shell-spawn",
     "listener",

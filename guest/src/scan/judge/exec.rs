@@ -84,7 +84,7 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     for (file, flow) in b.files.iter().zip(flows) {
         let mut reported = 0;
         for at in b.in_file(file, FactKind::PipeExec) {
-            if !matches!(b.tag(at.fact), "fetch" | "remote") {
+            if !matches!(b.tag(at.fact), "fetch" | "remote" | "package-url") {
                 continue;
             }
             let host = source_host(b, &at, flow);
@@ -405,14 +405,30 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
                     .chain(b.in_file(file, FactKind::NetSend))
                     .filter(|a| source_host(b, a, flow).is_some_and(|h| h.class.is_suspicious())),
             )
-            .find(|a| !a.fact.prose);
+            .find(|a| !a.fact.prose)
+            // Or the persisted line itself runs something hidden, temporary or fetched.
+            .or_else(|| {
+                let t = write.text();
+                ["/tmp/", "/var/tmp/", "/dev/shm/", "curl ", "wget ", "base64", "| sh", "|sh", "| bash", " nc "].iter().any(|w| t.contains(w))
+                    .then_some(write)
+            });
         let Some(p) = payload else { continue };
-        let why = format!(
-            "{} ({}) and this file also fetches or sends over the network at {}: something that reaches out to a remote host is being made to run again on every login or on a schedule. Do not install this skill.",
-            b.title(write.fact),
-            write.place(),
-            p.place()
-        );
-        out.push(finding("persistence.payload", "persistence", Severity::Critical, write, why, vec![p.related("payload")]));
+        let same = std::ptr::eq(p.fact, write.fact);
+        let why = if same {
+            format!(
+                "{}, and what it makes run again on every login or on a schedule runs from a hidden or temporary place or fetches code ({}). Do not install this skill.",
+                b.title(write.fact),
+                write.place()
+            )
+        } else {
+            format!(
+                "{} ({}), in a file that also fetches code or sends data to a host that is not a known vendor's ({}): something that reaches out is being made to run again on every login or on a schedule. Do not install this skill.",
+                b.title(write.fact),
+                write.place(),
+                p.place()
+            )
+        };
+        let related = if same { Vec::new() } else { vec![p.related("payload")] };
+        out.push(finding("persistence.payload", "persistence", Severity::Critical, write, why, related));
     }
 }

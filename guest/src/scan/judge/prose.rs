@@ -113,7 +113,8 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
 }
 
 fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for file in &b.files {
+    // Lures are prose for people: SKILL.md, references, text assets (scripts are judged as code).
+    for file in b.files.iter().filter(|f| f.kind != crate::scan::content::FileKind::Code) {
         let signals = lure_signals(b, file);
         if signals.iter().all(|s| s.weight < Weight::Strong) && signals.iter().filter(|s| s.weight == Weight::Medium).count() < 2 {
             continue;
@@ -174,8 +175,29 @@ fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// Prose that sends something, with a destination on its line or the next two that is neither
+/// local nor a known vendor's.
+fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::Host)> {
+    let mut out = Vec::new();
+    for send in b.all(FactKind::NetSend).filter(|a| b.tag(a.fact) == "prose") {
+        let line = send.fact.line;
+        let dest = b
+            .in_file(send.file, FactKind::Url)
+            .filter(|u| (line..=line + 2).contains(&u.fact.line))
+            .flat_map(|u| hosts_in(&u.text()))
+            .find(|h| h.class != HostClass::Local && !h.class.is_known_good());
+        if let Some(h) = dest {
+            out.push((send, h));
+        }
+    }
+    out
+}
+
 /// Facts that make concealment or a condition dangerous: the thing worth hiding.
 fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
+    if let Some((send, _)) = prose_sends(b).into_iter().next() {
+        return Some(send.related("action"));
+    }
     if let Some(f) = earlier.iter().find(|f| f.severity >= Severity::High) {
         return Some(Related {
             role: "action".into(),
@@ -196,6 +218,7 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
         FactKind::ToolShadow,
         FactKind::OverrideUser,
         FactKind::HiddenMarkup,
+        FactKind::Sabotage,
         FactKind::LureRun,
         FactKind::PasteRun,
     ];
@@ -291,6 +314,12 @@ fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let route = b
         .in_file(s.file, FactKind::Url)
         .find(|u| hosts_in(&u.text()).iter().any(|h| h.class != HostClass::Local && !h.class.is_known_good()))
+        .or_else(|| {
+            // The replacement's own code sending to a suspicious place.
+            b.all(FactKind::NetSend)
+                .filter(|n| !n.fact.prose)
+                .find(|n| hosts_in(&n.text()).iter().any(|h| h.class.is_suspicious()))
+        })
         .or_else(|| b.all(FactKind::SecretProse).next())
         .or_else(|| b.all(FactKind::Conceal).next());
     let (sev, why) = match route {
@@ -399,10 +428,102 @@ fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// Prose that tells the agent to send secrets, or secrets gathered anywhere in the bundle, to a
+/// place that is not a vendor's.
+fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let secret = b
+        .all(FactKind::SecretProse)
+        .chain(b.all(FactKind::SecretFile).filter(|a| b.tag(a.fact) != "dotenv" || a.fact.prose))
+        .next();
+    let Some(secret) = secret else { return };
+    let Some((send, host)) = prose_sends(b).into_iter().max_by_key(|(_, h)| h.class) else { return };
+    let sev = if host.class.is_suspicious() { Severity::Critical } else { Severity::High };
+    let why = format!(
+        "Instructions gather secrets ({}: {}) and send things to {} ({}) at {}. {}",
+        secret.place(),
+        b.title(secret.fact).to_lowercase(),
+        host.host,
+        host.class.phrase(),
+        send.place(),
+        if sev == Severity::Critical {
+            "Split across sentences or files, that is still exfiltration: do not install this skill."
+        } else {
+            "Check what is sent there before following these instructions."
+        }
+    );
+    out.push(finding("exfiltration.prose-exfil", "exfiltration", sev, send, why, vec![secret.related("source")]));
+}
+
+/// Hidden text (HTML comments, `display:none`, zero-size or transparent text) that carries
+/// instructions: words addressed to the agent, concealment, approvals, sends or writes within a few
+/// lines.
+fn hidden_instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for h in b.all(FactKind::HiddenMarkup) {
+        let near = |k: FactKind| {
+            b.in_file(h.file, k)
+                .find(|a| (h.fact.line..=h.fact.line + 12).contains(&a.fact.line))
+        };
+        let carried = [
+            FactKind::AddressAgent,
+            FactKind::Conceal,
+            FactKind::ApproveAll,
+            FactKind::RemoteInstructions,
+            FactKind::Sabotage,
+            FactKind::SecretToOutput,
+            FactKind::SecretProse,
+            FactKind::MemoryEdit,
+        ]
+        .iter()
+        .find_map(|k| near(*k));
+        if let Some(c) = carried {
+            let why = format!(
+                "{} at {}, and the hidden text carries {} ({}): instructions the user cannot see but the agent reads. Do not install this skill.",
+                b.title(h.fact),
+                h.place(),
+                b.title(c.fact).to_lowercase(),
+                c.place()
+            );
+            out.push(finding("prompt_injection.hidden-instructions", "prompt_injection", Severity::Critical, h, why, vec![c.related("signal")]));
+            return;
+        }
+    }
+}
+
+/// Instructions that weaken what the agent builds.
+fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let Some(s) = b.all(FactKind::Sabotage).next() else { return };
+    let text = s.text();
+    let wallet = text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        (w.starts_with("bc1") && w.len() >= 25)
+            || (w.starts_with("0x") && w.len() == 42 && w[2..].bytes().all(|c| c.is_ascii_hexdigit()))
+    }) || b
+        .in_file(s.file, FactKind::Sabotage)
+        .any(|o| o.text().contains("bc1") || o.text().contains("0x"));
+    let partner = b.all(FactKind::Conceal).next().or_else(|| b.all(FactKind::HiddenMarkup).next());
+    let payment = ["recipient", "wallet", "payment", "address"].iter().any(|w| text.to_lowercase().contains(w));
+    let (sev, why) = if partner.is_some() || wallet || payment {
+        (
+            Severity::Critical,
+            format!(
+                "{}{}: the agent would plant something against the user in what it builds. Do not install this skill.",
+                b.title(s.fact),
+                partner.map(|p| format!(", and {} ({})", b.title(p.fact).to_lowercase(), p.place())).unwrap_or_default()
+            ),
+        )
+    } else {
+        (Severity::High, format!("{}: check what the agent is told to add to its work.", b.title(s.fact)))
+    };
+    let related = partner.map(|p| vec![p.related("concealment")]).unwrap_or_default();
+    out.push(finding("prompt_injection.sabotage", "prompt_injection", sev, s, why, related));
+}
+
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
 pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     let mut out = Vec::new();
     lure(b, &mut out);
+    prose_exfil(b, &mut out);
+    hidden_instructions(b, &mut out);
+    sabotage(b, &mut out);
     secret_in_url(b, &mut out);
     singles(b, &mut out);
     shadowing(b, &mut out);

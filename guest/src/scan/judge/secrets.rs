@@ -312,6 +312,39 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     }
     staged(b, flows, out);
     bundle_wide(b, flows, out);
+    uploads(b, flows, out);
+}
+
+/// Files uploaded (`curl -F x=@file`, `-T file`, `--data-binary @file`, `files={…}`) to a raw IP,
+/// a collector, a paste site or a tunnel: whatever the file is, it leaves for a place no vendor runs.
+fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    if out.iter().any(|f| f.category == "exfiltration" && f.severity == Severity::Critical) {
+        return;
+    }
+    for (file, flow) in b.files.iter().zip(flows) {
+        for sink in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
+            let text = sink.text();
+            let upload = ["=@", " -T ", "--upload-file", "--data-binary @", "--data @", "-d @", "files=", "-InFile", "UploadFile("]
+                .iter()
+                .any(|m| text.contains(m));
+            if !upload {
+                continue;
+            }
+            let idx = index_of(&file.facts.facts, sink.fact);
+            if let (Some(d), _) = destination(b, file, flow, idx)
+                && d.class.is_suspicious()
+            {
+                let why = format!(
+                    "A file is uploaded to {} ({}) at {}: whatever it holds leaves for a place no vendor runs. Do not install this skill.",
+                    d.host,
+                    d.class.phrase(),
+                    sink.place()
+                );
+                out.push(finding("exfiltration.upload-to-suspicious-host", "exfiltration", Severity::Critical, sink, why, Vec::new()));
+                return;
+            }
+        }
+    }
 }
 
 fn index_of(facts: &[Fact], f: &Fact) -> usize {
