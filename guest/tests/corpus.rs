@@ -11,6 +11,7 @@
 //! are checked by the end-to-end tests through the component.
 //!
 //! `CORPUS_SHOW=slug` prints one bundle's findings; `CORPUS_ALL=1` prints every bundle's verdict;
+//! (`CORPUS_SHOW` also lists the facts of pass one.)
 //! `CORPUS_HIDE_HELD_OUT=1` lists held-out misses without naming them (for rule development).
 
 use std::collections::BTreeMap;
@@ -206,6 +207,22 @@ fn corpus_verdicts_do_not_regress() {
             }
             if show.as_deref() == Some(slug.as_str()) {
                 eprintln!("{}", serde_json::to_string_pretty(&v).unwrap());
+                // The facts of pass one, file by file.
+                for f in read_bundle(&dir).files {
+                    let Some(text) = &f.content else { continue };
+                    let scan = guest::scan::scan_file(guest::scan::RuleSet::builtin(), &f.path, text);
+                    for fact in &scan.facts.facts {
+                        eprintln!(
+                            "  fact {}:{} {} ({}){} {:?}",
+                            f.path,
+                            fact.line,
+                            fact.kind.as_str(),
+                            guest::scan::RuleSet::builtin().rules[fact.rule as usize].id,
+                            if fact.prose { " prose" } else { "" },
+                            fact.capture
+                        );
+                    }
+                }
             }
         }
     }

@@ -152,6 +152,10 @@ pub fn evidence(line: &str, start: usize, end: usize) -> String {
     format!("{}{excerpt}…", if from > 0 { "…" } else { "" })
 }
 
+/// Zero-width characters that can split a word without showing (removing the joiner U+200D from an
+/// emoji sequence only changes how the emoji draws, not any word).
+const ZERO_WIDTH: &[char] = &['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}', '\u{FEFF}'];
+
 fn is_emoji_neighbour(c: Option<char>) -> bool {
     c.is_some_and(|c| {
         ('\u{1F000}'..='\u{1FAFF}').contains(&c)
@@ -220,7 +224,8 @@ fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, code: boo
         out.push(Finding {
             rule_id: "invisible_text.zero-width".into(),
             category: "invisible_text".into(),
-            severity: Severity::Medium,
+            // Many of them on one line split words on purpose (to slip past scanners or encode data).
+            severity: if zero_width >= 8 { Severity::High } else { Severity::Medium },
             file: file.into(),
             line: line_no,
             evidence: format!("{zero_width} zero-width character(s) in: {}", evidence(&line.replace(['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'], "·"), 0, 0)),
@@ -317,6 +322,43 @@ impl FilePlace {
     }
 }
 
+/// Whether the clause a match sits in is negated before the match ("never run `curl … | sh`",
+/// "do not follow attempts to override …"): from the last sentence break before the match up to it.
+fn negated_before(line: &str, at: usize) -> bool {
+    let mut at = at.min(line.len());
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &line[..at];
+    let start = before
+        .rfind(['.', ';', '!', '?', '。', '；', '！', '？'])
+        .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    negation().is_match(before[start..].as_bytes())
+}
+
+/// Whether a prose line teaches or defends, judged on its words (URLs and addresses removed, so a
+/// host such as `collector.example` is not taken for "example").
+fn is_defensive(line: &str) -> bool {
+    let mut words = String::with_capacity(line.len());
+    let mut last = 0;
+    for (s, e) in super::hosts::urls_in(line) {
+        words.push_str(&line[last..s]);
+        last = e;
+    }
+    words.push_str(&line[last..]);
+    // Paths, file names and addresses are not words ("example-architecture.png").
+    let words: String = words
+        .split_whitespace()
+        .filter(|w| {
+            let b = w.as_bytes();
+            !w.contains(['@', '/', '\\'])
+                && !(1..b.len().saturating_sub(1)).any(|i| b[i] == b'.' && b[i - 1].is_ascii_alphanumeric() && b[i + 1].is_ascii_alphanumeric())
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    defensive().is_match(words.as_bytes())
+}
+
 /// Markers of text that talks *about* an attack (teaches, quotes, defends) rather than doing it.
 fn defensive() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -350,7 +392,10 @@ pub fn is_quoted(line: &str, at: usize) -> bool {
             }
             None => {
                 let opens = match c {
-                    '"' | '`' | '“' | '「' | '『' => true,
+                    // A straight double quote right after a letter closes a quote opened on an
+                    // earlier line (`…example" or "…`); it opens nothing.
+                    '"' => !prev.is_some_and(char::is_alphanumeric),
+                    '`' | '“' | '「' | '『' => true,
                     '\'' => !prev.is_some_and(char::is_alphanumeric),
                     _ => false,
                 };
@@ -492,6 +537,28 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             prompt_at = None;
         }
         let inline_code = !in_code && kind == FileKind::Markdown && line.contains('`');
+        // Words split by zero-width characters are read again without them: splitting a keyword
+        // must not hide it.
+        if !ascii && line.contains(ZERO_WIDTH) {
+            let cleaned: String = line.chars().filter(|c| !ZERO_WIDTH.contains(c)).collect();
+            for hit in rules.scan_line(&cleaned, in_code) {
+                let rule = &rules.rules[hit.rule];
+                let Some(severity) = rule.severity else { continue };
+                out.push(Finding {
+                    rule_id: rule.id.clone(),
+                    category: rule.category.clone(),
+                    severity,
+                    file: file.into(),
+                    line: line_no,
+                    evidence: evidence(&cleaned, hit.start, hit.end),
+                    description: format!(
+                        "{} (Found after removing the zero-width characters that split its words: hiding it from people and scanners is itself a warning sign.)",
+                        rule.description
+                    ),
+                    related: Vec::new(),
+                });
+            }
+        }
         let hits = if is_joined {
             // A joined line is new text: search it (rare).
             rules.scan_line(line, in_code)
@@ -506,8 +573,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             comment: in_code && is_comment(line)
                 || kind != FileKind::Code && line.trim_start().starts_with("<!--"),
             // Negation is a matter of sentences: in code, "do not" sits in strings and comments.
-            negated: !in_code && negation().is_match(line.as_bytes()),
-            defensive: !in_code && defensive().is_match(line.as_bytes()),
+            // Decided per match (the clause before it), below.
+            negated: !in_code,
+            defensive: !in_code && is_defensive(line),
             table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
             blockquote: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('>'),
         };
@@ -516,7 +584,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             let rule = &rules.rules[hit.rule];
             let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
                 Context::Comment => ctx.comment,
-                Context::Negated => ctx.negated,
+                Context::Negated => ctx.negated && negated_before(line, hit.start),
                 Context::Defensive => ctx.defensive,
                 Context::Table => ctx.table,
                 Context::Blockquote => ctx.blockquote,

@@ -24,6 +24,19 @@ pub fn agent_write_tag(tag: &str) -> bool {
 pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     permissions(b, out);
     instructions(b, out);
+    accounts(b, out);
+}
+
+/// Whether a file writes anything (a settings value in code only matters if the code writes it).
+fn writes(file: &super::File<'_>) -> bool {
+    let c = file.content;
+    [
+        "json.dump", ".write(", "write_text", "writeFile", "WriteFile", "Set-Content", "Out-File", "Add-Content", ">>",
+        "> ~", "> \"", "> $", "tee ", "sed -i", "cat >", "config set", "config add", "yaml.dump", "toml.dump", "fs.write",
+        "ConvertTo-Json", "shutil.copy", "cp ", "<<", "dump(", "write",
+    ]
+    .iter()
+    .any(|w| c.contains(w))
 }
 
 fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -35,6 +48,10 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for v in b.all(FactKind::PermissionValue) {
         let tag = b.tag(v.fact);
         let (sev, why) = match (tag, &config) {
+            ("bypass", _) if !v.fact.prose && !writes(v.file) && v.file.kind == crate::scan::content::FileKind::Code => (
+                Severity::Medium,
+                format!("{}: named in code that writes nothing (a check or a report, not a change).", b.title(v.fact)),
+            ),
             ("bypass", Some(c)) => (
                 Severity::Critical,
                 format!(
@@ -122,6 +139,30 @@ fn poison_in<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>>
     .iter()
     .find_map(|k| b.in_file(file, *k).next())
     .or_else(|| b.in_file(file, FactKind::PipeExec).find(|p| matches!(b.tag(p.fact), "fetch" | "remote")))
+}
+
+/// A new account with a fixed password, made an administrator or opened to remote access.
+fn accounts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for file in &b.files {
+        let tagged = |t: &str| b.in_file(file, FactKind::Sudo).find(|a| b.tag(a.fact) == t);
+        let (Some(new), Some(other)) = (
+            tagged("new-account").or_else(|| tagged("admin-group").filter(|a| a.text().contains("Hidden"))),
+            tagged("admin-group").or_else(|| tagged("remote-access")),
+        ) else {
+            continue;
+        };
+        if std::ptr::eq(new.fact, other.fact) {
+            continue;
+        }
+        let why = format!(
+            "{} ({}) and {} ({}): an account someone else knows the password of, with administrator rights or remote access, is a backdoor. Do not install this skill.",
+            b.title(new.fact),
+            new.place(),
+            b.title(other.fact).to_lowercase(),
+            other.place()
+        );
+        out.push(finding("privilege.backdoor-account", "privilege", Severity::Critical, other, why, vec![new.related("signal")]));
+    }
 }
 
 fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {

@@ -92,8 +92,15 @@ fn heredoc_word(line: &str) -> Option<String> {
 /// The code statements of a file: in Markdown, the lines of fenced code blocks only (each block's
 /// lines continue the previous block's, as a reader runs them in order).
 pub fn statements(content: &str, kind: FileKind) -> Vec<Statement> {
+    statements_of(content, kind, false)
+}
+
+/// [`statements`], with `data` for configuration files (JSON): one statement per line, since
+/// brackets there only nest data and would join unrelated lines.
+pub fn statements_of(content: &str, kind: FileKind, data: bool) -> Vec<Statement> {
     let mut out = Vec::new();
     let mut in_fence = false;
+    let mut data_fence = false;
     let mut current: Option<(Statement, i32, usize)> = None;
     let mut heredoc: Option<String> = None;
     let mut offset = 0;
@@ -106,6 +113,8 @@ pub fn statements(content: &str, kind: FileKind) -> Vec<Statement> {
         if kind == FileKind::Markdown {
             if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
                 in_fence = !in_fence;
+                let lang = trimmed.trim_start_matches(['`', '~']).trim().to_ascii_lowercase();
+                data_fence = in_fence && matches!(lang.as_str(), "json" | "jsonc" | "json5" | "toml" | "xml" | "plist" | "csv");
                 if let Some((s, _, _)) = current.take() {
                     out.push(s);
                 }
@@ -131,7 +140,7 @@ pub fn statements(content: &str, kind: FileKind) -> Vec<Statement> {
             });
             continue;
         }
-        let delta = depth_change(line);
+        let delta = if data || data_fence { 0 } else { depth_change(line) };
         let continues = line.ends_with('\\');
         match current.as_mut() {
             Some((s, depth, lines)) => {

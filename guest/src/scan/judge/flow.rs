@@ -209,7 +209,9 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     if !wanted {
         return ff;
     }
-    let statements = code::statements(file.content, file.kind);
+    let lower = file.path.to_ascii_lowercase();
+    let data = [".json", ".jsonc", ".toml", ".xml", ".plist", ".lock", ".csv"].iter().any(|e| lower.ends_with(e));
+    let statements = code::statements_of(file.content, file.kind, data);
     let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut via: BTreeMap<String, (u32, String)> = BTreeMap::new();
     let mut function: Option<String> = None;
@@ -353,6 +355,26 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                     }
                 }
                 via.insert(t.clone(), (stmt.first, t));
+            }
+            // Fetched content written to a file: a download saved there.
+            if origins.iter().any(|&o| matches!(facts[o].kind, FactKind::FetchToValue)) {
+                let mut targets: Vec<String> = write_targets(text).into_iter().map(str::to_owned).collect();
+                // `f.write(data)` where `f` came from `open(path, "wb")`.
+                for r in code::refs(text) {
+                    if text.contains(&format!("{r}.write(")) && let Some(def) = ff.defs.get(r) && let Some(i) = def.text.find("open(") {
+                        let arg = def.text[i + 5..].split([',', ')']).next().unwrap_or("").trim().to_owned();
+                        targets.push(arg);
+                    }
+                }
+                let origin = *origins.iter().find(|&&o| facts[o].kind == FactKind::FetchToValue).unwrap_or(&origins[0]);
+                for t in targets {
+                    if let Some(key) = path_key(&t)
+                        && ff.downloads.len() < MAX_PATHS
+                        && !ff.downloads.iter().any(|w| w.key == key)
+                    {
+                        ff.downloads.push(Written { key, origin, line: stmt.first });
+                    }
+                }
             }
             if origins.iter().any(|&o| is_secret_source(facts[o].kind)) {
                 for target in write_targets(text) {

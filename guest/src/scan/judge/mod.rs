@@ -124,12 +124,25 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
             }
             continue;
         }
-        // `user@host:path` (scp, rsync, git over ssh).
+        // `user@host:path` (scp, rsync, git over ssh) and e-mail addresses (`user@domain`).
         if b[i] == b'@' && i > 0 && b[i - 1].is_ascii_alphanumeric() {
             let s = i + 1;
             let mut j = s;
             while j < b.len() && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'.' | b'-')) {
                 j += 1;
+            }
+            let domain = text[s..j].trim_end_matches('.');
+            let email = domain.contains('.')
+                && domain.rsplit('.').next().is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic()))
+                && !(j < b.len() && b[j] == b':');
+            if email && !out.iter().any(|h| h.host == domain) {
+                let host = domain.to_ascii_lowercase();
+                out.push(Host {
+                    class: classify(&host, ""),
+                    url: text[s..s + domain.len()].to_owned(),
+                    host,
+                    path: String::new(),
+                });
             }
             if j < b.len() && b[j] == b':' && j > s && text[s..j].contains('.') {
                 let host = text[s..j].to_ascii_lowercase();

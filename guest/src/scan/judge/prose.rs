@@ -180,11 +180,18 @@ fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::Host)> {
     let mut out = Vec::new();
     for send in b.all(FactKind::NetSend).filter(|a| b.tag(a.fact) == "prose") {
-        let line = send.fact.line;
-        let dest = b
-            .in_file(send.file, FactKind::Url)
-            .filter(|u| (line..=line + 2).contains(&u.fact.line))
-            .flat_map(|u| hosts_in(&u.text()))
+        // The destination (a URL or an e-mail address) on this line or the next two.
+        let from = send.fact.start as usize;
+        let window: String = send
+            .file
+            .content
+            .get(from..)
+            .unwrap_or("")
+            .split_inclusive('\n')
+            .take(3)
+            .collect();
+        let dest = hosts_in(&window)
+            .into_iter()
             .find(|h| h.class != HostClass::Local && !h.class.is_known_good());
         if let Some(h) = dest {
             out.push((send, h));
@@ -434,10 +441,13 @@ fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let secret = b
         .all(FactKind::SecretProse)
         .chain(b.all(FactKind::SecretFile).filter(|a| b.tag(a.fact) != "dotenv" || a.fact.prose))
+        .chain(b.all(FactKind::SecretHarvest))
+        .chain(b.all(FactKind::SecretCommand))
         .next();
     let Some(secret) = secret else { return };
     let Some((send, host)) = prose_sends(b).into_iter().max_by_key(|(_, h)| h.class) else { return };
-    let sev = if host.class.is_suspicious() { Severity::Critical } else { Severity::High };
+    let covert = b.all(FactKind::Conceal).next();
+    let sev = if host.class.is_suspicious() || covert.is_some() { Severity::Critical } else { Severity::High };
     let why = format!(
         "Instructions gather secrets ({}: {}) and send things to {} ({}) at {}. {}",
         secret.place(),
@@ -472,6 +482,8 @@ fn hidden_instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             FactKind::SecretToOutput,
             FactKind::SecretProse,
             FactKind::MemoryEdit,
+            FactKind::NetSend,
+            FactKind::PipeExec,
         ]
         .iter()
         .find_map(|k| near(*k));

@@ -32,11 +32,8 @@ pub fn is_bulk(b: &Bundle<'_>, fact: &Fact) -> bool {
         FactKind::EnvDump | FactKind::EnvCopy | FactKind::SecretHarvest | FactKind::SecretCommand => {
             true
         }
-        FactKind::SecretFile => true,
-        _ => {
-            let _ = b;
-            false
-        }
+        FactKind::SecretFile => b.tag(fact) != "dotenv",
+        _ => false
     }
 }
 
@@ -187,6 +184,18 @@ fn decide(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>, dest: Option<&Host>, sink
             why: format!(
                 "the secret `{key}` is put into the body, query or path of a request to {to}, not into an authorization header; check that this host is the service the key belongs to"
             ),
+        });
+    }
+    if src.fact.kind == FactKind::SecretFile && b.tag(src.fact) == "dotenv" {
+        // A project's `.env` sent to its vendor is odd but normal for some tools; anywhere else it
+        // is the whole set of the project's secrets leaving.
+        if dest.class.is_known_good() {
+            return None;
+        }
+        return Some(Verdict {
+            severity: Severity::Critical,
+            rule: "exfiltration.secret-to-network",
+            why: format!("the project's `.env` file (all its secrets) is sent to {to}"),
         });
     }
     if src.fact.kind == FactKind::EnvNames {
@@ -407,46 +416,53 @@ fn staged(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     }
 }
 
-/// Credentials in bulk read in one file, data sent to a suspicious host in another.
+/// Credentials in bulk read (or, in prose, the agent told to read them) in one place, and data sent
+/// to a suspicious host in another.
 fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     if out.iter().any(|f| f.category == "exfiltration" && f.severity == Severity::Critical) {
         return;
     }
-    let source = b.files.iter().find_map(|file| {
-        file.facts
-            .facts
-            .iter()
-            .find(|f| {
-                !f.prose
+    let sources: Vec<At<'_>> = b
+        .files
+        .iter()
+        .flat_map(|file| {
+            file.facts.facts.iter().filter(|f| {
+                (!f.prose || f.kind == FactKind::SecretFile)
                     && match f.kind {
                         FactKind::SecretHarvest | FactKind::SecretCommand => true,
                         FactKind::SecretFile => bulk_file_tag(b.tag(f)),
                         _ => false,
                     }
             })
-            .map(|fact| At { file, fact })
-    });
-    let Some(src) = source else { return };
+            .map(move |fact| At { file, fact })
+        })
+        .collect();
+    if sources.is_empty() {
+        return;
+    }
     for (file, flow) in b.files.iter().zip(flows) {
-        if std::ptr::eq(file, src.file) {
-            continue;
-        }
         for sink in b.in_file(file, FactKind::NetSend) {
             let idx = index_of(&file.facts.facts, sink.fact);
             let (dest, _) = destination(b, file, flow, idx);
-            if let Some(d) = dest.filter(|d| d.class.is_suspicious()) {
-                let why = format!(
-                    "{} reads {} (at {}), and {} sends data to {} ({}). The two sit in different files of the same skill; together they are the shape of a stealer: do not install this skill.",
-                    src.file.path,
-                    what(b, &src),
-                    src.place(),
-                    sink.place(),
-                    d.host,
-                    d.class.phrase()
-                );
-                out.push(finding("exfiltration.read-and-send", "exfiltration", Severity::Critical, sink, why, vec![src.related("source")]));
-                return;
-            }
+            let Some(d) = dest.filter(|d| d.class.is_suspicious()) else { continue };
+            let Some(src) = sources
+                .iter()
+                .find(|s| !(std::ptr::eq(s.file, file) && s.fact.line == sink.fact.line))
+            else {
+                continue;
+            };
+            let why = format!(
+                "{} {} {} (at {}), and {} sends data to {} ({}). Together they are the shape of a stealer, even where no single line shows the flow: do not install this skill.",
+                src.file.path,
+                if src.fact.prose { "tells the agent to read" } else { "reads" },
+                what(b, src),
+                src.place(),
+                sink.place(),
+                d.host,
+                d.class.phrase()
+            );
+            out.push(finding("exfiltration.read-and-send", "exfiltration", Severity::Critical, sink, why, vec![src.related("source")]));
+            return;
         }
     }
 }
