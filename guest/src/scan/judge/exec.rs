@@ -136,8 +136,13 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
             } else {
                 let host = source_host(b, &src, flow);
                 let Some((mut sev, from)) = grade(host.as_ref()) else { continue };
+                // A clone of a repository to build it is ordinary; only a suspicious host matters.
+                if src.text().contains("git clone") && sev < Severity::Critical {
+                    sev = Severity::Medium;
+                }
                 let sudo = facts.iter().any(|x| x.kind == FactKind::Sudo && x.line == sink.fact.line);
-                if sudo && sev == Severity::High {
+                let stealth = stealthy(b, &src, &sink);
+                if (sudo || stealth.is_some()) && sev == Severity::High {
                     sev = Severity::Critical;
                 }
                 let via: Vec<String> = f.via.iter().map(|(l, n)| format!("`{n}` (line {l})")).collect();
@@ -146,11 +151,12 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                     "supply_chain",
                     sev,
                     format!(
-                        "Content downloaded {from} at {} is run at {}{}{}. {}",
+                        "Content downloaded {from} at {} is run at {}{}{}{}. {}",
                         src.place(),
                         sink.place(),
                         if via.is_empty() { String::new() } else { format!(" (through {})", via.join(", ")) },
                         if sudo { " with administrator rights" } else { "" },
+                        stealth.map(|w| format!(", {w}")).unwrap_or_default(),
                         advice(sev)
                     ),
                 )
@@ -158,6 +164,54 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
             done.push((fi, sink.fact.line));
             let related = if src.fact.line == sink.fact.line { Vec::new() } else { vec![src.related("download")] };
             out.push(finding(rule, category, sev, sink, why, related));
+        }
+        // A download and, within a few lines after it, a run of something local (`./x`, `/tmp/x`,
+        // `$DIR/x`): what a fetched archive was unpacked into.
+        for d in b.in_file(file, FactKind::Download).chain(b.in_file(file, FactKind::PipeExec).filter(|p| b.tag(p.fact) == "extract")) {
+            if d.fact.prose {
+                continue;
+            }
+            let Some(run) = facts.iter().find(|x| {
+                x.kind == FactKind::RunFile
+                    && !x.prose
+                    && x.line >= d.fact.line
+                    && x.line <= d.fact.line + 5
+                    && {
+                        let t = sink_target(file, x);
+                        let t = t.trim_matches(['"', '\'']);
+                        t.starts_with("./") || t.starts_with("/tmp/") || t.starts_with('$') || t.starts_with("~/")
+                    }
+            }) else {
+                continue;
+            };
+            if done.contains(&(fi, run.line)) || flow.code_flows.iter().any(|f| f.sink == facts.iter().position(|x| std::ptr::eq(x, run)).unwrap_or(usize::MAX)) {
+                continue;
+            }
+            let host = source_host(b, &d, flow);
+            let Some((mut sev, from)) = grade(host.as_ref()) else { continue };
+            if d.text().contains("git clone") && sev < Severity::Critical {
+                sev = Severity::Medium;
+            }
+            let sink = At { file, fact: run };
+            let stealth = stealthy(b, &d, &sink);
+            if stealth.is_some() && sev == Severity::High {
+                sev = Severity::Critical;
+            }
+            // Unconnected by name, an ordinary host is not enough (release archives are unpacked
+            // and run this way every day).
+            if sev < Severity::Critical {
+                continue;
+            }
+            done.push((fi, run.line));
+            let why = format!(
+                "Content is downloaded {from} at {} and a local program is run right after at {}{}. {}",
+                d.place(),
+                sink.place(),
+                stealth.map(|w| format!(", {w}")).unwrap_or_default(),
+                advice(sev)
+            );
+            let related = if d.fact.line == run.line { Vec::new() } else { vec![d.related("download")] };
+            out.push(finding("supply_chain.download-execute", "supply_chain", sev, sink, why, related));
         }
         // A download from a suspicious host next to any run of code, unconnected.
         if flow.code_flows.is_empty() {
@@ -228,6 +282,34 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
         }
     }
     let _ = download_key;
+}
+
+/// What makes a download-and-run look like a dropper rather than an installer: it is saved to a
+/// hidden or temporary place, run in the background or with its output thrown away, or the bundle
+/// also talks the user past antivirus or Gatekeeper.
+fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str> {
+    let (st, kt) = (src.text(), sink.text());
+    let hidden = |t: &str| {
+        ["/tmp/", "/var/tmp/", "/dev/shm/", "$TMPDIR", "%TEMP%", "$env:TEMP", "AppData", "Public\\", "/Library/Caches/"]
+            .iter()
+            .any(|w| t.contains(w))
+            || t.split(['/', '\\']).any(|c| c.len() > 1 && c.starts_with('.') && c != ".." && !matches!(c, ".local" | ".cargo" | ".config"))
+    };
+    if hidden(&st) || hidden(&kt) {
+        return Some("from a hidden or temporary place");
+    }
+    let t = kt.trim_end();
+    if t.ends_with('&') && !t.ends_with("&&")
+        || ["nohup ", "setsid ", "disown", ">/dev/null 2>&1", "> /dev/null 2>&1", "-WindowStyle Hidden", "stdio: \"ignore\"", "detached: true", "DEVNULL", "CREATE_NO_WINDOW", "start /b", "/silent", "/quiet", "/qn"]
+            .iter()
+            .any(|w| kt.contains(w))
+    {
+        return Some("in the background with its output hidden");
+    }
+    if b.any(FactKind::AvBypass) {
+        return Some("in a bundle that also talks the user past antivirus or Gatekeeper");
+    }
+    None
 }
 
 /// An outbound socket (or a listener) and a shell wired to it within a few lines.
@@ -409,7 +491,14 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
             // Or the persisted line itself runs something hidden, temporary or fetched.
             .or_else(|| {
                 let t = write.text();
-                ["/tmp/", "/var/tmp/", "/dev/shm/", "curl ", "wget ", "base64", "| sh", "|sh", "| bash", " nc "].iter().any(|w| t.contains(w))
+                // What is persisted: for a shell rc file, the text before the redirect into it.
+                let content = if b.tag(write.fact) == "shell-rc" {
+                    t.split(">>").next().unwrap_or(&t).to_owned()
+                } else {
+                    t.to_string()
+                };
+                let hidden_dir = b.tag(write.fact) != "shell-rc" && content.split(['/', '\\']).any(|c| c.len() > 1 && c.starts_with('.') && c != ".." && !matches!(c, ".local" | ".cargo" | ".config" | ".nvm" | ".pyenv" | ".rbenv" | ".volta" | ".bun" | ".deno"));
+                (hidden_dir || ["/tmp/", "/var/tmp/", "/dev/shm/", "curl ", "wget ", "base64", "| sh", "|sh", "| bash", " nc "].iter().any(|w| content.contains(w)))
                     .then_some(write)
             });
         let Some(p) = payload else { continue };

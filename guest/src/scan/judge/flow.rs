@@ -359,11 +359,19 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             // Fetched content written to a file: a download saved there.
             if origins.iter().any(|&o| matches!(facts[o].kind, FactKind::FetchToValue)) {
                 let mut targets: Vec<String> = write_targets(text).into_iter().map(str::to_owned).collect();
-                // `f.write(data)` where `f` came from `open(path, "wb")`.
+                // A file handle it is written into: `f` from `open(path, "wb")`, `os.Create(path)`,
+                // `os.OpenFile(path, …)` (`f.write(data)`, `shutil.copyfileobj(r.raw, f)`,
+                // `io.Copy(out, resp.Body)`).
                 for r in code::refs(text) {
-                    if text.contains(&format!("{r}.write(")) && let Some(def) = ff.defs.get(r) && let Some(i) = def.text.find("open(") {
-                        let arg = def.text[i + 5..].split([',', ')']).next().unwrap_or("").trim().to_owned();
-                        targets.push(arg);
+                    let Some(def) = ff.defs.get(r) else { continue };
+                    for opener in ["open(", "Create(", "OpenFile(", "createWriteStream("] {
+                        if let Some(i) = def.text.find(opener) {
+                            let args = &def.text[i + opener.len()..];
+                            let writes = opener != "open(" || args.split(')').next().is_some_and(|a| a.contains("'w") || a.contains("\"w") || a.contains("'a") || a.contains("\"a"));
+                            if writes {
+                                targets.push(args.split([',', ')']).next().unwrap_or("").trim().to_owned());
+                            }
+                        }
                     }
                 }
                 let origin = *origins.iter().find(|&&o| facts[o].kind == FactKind::FetchToValue).unwrap_or(&origins[0]);
