@@ -160,8 +160,16 @@ fn corpus_verdicts_do_not_regress() {
     let mut tallies: BTreeMap<(String, String, String), Tally> = BTreeMap::new();
     let mut misses = Vec::new();
     let mut count = 0;
-    for half in ["malicious", "benign"] {
-        let mut dirs: Vec<PathBuf> = fs::read_dir(root.join(half))
+    // The corpus, then the project's older fixtures (`skills/{malicious,benign}`, no class; their
+    // verdicts are exact there: `safe` or `dangerous`), reported as the set "fixtures".
+    let places = [
+        ("malicious", root.join("malicious"), false),
+        ("benign", root.join("benign"), false),
+        ("malicious", root.join("../malicious"), true),
+        ("benign", root.join("../benign"), true),
+    ];
+    for (half, folder, fixture) in places {
+        let mut dirs: Vec<PathBuf> = fs::read_dir(&folder)
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.is_dir())
@@ -174,7 +182,7 @@ fn corpus_verdicts_do_not_regress() {
                 serde_json::from_str(&fs::read_to_string(dir.join("expect.json")).unwrap())
                     .unwrap_or_else(|e| panic!("{key}/expect.json: {e}"));
             let want = expect["verdict"].as_str().unwrap();
-            let class = expect["class"].as_str().unwrap_or("?").to_owned();
+            let class = expect["class"].as_str().unwrap_or("fixture").to_owned();
             let v = scan_bundle(&read_bundle(&dir), Trust::Community, false);
             let got = v["verdict"].as_str().unwrap();
             count += 1;
@@ -183,7 +191,13 @@ fn corpus_verdicts_do_not_regress() {
             } else {
                 rank(got) > rank(want) || got == "dangerous"
             };
-            let set = if dev.contains(&key) { "dev" } else { "held-out" };
+            let set = if fixture {
+                "fixtures"
+            } else if dev.contains(&key) {
+                "dev"
+            } else {
+                "held-out"
+            };
             for s in [set, "all"] {
                 for c in [class.as_str(), "*"] {
                     tallies
@@ -256,4 +270,33 @@ fn corpus_verdicts_do_not_regress() {
         misses.len(),
         misses.join("\n")
     );
+}
+
+/// Every benign bundle loads in lenient mode (the corpus's deliberate deviations from strict SKILL.md
+/// rules are named in `expect.json` as `lenient`), and one without a `lenient` note is valid strictly.
+#[test]
+fn benign_corpus_validates() {
+    let root = corpus_root().join("benign");
+    if !root.is_dir() {
+        return;
+    }
+    let mut problems = Vec::new();
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    for dir in dirs {
+        let expect: Value = serde_json::from_str(&fs::read_to_string(dir.join("expect.json")).unwrap()).unwrap();
+        let bundle = read_bundle(&dir);
+        let lenient = guest::validate::validate(&bundle, false);
+        if lenient["valid"] != true {
+            problems.push(format!("{}: lenient: {}", dir.display(), lenient["errors"]));
+        }
+        let strict = guest::validate::validate(&bundle, true);
+        if expect.get("lenient").is_none() && strict["valid"] != true {
+            problems.push(format!("{}: strict: {}", dir.display(), strict["errors"]));
+        }
+        if expect.get("lenient").is_some() && lenient["warnings"].as_array().is_none_or(Vec::is_empty) {
+            problems.push(format!("{}: a deliberate deviation ({}) and no warning", dir.display(), expect["lenient"]));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
