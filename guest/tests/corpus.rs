@@ -224,7 +224,8 @@ fn corpus_verdicts_do_not_regress() {
                 // The facts of pass one, file by file.
                 for f in read_bundle(&dir).files {
                     let Some(text) = &f.content else { continue };
-                    let scan = guest::scan::scan_file(guest::scan::RuleSet::builtin(), &f.path, text);
+                    let scan =
+                        guest::scan::scan_file(guest::scan::RuleSet::builtin(), &f.path, text);
                     for fact in &scan.facts.facts {
                         eprintln!(
                             "  fact {}:{} {} ({}){} {:?}",
@@ -281,10 +282,15 @@ fn benign_corpus_validates() {
         return;
     }
     let mut problems = Vec::new();
-    let mut dirs: Vec<PathBuf> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
     for dir in dirs {
-        let expect: Value = serde_json::from_str(&fs::read_to_string(dir.join("expect.json")).unwrap()).unwrap();
+        let expect: Value =
+            serde_json::from_str(&fs::read_to_string(dir.join("expect.json")).unwrap()).unwrap();
         let bundle = read_bundle(&dir);
         let lenient = guest::validate::validate(&bundle, false);
         if lenient["valid"] != true {
@@ -294,8 +300,14 @@ fn benign_corpus_validates() {
         if expect.get("lenient").is_none() && strict["valid"] != true {
             problems.push(format!("{}: strict: {}", dir.display(), strict["errors"]));
         }
-        if expect.get("lenient").is_some() && lenient["warnings"].as_array().is_none_or(Vec::is_empty) {
-            problems.push(format!("{}: a deliberate deviation ({}) and no warning", dir.display(), expect["lenient"]));
+        if expect.get("lenient").is_some()
+            && lenient["warnings"].as_array().is_none_or(Vec::is_empty)
+        {
+            problems.push(format!(
+                "{}: a deliberate deviation ({}) and no warning",
+                dir.display(),
+                expect["lenient"]
+            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

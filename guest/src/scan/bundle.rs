@@ -394,7 +394,10 @@ fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
             .is_some_and(|k| k != FileKind::Code);
         if is_doc
             && f.severity == Severity::Critical
-            && !matches!(f.category.as_str(), "prompt_injection" | "invisible_text" | "structural")
+            && !matches!(
+                f.category.as_str(),
+                "prompt_injection" | "invisible_text" | "structural"
+            )
         {
             f.severity = Severity::High;
             f.description.push_str(" (Capped at high: the skill says it teaches or practises security testing, and this is in its documentation, not in a script it runs.)");

@@ -1,5 +1,6 @@
 //! Candidate risk: raise each candidate's `risk_level` (never lower it) from its source's trust, the
-//! registry's own verdicts, its metadata and the content rules, and explain every raise.
+//! registry's own verdicts, its metadata and the content scanner (its `raw_content` is judged like a
+//! bundle's SKILL.md), and explain every raise.
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -230,8 +231,18 @@ pub fn assess(c: &Candidate) -> (Risk, Vec<RiskFinding>) {
             content_findings.push((field.to_owned(), x));
         }
     }
+    // The skill's text goes through the same two passes as a bundle's SKILL.md: rules and facts,
+    // then the judge (a one-file bundle, so findings that need other files cannot fire).
     if let Some(raw) = &c.raw_content {
-        for x in scan_text(rules, "SKILL.md", raw) {
+        let bundle = super::bundle::Bundle {
+            name: c.name.clone(),
+            files: vec![super::bundle::BundleFile::text("SKILL.md", raw)],
+            notes: Vec::new(),
+        };
+        for x in super::bundle::findings(&bundle) {
+            if x.category == "structural" {
+                continue;
+            }
             content_findings.push((format!("raw_content:{}", x.line), x));
         }
     }

@@ -64,7 +64,15 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     if matches!(
         name,
-        "makefile" | "gnumakefile" | "dockerfile" | "justfile" | "rakefile" | "gemfile" | "procfile" | "vagrantfile" | "containerfile"
+        "makefile"
+            | "gnumakefile"
+            | "dockerfile"
+            | "justfile"
+            | "rakefile"
+            | "gemfile"
+            | "procfile"
+            | "vagrantfile"
+            | "containerfile"
     ) {
         return FileKind::Code;
     }
@@ -154,7 +162,10 @@ pub fn evidence(line: &str, start: usize, end: usize) -> String {
 
 /// Zero-width characters that can split a word without showing (removing the joiner U+200D from an
 /// emoji sequence only changes how the emoji draws, not any word).
-const ZERO_WIDTH: &[char] = &['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}', '\u{FEFF}'];
+const ZERO_WIDTH: &[char] = &[
+    '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}',
+    '\u{FEFF}',
+];
 
 fn is_emoji_neighbour(c: Option<char>) -> bool {
     c.is_some_and(|c| {
@@ -165,7 +176,14 @@ fn is_emoji_neighbour(c: Option<char>) -> bool {
 }
 
 /// Invisible and smuggled characters on one line.
-fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, code: bool, out: &mut Vec<Finding>) {
+fn invisible(
+    line: &str,
+    file: &str,
+    line_no: usize,
+    first_line: bool,
+    code: bool,
+    out: &mut Vec<Finding>,
+) {
     let chars: Vec<char> = line.chars().collect();
     let tags: String = chars
         .iter()
@@ -332,7 +350,9 @@ fn negated_before(line: &str, at: usize) -> bool {
     let before = &line[..at];
     let start = before
         .rfind(['.', ';', '!', '?', '。', '；', '！', '？'])
-        .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
     negation().is_match(before[start..].as_bytes())
 }
 
@@ -352,7 +372,11 @@ fn is_defensive(line: &str) -> bool {
         .filter(|w| {
             let b = w.as_bytes();
             !w.contains(['@', '/', '\\'])
-                && !(1..b.len().saturating_sub(1)).any(|i| b[i] == b'.' && b[i - 1].is_ascii_alphanumeric() && b[i + 1].is_ascii_alphanumeric())
+                && !(1..b.len().saturating_sub(1)).any(|i| {
+                    b[i] == b'.'
+                        && b[i - 1].is_ascii_alphanumeric()
+                        && b[i + 1].is_ascii_alphanumeric()
+                })
         })
         .collect::<Vec<_>>()
         .join(" ");
@@ -471,7 +495,14 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         // automaton leaves out.
         let ascii = crate::is_ascii(physical);
         if !ascii {
-            invisible(physical, file, idx + 1, idx == 0, kind == FileKind::Code, out);
+            invisible(
+                physical,
+                file,
+                idx + 1,
+                idx == 0,
+                kind == FileKind::Code,
+                out,
+            );
             rules.add_non_ascii(&mut candidates);
         }
         let joined;
@@ -543,7 +574,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             let cleaned: String = line.chars().filter(|c| !ZERO_WIDTH.contains(c)).collect();
             for hit in rules.scan_line(&cleaned, in_code) {
                 let rule = &rules.rules[hit.rule];
-                let Some(severity) = rule.severity else { continue };
+                let Some(severity) = rule.severity else {
+                    continue;
+                };
                 out.push(Finding {
                     rule_id: rule.id.clone(),
                     category: rule.category.clone(),
@@ -577,7 +610,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             negated: !in_code,
             defensive: !in_code && is_defensive(line),
             table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
-            blockquote: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('>'),
+            blockquote: !in_code
+                && kind == FileKind::Markdown
+                && line.trim_start().starts_with('>'),
         };
         let line_end = end;
         for hit in hits {

@@ -110,7 +110,9 @@ struct HostFile {
 
 fn data() -> &'static HostFile {
     static D: OnceLock<HostFile> = OnceLock::new();
-    D.get_or_init(|| serde_json::from_str(HOSTS_JSON).expect("the bundled host data is valid (tested)"))
+    D.get_or_init(|| {
+        serde_json::from_str(HOSTS_JSON).expect("the bundled host data is valid (tested)")
+    })
 }
 
 /// Build the tables now ([`crate::initialize`]).
@@ -137,16 +139,32 @@ pub fn split_url(url: &str) -> Option<(String, &str)> {
         .find(|c: char| {
             matches!(
                 c,
-                '/' | '?' | '#' | '"' | '\'' | '`' | ' ' | '\t' | ')' | '>' | '<' | '}' | ',' | ';' | '|' | '\\' | '$' | '{' | '%' | '*'
+                '/' | '?'
+                    | '#'
+                    | '"'
+                    | '\''
+                    | '`'
+                    | ' '
+                    | '\t'
+                    | ')'
+                    | '>'
+                    | '<'
+                    | '}'
+                    | ','
+                    | ';'
+                    | '|'
+                    | '\\'
+                    | '$'
+                    | '{'
+                    | '%'
+                    | '*'
             ) || c == ']' && !rest.starts_with('[')
         })
         .unwrap_or(rest.len());
     let authority = &rest[..end];
     let authority = authority.rsplit('@').next().unwrap_or(authority);
     let host = if authority.starts_with('[') {
-        authority
-            .find(']')
-            .map_or(authority, |i| &authority[..=i])
+        authority.find(']').map_or(authority, |i| &authority[..=i])
     } else {
         authority.split(':').next().unwrap_or(authority)
     };
@@ -164,7 +182,8 @@ pub fn urls_in(line: &str) -> Vec<(usize, usize)> {
     let mut from = 0;
     while let Some(i) = line[from..].find("://").map(|i| i + from) {
         let mut s = i;
-        while s > 0 && (b[s - 1].is_ascii_alphanumeric() || matches!(b[s - 1], b'+' | b'-' | b'.')) {
+        while s > 0 && (b[s - 1].is_ascii_alphanumeric() || matches!(b[s - 1], b'+' | b'-' | b'.'))
+        {
             s -= 1;
         }
         let mut e = i + 3;
@@ -176,7 +195,17 @@ pub fn urls_in(line: &str) -> Vec<(usize, usize)> {
         while e < b.len()
             && !matches!(
                 b[e],
-                b' ' | b'\t' | b'"' | b'\'' | b'`' | b')' | b'<' | b'>' | b'|' | b'\\' | b']' | b'}'
+                b' ' | b'\t'
+                    | b'"'
+                    | b'\''
+                    | b'`'
+                    | b')'
+                    | b'<'
+                    | b'>'
+                    | b'|'
+                    | b'\\'
+                    | b']'
+                    | b'}'
             )
         {
             e += 1;
@@ -222,11 +251,23 @@ pub fn classify(host: &str, path: &str) -> HostClass {
             || (a == 172 && (16..32).contains(&b))
             || (a == 192 && b == 168)
             || (a == 169 && b == 254);
-        return if local { HostClass::Local } else { HostClass::RawIp };
+        return if local {
+            HostClass::Local
+        } else {
+            HostClass::RawIp
+        };
     }
     if bare.contains(':') {
-        let local = bare == "::1" || bare.starts_with("fe80") || bare.starts_with("fc") || bare.starts_with("fd") || bare == "::";
-        return if local { HostClass::Local } else { HostClass::RawIp };
+        let local = bare == "::1"
+            || bare.starts_with("fe80")
+            || bare.starts_with("fc")
+            || bare.starts_with("fd")
+            || bare == "::";
+        return if local {
+            HostClass::Local
+        } else {
+            HostClass::RawIp
+        };
     }
     if bare == "localhost"
         || ["localhost", "local", "internal", "lan", "home.arpa", "test"]
@@ -248,12 +289,17 @@ pub fn classify(host: &str, path: &str) -> HostClass {
     if in_list(bare, path, &d.shorteners) {
         return HostClass::Shortener;
     }
-    if matches!(bare, "github.com" | "raw.githubusercontent.com" | "gist.github.com" | "gist.githubusercontent.com")
-        && path
-            .trim_start_matches('/')
-            .split('/')
-            .next()
-            .is_some_and(|owner| owner.contains('_') || owner.starts_with('-') || owner.ends_with('-'))
+    if matches!(
+        bare,
+        "github.com"
+            | "raw.githubusercontent.com"
+            | "gist.github.com"
+            | "gist.githubusercontent.com"
+    ) && path
+        .trim_start_matches('/')
+        .split('/')
+        .next()
+        .is_some_and(|owner| owner.contains('_') || owner.starts_with('-') || owner.ends_with('-'))
     {
         return HostClass::Lookalike;
     }
@@ -263,11 +309,22 @@ pub fn classify(host: &str, path: &str) -> HostClass {
     if in_list(bare, path, &d.registries) {
         return HostClass::Registry;
     }
-    // Anyone's code: a vendor runs the host, not what it serves.
-    if in_list(bare, path, &d.user_content) {
+    // Anyone's code: a vendor runs the host, not what it serves (`api.github.com` is the vendor's
+    // API; `github.com/<anyone>` is not).
+    let user_content = d.user_content.iter().any(|u| match u.strip_prefix('.') {
+        Some(suffix) => under(bare, suffix),
+        None => match u.split_once('/') {
+            Some((h, prefix)) => bare == h && path.trim_start_matches('/').starts_with(prefix),
+            None => bare == u,
+        },
+    });
+    if user_content {
         return HostClass::Unknown;
     }
-    if d.vendors.iter().any(|v| v.domains.iter().any(|dom| under(bare, dom))) {
+    if d.vendors
+        .iter()
+        .any(|v| v.domains.iter().any(|dom| under(bare, dom)))
+    {
         return HostClass::Vendor;
     }
     let labels: Vec<&str> = bare.split(['.', '-']).collect();
@@ -334,7 +391,12 @@ mod tests {
         for v in &d.vendors {
             assert!(!v.stems.is_empty() && !v.domains.is_empty(), "{}", v.name);
             for s in &v.stems {
-                assert_eq!(s, &s.to_ascii_uppercase(), "{}: stems are upper case", v.name);
+                assert_eq!(
+                    s,
+                    &s.to_ascii_uppercase(),
+                    "{}: stems are upper case",
+                    v.name
+                );
             }
             for dom in &v.domains {
                 assert_eq!(dom, &dom.to_ascii_lowercase(), "{}", v.name);
@@ -357,7 +419,11 @@ mod tests {
         }
         for key in ex["no_vendor"].as_array().unwrap() {
             let key = key.as_str().unwrap();
-            assert!(vendor_of_key(key).is_none(), "{key}: {:?}", vendor_of_key(key).map(|v| &v.name));
+            assert!(
+                vendor_of_key(key).is_none(),
+                "{key}: {:?}",
+                vendor_of_key(key).map(|v| &v.name)
+            );
         }
     }
 
@@ -365,11 +431,29 @@ mod tests {
     fn classes() {
         for pair in examples()["classes"].as_array().unwrap() {
             let (host, class) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
-            assert_eq!(classify(host.trim_start_matches('[').trim_end_matches(']'), "/").as_str(), class, "{host}");
+            assert_eq!(
+                classify(host.trim_start_matches('[').trim_end_matches(']'), "/").as_str(),
+                class,
+                "{host}"
+            );
         }
-        assert_eq!(classify("raw.githubusercontent.com", "/Homebrew/install/HEAD/install.sh"), HostClass::Installer);
-        assert_eq!(classify("raw.githubusercontent.com", "/someone/tool/main/install.sh"), HostClass::Unknown);
-        assert_eq!(classify("github.com", "/claw_support/x/releases/latest"), HostClass::Lookalike);
+        assert_eq!(
+            classify(
+                "raw.githubusercontent.com",
+                "/Homebrew/install/HEAD/install.sh"
+            ),
+            HostClass::Installer
+        );
+        assert_eq!(
+            classify("raw.githubusercontent.com", "/someone/tool/main/install.sh"),
+            HostClass::Unknown
+        );
+        assert_eq!(
+            classify("github.com", "/claw_support/x/releases/latest"),
+            HostClass::Lookalike
+        );
+        assert_eq!(classify("api.github.com", "/user"), HostClass::Vendor);
+        assert_eq!(classify("someone.github.io", "/"), HostClass::Unknown);
         assert!(HostClass::Paste.is_suspicious() && !HostClass::Unknown.is_suspicious());
     }
 
@@ -386,6 +470,9 @@ mod tests {
         assert!(urls_in("no urls here: just text").is_empty());
         assert!(urls_in("://").is_empty());
         assert_eq!(split_url("https://${JIRA_SITE}/rest"), None);
-        assert_eq!(split_url("https://api.pagerduty.com$1").unwrap().0, "api.pagerduty.com");
+        assert_eq!(
+            split_url("https://api.pagerduty.com$1").unwrap().0,
+            "api.pagerduty.com"
+        );
     }
 }

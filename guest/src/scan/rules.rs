@@ -410,7 +410,8 @@ impl RuleSet {
             }
         } else {
             let mut caps = re.create_captures();
-            let input = regex_automata::Input::new(line.as_bytes()).span(base.at as usize..line.len());
+            let input =
+                regex_automata::Input::new(line.as_bytes()).span(base.at as usize..line.len());
             re.search_captures(&input, &mut caps);
             out.push(Fact {
                 capture: capture_of(&caps),
@@ -511,7 +512,12 @@ impl RuleSet {
     }
 
     /// [`RuleSet::confirm`] with the scope given as a set of rules.
-    pub fn confirm_in(&self, line: &str, scope: std::borrow::Cow<'_, RuleBits>, candidates: &RuleBits) -> Vec<Hit> {
+    pub fn confirm_in(
+        &self,
+        line: &str,
+        scope: std::borrow::Cow<'_, RuleBits>,
+        candidates: &RuleBits,
+    ) -> Vec<Hit> {
         if candidates.is_empty() {
             return Vec::new();
         }

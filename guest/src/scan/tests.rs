@@ -309,8 +309,15 @@ fn reading_credentials_then_sending_is_critical_but_reading_alone_is_not() {
         .find(|f| f.rule_id == "exfiltration.secret-to-network")
         .expect("found");
     assert_eq!((f.severity, f.line), (Severity::Critical, 4));
-    assert!(f.description.contains("scripts/b.py:2"), "{}", f.description);
-    assert_eq!((f.related[0].file.as_str(), f.related[0].line), ("scripts/b.py", 2));
+    assert!(
+        f.description.contains("scripts/b.py:2"),
+        "{}",
+        f.description
+    );
+    assert_eq!(
+        (f.related[0].file.as_str(), f.related[0].line),
+        ("scripts/b.py", 2)
+    );
     let local = "key = open(os.path.expanduser(\"~/.ssh/id_rsa\")).read()\nrequests.post(\"http://127.0.0.1:8080/sign\", data=key)\n";
     let found = bundle::findings(&skill(vec![text("scripts/c.py", local)]));
     assert!(

@@ -153,16 +153,31 @@ fn lenient_mode_warns_and_loads_where_the_spec_says_so() {
 
 #[test]
 fn names_off_the_format_load_with_a_warning_and_fail_strict() {
-    for (name, dir) in [("PDF", "PDF"), ("-pdf", "-pdf"), ("p--df", "p--df"), ("My Skill", "My Skill")] {
+    for (name, dir) in [
+        ("PDF", "PDF"),
+        ("-pdf", "-pdf"),
+        ("p--df", "p--df"),
+        ("My Skill", "My Skill"),
+    ] {
         let md = format!("---\nname: {name}\ndescription: d\n---\nbody\n");
         let v = validate(&bundle(dir, &md), false);
         assert_eq!(v["valid"], true, "{name}: {v}");
         assert_eq!(codes(&v, "warnings"), ["invalid_name"], "{name}");
         let v = validate(&bundle(dir, &md), true);
-        assert_eq!((v["valid"].clone(), codes(&v, "errors")), (json!(false), vec!["invalid_name".to_owned()]), "{name}");
+        assert_eq!(
+            (v["valid"].clone(), codes(&v, "errors")),
+            (json!(false), vec!["invalid_name".to_owned()]),
+            "{name}"
+        );
     }
     // A name that is off the format and differs from the folder: two warnings, still loads.
-    let v = validate(&bundle("csv-helper", "---\nname: CSV_Helper\ndescription: d\n---\nbody\n"), false);
+    let v = validate(
+        &bundle(
+            "csv-helper",
+            "---\nname: CSV_Helper\ndescription: d\n---\nbody\n",
+        ),
+        false,
+    );
     assert_eq!(v["valid"], true);
     assert_eq!(codes(&v, "warnings"), ["invalid_name", "name_mismatch"]);
 }

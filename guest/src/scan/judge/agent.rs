@@ -18,7 +18,10 @@ use crate::scan::rules::Severity;
 
 /// Tags of `write` facts that target the agent's own files.
 pub fn agent_write_tag(tag: &str) -> bool {
-    matches!(tag, "agent-config" | "agent-instructions" | "agent-memory" | "agent-identity" | "skills")
+    matches!(
+        tag,
+        "agent-config" | "agent-instructions" | "agent-memory" | "agent-identity" | "skills"
+    )
 }
 
 pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -31,9 +34,32 @@ pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 fn writes(file: &super::File<'_>) -> bool {
     let c = file.content;
     [
-        "json.dump", ".write(", "write_text", "writeFile", "WriteFile", "Set-Content", "Out-File", "Add-Content", ">>",
-        "> ~", "> \"", "> $", "tee ", "sed -i", "cat >", "config set", "config add", "yaml.dump", "toml.dump", "fs.write",
-        "ConvertTo-Json", "shutil.copy", "cp ", "<<", "dump(", "write",
+        "json.dump",
+        ".write(",
+        "write_text",
+        "writeFile",
+        "WriteFile",
+        "Set-Content",
+        "Out-File",
+        "Add-Content",
+        ">>",
+        "> ~",
+        "> \"",
+        "> $",
+        "tee ",
+        "sed -i",
+        "cat >",
+        "config set",
+        "config add",
+        "yaml.dump",
+        "toml.dump",
+        "fs.write",
+        "ConvertTo-Json",
+        "shutil.copy",
+        "cp ",
+        "<<",
+        "dump(",
+        "write",
     ]
     .iter()
     .any(|w| c.contains(w))
@@ -42,16 +68,28 @@ fn writes(file: &super::File<'_>) -> bool {
 fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let config: Option<At<'_>> = b
         .all(FactKind::AgentConfigPath)
-        .chain(b.all(FactKind::Write).filter(|a| b.tag(a.fact) == "agent-config"))
+        .chain(
+            b.all(FactKind::Write)
+                .filter(|a| b.tag(a.fact) == "agent-config"),
+        )
         .next();
     let mut reported = false;
     for v in b.all(FactKind::PermissionValue) {
         let tag = b.tag(v.fact);
         let (sev, why) = match (tag, &config) {
-            ("bypass", _) if !v.fact.prose && !writes(v.file) && v.file.kind == crate::scan::content::FileKind::Code => (
-                Severity::Medium,
-                format!("{}: named in code that writes nothing (a check or a report, not a change).", b.title(v.fact)),
-            ),
+            ("bypass", _)
+                if !v.fact.prose
+                    && !writes(v.file)
+                    && v.file.kind == crate::scan::content::FileKind::Code =>
+            {
+                (
+                    Severity::Medium,
+                    format!(
+                        "{}: named in code that writes nothing (a check or a report, not a change).",
+                        b.title(v.fact)
+                    ),
+                )
+            }
             ("bypass", Some(c)) => (
                 Severity::Critical,
                 format!(
@@ -69,7 +107,10 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             ),
             ("bypass", None) => (
                 Severity::High,
-                format!("{}: instructions to lift the agent's permission checks. Only ever do this in a disposable sandbox.", b.title(v.fact)),
+                format!(
+                    "{}: instructions to lift the agent's permission checks. Only ever do this in a disposable sandbox.",
+                    b.title(v.fact)
+                ),
             ),
             ("allow", Some(c)) => (
                 Severity::High,
@@ -83,7 +124,11 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 let sends = b
                     .in_file(v.file, FactKind::NetSend)
                     .chain(b.in_file(v.file, FactKind::Url))
-                    .find(|n| hosts_in(&n.text()).iter().any(|h| h.class != HostClass::Local && !h.class.is_known_good()));
+                    .find(|n| {
+                        hosts_in(&n.text())
+                            .iter()
+                            .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                    });
                 match sends {
                     Some(n) => (
                         Severity::Critical,
@@ -95,14 +140,28 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     ),
                     None => (
                         Severity::Medium,
-                        format!("A hook is installed in the agent's settings ({}): check what its command does.", c.place()),
+                        format!(
+                            "A hook is installed in the agent's settings ({}): check what its command does.",
+                            c.place()
+                        ),
                     ),
                 }
             }
             _ => continue,
         };
-        let related = config.iter().filter(|c| c.fact.line != v.fact.line || c.file.path != v.file.path).map(|c| c.related("setting")).collect();
-        out.push(finding("persistence.agent-permissions", "persistence", sev, v, why, related));
+        let related = config
+            .iter()
+            .filter(|c| c.fact.line != v.fact.line || c.file.path != v.file.path)
+            .map(|c| c.related("setting"))
+            .collect();
+        out.push(finding(
+            "persistence.agent-permissions",
+            "persistence",
+            sev,
+            v,
+            why,
+            related,
+        ));
         reported = true;
         if sev == Severity::Critical {
             break;
@@ -110,7 +169,11 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     }
     let _ = reported;
     for l in b.all(FactKind::PermissionBypass) {
-        let sev = if l.fact.prose { Severity::High } else { Severity::Critical };
+        let sev = if l.fact.prose {
+            Severity::High
+        } else {
+            Severity::Critical
+        };
         let why = format!(
             "{}: the agent would run every command and edit every file without asking. {}",
             b.title(l.fact),
@@ -120,7 +183,14 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 "Only ever do this inside a disposable sandbox."
             }
         );
-        out.push(finding("persistence.agent-permissions", "persistence", sev, l, why, Vec::new()));
+        out.push(finding(
+            "persistence.agent-permissions",
+            "persistence",
+            sev,
+            l,
+            why,
+            Vec::new(),
+        ));
         break;
     }
 }
@@ -138,7 +208,10 @@ fn poison_in<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>>
     ]
     .iter()
     .find_map(|k| b.in_file(file, *k).next())
-    .or_else(|| b.in_file(file, FactKind::PipeExec).find(|p| matches!(b.tag(p.fact), "fetch" | "remote")))
+    .or_else(|| {
+        b.in_file(file, FactKind::PipeExec)
+            .find(|p| matches!(b.tag(p.fact), "fetch" | "remote"))
+    })
 }
 
 /// A new account with a fixed password, made an administrator or opened to remote access.
@@ -146,7 +219,8 @@ fn accounts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for file in &b.files {
         let tagged = |t: &str| b.in_file(file, FactKind::Sudo).find(|a| b.tag(a.fact) == t);
         let (Some(new), Some(other)) = (
-            tagged("new-account").or_else(|| tagged("admin-group").filter(|a| a.text().contains("Hidden"))),
+            tagged("new-account")
+                .or_else(|| tagged("admin-group").filter(|a| a.text().contains("Hidden"))),
             tagged("admin-group").or_else(|| tagged("remote-access")),
         ) else {
             continue;
@@ -161,7 +235,14 @@ fn accounts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             b.title(other.fact).to_lowercase(),
             other.place()
         );
-        out.push(finding("privilege.backdoor-account", "privilege", Severity::Critical, other, why, vec![new.related("signal")]));
+        out.push(finding(
+            "privilege.backdoor-account",
+            "privilege",
+            Severity::Critical,
+            other,
+            why,
+            vec![new.related("signal")],
+        ));
     }
 }
 
@@ -173,14 +254,23 @@ fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .collect();
     // Code that names the agent's files counts when the same file carries what would poison them
     // (the text it writes is often built on other lines).
-    let named: Vec<At<'_>> = b.all(FactKind::AgentInstructionsPath).filter(|a| !a.fact.prose).collect();
+    let named: Vec<At<'_>> = b
+        .all(FactKind::AgentInstructionsPath)
+        .filter(|a| !a.fact.prose)
+        .collect();
     for n in named {
         if !writes.iter().any(|w| std::ptr::eq(w.file, n.file)) && poison_in(b, n.file).is_some() {
             writes.push(n);
         }
     }
     writes.sort_by_key(|w| poison_in(b, w.file).is_none());
-    for w in writes.iter().take(1).chain(writes.iter().skip(1).filter(|w| b.tag(w.fact) == "skills").take(1)) {
+    for w in writes.iter().take(1).chain(
+        writes
+            .iter()
+            .skip(1)
+            .filter(|w| b.tag(w.fact) == "skills")
+            .take(1),
+    ) {
         let poison = poison_in(b, w.file);
         let worm = b.tag(w.fact) == "skills";
         let (rule, sev, why) = match (poison, worm) {
@@ -207,7 +297,10 @@ fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             (None, true) => (
                 "persistence.skill-worm",
                 Severity::High,
-                format!("{}: a skill should not change other installed skills. Check what it writes.", b.title(w.fact)),
+                format!(
+                    "{}: a skill should not change other installed skills. Check what it writes.",
+                    b.title(w.fact)
+                ),
             ),
             (None, false) => (
                 "persistence.agent-instructions",
@@ -218,7 +311,9 @@ fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 ),
             ),
         };
-        let related = poison.map(|p| vec![p.related("signal")]).unwrap_or_default();
+        let related = poison
+            .map(|p| vec![p.related("signal")])
+            .unwrap_or_default();
         out.push(finding(rule, "persistence", sev, *w, why, related));
     }
 }

@@ -113,8 +113,15 @@ pub fn statements_of(content: &str, kind: FileKind, data: bool) -> Vec<Statement
         if kind == FileKind::Markdown {
             if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
                 in_fence = !in_fence;
-                let lang = trimmed.trim_start_matches(['`', '~']).trim().to_ascii_lowercase();
-                data_fence = in_fence && matches!(lang.as_str(), "json" | "jsonc" | "json5" | "toml" | "xml" | "plist" | "csv");
+                let lang = trimmed
+                    .trim_start_matches(['`', '~'])
+                    .trim()
+                    .to_ascii_lowercase();
+                data_fence = in_fence
+                    && matches!(
+                        lang.as_str(),
+                        "json" | "jsonc" | "json5" | "toml" | "xml" | "plist" | "csv"
+                    );
                 if let Some((s, _, _)) = current.take() {
                     out.push(s);
                 }
@@ -140,7 +147,11 @@ pub fn statements_of(content: &str, kind: FileKind, data: bool) -> Vec<Statement
             });
             continue;
         }
-        let delta = if data || data_fence { 0 } else { depth_change(line) };
+        let delta = if data || data_fence {
+            0
+        } else {
+            depth_change(line)
+        };
         let continues = line.ends_with('\\');
         match current.as_mut() {
             Some((s, depth, lines)) => {
@@ -285,13 +296,12 @@ pub fn refs(text: &str) -> Vec<&str> {
                 let attribute = s > 0 && b[s - 1] == b'.' && !(s > 1 && b[s - 2] == b'.');
                 // A command-line flag (`-Body`, `--data`) names no variable.
                 let flag = s > 0 && b[s - 1] == b'-';
-                let named_arg = (after.starts_with('=') && !after.starts_with("=="))
-                    && s > 0
-                    && {
-                        let before = text[..s].trim_end();
-                        before.ends_with('(') || before.ends_with(',')
-                    };
-                let key = after.starts_with(':') && !after.starts_with("::") && !after.starts_with(":=");
+                let named_arg = (after.starts_with('=') && !after.starts_with("==")) && s > 0 && {
+                    let before = text[..s].trim_end();
+                    before.ends_with('(') || before.ends_with(',')
+                };
+                let key =
+                    after.starts_with(':') && !after.starts_with("::") && !after.starts_with(":=");
                 if !attribute && !flag && !named_arg && !key && !keyword(word) {
                     out.push(word);
                 }
@@ -329,14 +339,30 @@ pub fn assigned(text: &str) -> Vec<&str> {
     for s in starts {
         let mut seg = first_line[s.min(first_line.len())..].trim_start();
         for kw in [
-            "export ", "local ", "readonly ", "declare -x ", "declare ", "const ", "let ", "var ",
-            "my ", "our ", "global ", "set ", "then ", "do ", "else ",
+            "export ",
+            "local ",
+            "readonly ",
+            "declare -x ",
+            "declare ",
+            "const ",
+            "let ",
+            "var ",
+            "my ",
+            "our ",
+            "global ",
+            "set ",
+            "then ",
+            "do ",
+            "else ",
         ] {
             if let Some(r) = seg.strip_prefix(kw) {
                 seg = r.trim_start();
             }
         }
-        if let Some(r) = seg.strip_prefix("for ").or_else(|| seg.strip_prefix("for (")) {
+        if let Some(r) = seg
+            .strip_prefix("for ")
+            .or_else(|| seg.strip_prefix("for ("))
+        {
             // `for a, b in …` / `for (const [k, v] of …)` / `for f in …; do`
             let r = r
                 .trim_start()
@@ -401,7 +427,11 @@ fn assignment_op(seg: &str) -> Option<usize> {
 fn names_in(target: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let t = target.trim();
-    let target = if t.starts_with('[') && t.ends_with(']') { &t[1..t.len() - 1] } else { t };
+    let target = if t.starts_with('[') && t.ends_with(']') {
+        &t[1..t.len() - 1]
+    } else {
+        t
+    };
     let b = target.as_bytes();
     let mut i = 0;
     let mut depth = 0;
@@ -435,7 +465,16 @@ fn names_in(target: &str) -> Vec<&str> {
 /// `const f = (…) =>`, `const f = async function`, `sub f`, `fn f(`), if any.
 pub fn defines_function(line: &str) -> Option<&str> {
     let t = line.trim_start();
-    for kw in ["def ", "async def ", "function ", "async function ", "func ", "fn ", "sub ", "function global:"] {
+    for kw in [
+        "def ",
+        "async def ",
+        "function ",
+        "async function ",
+        "func ",
+        "fn ",
+        "sub ",
+        "function global:",
+    ] {
         if let Some(rest) = t.strip_prefix(kw) {
             let rest = rest.trim_start();
             // Go methods: `func (r *T) name(`.
@@ -444,7 +483,10 @@ pub fn defines_function(line: &str) -> Option<&str> {
             } else {
                 rest
             };
-            let n = rest.bytes().take_while(|b| is_ident(*b) || *b == b'-').count();
+            let n = rest
+                .bytes()
+                .take_while(|b| is_ident(*b) || *b == b'-')
+                .count();
             return (n > 0).then(|| &rest[..n]);
         }
     }
@@ -595,7 +637,11 @@ mod tests {
         assert_eq!(lines, [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]);
         // An unbalanced bracket ends at the cap.
         let open = "x = (\n".repeat(100);
-        assert!(statements(&open, FileKind::Code).iter().all(|s| s.last - s.first < MAX_STATEMENT_LINES as u32));
+        assert!(
+            statements(&open, FileKind::Code)
+                .iter()
+                .all(|s| s.last - s.first < MAX_STATEMENT_LINES as u32)
+        );
     }
 
     #[test]
@@ -604,18 +650,33 @@ mod tests {
         for want in ["KEY", "TOKEN", "URL", "curl"] {
             assert!(r.contains(&want), "{want} in {r:?}");
         }
-        assert!(!r.contains(&"NOT") && !r.contains(&"k") && !r.contains(&"lit"), "{r:?}");
-        assert_eq!(refs("requests.post(url, data=payload, timeout=5)"), ["payload", "requests", "url"]);
+        assert!(
+            !r.contains(&"NOT") && !r.contains(&"k") && !r.contains(&"lit"),
+            "{r:?}"
+        );
+        assert_eq!(
+            refs("requests.post(url, data=payload, timeout=5)"),
+            ["payload", "requests", "url"]
+        );
         assert_eq!(refs("x = f\"{CACHE}/v1/{_key()}\""), ["CACHE", "_key", "x"]);
-        assert_eq!(refs("fetch(HOOK, { method: 'POST', body: t })"), ["HOOK", "fetch", "t"]);
+        assert_eq!(
+            refs("fetch(HOOK, { method: 'POST', body: t })"),
+            ["HOOK", "fetch", "t"]
+        );
         assert_eq!(refs("self.data + r.text"), ["r"]);
-        assert_eq!(refs("Invoke-RestMethod -Body $profile"), ["Invoke", "profile"]);
+        assert_eq!(
+            refs("Invoke-RestMethod -Body $profile"),
+            ["Invoke", "profile"]
+        );
     }
 
     #[test]
     fn assignments() {
         assert_eq!(assigned("K=$(cat ~/.aws/credentials | base64)"), ["K"]);
-        assert_eq!(assigned("[ -f x ] && stored=$(cat ~/.git-credentials)"), ["stored"]);
+        assert_eq!(
+            assigned("[ -f x ] && stored=$(cat ~/.git-credentials)"),
+            ["stored"]
+        );
         assert_eq!(assigned("export TOKEN=\"$1\""), ["TOKEN"]);
         assert_eq!(assigned("a, b = os.environ.items()"), ["a", "b"]);
         assert_eq!(assigned("const { key, id } = cfg"), ["id", "key"]);
@@ -625,7 +686,10 @@ mod tests {
         assert_eq!(assigned("resp, err := http.Get(u)"), ["err", "resp"]);
         assert_eq!(assigned("for k, v in os.environ.items():"), ["k", "v"]);
         assert_eq!(assigned("for f in ~/.ssh/id_*; do"), ["f"]);
-        assert_eq!(assigned("for (const [k, v] of Object.entries(process.env)) {"), ["k", "v"]);
+        assert_eq!(
+            assigned("for (const [k, v] of Object.entries(process.env)) {"),
+            ["k", "v"]
+        );
         assert_eq!(assigned("with open(priv, 'rb') as f:"), ["f"]);
         assert!(assigned("if a == b:").is_empty());
         assert!(assigned("requests.post(url, data=x)").is_empty());
@@ -650,8 +714,16 @@ mod tests {
         d.record(&["BASE"], 1, "BASE = \"http://203.0.113.9/api\"");
         d.record(&["url"], 2, "url = f\"{BASE}/v1/x\"");
         d.record(&["loop"], 3, "loop = loop + 1");
-        let url = |t: &str| literals(t).into_iter().find(|l| l.contains("://")).map(str::to_owned);
-        assert_eq!(d.resolve("url", &url), Some(("http://203.0.113.9/api".to_owned(), 1)));
+        let url = |t: &str| {
+            literals(t)
+                .into_iter()
+                .find(|l| l.contains("://"))
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            d.resolve("url", &url),
+            Some(("http://203.0.113.9/api".to_owned(), 1))
+        );
         assert_eq!(d.resolve("loop", &url), None, "cycles end");
         assert_eq!(d.resolve("missing", &url), None);
     }

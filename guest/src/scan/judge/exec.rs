@@ -39,7 +39,10 @@ fn grade(host: Option<&Host>) -> Option<(Severity, String)> {
                 _ => Severity::Critical,
             };
             let what = if insecure && h.class == HostClass::Unknown {
-                format!("from {} over plain http (anyone on the path can swap it)", h.host)
+                format!(
+                    "from {} over plain http (anyone on the path can swap it)",
+                    h.host
+                )
             } else {
                 format!("from {} ({})", h.host, h.class.phrase())
             };
@@ -50,14 +53,21 @@ fn grade(host: Option<&Host>) -> Option<(Severity, String)> {
 
 fn advice(sev: Severity) -> &'static str {
     match sev {
-        Severity::Critical => "Code fetched from such a place can be anything by the time it runs: do not install this skill.",
-        Severity::High => "Nothing in the bundle shows what that code does; review it (and pin a checksum) before installing.",
+        Severity::Critical => {
+            "Code fetched from such a place can be anything by the time it runs: do not install this skill."
+        }
+        Severity::High => {
+            "Nothing in the bundle shows what that code does; review it (and pin a checksum) before installing."
+        }
         _ => "This is a documented vendor installer; informational.",
     }
 }
 
 fn index_of(facts: &[Fact], f: &Fact) -> usize {
-    facts.iter().position(|x| std::ptr::eq(x, f)).unwrap_or(usize::MAX)
+    facts
+        .iter()
+        .position(|x| std::ptr::eq(x, f))
+        .unwrap_or(usize::MAX)
 }
 
 /// The host a fact's code comes from (its statement's first URL, resolved through names).
@@ -92,7 +102,9 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if at.fact.prose && host.is_none() {
                 continue;
             }
-            let Some((mut sev, from)) = grade(host.as_ref()) else { continue };
+            let Some((mut sev, from)) = grade(host.as_ref()) else {
+                continue;
+            };
             // A package installed from a URL is common practice (git+https, tarballs): high only when
             // the host is suspicious.
             if b.tag(at.fact) == "package-url" && sev < Severity::Critical {
@@ -103,7 +115,14 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 b.title(at.fact).to_lowercase(),
                 advice(sev)
             );
-            out.push(finding("supply_chain.remote-code", "supply_chain", sev, at, why, Vec::new()));
+            out.push(finding(
+                "supply_chain.remote-code",
+                "supply_chain",
+                sev,
+                at,
+                why,
+                Vec::new(),
+            ));
             reported += 1;
             if reported >= 5 {
                 break;
@@ -117,8 +136,14 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
     for (fi, (file, flow)) in b.files.iter().zip(flows).enumerate() {
         let facts = &file.facts.facts;
         for f in &flow.code_flows {
-            let src = At { file, fact: &facts[f.source] };
-            let sink = At { file, fact: &facts[f.sink] };
+            let src = At {
+                file,
+                fact: &facts[f.source],
+            };
+            let sink = At {
+                file,
+                fact: &facts[f.sink],
+            };
             if done.contains(&(fi, sink.fact.line)) {
                 continue;
             }
@@ -135,17 +160,25 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                 )
             } else {
                 let host = source_host(b, &src, flow);
-                let Some((mut sev, from)) = grade(host.as_ref()) else { continue };
+                let Some((mut sev, from)) = grade(host.as_ref()) else {
+                    continue;
+                };
                 // A clone of a repository to build it is ordinary; only a suspicious host matters.
                 if src.text().contains("git clone") && sev < Severity::Critical {
                     sev = Severity::Medium;
                 }
-                let sudo = facts.iter().any(|x| x.kind == FactKind::Sudo && x.line == sink.fact.line);
+                let sudo = facts
+                    .iter()
+                    .any(|x| x.kind == FactKind::Sudo && x.line == sink.fact.line);
                 let stealth = stealthy(b, &src, &sink);
                 if (sudo || stealth.is_some()) && sev == Severity::High {
                     sev = Severity::Critical;
                 }
-                let via: Vec<String> = f.via.iter().map(|(l, n)| format!("`{n}` (line {l})")).collect();
+                let via: Vec<String> = f
+                    .via
+                    .iter()
+                    .map(|(l, n)| format!("`{n}` (line {l})"))
+                    .collect();
                 (
                     "supply_chain.download-execute",
                     "supply_chain",
@@ -154,20 +187,35 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                         "Content downloaded {from} at {} is run at {}{}{}{}. {}",
                         src.place(),
                         sink.place(),
-                        if via.is_empty() { String::new() } else { format!(" (through {})", via.join(", ")) },
-                        if sudo { " with administrator rights" } else { "" },
+                        if via.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (through {})", via.join(", "))
+                        },
+                        if sudo {
+                            " with administrator rights"
+                        } else {
+                            ""
+                        },
                         stealth.map(|w| format!(", {w}")).unwrap_or_default(),
                         advice(sev)
                     ),
                 )
             };
             done.push((fi, sink.fact.line));
-            let related = if src.fact.line == sink.fact.line { Vec::new() } else { vec![src.related("download")] };
+            let related = if src.fact.line == sink.fact.line {
+                Vec::new()
+            } else {
+                vec![src.related("download")]
+            };
             out.push(finding(rule, category, sev, sink, why, related));
         }
         // A download and, within a few lines after it, a run of something local (`./x`, `/tmp/x`,
         // `$DIR/x`): what a fetched archive was unpacked into.
-        for d in b.in_file(file, FactKind::Download).chain(b.in_file(file, FactKind::PipeExec).filter(|p| b.tag(p.fact) == "extract")) {
+        for d in b.in_file(file, FactKind::Download).chain(
+            b.in_file(file, FactKind::PipeExec)
+                .filter(|p| b.tag(p.fact) == "extract"),
+        ) {
             if d.fact.prose {
                 continue;
             }
@@ -179,16 +227,29 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                     && {
                         let t = sink_target(file, x);
                         let t = t.trim_matches(['"', '\'']);
-                        t.starts_with("./") || t.starts_with("/tmp/") || t.starts_with('$') || t.starts_with("~/")
+                        t.starts_with("./")
+                            || t.starts_with("/tmp/")
+                            || t.starts_with('$')
+                            || t.starts_with("~/")
                     }
             }) else {
                 continue;
             };
-            if done.contains(&(fi, run.line)) || flow.code_flows.iter().any(|f| f.sink == facts.iter().position(|x| std::ptr::eq(x, run)).unwrap_or(usize::MAX)) {
+            if done.contains(&(fi, run.line))
+                || flow.code_flows.iter().any(|f| {
+                    f.sink
+                        == facts
+                            .iter()
+                            .position(|x| std::ptr::eq(x, run))
+                            .unwrap_or(usize::MAX)
+                })
+            {
                 continue;
             }
             let host = source_host(b, &d, flow);
-            let Some((mut sev, from)) = grade(host.as_ref()) else { continue };
+            let Some((mut sev, from)) = grade(host.as_ref()) else {
+                continue;
+            };
             if d.text().contains("git clone") && sev < Severity::Critical {
                 sev = Severity::Medium;
             }
@@ -210,8 +271,19 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                 stealth.map(|w| format!(", {w}")).unwrap_or_default(),
                 advice(sev)
             );
-            let related = if d.fact.line == run.line { Vec::new() } else { vec![d.related("download")] };
-            out.push(finding("supply_chain.download-execute", "supply_chain", sev, sink, why, related));
+            let related = if d.fact.line == run.line {
+                Vec::new()
+            } else {
+                vec![d.related("download")]
+            };
+            out.push(finding(
+                "supply_chain.download-execute",
+                "supply_chain",
+                sev,
+                sink,
+                why,
+                related,
+            ));
         }
         // A download from a suspicious host next to any run of code, unconnected.
         if flow.code_flows.is_empty() {
@@ -238,37 +310,71 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                     src.place(),
                     run.place()
                 );
-                out.push(finding("supply_chain.download-execute", "supply_chain", Severity::Critical, run, why, vec![src.related("download")]));
+                out.push(finding(
+                    "supply_chain.download-execute",
+                    "supply_chain",
+                    Severity::Critical,
+                    run,
+                    why,
+                    vec![src.related("download")],
+                ));
             }
         }
     }
     // Across files: a download saved under a name that another file runs.
     for (fi, (file, flow)) in b.files.iter().zip(flows).enumerate() {
         for d in &flow.downloads {
-            if d.key.starts_with('$') || d.key.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') && !d.key.contains('.') && d.key.len() < 4 {
+            if d.key.starts_with('$')
+                || d.key
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                    && !d.key.contains('.')
+                    && d.key.len() < 4
+            {
                 continue;
             }
-            let src = At { file, fact: &file.facts.facts[d.origin] };
+            let src = At {
+                file,
+                fact: &file.facts.facts[d.origin],
+            };
             for (gi, other) in b.files.iter().enumerate() {
                 if gi == fi {
                     continue;
                 }
-                for run in other.facts.facts.iter().filter(|x| x.kind == FactKind::RunFile) {
+                for run in other
+                    .facts
+                    .facts
+                    .iter()
+                    .filter(|x| x.kind == FactKind::RunFile)
+                {
                     let target = sink_target(other, run);
                     let resolved = flows[gi]
                         .defs
-                        .resolve(target.trim_matches(['"', '\'', '$', '{', '}', '[', ']']), &|rhs: &str| {
-                            super::code::literals(rhs).into_iter().next().map(str::to_owned)
-                        })
+                        .resolve(
+                            target.trim_matches(['"', '\'', '$', '{', '}', '[', ']']),
+                            &|rhs: &str| {
+                                super::code::literals(rhs)
+                                    .into_iter()
+                                    .next()
+                                    .map(str::to_owned)
+                            },
+                        )
                         .map(|(v, _)| v)
                         .unwrap_or_default();
-                    if !(names_key(&target, &d.key) || names_key(&resolved, &d.key)) || done.contains(&(gi, run.line)) {
+                    if !(names_key(&target, &d.key) || names_key(&resolved, &d.key))
+                        || done.contains(&(gi, run.line))
+                    {
                         continue;
                     }
                     let host = source_host(b, &src, flow);
-                    let Some((sev, from)) = grade(host.as_ref()) else { continue };
+                    let Some((sev, from)) = grade(host.as_ref()) else {
+                        continue;
+                    };
                     done.push((gi, run.line));
-                    let sink = At { file: other, fact: run };
+                    let sink = At {
+                        file: other,
+                        fact: run,
+                    };
                     let why = format!(
                         "{} downloads `{}` {from}, and {} runs it. Splitting the download and the run across files does not change what it does. {}",
                         src.place(),
@@ -276,7 +382,14 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                         sink.place(),
                         advice(sev)
                     );
-                    out.push(finding("supply_chain.download-execute", "supply_chain", sev, sink, why, vec![src.related("download")]));
+                    out.push(finding(
+                        "supply_chain.download-execute",
+                        "supply_chain",
+                        sev,
+                        sink,
+                        why,
+                        vec![src.related("download")],
+                    ));
                 }
             }
         }
@@ -290,19 +403,49 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
 fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str> {
     let (st, kt) = (src.text(), sink.text());
     let hidden = |t: &str| {
-        ["/tmp/", "/var/tmp/", "/dev/shm/", "$TMPDIR", "%TEMP%", "$env:TEMP", "AppData", "Public\\", "/Library/Caches/"]
-            .iter()
-            .any(|w| t.contains(w))
-            || t.split(['/', '\\']).any(|c| c.len() > 1 && c.starts_with('.') && c != ".." && !matches!(c, ".local" | ".cargo" | ".config"))
+        [
+            "/tmp/",
+            "/var/tmp/",
+            "/dev/shm/",
+            "$TMPDIR",
+            "%TEMP%",
+            "$env:TEMP",
+            "AppData",
+            "Public\\",
+            "/Library/Caches/",
+        ]
+        .iter()
+        .any(|w| t.contains(w))
+            || t.split(['/', '\\']).any(|c| {
+                c.len() > 1
+                    && c.starts_with('.')
+                    && c != ".."
+                    && !matches!(c, ".local" | ".cargo" | ".config")
+            })
     };
     if hidden(&st) || hidden(&kt) {
         return Some("from a hidden or temporary place");
     }
     let t = kt.trim_end();
     if t.ends_with('&') && !t.ends_with("&&")
-        || ["nohup ", "setsid ", "disown", ">/dev/null 2>&1", "> /dev/null 2>&1", "-WindowStyle Hidden", "stdio: \"ignore\"", "detached: true", "DEVNULL", "CREATE_NO_WINDOW", "start /b", "/silent", "/quiet", "/qn"]
-            .iter()
-            .any(|w| kt.contains(w))
+        || [
+            "nohup ",
+            "setsid ",
+            "disown",
+            ">/dev/null 2>&1",
+            "> /dev/null 2>&1",
+            "-WindowStyle Hidden",
+            "stdio: \"ignore\"",
+            "detached: true",
+            "DEVNULL",
+            "CREATE_NO_WINDOW",
+            "start /b",
+            "/silent",
+            "/quiet",
+            "/qn",
+        ]
+        .iter()
+        .any(|w| kt.contains(w))
     {
         return Some("in the background with its output hidden");
     }
@@ -316,7 +459,10 @@ fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str>
 fn reverse_shell(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     const WINDOW: u32 = 30;
     for file in &b.files {
-        let shells: Vec<At<'_>> = b.in_file(file, FactKind::ShellSpawn).filter(|a| !a.fact.prose).collect();
+        let shells: Vec<At<'_>> = b
+            .in_file(file, FactKind::ShellSpawn)
+            .filter(|a| !a.fact.prose)
+            .collect();
         if shells.is_empty() {
             continue;
         }
@@ -334,16 +480,31 @@ fn reverse_shell(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let hosts = hosts_in(&sock.text());
             let local = hosts.first().is_some_and(|h| h.class == HostClass::Local);
             let listener = sock.fact.kind == FactKind::Listener;
-            let sev = if local && !listener { Severity::High } else { Severity::Critical };
+            let sev = if local && !listener {
+                Severity::High
+            } else {
+                Severity::Critical
+            };
             let why = format!(
                 "{} at {} and {} at {}: a shell driven through a network connection is a {}. Do not install this skill.",
                 b.title(sock.fact),
                 sock.place(),
                 b.title(shell.fact).to_lowercase(),
                 shell.place(),
-                if listener { "remote command backdoor" } else { "reverse shell" }
+                if listener {
+                    "remote command backdoor"
+                } else {
+                    "reverse shell"
+                }
             );
-            out.push(finding("network.reverse-shell", "network", sev, *shell, why, vec![sock.related("connection")]));
+            out.push(finding(
+                "network.reverse-shell",
+                "network",
+                sev,
+                *shell,
+                why,
+                vec![sock.related("connection")],
+            ));
             break;
         }
     }
@@ -351,27 +512,68 @@ fn reverse_shell(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 
 /// Paths a recursive delete must never reach.
 fn system_path(p: &str) -> bool {
-    let p = p.trim().trim_matches(['"', '\'']).trim_end_matches("/*").trim_end_matches('/');
+    let p = p
+        .trim()
+        .trim_matches(['"', '\''])
+        .trim_end_matches("/*")
+        .trim_end_matches('/');
     matches!(
         p,
-        "" | "~" | "$HOME" | "${HOME}" | "/etc" | "/usr" | "/var" | "/bin" | "/sbin" | "/boot" | "/lib" | "/lib64"
-            | "/opt" | "/root" | "/home" | "/System" | "/Library" | "/Users" | "/Applications" | "C:" | "C:\\"
-            | "C:\\Windows" | "/usr/local" | "/usr/bin" | "/var/lib"
+        "" | "~"
+            | "$HOME"
+            | "${HOME}"
+            | "/etc"
+            | "/usr"
+            | "/var"
+            | "/bin"
+            | "/sbin"
+            | "/boot"
+            | "/lib"
+            | "/lib64"
+            | "/opt"
+            | "/root"
+            | "/home"
+            | "/System"
+            | "/Library"
+            | "/Users"
+            | "/Applications"
+            | "C:"
+            | "C:\\"
+            | "C:\\Windows"
+            | "/usr/local"
+            | "/usr/bin"
+            | "/var/lib"
     )
 }
 
 fn device(p: &str) -> bool {
     let p = p.trim().trim_matches(['"', '\'']);
-    ["/dev/sd", "/dev/nvme", "/dev/hd", "/dev/disk", "/dev/mmcblk", "/dev/xvd", "/dev/vd", "disk0", "disk1", "\\\\.\\PhysicalDrive"]
-        .iter()
-        .any(|d| p.starts_with(d))
+    [
+        "/dev/sd",
+        "/dev/nvme",
+        "/dev/hd",
+        "/dev/disk",
+        "/dev/mmcblk",
+        "/dev/xvd",
+        "/dev/vd",
+        "disk0",
+        "disk1",
+        "\\\\.\\PhysicalDrive",
+    ]
+    .iter()
+    .any(|d| p.starts_with(d))
 }
 
 fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     for (file, flow) in b.files.iter().zip(flows) {
         let content = file.content;
-        let force_push = content.contains("push --force") || content.contains("push -f ") || content.contains("push --mirror");
-        for at in b.in_file(file, FactKind::RemoveTree).filter(|a| !a.fact.prose) {
+        let force_push = content.contains("push --force")
+            || content.contains("push -f ")
+            || content.contains("push --mirror");
+        for at in b
+            .in_file(file, FactKind::RemoveTree)
+            .filter(|a| !a.fact.prose)
+        {
             let target = at.fact.capture.as_deref().unwrap_or("").trim();
             let var = target
                 .trim_matches(['"', '\''])
@@ -423,25 +625,61 @@ fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             } else {
                 continue;
             };
-            out.push(finding("destructive.resolved-target", "destructive", sev, at, why, Vec::new()));
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                sev,
+                at,
+                why,
+                Vec::new(),
+            ));
         }
-        let writes: Vec<At<'_>> = b.in_file(file, FactKind::DeviceWrite).filter(|a| !a.fact.prose).collect();
-        let asks = ["read -p", "read -r", "[y/N]", "[Y/n]", "confirm", "Read-Host", "input("]
-            .iter()
-            .any(|w| content.contains(w));
+        let writes: Vec<At<'_>> = b
+            .in_file(file, FactKind::DeviceWrite)
+            .filter(|a| !a.fact.prose)
+            .collect();
+        let asks = [
+            "read -p",
+            "read -r",
+            "[y/N]",
+            "[Y/n]",
+            "confirm",
+            "Read-Host",
+            "input(",
+        ]
+        .iter()
+        .any(|w| content.contains(w));
         let mut unresolved = Vec::new();
         for at in &writes {
             let target = at.fact.capture.as_deref().unwrap_or("").trim().to_owned();
-            let var = target.trim_matches(['"', '\'']).trim_start_matches('$').trim_start_matches('{').trim_end_matches('}').to_owned();
+            let var = target
+                .trim_matches(['"', '\''])
+                .trim_start_matches('$')
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .to_owned();
             let value = flow
                 .defs
-                .resolve(&var, &|rhs: &str| super::code::literals(rhs).into_iter().chain([rhs.trim()]).find(|l| device(l)).map(str::to_owned))
+                .resolve(&var, &|rhs: &str| {
+                    super::code::literals(rhs)
+                        .into_iter()
+                        .chain([rhs.trim()])
+                        .find(|l| device(l))
+                        .map(str::to_owned)
+                })
                 .map(|(v, l)| (v, l));
             if let Some((v, line)) = value {
                 let why = format!(
                     "A raw write to `{target}`, and `{var}` is `{v}` (line {line}): this overwrites a whole disk. Do not install this skill."
                 );
-                out.push(finding("destructive.resolved-target", "destructive", Severity::Critical, *at, why, Vec::new()));
+                out.push(finding(
+                    "destructive.resolved-target",
+                    "destructive",
+                    Severity::Critical,
+                    *at,
+                    why,
+                    Vec::new(),
+                ));
             } else if device(&target) {
                 continue;
             } else {
@@ -456,23 +694,39 @@ fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 at.place(),
                 unresolved[1].place()
             );
-            out.push(finding("destructive.resolved-target", "destructive", Severity::Critical, at, why, vec![unresolved[1].related("signal")]));
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                Severity::Critical,
+                at,
+                why,
+                vec![unresolved[1].related("signal")],
+            ));
         } else if let Some(at) = unresolved.first() {
             let why = format!(
                 "A raw disk write or format on `{}`, a target chosen at run time: check it can only ever be the device the user named.",
                 at.fact.capture.as_deref().unwrap_or("?")
             );
-            out.push(finding("destructive.resolved-target", "destructive", Severity::High, *at, why, Vec::new()));
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                Severity::High,
+                *at,
+                why,
+                Vec::new(),
+            ));
         }
     }
 }
 
 fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     for (file, flow) in b.files.iter().zip(flows) {
-        let Some(write) = b
-            .in_file(file, FactKind::Write)
-            .find(|a| matches!(b.tag(a.fact), "shell-rc" | "cron" | "service" | "login-item" | "git-hook" | "ssh-authorized"))
-        else {
+        let Some(write) = b.in_file(file, FactKind::Write).find(|a| {
+            matches!(
+                b.tag(a.fact),
+                "shell-rc" | "cron" | "service" | "login-item" | "git-hook" | "ssh-authorized"
+            )
+        }) else {
             continue;
         };
         // The payload: code piped in from a host that is not a vendor's, or anything fetched from a
@@ -480,7 +734,10 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
         let payload = b
             .in_file(file, FactKind::PipeExec)
             .filter(|a| matches!(b.tag(a.fact), "fetch" | "remote"))
-            .filter(|a| source_host(b, a, flow).is_some_and(|h| !h.class.is_known_good() && h.class != HostClass::Local))
+            .filter(|a| {
+                source_host(b, a, flow)
+                    .is_some_and(|h| !h.class.is_known_good() && h.class != HostClass::Local)
+            })
             .chain(
                 b.in_file(file, FactKind::Download)
                     .chain(b.in_file(file, FactKind::FetchToValue))
@@ -497,9 +754,40 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
                 } else {
                     t.to_string()
                 };
-                let hidden_dir = b.tag(write.fact) != "shell-rc" && content.split(['/', '\\']).any(|c| c.len() > 1 && c.starts_with('.') && c != ".." && !matches!(c, ".local" | ".cargo" | ".config" | ".nvm" | ".pyenv" | ".rbenv" | ".volta" | ".bun" | ".deno"));
-                (hidden_dir || ["/tmp/", "/var/tmp/", "/dev/shm/", "curl ", "wget ", "base64", "| sh", "|sh", "| bash", " nc "].iter().any(|w| content.contains(w)))
-                    .then_some(write)
+                let hidden_dir = b.tag(write.fact) != "shell-rc"
+                    && content.split(['/', '\\']).any(|c| {
+                        c.len() > 1
+                            && c.starts_with('.')
+                            && c != ".."
+                            && !matches!(
+                                c,
+                                ".local"
+                                    | ".cargo"
+                                    | ".config"
+                                    | ".nvm"
+                                    | ".pyenv"
+                                    | ".rbenv"
+                                    | ".volta"
+                                    | ".bun"
+                                    | ".deno"
+                            )
+                    });
+                (hidden_dir
+                    || [
+                        "/tmp/",
+                        "/var/tmp/",
+                        "/dev/shm/",
+                        "curl ",
+                        "wget ",
+                        "base64",
+                        "| sh",
+                        "|sh",
+                        "| bash",
+                        " nc ",
+                    ]
+                    .iter()
+                    .any(|w| content.contains(w)))
+                .then_some(write)
             });
         let Some(p) = payload else { continue };
         let same = std::ptr::eq(p.fact, write.fact);
@@ -517,7 +805,18 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
                 p.place()
             )
         };
-        let related = if same { Vec::new() } else { vec![p.related("payload")] };
-        out.push(finding("persistence.payload", "persistence", Severity::Critical, write, why, related));
+        let related = if same {
+            Vec::new()
+        } else {
+            vec![p.related("payload")]
+        };
+        out.push(finding(
+            "persistence.payload",
+            "persistence",
+            Severity::Critical,
+            write,
+            why,
+            related,
+        ));
     }
 }

@@ -75,11 +75,17 @@ pub fn is_secret_source(k: FactKind) -> bool {
 }
 
 fn is_code_source(k: FactKind) -> bool {
-    matches!(k, FactKind::FetchToValue | FactKind::Download | FactKind::Decode)
+    matches!(
+        k,
+        FactKind::FetchToValue | FactKind::Download | FactKind::Decode
+    )
 }
 
 fn is_runner(k: FactKind) -> bool {
-    matches!(k, FactKind::RunFile | FactKind::EvalValue | FactKind::PipeExec)
+    matches!(
+        k,
+        FactKind::RunFile | FactKind::EvalValue | FactKind::PipeExec
+    )
 }
 
 fn needs_hosts(k: FactKind) -> bool {
@@ -108,7 +114,10 @@ pub fn path_key(expr: &str) -> Option<String> {
     }
     // A variable with a suffix (`$BIN.tmp`, later moved to `$BIN`): the variable.
     if e.starts_with('$') && !e.contains(['/', '\\']) {
-        let n = bare.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+        let n = bare
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
         if n > 0 {
             return Some(format!("${}", &bare[..n]));
         }
@@ -128,8 +137,13 @@ pub fn names_key(text: &str, key: &str) -> bool {
         let before = text[..i].chars().next_back();
         let after = text[i + key.len()..].chars().next();
         let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        let key_is_var = key.starts_with('$') || key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-        let before_ok = if key_is_var { !word(before) } else { !word(before) || before == Some('/') };
+        let key_is_var =
+            key.starts_with('$') || key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let before_ok = if key_is_var {
+            !word(before)
+        } else {
+            !word(before) || before == Some('/')
+        };
         if before_ok && !word(after) {
             return true;
         }
@@ -150,13 +164,18 @@ fn write_targets(text: &str) -> Vec<&str> {
             let q = rest.as_bytes()[0];
             rest[1..].find(q as char).map_or(rest.len(), |i| i + 2)
         } else {
-            rest.find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')')).unwrap_or(rest.len())
+            rest.find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+                .unwrap_or(rest.len())
         };
         &text[off..off + end]
     };
     for i in 0..b.len() {
         if b[i] == b'>' && (i == 0 || !matches!(b[i - 1], b'2' | b'&' | b'-' | b'=' | b'>')) {
-            let s = if b.get(i + 1) == Some(&b'>') { i + 2 } else { i + 1 };
+            let s = if b.get(i + 1) == Some(&b'>') {
+                i + 2
+            } else {
+                i + 1
+            };
             if b.get(s) != Some(&b'&') {
                 let t = token(s);
                 if !t.is_empty() && t != "/dev/null" {
@@ -165,19 +184,40 @@ fn write_targets(text: &str) -> Vec<&str> {
             }
         }
     }
-    for pat in ["tee -a ", "tee ", "Out-File ", "Set-Content ", "Add-Content ", "-OutFile "] {
+    for pat in [
+        "tee -a ",
+        "tee ",
+        "Out-File ",
+        "Set-Content ",
+        "Add-Content ",
+        "-OutFile ",
+    ] {
         if let Some(i) = text.find(pat) {
             out.push(token(i + pat.len()));
         }
     }
-    for pat in ["open(", "writeFile(", "writeFileSync(", "appendFileSync(", "WriteFile(", "Path("] {
+    for pat in [
+        "open(",
+        "writeFile(",
+        "writeFileSync(",
+        "appendFileSync(",
+        "WriteFile(",
+        "Path(",
+    ] {
         let mut from = 0;
         while let Some(i) = text[from..].find(pat).map(|i| i + from) {
             let args = &text[i + pat.len()..];
             let first = args.split([',', ')']).next().unwrap_or("");
             let writes = pat != "open(" && pat != "Path("
-                || pat == "open(" && args.split(')').next().is_some_and(|a| a.contains("'w") || a.contains("\"w") || a.contains("'a") || a.contains("\"a"))
-                || pat == "Path(" && (text.contains(".write_text") || text.contains(".write_bytes"));
+                || pat == "open("
+                    && args.split(')').next().is_some_and(|a| {
+                        a.contains("'w")
+                            || a.contains("\"w")
+                            || a.contains("'a")
+                            || a.contains("\"a")
+                    })
+                || pat == "Path("
+                    && (text.contains(".write_text") || text.contains(".write_bytes"));
             if writes {
                 out.push(first.trim());
             }
@@ -185,7 +225,11 @@ fn write_targets(text: &str) -> Vec<&str> {
         }
     }
     let t = text.trim_start();
-    if t.starts_with("cp ") || t.starts_with("rsync ") || t.contains(" cp ") || t.contains("shutil.copy") {
+    if t.starts_with("cp ")
+        || t.starts_with("rsync ")
+        || t.contains(" cp ")
+        || t.contains("shutil.copy")
+    {
         // The last argument of the first command.
         let cmd = t.split(['|', ';', '&', '\n']).next().unwrap_or(t);
         if let Some(last) = cmd.split_whitespace().last() {
@@ -199,18 +243,28 @@ fn write_targets(text: &str) -> Vec<&str> {
 pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     let mut ff = FileFlow::default();
     let facts = &file.facts.facts;
-    let code = |f: &&Fact| !f.prose || file.kind != crate::scan::content::FileKind::Markdown && !f.prose;
+    let code =
+        |f: &&Fact| !f.prose || file.kind != crate::scan::content::FileKind::Markdown && !f.prose;
     let kinds: Vec<FactKind> = facts.iter().filter(code).map(|f| f.kind).collect();
     let has = |pred: &dyn Fn(FactKind) -> bool| kinds.iter().any(|k| pred(*k));
     let wanted = has(&needs_hosts)
-        || has(&|k| matches!(k, FactKind::RemoveTree | FactKind::DeviceWrite | FactKind::RunFile))
-        || has(&is_secret_source) && has(&|k| k == FactKind::NetSend)
+        || has(&|k| {
+            matches!(
+                k,
+                FactKind::RemoveTree | FactKind::DeviceWrite | FactKind::RunFile
+            )
+        })
+        || has(&is_secret_source)
         || has(&is_code_source) && has(&is_runner);
     if !wanted {
         return ff;
     }
     let lower = file.path.to_ascii_lowercase();
-    let data = [".json", ".jsonc", ".toml", ".xml", ".plist", ".lock", ".csv"].iter().any(|e| lower.ends_with(e));
+    let data = [
+        ".json", ".jsonc", ".toml", ".xml", ".plist", ".lock", ".csv",
+    ]
+    .iter()
+    .any(|e| lower.ends_with(e));
     let statements = code::statements_of(file.content, file.kind, data);
     let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut via: BTreeMap<String, (u32, String)> = BTreeMap::new();
@@ -233,7 +287,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         let first_line = text.split('\n').next().unwrap_or("");
         if let Some(name) = code::defines_function(first_line) {
             function = Some(name.to_owned());
-        } else if first_line.starts_with('}') || (!first_line.starts_with([' ', '\t']) && !first_line.trim().is_empty() && file.path.ends_with(".py") && !first_line.starts_with(['#', '@', ')', ']'])) {
+        } else if first_line.starts_with('}')
+            || (!first_line.starts_with([' ', '\t'])
+                && !first_line.trim().is_empty()
+                && file.path.ends_with(".py")
+                && !first_line.starts_with(['#', '@', ')', ']']))
+        {
             // Back at the top level (a closing brace in column 0, or an unindented Python line).
             function = None;
         }
@@ -279,10 +338,14 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 }
             }
         }
+        // Files written earlier and named here; a downloaded one only counts for a run that runs
+        // it (not one that reads it as data), checked at the sink below.
+        let mut by_path: Vec<(usize, String)> = Vec::new();
         for w in ff.secret_files.iter().chain(&ff.downloads) {
             if w.line < stmt.first && names_key(text, &w.key) {
                 origins.push(w.origin);
                 through.push((w.line, w.key.clone()));
+                by_path.push((w.origin, w.key.clone()));
             }
         }
         origins.sort_unstable();
@@ -302,10 +365,25 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 } else if code_sink && is_code_source(src) {
                     // A run in the same statement as a download must name the downloaded file.
                     let same = facts[o].line >= stmt.first && facts[o].line <= stmt.last;
+                    let target = sink_target(file, sink);
+                    let runs_it = |k: &str| {
+                        names_key(&target, k)
+                            || sink.kind == FactKind::PipeExec && names_key(text, k)
+                    };
                     let ok = match (src, sink.kind) {
-                        (FactKind::Download, _) if same => download_key(b, file, &facts[o])
-                            .is_some_and(|k| names_key(&sink_target(file, sink), &k)),
-                        (FactKind::Download, FactKind::EvalValue) => false,
+                        (_, FactKind::EvalValue) if src == FactKind::Download => false,
+                        (FactKind::Download, _) if same => {
+                            download_key(b, file, &facts[o]).is_some_and(|k| runs_it(&k))
+                        }
+                        (FactKind::Download, _) => {
+                            by_path.iter().any(|(oo, k)| *oo == o && runs_it(k))
+                        }
+                        // Fetched content written to a file, then run: the same check.
+                        (FactKind::FetchToValue, FactKind::RunFile)
+                            if by_path.iter().any(|(oo, _)| *oo == o) =>
+                        {
+                            by_path.iter().any(|(oo, k)| *oo == o && runs_it(k))
+                        }
                         _ => true,
                     };
                     ok.then_some(&mut ff.code_flows)
@@ -337,7 +415,10 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 });
             }
         }
-        let names = if text.contains('=') || first_line.trim_start().starts_with("for ") || first_line.trim_start().starts_with("with ") {
+        let names = if text.contains('=')
+            || first_line.trim_start().starts_with("for ")
+            || first_line.trim_start().starts_with("with ")
+        {
             code::assigned(text)
         } else {
             Vec::new()
@@ -357,8 +438,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 via.insert(t.clone(), (stmt.first, t));
             }
             // Fetched content written to a file: a download saved there.
-            if origins.iter().any(|&o| matches!(facts[o].kind, FactKind::FetchToValue)) {
-                let mut targets: Vec<String> = write_targets(text).into_iter().map(str::to_owned).collect();
+            if origins
+                .iter()
+                .any(|&o| matches!(facts[o].kind, FactKind::FetchToValue))
+            {
+                let mut targets: Vec<String> =
+                    write_targets(text).into_iter().map(str::to_owned).collect();
                 // A file handle it is written into: `f` from `open(path, "wb")`, `os.Create(path)`,
                 // `os.OpenFile(path, …)` (`f.write(data)`, `shutil.copyfileobj(r.raw, f)`,
                 // `io.Copy(out, resp.Body)`).
@@ -367,20 +452,39 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                     for opener in ["open(", "Create(", "OpenFile(", "createWriteStream("] {
                         if let Some(i) = def.text.find(opener) {
                             let args = &def.text[i + opener.len()..];
-                            let writes = opener != "open(" || args.split(')').next().is_some_and(|a| a.contains("'w") || a.contains("\"w") || a.contains("'a") || a.contains("\"a"));
+                            let writes = opener != "open("
+                                || args.split(')').next().is_some_and(|a| {
+                                    a.contains("'w")
+                                        || a.contains("\"w")
+                                        || a.contains("'a")
+                                        || a.contains("\"a")
+                                });
                             if writes {
-                                targets.push(args.split([',', ')']).next().unwrap_or("").trim().to_owned());
+                                targets.push(
+                                    args.split([',', ')'])
+                                        .next()
+                                        .unwrap_or("")
+                                        .trim()
+                                        .to_owned(),
+                                );
                             }
                         }
                     }
                 }
-                let origin = *origins.iter().find(|&&o| facts[o].kind == FactKind::FetchToValue).unwrap_or(&origins[0]);
+                let origin = *origins
+                    .iter()
+                    .find(|&&o| facts[o].kind == FactKind::FetchToValue)
+                    .unwrap_or(&origins[0]);
                 for t in targets {
                     if let Some(key) = path_key(&t)
                         && ff.downloads.len() < MAX_PATHS
                         && !ff.downloads.iter().any(|w| w.key == key)
                     {
-                        ff.downloads.push(Written { key, origin, line: stmt.first });
+                        ff.downloads.push(Written {
+                            key,
+                            origin,
+                            line: stmt.first,
+                        });
                     }
                 }
             }
@@ -388,14 +492,32 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 for target in write_targets(text) {
                     let resolved = ff
                         .defs
-                        .resolve(target.trim_matches(['"', '\'', '$', '{', '}']), &|rhs: &str| {
-                            code::literals(rhs).into_iter().find(|l| l.contains('/') || l.contains('.')).map(str::to_owned)
-                        })
+                        .resolve(
+                            target.trim_matches(['"', '\'', '$', '{', '}']),
+                            &|rhs: &str| {
+                                code::literals(rhs)
+                                    .into_iter()
+                                    .find(|l| l.contains('/') || l.contains('.'))
+                                    .map(str::to_owned)
+                            },
+                        )
                         .map(|(v, _)| v);
-                    for key in [path_key(target), resolved.as_deref().and_then(path_key)].into_iter().flatten() {
-                        if ff.secret_files.len() < MAX_PATHS && !ff.secret_files.iter().any(|w| w.key == key) {
-                            let origin = *origins.iter().find(|&&o| is_secret_source(facts[o].kind)).unwrap_or(&origins[0]);
-                            ff.secret_files.push(Written { key, origin, line: stmt.first });
+                    for key in [path_key(target), resolved.as_deref().and_then(path_key)]
+                        .into_iter()
+                        .flatten()
+                    {
+                        if ff.secret_files.len() < MAX_PATHS
+                            && !ff.secret_files.iter().any(|w| w.key == key)
+                        {
+                            let origin = *origins
+                                .iter()
+                                .find(|&&o| is_secret_source(facts[o].kind))
+                                .unwrap_or(&origins[0]);
+                            ff.secret_files.push(Written {
+                                key,
+                                origin,
+                                line: stmt.first,
+                            });
                         }
                     }
                 }
@@ -419,7 +541,9 @@ pub fn sink_target(file: &File<'_>, fact: &Fact) -> String {
         Some(c) => c.to_string(),
         None => {
             let t = crate::scan::facts::logical_text(file.content, fact.start, fact.end);
-            t.get(fact.at as usize..fact.to as usize).unwrap_or("").to_owned()
+            t.get(fact.at as usize..fact.to as usize)
+                .unwrap_or("")
+                .to_owned()
         }
     }
 }
@@ -449,8 +573,14 @@ mod tests {
         assert_eq!(path_key("\"$TMP\"").as_deref(), Some("$TMP"));
         assert_eq!(path_key("${BIN}").as_deref(), Some("$BIN"));
         assert_eq!(path_key("str(target)").as_deref(), Some("target"));
-        assert_eq!(path_key("\"$HOME/.cache/vfx/codec\"").as_deref(), Some("codec"));
-        assert_eq!(path_key(r"%TEMP%\notionsync.exe").as_deref(), Some("notionsync.exe"));
+        assert_eq!(
+            path_key("\"$HOME/.cache/vfx/codec\"").as_deref(),
+            Some("codec")
+        );
+        assert_eq!(
+            path_key(r"%TEMP%\notionsync.exe").as_deref(),
+            Some("notionsync.exe")
+        );
         assert_eq!(path_key("\"$BIN.tmp\"").as_deref(), Some("$BIN"));
         assert_eq!(path_key("/dev/null"), None);
         assert_eq!(path_key("-"), None);
@@ -462,7 +592,10 @@ mod tests {
         assert!(!names_key("echo $TMPDIR", "$TMP"));
         assert!(names_key("subprocess.run([str(target), '--x'])", "target"));
         assert!(!names_key("targets = 1", "target"));
-        assert!(names_key("source \"$HOME/.bashrc_remote\"", ".bashrc_remote"));
+        assert!(names_key(
+            "source \"$HOME/.bashrc_remote\"",
+            ".bashrc_remote"
+        ));
         assert!(names_key("~/.cache/vfx/codec --hw", "codec"));
     }
 

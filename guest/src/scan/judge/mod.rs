@@ -105,14 +105,20 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
     let mut i = 0;
     while i < b.len() {
         // A bare dotted quad not inside a URL already seen.
-        if b[i].is_ascii_digit() && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'.' | b'/' | b':' | b'-'))) {
+        if b[i].is_ascii_digit()
+            && (i == 0
+                || !(b[i - 1].is_ascii_alphanumeric()
+                    || matches!(b[i - 1], b'.' | b'/' | b':' | b'-')))
+        {
             let s = i;
             while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
                 i += 1;
             }
             let cand = text[s..i].trim_end_matches('.');
             if cand.split('.').count() == 4
-                && cand.split('.').all(|p| !p.is_empty() && p.len() <= 3 && p.parse::<u16>().is_ok_and(|n| n < 256))
+                && cand.split('.').all(|p| {
+                    !p.is_empty() && p.len() <= 3 && p.parse::<u16>().is_ok_and(|n| n < 256)
+                })
                 && !out.iter().any(|h: &Host| h.host == cand)
             {
                 out.push(Host {
@@ -133,7 +139,9 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
             }
             let domain = text[s..j].trim_end_matches('.');
             let email = domain.contains('.')
-                && domain.rsplit('.').next().is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic()))
+                && domain.rsplit('.').next().is_some_and(|tld| {
+                    tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())
+                })
                 && !(j < b.len() && b[j] == b':');
             if email && !out.iter().any(|h| h.host == domain) {
                 let host = domain.to_ascii_lowercase();
@@ -213,7 +221,11 @@ impl<'a> Bundle<'a> {
     }
 
     /// Facts of one kind in one file.
-    pub fn in_file(&'a self, file: &'a File<'a>, kind: FactKind) -> impl Iterator<Item = At<'a>> + 'a {
+    pub fn in_file(
+        &'a self,
+        file: &'a File<'a>,
+        kind: FactKind,
+    ) -> impl Iterator<Item = At<'a>> + 'a {
         file.facts.of(kind).map(move |fact| At { file, fact })
     }
 
@@ -223,7 +235,10 @@ impl<'a> Bundle<'a> {
 
     /// The rule's tag of a fact.
     pub fn tag(&self, fact: &Fact) -> &str {
-        self.rules.rules[fact.rule as usize].tag.as_deref().unwrap_or("")
+        self.rules.rules[fact.rule as usize]
+            .tag
+            .as_deref()
+            .unwrap_or("")
     }
 
     /// The rule's title of a fact (what it says about the line).

