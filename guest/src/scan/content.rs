@@ -353,7 +353,7 @@ fn negated_before(line: &str, at: usize) -> bool {
         .map_or(0, |i| {
             i + before[i..].chars().next().map_or(1, char::len_utf8)
         });
-    negation().is_match(before[start..].as_bytes())
+    negation().is_match(&before.as_bytes()[start..])
 }
 
 /// Whether a prose line teaches or defends, judged on its words (URLs and addresses removed, so a

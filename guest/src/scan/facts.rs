@@ -295,6 +295,25 @@ impl FileFacts {
         self.facts.push(fact);
     }
 
+    /// Whether no more facts of `kind` are kept (so a rule need not work out its capture).
+    pub fn is_full(&self, kind: FactKind) -> bool {
+        self.counts
+            .get(kind as usize)
+            .is_some_and(|n| usize::from(*n) >= MAX_FACTS_PER_KIND)
+    }
+
+    /// The index of a fact of this file (a reference into [`FileFacts::facts`]).
+    pub fn index_of(&self, fact: &Fact) -> usize {
+        let base = self.facts.as_ptr() as usize;
+        let at = fact as *const Fact as usize;
+        let i = at.wrapping_sub(base) / std::mem::size_of::<Fact>();
+        if i < self.facts.len() && std::ptr::eq(&self.facts[i], fact) {
+            i
+        } else {
+            usize::MAX
+        }
+    }
+
     /// The facts of one kind, in line order.
     pub fn of(&self, kind: FactKind) -> impl Iterator<Item = &Fact> {
         self.facts.iter().filter(move |f| f.kind == kind)

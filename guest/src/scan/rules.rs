@@ -385,6 +385,10 @@ impl RuleSet {
     /// match when the rule says `all`; each with the first named group that took part in it as its
     /// capture.
     pub fn facts_on_line(&self, i: usize, line: &str, base: &Fact, out: &mut FileFacts) {
+        if out.is_full(base.kind) {
+            out.dropped += 1;
+            return;
+        }
         let named = self.named(i);
         if !self.rules[i].all && named.is_empty() {
             out.push(base.clone());

@@ -168,7 +168,7 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
     }
     let _ = reported;
-    for l in b.all(FactKind::PermissionBypass) {
+    if let Some(l) = b.all(FactKind::PermissionBypass).next() {
         let sev = if l.fact.prose {
             Severity::High
         } else {
@@ -191,7 +191,6 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             why,
             Vec::new(),
         ));
-        break;
     }
 }
 

@@ -259,7 +259,7 @@ pub fn refs(text: &str) -> Vec<&str> {
                 i += 1;
                 continue;
             }
-            if (c == b'$' || c == b'{') && q != b'\'' || c == b'{' {
+            if c == b'{' || c == b'$' && q != b'\'' {
                 let mut j = i + 1;
                 while j < b.len() && matches!(b[j], b'{' | b'!' | b'#') {
                     j += 1;

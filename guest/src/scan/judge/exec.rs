@@ -18,7 +18,7 @@
 use super::flow::{FileFlow, download_key, names_key, sink_target};
 use super::{At, Bundle, Host, finding, hosts_in};
 use crate::scan::content::Finding;
-use crate::scan::facts::{Fact, FactKind};
+use crate::scan::facts::FactKind;
 use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
@@ -63,16 +63,9 @@ fn advice(sev: Severity) -> &'static str {
     }
 }
 
-fn index_of(facts: &[Fact], f: &Fact) -> usize {
-    facts
-        .iter()
-        .position(|x| std::ptr::eq(x, f))
-        .unwrap_or(usize::MAX)
-}
-
 /// The host a fact's code comes from (its statement's first URL, resolved through names).
 fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
-    let idx = index_of(&at.file.facts.facts, at.fact);
+    let idx = at.file.facts.index_of(at.fact);
     if let Some((hosts, _)) = flow.hosts.get(&idx)
         && let Some(h) = hosts.first()
     {
@@ -658,16 +651,13 @@ fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 .trim_start_matches('{')
                 .trim_end_matches('}')
                 .to_owned();
-            let value = flow
-                .defs
-                .resolve(&var, &|rhs: &str| {
-                    super::code::literals(rhs)
-                        .into_iter()
-                        .chain([rhs.trim()])
-                        .find(|l| device(l))
-                        .map(str::to_owned)
-                })
-                .map(|(v, l)| (v, l));
+            let value = flow.defs.resolve(&var, &|rhs: &str| {
+                super::code::literals(rhs)
+                    .into_iter()
+                    .chain([rhs.trim()])
+                    .find(|l| device(l))
+                    .map(str::to_owned)
+            });
             if let Some((v, line)) = value {
                 let why = format!(
                     "A raw write to `{target}`, and `{var}` is `{v}` (line {line}): this overwrites a whole disk. Do not install this skill."

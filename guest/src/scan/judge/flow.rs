@@ -41,6 +41,9 @@ pub struct Written {
     pub line: u32,
 }
 
+/// A sink's destinations, and the name (with the line of its definition) they were resolved through.
+pub type SinkHosts = (Vec<Host>, Option<(String, u32)>);
+
 /// What following values through one file found.
 #[derive(Debug, Clone, Default)]
 pub struct FileFlow {
@@ -56,7 +59,7 @@ pub struct FileFlow {
     pub downloads: Vec<Written>,
     /// Hosts of each sink-like fact (request, download, fetch, pipe), as resolved where it stands:
     /// from a URL in the statement, else from a name defined earlier (with that definition's line).
-    pub hosts: BTreeMap<usize, (Vec<Host>, Option<(String, u32)>)>,
+    pub hosts: BTreeMap<usize, SinkHosts>,
     /// Names whose value came from a secret, with the fact (for other rules).
     pub tainted_names: BTreeMap<String, Vec<usize>>,
 }
@@ -243,8 +246,7 @@ fn write_targets(text: &str) -> Vec<&str> {
 pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     let mut ff = FileFlow::default();
     let facts = &file.facts.facts;
-    let code =
-        |f: &&Fact| !f.prose || file.kind != crate::scan::content::FileKind::Markdown && !f.prose;
+    let code = |f: &&Fact| !f.prose;
     let kinds: Vec<FactKind> = facts.iter().filter(code).map(|f| f.kind).collect();
     let has = |pred: &dyn Fn(FactKind) -> bool| kinds.iter().any(|k| pred(*k));
     let wanted = has(&needs_hosts)

@@ -137,6 +137,9 @@ fn destination(
     }
 }
 
+/// The strongest verdict for one sink: the verdict, its source and the names the value went through.
+type Best = (Verdict, usize, Vec<(u32, String)>);
+
 struct Verdict {
     severity: Severity,
     rule: &'static str,
@@ -274,7 +277,7 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             };
             let sink_text = sink.text().into_owned();
             let (dest, how) = destination(b, file, flow, s);
-            let mut best: Option<(Verdict, usize, Vec<(u32, String)>)> = None;
+            let mut best: Option<Best> = None;
             let mut related = Vec::new();
             for f in flow.secret_flows.iter().filter(|f| f.sink == s) {
                 let src = At {
@@ -336,7 +339,7 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         // Credentials in bulk read, and data sent to a suspicious place, with no flow followed.
         let bulk: Vec<At<'_>> = facts
             .iter()
-            .filter(|f| !f.prose && !connected_sources.contains(&index_of(facts, f)))
+            .filter(|f| !f.prose && !connected_sources.contains(&file.facts.index_of(f)))
             .filter(|f| match f.kind {
                 FactKind::SecretHarvest | FactKind::SecretCommand => true,
                 FactKind::SecretFile => bulk_file_tag(b.tag(f)),
@@ -353,7 +356,7 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         }
         let mut best: Option<(At<'_>, Host, Option<String>)> = None;
         for s in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
-            let idx = index_of(facts, s.fact);
+            let idx = file.facts.index_of(s.fact);
             let (dest, how) = destination(b, file, flow, idx);
             if let Some(d) = dest
                 && best.as_ref().is_none_or(|(_, bd, _)| d.class > bd.class)
@@ -432,7 +435,7 @@ fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if !upload {
                 continue;
             }
-            let idx = index_of(&file.facts.facts, sink.fact);
+            let idx = file.facts.index_of(sink.fact);
             if let (Some(d), _) = destination(b, file, flow, idx)
                 && d.class.is_suspicious()
             {
@@ -454,13 +457,6 @@ fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             }
         }
     }
-}
-
-fn index_of(facts: &[Fact], f: &Fact) -> usize {
-    facts
-        .iter()
-        .position(|x| std::ptr::eq(x, f))
-        .unwrap_or(usize::MAX)
 }
 
 fn capitalize(s: &str) -> String {
@@ -491,7 +487,7 @@ fn staged(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                         file: wfile,
                         fact: &wfile.facts.facts[w.origin],
                     };
-                    let idx = index_of(&file.facts.facts, sink.fact);
+                    let idx = file.facts.index_of(sink.fact);
                     let (dest, _) = destination(b, file, &flows[i], idx);
                     if dest.as_ref().is_some_and(|d| d.class == HostClass::Local) {
                         continue;
@@ -556,7 +552,7 @@ fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     }
     for (file, flow) in b.files.iter().zip(flows) {
         for sink in b.in_file(file, FactKind::NetSend) {
-            let idx = index_of(&file.facts.facts, sink.fact);
+            let idx = file.facts.index_of(sink.fact);
             let (dest, _) = destination(b, file, flow, idx);
             let Some(d) = dest.filter(|d| d.class.is_suspicious()) else {
                 continue;
