@@ -28,6 +28,7 @@ pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     permissions(b, out);
     instructions(b, out);
     accounts(b, out);
+    root_doors(b, out);
 }
 
 /// Whether a file writes anything (a settings value in code only matters if the code writes it).
@@ -242,6 +243,94 @@ fn accounts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             why,
             vec![new.related("signal")],
         ));
+    }
+}
+
+/// A setuid bit on a copy of a shell or on a file in a hidden or temporary place; an append to the
+/// SSH `authorized_keys` file written in code other than shell.
+fn root_doors(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    use super::flow::path_key;
+    for file in &b.files {
+        let copies: Vec<At<'_>> = b
+            .in_file(file, FactKind::Sudo)
+            .filter(|a| b.tag(a.fact) == "shell-copy")
+            .collect();
+        for s in b
+            .in_file(file, FactKind::Sudo)
+            .filter(|a| b.tag(a.fact) == "setuid" && !a.fact.prose)
+        {
+            let target = s.fact.capture.as_deref().unwrap_or("");
+            let key = path_key(target);
+            let copy = copies.iter().find(|c| {
+                let dest = c.fact.capture.as_deref().unwrap_or("");
+                key.is_some() && path_key(dest) == key
+            });
+            let hidden = ["/tmp/", "/var/tmp/", "/dev/shm/"]
+                .iter()
+                .any(|w| target.contains(w))
+                || target
+                    .split('/')
+                    .any(|c| c.len() > 1 && c.starts_with('.') && c != "..");
+            if copy.is_none() && !hidden {
+                continue;
+            }
+            let why = match copy {
+                Some(c) => format!(
+                    "A shell is copied ({}) and the copy made setuid ({}): anyone on the machine can start it and become root. Do not install this skill.",
+                    c.place(),
+                    s.place()
+                ),
+                None => format!(
+                    "A file in a hidden or temporary place is made setuid ({}): a root backdoor that is easy to overlook. Do not install this skill.",
+                    s.place()
+                ),
+            };
+            let related = copy.map(|c| vec![c.related("signal")]).unwrap_or_default();
+            out.push(finding(
+                "privilege.setuid-backdoor",
+                "privilege",
+                Severity::Critical,
+                s,
+                why,
+                related,
+            ));
+        }
+        if let Some(named) = b
+            .in_file(file, FactKind::Write)
+            .find(|a| b.tag(a.fact) == "ssh-authorized-named" && !a.fact.prose)
+        {
+            // Shell appends (`>> ~/.ssh/authorized_keys`) are the rule `persistence.authorized-keys`;
+            // this is for code that opens the file for appending on another line.
+            let c = file.content;
+            let shell =
+                file.path.ends_with(".sh") || file.kind != crate::scan::content::FileKind::Code;
+            let appends = !shell
+                && (c.contains(", \"a\"")
+                    || c.contains(", 'a'")
+                    || c.contains("\"a+\"")
+                    || c.contains("appendFile")
+                    || c.contains("Add-Content")
+                    || c.contains("O_APPEND")
+                    || c.contains("File.open") && c.contains("\"a\""));
+            if appends
+                && !b
+                    .in_file(file, FactKind::Write)
+                    .any(|a| b.tag(a.fact) == "ssh-authorized")
+            {
+                let why = format!(
+                    "This file names `authorized_keys` ({}) and opens a file for appending: a key added there lets its owner log in to this machine over SSH. Do not install this skill.",
+                    named.place()
+                );
+                out.push(finding(
+                    "persistence.authorized-keys-append",
+                    "persistence",
+                    Severity::Critical,
+                    named,
+                    why,
+                    Vec::new(),
+                ));
+            }
+        }
     }
 }
 

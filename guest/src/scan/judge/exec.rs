@@ -71,8 +71,19 @@ fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
     {
         return Some(h.clone());
     }
-    let _ = b;
-    hosts_in(&at.text()).into_iter().next()
+    if let Some(h) = hosts_in(&at.text()).into_iter().next() {
+        return Some(h);
+    }
+    // Not on the line and not through a name defined before it (a URL passed into a function):
+    // a suspicious URL elsewhere in the same file stands in.
+    let urls: Vec<Host> = b
+        .in_file(at.file, FactKind::Url)
+        .filter(|u| !u.fact.prose)
+        .flat_map(|u| hosts_in(&u.text()))
+        .collect();
+    super::worst(&urls)
+        .filter(|h| h.class.is_suspicious())
+        .cloned()
 }
 
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {

@@ -211,7 +211,7 @@ fn write_targets(text: &str) -> Vec<&str> {
         while let Some(i) = text[from..].find(pat).map(|i| i + from) {
             let args = &text[i + pat.len()..];
             let first = args.split([',', ')']).next().unwrap_or("");
-            let writes = pat != "open(" && pat != "Path("
+            let writes = !matches!(pat, "open(" | "Path(")
                 || pat == "open("
                     && args.split(')').next().is_some_and(|a| {
                         a.contains("'w")

@@ -635,6 +635,7 @@ fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         )
         .chain(b.all(FactKind::SecretHarvest))
         .chain(b.all(FactKind::SecretCommand))
+        .chain(b.all(FactKind::EnvDump))
         .next();
     let Some(secret) = secret else { return };
     let Some((send, host)) = prose_sends(b).into_iter().max_by_key(|(_, h)| h.class) else {
