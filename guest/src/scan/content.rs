@@ -656,10 +656,11 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             // prose is informational on its own (the judge still combines its fact).
             let inline_only = inline_code && rule.scope == super::rules::Scope::Code;
             let (severity, description) = match mention {
-                // A key in documentation may be an example that escaped the placeholder checks;
-                // in code or a config file it is a leak.
+                // A key in Markdown prose may be an example that escaped the placeholder checks;
+                // in code, a config file or a key file it is a leak.
                 None if rule.category == "credential_exposure"
                     && !in_code
+                    && kind == FileKind::Markdown
                     && rule_severity > Severity::High =>
                 {
                     (Severity::High, rule.description.clone())
