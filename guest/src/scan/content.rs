@@ -383,11 +383,51 @@ fn is_defensive(line: &str) -> bool {
     defensive().is_match(words.as_bytes())
 }
 
+/// Whether a Markdown blockquote starting its line at byte `at` is shown as an example: its
+/// section's heading, or the nearest prose line before or after the quote block, teaches or defends
+/// ("Example 1: the invoice", "Red flags: …"). A quote in an install section is an instruction.
+/// Looks at most [`QUOTE_LOOK`] bytes each way, so a long quote costs no more per line.
+fn quote_is_example(content: &str, at: usize, heading: (usize, usize)) -> bool {
+    if heading.1 > heading.0 && content.get(heading.0..heading.1).is_some_and(is_defensive) {
+        return true;
+    }
+    let nearest = |text: &str, backwards: bool| -> Option<String> {
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        if backwards {
+            lines.reverse();
+        }
+        lines
+            .into_iter()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('>'))
+            .map(str::to_owned)
+    };
+    let mut from = at.saturating_sub(QUOTE_LOOK);
+    while !content.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = content.get(from..at).unwrap_or("");
+    let rest = content.get(at..).unwrap_or("");
+    // Skip the quote's own line, then look past the block.
+    let rest = rest.split_once('\n').map_or("", |(_, r)| r);
+    let mut to = rest.len().min(QUOTE_LOOK);
+    while !rest.is_char_boundary(to) {
+        to -= 1;
+    }
+    [nearest(before, true), nearest(&rest[..to], false)]
+        .into_iter()
+        .flatten()
+        .any(|l| !l.starts_with('#') && is_defensive(&l))
+}
+
+/// How far [`quote_is_example`] looks for the prose around a quote block.
+const QUOTE_LOOK: usize = 4096;
+
 /// Markers of text that talks *about* an attack (teaches, quotes, defends) rather than doing it.
 fn defensive() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant|user) to|asks? the (agent|model|assistant|user) to|instructs? the (agent|model|user) to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
+        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant) to|tells the user to|asks? the (agent|model|assistant) to|asks the user to|instructs? the (agent|model) to|instructs the user to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
             .expect("valid")
     })
 }
@@ -467,6 +507,8 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     let mut in_fence: Option<&str> = None;
     let mut prompt_at: Option<usize> = None;
     let mut section = 0u32;
+    // Byte range of the current section's heading line (a blockquote under "Examples" is shown).
+    let mut heading = (0usize, 0usize);
     // A command continued with a trailing `\` is matched as one logical line (reported at its first
     // physical line), so splitting `curl ... \` / `-d "$TOKEN"` across lines hides nothing.
     let mut continued: Option<(usize, usize, String)> = None;
@@ -534,6 +576,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             }
             if in_fence.is_none() && trimmed.starts_with('#') {
                 section = line_no as u32;
+                heading = (line_start, line_start + line.len());
             }
         }
         let in_code = match kind {
@@ -612,7 +655,8 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
             blockquote: !in_code
                 && kind == FileKind::Markdown
-                && line.trim_start().starts_with('>'),
+                && line.trim_start().starts_with('>')
+                && quote_is_example(content, line_start, heading),
         };
         let line_end = end;
         for hit in hits {
