@@ -355,9 +355,27 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             continue;
         }
         let mut best: Option<(At<'_>, Host, Option<String>)> = None;
-        for s in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
+        // A raw socket's address is usually a constant tuple (`("198.51.100.7", 443)`), not a URL:
+        // a suspicious address anywhere in the file's code stands in.
+        let mut file_worst: Option<Option<Host>> = None;
+        for s in b
+            .in_file(file, FactKind::NetSend)
+            .chain(b.in_file(file, FactKind::SocketConnect))
+            .filter(|s| !s.fact.prose)
+        {
             let idx = file.facts.index_of(s.fact);
-            let (dest, how) = destination(b, file, flow, idx);
+            let (mut dest, mut how) = destination(b, file, flow, idx);
+            if dest.is_none() && s.fact.kind == FactKind::SocketConnect {
+                let w = file_worst.get_or_insert_with(|| {
+                    worst(&hosts_in(file.content))
+                        .filter(|h| h.class.is_suspicious())
+                        .cloned()
+                });
+                if let Some(h) = w.clone() {
+                    dest = Some(h);
+                    how = Some("an address elsewhere in the file".into());
+                }
+            }
             if let Some(d) = dest
                 && best.as_ref().is_none_or(|(_, bd, _)| d.class > bd.class)
             {
