@@ -420,6 +420,15 @@ fn quote_is_example(content: &str, at: usize, heading: (usize, usize)) -> bool {
         .any(|l| !l.starts_with('#') && is_defensive(&l))
 }
 
+/// Headings of sections that teach about attacks.
+fn teaching_heading() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        line_regex(r"(?i)\b(red flags?|attacks?|attackers?|malicious|malware|lures?|phishing|scams?|injections?|detect(ion|ing)?|warning signs|indicators|threats?|what to refuse)\b|诱饵|钓鱼|攻击|恶意|识别")
+            .expect("valid")
+    })
+}
+
 /// How far [`quote_is_example`] looks for the prose around a quote block.
 const QUOTE_LOOK: usize = 4096;
 
@@ -435,11 +444,37 @@ fn defensive() -> &'static Regex {
 /// Whether the byte range `at..to` of a prose line sits inside a quoted span ("…", `…`, “…”,
 /// 「…」, 『…』, or '…' opened after a non-letter): a quoted phrase is shown, not said.
 pub fn is_quoted(line: &str, at: usize) -> bool {
+    quote_open(line, at).is_some()
+}
+
+/// Whether byte `at` of a prose line sits inside a quote that an earlier line of the same paragraph
+/// opened and this line has not yet closed (`Wording like "before using this skill, download` /
+/// `Helper.zip … password `1234`". Legitimate…`).
+pub fn quoted_from_before(content: &str, line_start: usize, line: &str, at: usize) -> bool {
+    let before = content.get(..line_start).unwrap_or("");
+    let before = before.strip_suffix('\n').unwrap_or(before);
+    let before = before.strip_suffix('\r').unwrap_or(before);
+    let prev = before.rsplit('\n').next().unwrap_or("");
+    if prev.trim().is_empty() || prev.len() > 4096 {
+        return false;
+    }
+    let close = match quote_open(prev, prev.len()) {
+        Some('"') => '"',
+        Some('“') => '”',
+        Some('「') => '」',
+        Some('『') => '』',
+        _ => return false,
+    };
+    line.find(close).is_none_or(|end| at < end)
+}
+
+/// The quote character open at byte `at` of a line (or at its end), if any.
+fn quote_open(line: &str, at: usize) -> Option<char> {
     let mut open: Option<(char, usize)> = None;
     let mut prev: Option<char> = None;
     for (i, c) in line.char_indices() {
         if i >= at {
-            return open.is_some();
+            return open.map(|(q, _)| q);
         }
         match open {
             Some((q, _)) => {
@@ -470,7 +505,7 @@ pub fn is_quoted(line: &str, at: usize) -> bool {
         }
         prev = Some(c);
     }
-    false
+    open.map(|(q, _)| q)
 }
 
 /// How one line is read, decided only for lines where a rule fired.
@@ -509,6 +544,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     let mut section = 0u32;
     // Byte range of the current section's heading line (a blockquote under "Examples" is shown).
     let mut heading = (0usize, 0usize);
+    // The section is titled as teaching about attacks ("Red flags", "Install-lure review"): lure
+    // wording in its prose describes a lure rather than being one.
+    let mut heading_teaches = false;
     // A command continued with a trailing `\` is matched as one logical line (reported at its first
     // physical line), so splitting `curl ... \` / `-d "$TOKEN"` across lines hides nothing.
     let mut continued: Option<(usize, usize, String)> = None;
@@ -577,6 +615,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             if in_fence.is_none() && trimmed.starts_with('#') {
                 section = line_no as u32;
                 heading = (line_start, line_start + line.len());
+                heading_teaches = teaching_heading().is_match(line.as_bytes());
             }
         }
         let in_code = match kind {
@@ -664,10 +703,19 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
                 Context::Comment => ctx.comment,
                 Context::Negated => ctx.negated && negated_before(line, hit.start),
-                Context::Defensive => ctx.defensive,
+                Context::Defensive => {
+                    ctx.defensive
+                        || heading_teaches
+                            && !in_code
+                            && rule.fact.is_some_and(super::facts::FactKind::is_lure)
+                }
                 Context::Table => ctx.table,
                 Context::Blockquote => ctx.blockquote,
-                Context::Quoted => !in_code && is_quoted(line, hit.start),
+                Context::Quoted => {
+                    !in_code
+                        && (is_quoted(line, hit.start)
+                            || quoted_from_before(content, line_start, line, hit.start))
+                }
                 Context::Test => place.test,
                 Context::Signature => place.signature,
             });
