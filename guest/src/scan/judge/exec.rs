@@ -464,9 +464,14 @@ fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str>
     }
     // npm runs these scripts by itself during `npm install`, before anyone runs the skill.
     if sink.file.path.rsplit('/').next() == Some("package.json")
-        && ["\"preinstall\"", "\"install\"", "\"postinstall\"", "\"prepare\""]
-            .iter()
-            .any(|h| kt.trim_start().starts_with(h))
+        && [
+            "\"preinstall\"",
+            "\"install\"",
+            "\"postinstall\"",
+            "\"prepare\"",
+        ]
+        .iter()
+        .any(|h| kt.trim_start().starts_with(h))
     {
         return Some("by an npm lifecycle script that runs on `npm install` without being asked");
     }
@@ -475,11 +480,20 @@ fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str>
     if src.fact.kind == FactKind::FetchToValue
         && sink.file.kind == crate::scan::content::FileKind::Code
         && (sink.fact.kind == FactKind::EvalValue
-            || ["execSync(", "exec(", "eval(", "system(", "runInThisContext(", "Create("]
-                .iter()
-                .any(|w| kt.contains(w)))
+            || [
+                "execSync(",
+                "exec(",
+                "eval(",
+                "system(",
+                "runInThisContext(",
+                "Create(",
+            ]
+            .iter()
+            .any(|w| kt.contains(w)))
     {
-        return Some("as code inside the program that fetched it (nothing is saved that could be checked)");
+        return Some(
+            "as code inside the program that fetched it (nothing is saved that could be checked)",
+        );
     }
     None
 }

@@ -183,16 +183,19 @@ fn option_hosts(text: &str, out: &mut Vec<Host>) {
             let rest = text[from..].trim_start_matches([' ', ':', '=', '"', '\'']);
             // Only the form `key: 'value'` / `key = "value"` / `Conn("value")`.
             let sep = &text[from..from + (text.len() - from - rest.len())];
-            if !before_ok || !(sep.contains(['"', '\'']) && (key.ends_with('(') || sep.contains([':', '=']))) {
+            if !before_ok
+                || !(sep.contains(['"', '\'']) && (key.ends_with('(') || sep.contains([':', '='])))
+            {
                 continue;
             }
             let end = rest
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
                 .unwrap_or(rest.len());
             let host = rest[..end].trim_end_matches('.').to_ascii_lowercase();
-            let tld_ok = host.rsplit('.').next().is_some_and(|t| {
-                t.len() >= 2 && t.bytes().all(|c| c.is_ascii_alphabetic())
-            });
+            let tld_ok = host
+                .rsplit('.')
+                .next()
+                .is_some_and(|t| t.len() >= 2 && t.bytes().all(|c| c.is_ascii_alphabetic()));
             if host.contains('.') && tld_ok && !out.iter().any(|h| h.host == host) {
                 out.push(Host {
                     class: classify(&host, ""),
