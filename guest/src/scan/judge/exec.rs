@@ -562,17 +562,31 @@ fn list_words(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A system path among the values a loop variable takes (`for d in /etc /usr; do`,
-/// `for d in "${DIRS[@]}"`, `for p in ("/usr/local", "/opt"):`), with the loop's line.
-fn loop_value(content: &str, var: &str, flow: &FileFlow) -> Option<(String, u32)> {
+/// `for d in "${DIRS[@]}"`, `for p in ("/usr/local", "/opt"):`), with the loop's line. The loop
+/// header is looked for in the [`LOOP_LOOK`] bytes before the delete at byte `before`, so each
+/// delete costs a bounded search.
+fn loop_value(
+    content: &str,
+    before: usize,
+    line: u32,
+    var: &str,
+    flow: &FileFlow,
+) -> Option<(String, u32)> {
     if var.is_empty() || !var.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
         return None;
     }
     let needle = format!("for {var} in ");
-    let at = content.find(&needle)?;
+    let mut from = before.min(content.len()).saturating_sub(LOOP_LOOK);
+    while !content.is_char_boundary(from) {
+        from += 1;
+    }
+    let end = before.min(content.len());
+    let at = from + content.get(from..end)?.rfind(&needle)?;
     let rest = &content[at + needle.len()..];
     let head = rest.split('\n').next().unwrap_or("");
     let head = head.split("; do").next().unwrap_or(head);
-    let line = 1 + content[..at].bytes().filter(|&c| c == b'\n').count() as u32;
+    // The loop's line, counted back from the delete's (within the bounded window).
+    let line = line.saturating_sub(content[at..end].bytes().filter(|&c| c == b'\n').count() as u32);
     for w in list_words(head) {
         if system_path(w) {
             return Some((w.to_owned(), line));
@@ -593,6 +607,9 @@ fn loop_value(content: &str, var: &str, flow: &FileFlow) -> Option<(String, u32)
     }
     None
 }
+
+/// How far before a delete [`loop_value`] looks for its loop.
+const LOOP_LOOK: usize = 16 * 1024;
 
 fn system_path(p: &str) -> bool {
     let p = p
@@ -677,7 +694,9 @@ fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             // A loop variable (`for d in …`) takes each of the loop's values.
             let value = match value {
                 Some((v, l)) if !v.starts_with("for ") => Some((v, l)),
-                other => loop_value(content, &var, flow).or(other),
+                other => {
+                    loop_value(content, at.fact.start as usize, at.fact.line, &var, flow).or(other)
+                }
             };
             let trimmed = target.trim_matches(['"', '\'']);
             let (sev, why) = if let Some((v, line)) = &value

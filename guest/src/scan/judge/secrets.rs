@@ -356,8 +356,7 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         }
         let mut best: Option<(At<'_>, Host, Option<String>)> = None;
         // A raw socket's address is usually a constant tuple (`("198.51.100.7", 443)`), not a URL:
-        // a suspicious address anywhere in the file's code stands in.
-        let mut file_worst: Option<Option<Host>> = None;
+        // a suspicious address in the definition of a name the socket line uses stands in.
         for s in b
             .in_file(file, FactKind::NetSend)
             .chain(b.in_file(file, FactKind::SocketConnect))
@@ -366,14 +365,17 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             let idx = file.facts.index_of(s.fact);
             let (mut dest, mut how) = destination(b, file, flow, idx);
             if dest.is_none() && s.fact.kind == FactKind::SocketConnect {
-                let w = file_worst.get_or_insert_with(|| {
-                    worst(&hosts_in(file.content))
-                        .filter(|h| h.class.is_suspicious())
-                        .cloned()
-                });
-                if let Some(h) = w.clone() {
-                    dest = Some(h);
-                    how = Some("an address elsewhere in the file".into());
+                let text = s.text();
+                for name in super::code::refs(&text) {
+                    if let Some((h, line)) = flow.defs.resolve(name, &|rhs: &str| {
+                        worst(&hosts_in(rhs))
+                            .filter(|h| h.class.is_suspicious())
+                            .cloned()
+                    }) {
+                        dest = Some(h);
+                        how = Some(format!("`{name}` (defined on line {line})"));
+                        break;
+                    }
                 }
             }
             if let Some(d) = dest
