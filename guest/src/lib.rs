@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod error;
 pub mod filter;
+pub mod fit;
 pub mod json;
 pub mod lifecycle;
 pub mod model;
@@ -15,6 +16,7 @@ pub mod rank;
 pub mod recommend;
 pub mod render;
 pub mod scan;
+pub mod skill_md;
 pub mod state;
 pub mod store;
 pub mod strmap;
@@ -50,6 +52,7 @@ pub fn lowercase(s: &str) -> String {
 /// Idempotent, and it changes no result: only when the work is done.
 pub fn initialize() {
     scan::initialize();
+    fit::initialize();
     rank::text::initialize();
     #[cfg(target_arch = "wasm32")]
     retire_free_memory();

@@ -149,6 +149,23 @@ pub struct Candidate {
     pub popularity: Popularity,
     #[serde(default, deserialize_with = "string_list")]
     pub required_toolsets: Vec<String>,
+    /// Operating systems the skill runs on, canonical (`linux`, `macos`, `windows`, …; aliases such as
+    /// `darwin` and `win32` are read as those, `unix` as its members, `any` as no restriction); empty
+    /// = any. Filled from the SKILL.md frontmatter in `raw_content` when not given (see [`crate::fit`]).
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "platform_list"
+    )]
+    pub platforms: Vec<String>,
+    /// What must exist before the skill runs (Hermes `prerequisites`); filled from the frontmatter in
+    /// `raw_content` when not given.
+    #[serde(
+        default,
+        skip_serializing_if = "Prerequisites::is_empty",
+        deserialize_with = "null_default"
+    )]
+    pub prerequisites: Prerequisites,
     /// `lightweight`, `framework` or `platform`.
     #[serde(
         default,
@@ -197,9 +214,37 @@ pub struct Candidate {
         deserialize_with = "opt_string"
     )]
     pub raw_content: Option<String>,
+    /// The skill's files, as paths relative to its root (`scripts/split.py`), when the agent has them (a
+    /// local checkout or a registry's file list): with `raw_content`, quality checks that what SKILL.md
+    /// references exists.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "string_list"
+    )]
+    pub bundle_files: Vec<String>,
     /// Anything else the agent attached: passed through unchanged.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// What must exist on the machine before a skill runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prerequisites {
+    /// Environment variables the skill reads (`OPENAI_API_KEY`): set up by the user, never checked.
+    #[serde(default, deserialize_with = "string_list")]
+    pub env_vars: Vec<String>,
+    /// Programs that must be on the PATH (`jq`, `curl`): the host looks them up.
+    #[serde(default, deserialize_with = "string_list")]
+    pub commands: Vec<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Prerequisites {
+    pub fn is_empty(&self) -> bool {
+        self.env_vars.is_empty() && self.commands.is_empty() && self.extra.is_empty()
+    }
 }
 
 fn one() -> u64 {
@@ -302,15 +347,18 @@ impl<'de> serde::de::Visitor<'de> for ItemsSeed {
     }
 }
 
-/// Parse one candidate, naming the field at fault.
+/// Parse one candidate, naming the field at fault. Platforms and prerequisites missing from the record
+/// are taken from the SKILL.md frontmatter in `raw_content`, when there is one ([`crate::fit`]).
 pub fn parse_one(item: Value) -> std::result::Result<Candidate, String> {
     if !item.is_object() {
         return Err("not a JSON object".into());
     }
-    serde_path_to_error::deserialize(item).map_err(|e| {
+    let mut c: Candidate = serde_path_to_error::deserialize(item).map_err(|e| {
         let path = e.path().to_string();
         format!("field `{path}`: {}", e.into_inner())
-    })
+    })?;
+    crate::fit::complete_from_content(&mut c);
+    Ok(c)
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -419,6 +467,11 @@ fn opt_string<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Str
     scalar_string(Value::deserialize(d)?)
         .map(|s| s.filter(|s| !s.trim().is_empty()))
         .map_err(serde::de::Error::custom)
+}
+
+/// A list of platform names, canonical ([`crate::fit::platforms_of`]).
+fn platform_list<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    string_list(d).map(|names| crate::fit::platforms_of(&names))
 }
 
 /// A list of strings; also a single comma-separated string; `null` is empty.
@@ -534,6 +587,12 @@ mod tests {
             pain_point: Some("p".into()),
             highlights: vec!["h".into()],
             raw_content: Some("r".into()),
+            platforms: vec!["linux".into()],
+            prerequisites: Prerequisites {
+                commands: vec!["jq".into()],
+                ..Default::default()
+            },
+            bundle_files: vec!["scripts/x.py".into()],
             ..Default::default()
         };
         let mut json_fields: Vec<String> = serde_json::to_value(&full)
