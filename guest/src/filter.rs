@@ -8,7 +8,9 @@
 //! 4. `already_installed` (by id, normalized name or source URL);
 //! 5. `recommended_recently` (newest history record of the skill within [`RECOMMEND_COOLDOWN_DAYS`]);
 //! 6. `rejected_recently` (newest reject in `last_actions` within [`REJECT_COOLDOWN_DAYS`]);
-//! 7. `blacklist_category`; 8. `description_too_short`; 9. `stale_and_low_popularity`.
+//! 7. `platform_unsupported` (the skill declares platforms and the agent's is not one of them; see
+//!    [`crate::fit`]); 8. `blacklist_category`; 9. `description_too_short`;
+//!    10. `stale_and_low_popularity`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +19,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::clock::{Clock, parse_stored};
+use crate::fit::{Agent, AgentEnv};
 use crate::model::{Candidate, trust_rank};
 use crate::state::{History, State};
 use crate::strmap::StrMap;
@@ -62,6 +65,7 @@ pub enum Reason {
     AlreadyInstalled,
     RecommendedRecently,
     RejectedRecently,
+    PlatformUnsupported,
     BlacklistCategory,
     DescriptionTooShort,
     StaleAndLowPopularity,
@@ -78,6 +82,7 @@ impl Reason {
             Reason::AlreadyInstalled => "already_installed",
             Reason::RecommendedRecently => "recommended_recently",
             Reason::RejectedRecently => "rejected_recently",
+            Reason::PlatformUnsupported => "platform_unsupported",
             Reason::BlacklistCategory => "blacklist_category",
             Reason::DescriptionTooShort => "description_too_short",
             Reason::StaleAndLowPopularity => "stale_and_low_popularity",
@@ -393,25 +398,48 @@ pub fn run(
     candidates: &str,
     installed: &[InstalledSkill],
 ) -> crate::Result<Value> {
-    run_text(ctx, store, mode, candidates, installed)
+    run_for(ctx, store, mode, candidates, installed, &AgentEnv::default())
+}
+
+/// [`run`] for an agent whose situation the host stated (its platform drops `platform_unsupported`).
+pub fn run_for(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+    agent: &AgentEnv,
+) -> crate::Result<Value> {
+    run_text(ctx, store, mode, candidates, installed, agent)
         .map(|t| serde_json::from_str(&t).expect("the filter writes JSON"))
 }
 
-/// [`run`] as JSON text (what the component returns).
+/// [`run_for`] as JSON text (what the component returns).
 pub fn run_text(
     ctx: &crate::Ctx,
     store: &mut dyn crate::DocumentStore,
     mode: Mode,
     candidates: &str,
     installed: &[InstalledSkill],
+    agent: &AgentEnv,
 ) -> crate::Result<String> {
+    let agent = Agent::resolve(agent)?;
     let items = crate::model::parse_candidates(candidates)?;
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
-    let outcome = filter(items, mode, &docs.state, &docs.history, installed, &clock);
+    let outcome = filter_for(
+        items,
+        mode,
+        &docs.state,
+        &docs.history,
+        installed,
+        &clock,
+        &agent,
+    );
     Ok(outcome.to_json_text(mode, &clock))
 }
 
-/// Run the filter. `items` are the parsed input candidates (or why each could not be parsed).
+/// Run the filter for an agent whose situation is unknown (nothing is dropped for its platform).
+/// `items` are the parsed input candidates (or why each could not be parsed).
 pub fn filter(
     items: Vec<Result<Candidate, String>>,
     mode: Mode,
@@ -419,6 +447,27 @@ pub fn filter(
     history: &History,
     installed: &[InstalledSkill],
     clock: &Clock,
+) -> Outcome {
+    filter_for(
+        items,
+        mode,
+        state,
+        history,
+        installed,
+        clock,
+        &Agent::default(),
+    )
+}
+
+/// Run the filter for `agent`: [`filter`] plus `platform_unsupported`.
+pub fn filter_for(
+    items: Vec<Result<Candidate, String>>,
+    mode: Mode,
+    state: &State,
+    history: &History,
+    installed: &[InstalledSkill],
+    clock: &Clock,
+    agent: &Agent,
 ) -> Outcome {
     let mut dropped: Vec<Dropped> = Vec::new();
     let drop = |index: usize, c: &Candidate, reason: Reason, detail: String| Dropped {
@@ -632,6 +681,10 @@ pub fn filter(
                 dropped.push(drop(*index, c, Reason::RejectedRecently, detail));
                 continue;
             }
+        }
+        if let Some(detail) = crate::fit::platform_mismatch(c, agent) {
+            dropped.push(drop(*index, c, Reason::PlatformUnsupported, detail));
+            continue;
         }
         if let Some(cat) = c
             .categories

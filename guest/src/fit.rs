@@ -332,7 +332,7 @@ fn push_unique(list: &mut Vec<String>, items: Vec<String>) {
 /// What a frontmatter declares, from every shape in use: Hermes `platforms`, `prerequisites`,
 /// `required_environment_variables` and `metadata.hermes.requires_toolsets`/`requires_tools`;
 /// OpenClaw (and its earlier names clawdbot, clawdis) `metadata.openclaw.os` and `requires.bins`/`env`;
-/// `metadata.os`. Only valid command and variable names are kept.
+/// `metadata.os` and `metadata.requires` (ClawHub's listing). Only valid command and variable names are kept.
 pub fn declared_in(fm: &Map<String, Value>) -> Declared {
     let mut d = Declared::default();
     let mut platforms = names_in(fm.get("platforms"));
@@ -347,6 +347,10 @@ pub fn declared_in(fm: &Map<String, Value>) -> Declared {
     push_unique(&mut d.toolsets, names_in(fm.get("required_toolsets")));
     if let Some(meta) = object(fm.get("metadata")) {
         platforms.extend(names_in(meta.get("os")));
+        if let Some(req) = object(meta.get("requires")) {
+            push_unique(&mut d.commands, names_in(req.get("bins")));
+            push_unique(&mut d.env_vars, names_in(req.get("env")));
+        }
         for agent in ["openclaw", "clawdbot", "clawdis"] {
             let Some(m) = object(meta.get(agent)) else {
                 continue;
@@ -385,10 +389,15 @@ pub fn complete_from_content(c: &mut Candidate) {
     if !c.platforms.is_empty() && !prereq_empty && !c.required_toolsets.is_empty() {
         return;
     }
-    let Some(fm) = crate::skill_md::read(raw).frontmatter else {
-        return;
-    };
-    let d = declared_in(&fm);
+    if let Some(fm) = crate::skill_md::read(raw).frontmatter {
+        fill(c, declared_in(&fm));
+    }
+}
+
+/// Fill what the candidate record leaves empty from what a source declares (a frontmatter, a
+/// registry's item).
+pub fn fill(c: &mut Candidate, d: Declared) {
+    let prereq_empty = c.prerequisites.env_vars.is_empty() && c.prerequisites.commands.is_empty();
     if c.platforms.is_empty() {
         c.platforms = d.platforms;
     }

@@ -124,7 +124,12 @@ pub fn normalize(text: &str, registry: Option<Registry>, options: &Options) -> R
         };
         out.warnings.extend(ctx.warnings);
         match result {
-            Ok(c) => out.candidates.push(c),
+            Ok(mut c) => {
+                // Platforms and prerequisites, from whichever registry states them (ClawHub
+                // `metadata.os` and `metadata.requires`; a registry echoing SKILL.md's frontmatter).
+                crate::fit::fill(&mut c, crate::fit::declared_in(&obj));
+                out.candidates.push(c)
+            }
             Err((field, message)) => out.skipped.push(Issue {
                 index,
                 field,
@@ -724,6 +729,23 @@ mod tests {
             (Some("suspicious"), true)
         );
         assert_eq!(r.flags, vec!["obfuscated_shell"]);
+    }
+
+    #[test]
+    fn clawhub_metadata_os_and_requires_become_platforms_and_prerequisites() {
+        let n = norm(
+            json!({"items": [
+                {"slug": "imsg", "summary": "Send and read iMessages from the agent.", "metadata": {"os": ["darwin"], "requires": {"bins": ["imsg"], "env": ["IMSG_DB"]}}},
+                {"slug": "plain", "summary": "A skill that declares nothing at all."}]}),
+            None,
+        );
+        let c = &n.candidates[0];
+        assert_eq!(c.platforms, vec!["macos"]);
+        assert_eq!(c.prerequisites.commands, vec!["imsg"]);
+        assert_eq!(c.prerequisites.env_vars, vec!["IMSG_DB"]);
+        assert!(n.candidates[1].platforms.is_empty());
+        let v = serde_json::to_value(&n.candidates[1]).unwrap();
+        assert!(v.get("platforms").is_none() && v.get("prerequisites").is_none());
     }
 
     #[test]

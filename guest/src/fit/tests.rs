@@ -275,3 +275,76 @@ fn command_and_variable_names() {
     assert!(is_env_var_name("OPENAI_API_KEY") && is_env_var_name("_X1"));
     assert!(!is_env_var_name("1X") && !is_env_var_name("A-B") && !is_env_var_name(""));
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The filter's `platform_unsupported`.
+
+mod filter {
+    use super::*;
+    use crate::clock::Clock;
+    use crate::filter::{InstalledSkill, Mode, Reason, filter_for};
+    use crate::state::{History, State};
+
+    fn listing(id: &str, extra: Value) -> Candidate {
+        let mut v = json!({"skill_id": id, "name": id.split(':').nth(1).unwrap(), "url": format!("https://clawhub.ai/a/{id}"),
+            "description": "Turns meeting transcripts into notes with decisions and action items.",
+            "updated_at": "2026-11-01T00:00:00Z", "popularity": {"downloads": 900, "stars": 30}, "source": "clawhub"});
+        v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        cand(v)
+    }
+
+    fn run(cands: Vec<Candidate>, platform: Option<&str>, installed: &[InstalledSkill]) -> Vec<(String, Option<Reason>)> {
+        let clock = Clock::new("2026-12-01T02:00:00Z", None, None).unwrap();
+        let a = agent(platform, None, &[]);
+        let o = filter_for(cands.into_iter().map(Ok).collect(), Mode::Manual, &State::default(), &History::default(), installed, &clock, &a);
+        let mut out: Vec<(String, Option<Reason>)> = o.kept.iter().map(|c| (c.skill_id.clone(), None)).collect();
+        out.extend(o.dropped.iter().map(|d| (d.skill_id.clone(), Some(d.reason))));
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_skill_for_another_platform_is_dropped_only_when_the_platform_is_known() {
+        let cands = || {
+            vec![
+                listing("clawhub:mac-notes", json!({"platforms": ["macos"]})),
+                listing("clawhub:any-notes", json!({})),
+                listing("clawhub:fm-notes", json!({"raw_content": "---\nname: fm-notes\ndescription: x\nplatforms: [windows]\n---\nbody\n"})),
+            ]
+        };
+        let on_linux = run(cands(), Some("linux"), &[]);
+        assert_eq!(
+            on_linux,
+            vec![
+                ("clawhub:any-notes".to_owned(), None),
+                ("clawhub:fm-notes".to_owned(), Some(Reason::PlatformUnsupported)),
+                ("clawhub:mac-notes".to_owned(), Some(Reason::PlatformUnsupported)),
+            ]
+        );
+        assert!(run(cands(), None, &[]).iter().all(|(_, r)| r.is_none()), "unknown platform: nothing dropped");
+        let on_mac = run(cands(), Some("darwin"), &[]);
+        assert_eq!(on_mac.iter().filter(|(_, r)| r.is_some()).count(), 1, "{on_mac:?}");
+    }
+
+    #[test]
+    fn earlier_rules_report_first() {
+        let installed = [InstalledSkill { name: "mac-notes".into(), ..Default::default() }];
+        let got = run(vec![listing("clawhub:mac-notes", json!({"platforms": ["macos"]}))], Some("linux"), &installed);
+        assert_eq!(got[0].1, Some(Reason::AlreadyInstalled));
+        let got = run(vec![listing("clawhub:mac-fun", json!({"platforms": ["macos"], "categories": ["astrology"]}))], Some("linux"), &[]);
+        assert_eq!(got[0].1, Some(Reason::PlatformUnsupported), "platform before blacklist");
+    }
+
+    #[test]
+    fn the_export_refuses_an_unknown_platform_and_says_why_it_dropped() {
+        let ctx = crate::Ctx::at("2026-12-01T02:00:00Z");
+        let list = json!({"candidates": [listing("clawhub:mac-notes", json!({"platforms": ["macos"]}))]}).to_string();
+        let env = |p: &str| AgentEnv { platform: Some(p.into()), capabilities: None };
+        let out = crate::filter::run_for(&ctx, &mut crate::MemoryStore::default(), Mode::Manual, &list, &[], &env("linux")).unwrap();
+        assert_eq!(out["dropped"][0]["reason"], "platform_unsupported");
+        assert_eq!(out["dropped"][0]["detail"], "runs on macos only; this agent runs on linux");
+        assert_eq!(out["summary"]["by_reason"]["platform_unsupported"], 1);
+        let err = crate::filter::run_for(&ctx, &mut crate::MemoryStore::default(), Mode::Manual, &list, &[], &env("plan9")).unwrap_err();
+        assert!(err.to_string().contains("platform"), "{err}");
+    }
+}
