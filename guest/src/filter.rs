@@ -398,7 +398,14 @@ pub fn run(
     candidates: &str,
     installed: &[InstalledSkill],
 ) -> crate::Result<Value> {
-    run_for(ctx, store, mode, candidates, installed, &AgentEnv::default())
+    run_for(
+        ctx,
+        store,
+        mode,
+        candidates,
+        installed,
+        &AgentEnv::default(),
+    )
 }
 
 /// [`run`] for an agent whose situation the host stated (its platform drops `platform_unsupported`).

@@ -118,7 +118,7 @@ pub fn platform(name: &str) -> Option<String> {
 pub fn platforms_of(names: &[String]) -> Vec<String> {
     let v = vocab();
     let mut out: Vec<String> = Vec::new();
-    let mut add = |p: String, out: &mut Vec<String>| {
+    let add = |p: String, out: &mut Vec<String>| {
         if !out.contains(&p) {
             out.push(p);
         }

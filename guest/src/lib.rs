@@ -12,6 +12,7 @@ pub mod json;
 pub mod lifecycle;
 pub mod model;
 pub mod normalize;
+pub mod quality;
 pub mod rank;
 pub mod recommend;
 pub mod render;
@@ -53,6 +54,7 @@ pub fn lowercase(s: &str) -> String {
 pub fn initialize() {
     scan::initialize();
     fit::initialize();
+    quality::initialize();
     rank::text::initialize();
     #[cfg(target_arch = "wasm32")]
     retire_free_memory();

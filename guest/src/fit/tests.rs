@@ -35,14 +35,22 @@ fn the_vocabulary_examples_hold() {
     let file: Value = serde_json::from_str(FIT_JSON).unwrap();
     let ex = &file["examples"];
     for (name, want) in ex["platform"].as_object().unwrap() {
-        assert_eq!(platform(name).as_deref(), want.as_str(), "platform({name:?})");
+        assert_eq!(
+            platform(name).as_deref(),
+            want.as_str(),
+            "platform({name:?})"
+        );
     }
     for name in ex["not_platform"].as_array().unwrap() {
         let name = name.as_str().unwrap();
         assert_eq!(platform(name), None, "{name:?} is not a platform");
     }
     for (name, want) in ex["capability"].as_object().unwrap() {
-        assert_eq!(capability(name), want.as_str().unwrap(), "capability({name:?})");
+        assert_eq!(
+            capability(name),
+            want.as_str().unwrap(),
+            "capability({name:?})"
+        );
     }
     // Every alias maps to its own canonical name, and no alias is claimed twice.
     let file: VocabFile = serde_json::from_str(FIT_JSON).unwrap();
@@ -51,7 +59,10 @@ fn the_vocabulary_examples_hold() {
         for (canonical, aliases) in table {
             for a in aliases.iter().chain([canonical]) {
                 if let Some(other) = seen.insert(key(a), canonical.clone()) {
-                    assert_eq!(&other, canonical, "{a:?} is claimed by {other} and {canonical}");
+                    assert_eq!(
+                        &other, canonical,
+                        "{a:?} is claimed by {other} and {canonical}"
+                    );
                 }
             }
         }
@@ -65,14 +76,23 @@ fn declared_platform_lists_are_canonical() {
     assert_eq!(of(&["win32"]), vec!["windows"]);
     assert_eq!(of(&["macos, linux"]), vec!["macos", "linux"]);
     assert_eq!(of(&["unix"])[..2], ["linux".to_owned(), "macos".to_owned()]);
-    assert!(of(&["macos", "any"]).is_empty(), "any clears the restriction");
-    assert_eq!(of(&["haiku"]), vec!["haiku"], "an unknown OS still restricts");
+    assert!(
+        of(&["macos", "any"]).is_empty(),
+        "any clears the restriction"
+    );
+    assert_eq!(
+        of(&["haiku"]),
+        vec!["haiku"],
+        "an unknown OS still restricts"
+    );
     assert!(of(&["../../etc", ""]).is_empty(), "junk is not a platform");
 }
 
 #[test]
 fn candidate_fields_parse_leniently() {
-    let c = cand(json!({"skill_id": "x:a", "platforms": "darwin", "prerequisites": {"commands": "jq, curl", "env_vars": ["API_KEY"]}}));
+    let c = cand(
+        json!({"skill_id": "x:a", "platforms": "darwin", "prerequisites": {"commands": "jq, curl", "env_vars": ["API_KEY"]}}),
+    );
     assert_eq!(c.platforms, vec!["macos"]);
     assert_eq!(c.prerequisites.commands, vec!["jq", "curl"]);
     assert_eq!(c.prerequisites.env_vars, vec!["API_KEY"]);
@@ -84,7 +104,10 @@ fn candidate_fields_parse_leniently() {
     for k in ["platforms", "prerequisites", "bundle_files"] {
         assert!(plain.get(k).is_none(), "{k} is omitted when empty");
     }
-    let err = crate::model::parse_one(json!({"skill_id": "x:c", "prerequisites": {"commands": {"a": 1}}})).unwrap_err();
+    let err = crate::model::parse_one(
+        json!({"skill_id": "x:c", "prerequisites": {"commands": {"a": 1}}}),
+    )
+    .unwrap_err();
     assert!(err.contains("prerequisites.commands"), "{err}");
 }
 
@@ -121,10 +144,13 @@ fn raw_content_fills_only_what_the_record_leaves_empty() {
     assert_eq!(c.platforms, vec!["macos", "linux"]);
     assert_eq!(c.prerequisites.commands, vec!["curl", "jq"]);
     assert_eq!(c.required_toolsets, vec!["web_search", "browser"]);
-    let c = cand(json!({"skill_id": "x:a", "raw_content": HERMES, "platforms": ["windows"], "prerequisites": {"commands": ["git"]}}));
+    let c = cand(
+        json!({"skill_id": "x:a", "raw_content": HERMES, "platforms": ["windows"], "prerequisites": {"commands": ["git"]}}),
+    );
     assert_eq!(c.platforms, vec!["windows"], "the record wins");
     assert_eq!(c.prerequisites.commands, vec!["git"]);
-    let c = cand(json!({"skill_id": "x:a", "raw_content": "# Just a README\nplatforms: [macos]\n"}));
+    let c =
+        cand(json!({"skill_id": "x:a", "raw_content": "# Just a README\nplatforms: [macos]\n"}));
     assert!(c.platforms.is_empty(), "no frontmatter, nothing declared");
 }
 
@@ -136,7 +162,13 @@ fn agent_env_resolves_aliases_and_refuses_unknown_platforms() {
     })
     .unwrap();
     assert_eq!(a.platform.as_deref(), Some("macos"));
-    let caps: Vec<&str> = a.capabilities.as_ref().unwrap().iter().map(String::as_str).collect();
+    let caps: Vec<&str> = a
+        .capabilities
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(String::as_str)
+        .collect();
     assert_eq!(caps, vec!["browser", "terminal", "web_search"]);
     let unknown = Agent::resolve(&AgentEnv::default()).unwrap();
     assert_eq!((unknown.platform, unknown.capabilities), (None, None));
@@ -186,7 +218,9 @@ fn platform_check_across_operating_systems() {
 
 #[test]
 fn fit_value_across_capabilities_and_commands() {
-    let c = cand(json!({"skill_id": "x:a", "required_toolsets": ["browser", "terminal"], "prerequisites": {"commands": ["jq", "curl"], "env_vars": ["K"]}}));
+    let c = cand(
+        json!({"skill_id": "x:a", "required_toolsets": ["browser", "terminal"], "prerequisites": {"commands": ["jq", "curl"], "env_vars": ["K"]}}),
+    );
     let all: &[&str] = &["browser", "terminal"];
     let term: &[&str] = &["terminal"];
     let none: &[&str] = &[];
@@ -204,7 +238,10 @@ fn fit_value_across_capabilities_and_commands() {
         let fit = assess(&c, &agent(Some("linux"), caps, on_path));
         assert_eq!(fit.value, want, "{caps:?} {on_path:?}: {fit:?}");
     }
-    let fit = assess(&c, &agent(None, Some(term), &[("jq", false), ("curl", true)]));
+    let fit = assess(
+        &c,
+        &agent(None, Some(term), &[("jq", false), ("curl", true)]),
+    );
     assert_eq!(fit.commands_missing, vec!["jq"]);
     assert_eq!(fit.commands_found, vec!["curl"]);
     assert_eq!(fit.capabilities_missing, vec!["browser"]);
@@ -226,13 +263,18 @@ fn fit_value_across_capabilities_and_commands() {
         "jq and curl (check it is installed); the environment variable K"
     );
     assert!(!unchecked.lacks_something());
-    let plain = assess(&cand(json!({"skill_id": "x:p"})), &agent(Some("linux"), Some(none), &[]));
+    let plain = assess(
+        &cand(json!({"skill_id": "x:p"})),
+        &agent(Some("linux"), Some(none), &[]),
+    );
     assert_eq!((plain.value, plain.needs(Lang::En)), (1.0, None));
 }
 
 #[test]
 fn the_host_is_asked_once_about_valid_distinct_names_only() {
-    let a = cand(json!({"skill_id": "x:a", "prerequisites": {"commands": ["jq", "curl", "/bin/sh", "rm -rf"]}}));
+    let a = cand(
+        json!({"skill_id": "x:a", "prerequisites": {"commands": ["jq", "curl", "/bin/sh", "rm -rf"]}}),
+    );
     let b = cand(json!({"skill_id": "x:b", "prerequisites": {"commands": ["jq", "git"]}}));
     let mut agent = Agent::default();
     let mut probe = Fixed::with(&["jq", "git"]);
@@ -269,7 +311,15 @@ fn command_and_variable_names() {
     for ok in ["jq", "python3", "g++", "docker-compose", "7z", "node.exe"] {
         assert!(is_command_name(ok), "{ok}");
     }
-    for bad in ["", "/bin/sh", "../x", ".hidden", "rm -rf", "a;b", &"x".repeat(65)] {
+    for bad in [
+        "",
+        "/bin/sh",
+        "../x",
+        ".hidden",
+        "rm -rf",
+        "a;b",
+        &"x".repeat(65),
+    ] {
         assert!(!is_command_name(bad), "{bad:?}");
     }
     assert!(is_env_var_name("OPENAI_API_KEY") && is_env_var_name("_X1"));
@@ -289,16 +339,35 @@ mod filter {
         let mut v = json!({"skill_id": id, "name": id.split(':').nth(1).unwrap(), "url": format!("https://clawhub.ai/a/{id}"),
             "description": "Turns meeting transcripts into notes with decisions and action items.",
             "updated_at": "2026-11-01T00:00:00Z", "popularity": {"downloads": 900, "stars": 30}, "source": "clawhub"});
-        v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
         cand(v)
     }
 
-    fn run(cands: Vec<Candidate>, platform: Option<&str>, installed: &[InstalledSkill]) -> Vec<(String, Option<Reason>)> {
+    fn run(
+        cands: Vec<Candidate>,
+        platform: Option<&str>,
+        installed: &[InstalledSkill],
+    ) -> Vec<(String, Option<Reason>)> {
         let clock = Clock::new("2026-12-01T02:00:00Z", None, None).unwrap();
         let a = agent(platform, None, &[]);
-        let o = filter_for(cands.into_iter().map(Ok).collect(), Mode::Manual, &State::default(), &History::default(), installed, &clock, &a);
-        let mut out: Vec<(String, Option<Reason>)> = o.kept.iter().map(|c| (c.skill_id.clone(), None)).collect();
-        out.extend(o.dropped.iter().map(|d| (d.skill_id.clone(), Some(d.reason))));
+        let o = filter_for(
+            cands.into_iter().map(Ok).collect(),
+            Mode::Manual,
+            &State::default(),
+            &History::default(),
+            installed,
+            &clock,
+            &a,
+        );
+        let mut out: Vec<(String, Option<Reason>)> =
+            o.kept.iter().map(|c| (c.skill_id.clone(), None)).collect();
+        out.extend(
+            o.dropped
+                .iter()
+                .map(|d| (d.skill_id.clone(), Some(d.reason))),
+        );
         out.sort();
         out
     }
@@ -309,7 +378,10 @@ mod filter {
             vec![
                 listing("clawhub:mac-notes", json!({"platforms": ["macos"]})),
                 listing("clawhub:any-notes", json!({})),
-                listing("clawhub:fm-notes", json!({"raw_content": "---\nname: fm-notes\ndescription: x\nplatforms: [windows]\n---\nbody\n"})),
+                listing(
+                    "clawhub:fm-notes",
+                    json!({"raw_content": "---\nname: fm-notes\ndescription: x\nplatforms: [windows]\n---\nbody\n"}),
+                ),
             ]
         };
         let on_linux = run(cands(), Some("linux"), &[]);
@@ -317,34 +389,92 @@ mod filter {
             on_linux,
             vec![
                 ("clawhub:any-notes".to_owned(), None),
-                ("clawhub:fm-notes".to_owned(), Some(Reason::PlatformUnsupported)),
-                ("clawhub:mac-notes".to_owned(), Some(Reason::PlatformUnsupported)),
+                (
+                    "clawhub:fm-notes".to_owned(),
+                    Some(Reason::PlatformUnsupported)
+                ),
+                (
+                    "clawhub:mac-notes".to_owned(),
+                    Some(Reason::PlatformUnsupported)
+                ),
             ]
         );
-        assert!(run(cands(), None, &[]).iter().all(|(_, r)| r.is_none()), "unknown platform: nothing dropped");
+        assert!(
+            run(cands(), None, &[]).iter().all(|(_, r)| r.is_none()),
+            "unknown platform: nothing dropped"
+        );
         let on_mac = run(cands(), Some("darwin"), &[]);
-        assert_eq!(on_mac.iter().filter(|(_, r)| r.is_some()).count(), 1, "{on_mac:?}");
+        assert_eq!(
+            on_mac.iter().filter(|(_, r)| r.is_some()).count(),
+            1,
+            "{on_mac:?}"
+        );
     }
 
     #[test]
     fn earlier_rules_report_first() {
-        let installed = [InstalledSkill { name: "mac-notes".into(), ..Default::default() }];
-        let got = run(vec![listing("clawhub:mac-notes", json!({"platforms": ["macos"]}))], Some("linux"), &installed);
+        let installed = [InstalledSkill {
+            name: "mac-notes".into(),
+            ..Default::default()
+        }];
+        let got = run(
+            vec![listing(
+                "clawhub:mac-notes",
+                json!({"platforms": ["macos"]}),
+            )],
+            Some("linux"),
+            &installed,
+        );
         assert_eq!(got[0].1, Some(Reason::AlreadyInstalled));
-        let got = run(vec![listing("clawhub:mac-fun", json!({"platforms": ["macos"], "categories": ["astrology"]}))], Some("linux"), &[]);
-        assert_eq!(got[0].1, Some(Reason::PlatformUnsupported), "platform before blacklist");
+        let got = run(
+            vec![listing(
+                "clawhub:mac-fun",
+                json!({"platforms": ["macos"], "categories": ["astrology"]}),
+            )],
+            Some("linux"),
+            &[],
+        );
+        assert_eq!(
+            got[0].1,
+            Some(Reason::PlatformUnsupported),
+            "platform before blacklist"
+        );
     }
 
     #[test]
     fn the_export_refuses_an_unknown_platform_and_says_why_it_dropped() {
         let ctx = crate::Ctx::at("2026-12-01T02:00:00Z");
-        let list = json!({"candidates": [listing("clawhub:mac-notes", json!({"platforms": ["macos"]}))]}).to_string();
-        let env = |p: &str| AgentEnv { platform: Some(p.into()), capabilities: None };
-        let out = crate::filter::run_for(&ctx, &mut crate::MemoryStore::default(), Mode::Manual, &list, &[], &env("linux")).unwrap();
+        let list =
+            json!({"candidates": [listing("clawhub:mac-notes", json!({"platforms": ["macos"]}))]})
+                .to_string();
+        let env = |p: &str| AgentEnv {
+            platform: Some(p.into()),
+            capabilities: None,
+        };
+        let out = crate::filter::run_for(
+            &ctx,
+            &mut crate::MemoryStore::default(),
+            Mode::Manual,
+            &list,
+            &[],
+            &env("linux"),
+        )
+        .unwrap();
         assert_eq!(out["dropped"][0]["reason"], "platform_unsupported");
-        assert_eq!(out["dropped"][0]["detail"], "runs on macos only; this agent runs on linux");
+        assert_eq!(
+            out["dropped"][0]["detail"],
+            "runs on macos only; this agent runs on linux"
+        );
         assert_eq!(out["summary"]["by_reason"]["platform_unsupported"], 1);
-        let err = crate::filter::run_for(&ctx, &mut crate::MemoryStore::default(), Mode::Manual, &list, &[], &env("plan9")).unwrap_err();
+        let err = crate::filter::run_for(
+            &ctx,
+            &mut crate::MemoryStore::default(),
+            Mode::Manual,
+            &list,
+            &[],
+            &env("plan9"),
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("platform"), "{err}");
     }
 }
