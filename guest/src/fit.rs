@@ -418,6 +418,9 @@ pub struct Fit {
     pub value: f64,
     /// The platforms the skill declares (empty: any).
     pub platforms: Vec<String>,
+    /// Why it cannot run on the agent's platform at all (then `value` is 0); the filter drops such a
+    /// skill, so only a ranking of unfiltered candidates sees it.
+    pub platform_unsupported: Option<String>,
     pub capabilities_missing: Vec<String>,
     pub commands_found: Vec<String>,
     pub commands_missing: Vec<String>,
@@ -431,6 +434,7 @@ pub struct Fit {
 pub fn assess(c: &Candidate, agent: &Agent) -> Fit {
     let mut fit = Fit {
         platforms: c.platforms.clone(),
+        platform_unsupported: platform_mismatch(c, agent),
         ..Fit::default()
     };
     if let Some(have) = &agent.capabilities {
@@ -472,10 +476,13 @@ pub fn assess(c: &Candidate, agent: &Agent) -> Fit {
             .filter(|s| is_env_var_name(s))
             .collect(),
     );
-    fit.value = (1.0
-        - CAPABILITY_COST * fit.capabilities_missing.len() as f64
-        - COMMAND_COST * fit.commands_missing.len() as f64)
-        .max(0.0);
+    fit.value = if fit.platform_unsupported.is_some() {
+        0.0
+    } else {
+        (1.0 - CAPABILITY_COST * fit.capabilities_missing.len() as f64
+            - COMMAND_COST * fit.commands_missing.len() as f64)
+            .max(0.0)
+    };
     fit
 }
 
@@ -492,12 +499,20 @@ fn list(items: &[String], lang: Lang) -> String {
 impl Fit {
     /// Whether something the skill needs is known to be missing here.
     pub fn lacks_something(&self) -> bool {
-        !self.capabilities_missing.is_empty() || !self.commands_missing.is_empty()
+        self.platform_unsupported.is_some()
+            || !self.capabilities_missing.is_empty()
+            || !self.commands_missing.is_empty()
     }
 
     /// What is missing here, for the ranking's reasons; empty when nothing is known to be missing.
     pub fn missing_text(&self, lang: Lang) -> String {
         let mut parts = Vec::new();
+        if self.platform_unsupported.is_some() {
+            parts.push(match lang {
+                Lang::Zh => format!("只支持 {}，当前平台无法运行", self.platforms.join("、")),
+                Lang::En => format!("runs on {} only, not here", list(&self.platforms, lang)),
+            });
+        }
         if !self.commands_missing.is_empty() {
             parts.push(match lang {
                 Lang::Zh => format!("需要 {}（本机未找到）", list(&self.commands_missing, lang)),
@@ -577,6 +592,30 @@ impl Fit {
             });
         }
         (!parts.is_empty()).then(|| parts.join(if zh { "；" } else { "; " }))
+    }
+
+    /// Read back what [`Fit::to_json`] wrote (for `render`, which may be asked for the other
+    /// language): the lists; anything missing is empty.
+    pub fn from_json(v: &Value) -> Fit {
+        let strings = |k: &str| -> Vec<String> {
+            v.get(k)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        };
+        Fit {
+            value: v.get("value").and_then(Value::as_f64).unwrap_or(1.0),
+            platforms: strings("platforms"),
+            platform_unsupported: None,
+            capabilities_missing: strings("capabilities_missing"),
+            commands_found: strings("commands_found"),
+            commands_missing: strings("commands_missing"),
+            commands_unchecked: strings("commands_unchecked"),
+            env_vars: strings("env_vars"),
+        }
     }
 
     /// The JSON a pick carries: `{value, platforms, capabilities_missing, commands_found,

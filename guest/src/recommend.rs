@@ -9,12 +9,13 @@
 use serde_json::{Value, json};
 
 use crate::clock::{Clock, parse_stored};
-use crate::filter::{InstalledSkill, Mode, filter};
+use crate::filter::{InstalledSkill, Mode, filter_for};
+use crate::fit::{Agent, AgentEnv, CommandProbe, NoProbe};
 use crate::lifecycle::{
     FeedbackAction, SkillRef, apply_feedback, apply_update_check, clean_skill, open, parse_versions,
 };
 use crate::model::parse_candidates;
-use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank_assessed};
+use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank_for};
 use crate::render::{Card, Item, card_text};
 use crate::scan::candidate::{Risk, assess, deciding};
 use crate::state::{DailyStatus, Documents};
@@ -47,6 +48,9 @@ pub struct Options {
     pub local_version: Option<String>,
     /// The agent asks another authorization question this turn: defer the update question.
     pub other_question: bool,
+    /// The agent's situation as the host stated it: its platform drops `platform_unsupported`, its
+    /// capabilities and the commands the host finds set the `fit` adjustment (unknown by default).
+    pub agent: AgentEnv,
 }
 
 fn silent_message(reason: &str, lang: Lang) -> String {
@@ -81,7 +85,7 @@ fn silent_message(reason: &str, lang: Lang) -> String {
     }
 }
 
-fn item_json(r: &Ranked, rank_no: usize, explanation: &str) -> Value {
+fn item_json(r: &Ranked, rank_no: usize, explanation: &str, lang: Lang) -> Value {
     let mut v = serde_json::to_value(&r.candidate).expect("candidates serialize");
     let summary = r.to_json(rank_no);
     for key in [
@@ -98,6 +102,8 @@ fn item_json(r: &Ranked, rank_no: usize, explanation: &str) -> Value {
     v["risk_explanation"] = json!(explanation);
     v["findings"] = json!(r.findings);
     v["installed"] = json!(false);
+    v["fit"] = r.assessed.fit.to_json(lang);
+    v["quality"] = r.assessed.quality_json();
     v
 }
 
@@ -127,6 +133,7 @@ fn card_item(r: &Ranked, lang: Lang) -> Item {
         has_findings: !r.findings.is_empty(),
         reasons: r.reasons.clone(),
         installed: false,
+        needs: r.assessed.fit.needs(lang),
     }
 }
 
@@ -151,7 +158,7 @@ fn work_streak(docs: &Documents, clock: &Clock) -> bool {
     })
 }
 
-/// The `recommend` export.
+/// The `recommend` export, for a host that does not look commands up.
 pub fn run(
     ctx: &Ctx,
     store: &mut dyn DocumentStore,
@@ -160,6 +167,20 @@ pub fn run(
     installed: &[InstalledSkill],
     opts: &Options,
 ) -> Result<Value> {
+    run_with(ctx, store, &mut NoProbe, mode, candidates, installed, opts)
+}
+
+/// The `recommend` export: `probe` looks up the commands the usable candidates declare.
+pub fn run_with(
+    ctx: &Ctx,
+    store: &mut dyn DocumentStore,
+    probe: &mut dyn CommandProbe,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+    opts: &Options,
+) -> Result<Value> {
+    let mut agent = Agent::resolve(&opts.agent)?;
     let versions = match opts.remote_version.as_deref() {
         Some(remote) => Some(parse_versions(opts.local_version.as_deref(), remote)?),
         None => None,
@@ -216,7 +237,15 @@ pub fn run(
     }
 
     // Filter.
-    let outcome = filter(items, mode, &docs.state, &docs.history, installed, &clock);
+    let outcome = filter_for(
+        items,
+        mode,
+        &docs.state,
+        &docs.history,
+        installed,
+        &clock,
+        &agent,
+    );
     let quota_used = outcome
         .dropped
         .iter()
@@ -263,8 +292,10 @@ pub fn run(
     let request = Request {
         task: task.map(str::to_owned),
         signals: opts.signals.clone(),
+        agent: opts.agent.clone(),
     };
-    let ranking = rank_assessed(
+    agent.look_up_commands(probe, usable.iter().map(|(c, _, _)| c));
+    let ranking = rank_for(
         usable,
         mode,
         &request,
@@ -275,6 +306,7 @@ pub fn run(
             clock: &clock,
             lang,
         },
+        &agent,
     );
     out["theme"] = json!(ranking.theme.map(Theme::as_str));
     out["ranked"] = json!(
@@ -397,14 +429,15 @@ pub fn run(
             Lang::En => "Fewer than 3 usable candidates: this pick is less certain.",
         });
     }
-    out["pick"] = item_json(chosen, pick + 1, &explanation(chosen, lang));
+    out["pick"] = item_json(chosen, pick + 1, &explanation(chosen, lang), lang);
     out["alternatives"] = json!(
         alternatives
             .iter()
             .map(|&i| item_json(
                 &ranking.ranked[i],
                 i + 1,
-                &explanation(&ranking.ranked[i], lang)
+                &explanation(&ranking.ranked[i], lang),
+                lang
             ))
             .collect::<Vec<_>>()
     );

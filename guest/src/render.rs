@@ -27,6 +27,9 @@ pub struct Item {
     /// The ranking's readable reasons, best first.
     pub reasons: Vec<String>,
     pub installed: bool,
+    /// What the user would need to set up to run it (missing commands, environment variables,
+    /// capabilities; see [`crate::fit::Fit::needs`]), if anything.
+    pub needs: Option<String>,
 }
 
 /// Everything a card shows.
@@ -274,6 +277,15 @@ fn safety(item: &Item, lang: Lang) -> String {
     }
 }
 
+/// What the user would need before it runs, as a card line (empty when nothing).
+fn needs_line(item: &Item, lang: Lang) -> String {
+    match (&item.needs, lang) {
+        (None, _) => String::new(),
+        (Some(n), Lang::Zh) => format!("运行需要：{n}\n"),
+        (Some(n), Lang::En) => format!("Needs: {n}\n"),
+    }
+}
+
 /// The daily card, in the protocol's structure (SKILL.md "Output formats"): blank lines between the
 /// blocks, so chat UIs that render Markdown keep the lines apart.
 pub fn daily_card(card: &Card, lang: Lang) -> String {
@@ -317,15 +329,15 @@ pub fn daily_card(card: &Card, lang: Lang) -> String {
         format!("\nWhy it's worth installing: {why}\n\nSource: {}\n", c.url)
     };
     out += &if zh {
-        format!(
-            "安全状态：{}\n\n需要我帮你装上吗？回复「安装」即可。\n",
-            safety(p, lang)
-        )
+        format!("安全状态：{}\n", safety(p, lang))
     } else {
-        format!(
-            "Safety: {}\n\nWant me to install it? Just reply \"install\".\n",
-            safety(p, lang)
-        )
+        format!("Safety: {}\n", safety(p, lang))
+    };
+    out += &needs_line(p, lang);
+    out += if zh {
+        "\n需要我帮你装上吗？回复「安装」即可。\n"
+    } else {
+        "\nWant me to install it? Just reply \"install\".\n"
     };
     if let Some(q) = &card.update_question {
         out += &format!("\n{q}\n");
@@ -388,6 +400,7 @@ pub fn manual_card(card: &Card, lang: Lang) -> String {
     } else {
         format!("Safety: {}\n", safety(p, lang))
     };
+    out += &needs_line(p, lang);
     if !card.alternatives.is_empty() {
         out += if zh {
             "\n备选：\n"
@@ -428,7 +441,7 @@ pub fn card_text(card: &Card, mode: Mode, lang: Lang) -> String {
 
 /// Read a card item from JSON (a `pick` or an alternative of `recommend`'s output, or a candidate with
 /// `risk_level`, `risk_explanation`, `reasons`).
-fn item_from_json(v: &Value, field: &str) -> Result<Item> {
+fn item_from_json(v: &Value, field: &str, lang: Lang) -> Result<Item> {
     let candidate = parse_one(v.clone()).map_err(|m| Error::invalid(field, m))?;
     let risk_level = match candidate
         .risk_level
@@ -461,6 +474,10 @@ fn item_from_json(v: &Value, field: &str) -> Result<Item> {
             .map(str::to_owned)
             .collect(),
         installed: v.get("installed").and_then(Value::as_bool).unwrap_or(false),
+        // Said again in the card's language, from the lists (not the `needs` text).
+        needs: v
+            .get("fit")
+            .and_then(|f| crate::fit::Fit::from_json(f).needs(lang)),
         risk_level,
         candidate,
     })
@@ -478,7 +495,7 @@ pub fn run(ctx: &crate::Ctx, mode: Mode, input: &str) -> Result<Value> {
         ));
     }
     let pick = match v.get("pick") {
-        Some(p) if p.is_object() => item_from_json(p, "pick")?,
+        Some(p) if p.is_object() => item_from_json(p, "pick", ctx.lang)?,
         _ => {
             return Err(Error::invalid(
                 "pick",
@@ -495,7 +512,7 @@ pub fn run(ctx: &crate::Ctx, mode: Mode, input: &str) -> Result<Value> {
         .take(2)
         .enumerate()
     {
-        alternatives.push(item_from_json(a, &format!("alternatives[{i}]"))?);
+        alternatives.push(item_from_json(a, &format!("alternatives[{i}]"), ctx.lang)?);
     }
     let local_date = match v.get("local_date").and_then(Value::as_str) {
         Some(d) => d.to_owned(),

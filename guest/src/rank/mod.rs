@@ -5,6 +5,7 @@
 //! nothing is guessed. Ties are broken by complement fit, credibility, source trust and finally the
 //! `skill_id`, so the order never depends on the order of the input.
 
+pub mod adjust;
 pub mod text;
 
 use std::cmp::Ordering;
@@ -34,6 +35,10 @@ pub enum FactorKey {
     WouldTry,
     DailyLife,
     Freshness,
+    /// Adjustment: can this agent run it ([`adjust`]).
+    Fit,
+    /// Adjustment: a skill or a bare prompt ([`adjust`]).
+    Quality,
 }
 
 impl FactorKey {
@@ -49,6 +54,8 @@ impl FactorKey {
             FactorKey::WouldTry => "would_try",
             FactorKey::DailyLife => "daily_life",
             FactorKey::Freshness => "freshness_diversity",
+            FactorKey::Fit => "fit",
+            FactorKey::Quality => "quality",
         }
     }
 }
@@ -158,6 +165,8 @@ pub fn theme_for_today(state: &State, clock: &Clock) -> Theme {
 pub struct Request {
     pub task: Option<String>,
     pub signals: Vec<String>,
+    /// The agent's situation as the host stated it (unknown by default: no adjustment applies).
+    pub agent: crate::fit::AgentEnv,
 }
 
 /// One factor's contribution.
@@ -167,13 +176,16 @@ pub struct Factor {
     pub weight: f64,
     /// In [0, 1].
     pub value: f64,
+    /// The value that earns no points: 0 for the protocol's factors; an adjustment's unknown value
+    /// ([`adjust`]), so that it only moves candidates it knows something about.
+    pub neutral: f64,
     /// Why, in the user's language (empty when there is nothing to say).
     pub detail: String,
 }
 
 impl Factor {
     pub fn points(&self) -> f64 {
-        self.weight * self.value
+        self.weight * (self.value - self.neutral)
     }
 }
 
@@ -195,6 +207,8 @@ pub struct Ranked {
     pub work_family: bool,
     /// Tie-breakers after the score: complement value, credibility value, source trust.
     pub tie: (f64, f64, u8),
+    /// Fit and quality, as the adjustments saw them.
+    pub assessed: adjust::Assessed,
 }
 
 impl Ranked {
@@ -207,10 +221,11 @@ impl Ranked {
             .factors
             .iter()
             .map(|f| {
-                (
-                    f.key.as_str().to_owned(),
-                    json!({"weight": f.weight, "value": round(f.value, 3), "points": round(f.points(), 2), "detail": f.detail}),
-                )
+                let mut entry = json!({"weight": f.weight, "value": round(f.value, 3), "points": round(f.points(), 2), "detail": f.detail});
+                if f.neutral != 0.0 {
+                    entry["neutral"] = json!(f.neutral);
+                }
+                (f.key.as_str().to_owned(), entry)
             })
             .collect();
         json!({
@@ -646,6 +661,19 @@ pub fn rank_assessed(
     request: &Request,
     env: &Env<'_>,
 ) -> Ranking {
+    // The exports refuse an unknown platform before they rank; here it counts as unknown.
+    let agent = crate::fit::Agent::resolve(&request.agent).unwrap_or_default();
+    rank_for(cands, mode, request, env, &agent)
+}
+
+/// [`rank_assessed`] for an agent already resolved, with the commands the host looked up.
+pub fn rank_for(
+    cands: Vec<(Candidate, Risk, Vec<RiskFinding>)>,
+    mode: Mode,
+    request: &Request,
+    env: &Env<'_>,
+    agent: &crate::fit::Agent,
+) -> Ranking {
     let Env {
         state,
         history,
@@ -729,9 +757,11 @@ pub fn rank_assessed(
             };
             let traits = Traits::of(&c);
             let work_family = traits.work_family();
-            let factors = factors(
+            let mut factors = factors(
                 &c, &traits, risk, mode, task, relevance, exact, &bm25[i].1, &docs[i], &cx,
             );
+            let assessed = adjust::Assessed::of(&c, agent);
+            factors.extend(adjust::factors(&assessed, lang));
             let score = factors.iter().map(Factor::points).sum();
             let reasons = reasons(&factors, risk, lang);
             let value = |k| factors.iter().find(|f| f.key == k).map_or(0.0, |f| f.value);
@@ -752,6 +782,7 @@ pub fn rank_assessed(
                 coverage: covered,
                 work_family,
                 tie,
+                assessed,
             }
         })
         .collect();
@@ -868,6 +899,7 @@ fn factors(
         key,
         weight,
         value: value.clamp(0.0, 1.0),
+        neutral: 0.0,
         detail,
     };
     match mode {
@@ -1007,13 +1039,18 @@ fn factors(
 /// risk when it is not low.
 fn reasons(factors: &[Factor], risk: Risk, lang: Lang) -> Vec<String> {
     // The task and the user's scenario lead whenever they matched at all; the rest by points.
-    let personal = |f: &&Factor| matches!(f.key, FactorKey::Task | FactorKey::Scenario);
+    // An adjustment that raised the score ([`adjust`]: a strong skill) leads with them.
+    let personal = |f: &&Factor| {
+        matches!(f.key, FactorKey::Task | FactorKey::Scenario)
+            || (f.neutral != 0.0 && f.points() > 0.0)
+    };
     let task = factors
         .iter()
         .filter(|f| personal(f) && f.value > 0.0 && !f.detail.is_empty());
     let mut by_points: Vec<&Factor> = factors
         .iter()
         .filter(|f| !personal(f) && !f.detail.is_empty() && f.value >= 0.5)
+        .filter(|f| f.neutral == 0.0)
         .collect();
     by_points.sort_by(|a, b| {
         b.points()
@@ -1033,6 +1070,13 @@ fn reasons(factors: &[Factor], risk: Risk, lang: Lang) -> Vec<String> {
     {
         out.push(t.detail.clone());
     }
+    // What lowered it: what this agent lacks, a bare prompt.
+    out.extend(
+        factors
+            .iter()
+            .filter(|f| f.points() < 0.0 && !f.detail.is_empty())
+            .map(|f| f.detail.clone()),
+    );
     if risk != Risk::Low {
         out.push(match lang {
             Lang::Zh => "中等风险：安装前请看安全说明".to_owned(),
@@ -1088,6 +1132,7 @@ impl Ranking {
             "task": self.task,
             "theme": self.theme.map(Theme::as_str),
             "weights": weights,
+            "adjustments": adjust::table(),
             "skipped": skipped,
             "summary": {"input": count + skipped.len(), "ranked": count, "skipped": skipped.len()},
         });
@@ -1118,6 +1163,21 @@ pub fn run_text(
     installed: &[InstalledSkill],
     request: &Request,
 ) -> crate::Result<String> {
+    let mut probe = crate::fit::NoProbe;
+    run_text_with(ctx, store, &mut probe, mode, candidates, installed, request)
+}
+
+/// [`run_text`] with a host that looks up the commands candidates declare (`fit`).
+pub fn run_text_with(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    probe: &mut dyn crate::fit::CommandProbe,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+    request: &Request,
+) -> crate::Result<String> {
+    let mut agent = crate::fit::Agent::resolve(&request.agent)?;
     let items = crate::model::parse_candidates(candidates)?;
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
     let mut cands = Vec::new();
@@ -1129,8 +1189,16 @@ pub fn run_text(
                 .push(json!({"index": index, "reason": "invalid_candidate", "detail": message})),
         }
     }
-    let ranking = rank(
-        cands,
+    agent.look_up_commands(probe, &cands);
+    let assessed = cands
+        .into_iter()
+        .map(|c| {
+            let (risk, findings) = assess(&c);
+            (c, risk, findings)
+        })
+        .collect();
+    let ranking = rank_for(
+        assessed,
         mode,
         request,
         &Env {
@@ -1140,6 +1208,7 @@ pub fn run_text(
             clock: &clock,
             lang: ctx.lang,
         },
+        &agent,
     );
     Ok(ranking.into_json_text(skipped))
 }
