@@ -528,8 +528,12 @@ impl Fit {
                     "需要 {} 能力（当前 agent 没有）",
                     list(&self.capabilities_missing, lang)
                 ),
-                Lang::En => format!(
+                Lang::En if self.capabilities_missing.len() == 1 => format!(
                     "needs the {} capability, which this agent lacks",
+                    list(&self.capabilities_missing, lang)
+                ),
+                Lang::En => format!(
+                    "needs the {} capabilities, which this agent lacks",
                     list(&self.capabilities_missing, lang)
                 ),
             });
@@ -569,10 +573,10 @@ impl Fit {
         }
         if !self.commands_unchecked.is_empty() {
             let l = list(&self.commands_unchecked, lang);
-            parts.push(if zh {
-                format!("{l}（请确认已安装）")
-            } else {
-                format!("{l} (check it is installed)")
+            parts.push(match (zh, self.commands_unchecked.len()) {
+                (true, _) => format!("{l}（请确认已安装）"),
+                (false, 1) => format!("{l} (check it is installed)"),
+                (false, _) => format!("{l} (check they are installed)"),
             });
         }
         if !self.env_vars.is_empty() {
@@ -585,10 +589,10 @@ impl Fit {
         }
         if !self.capabilities_missing.is_empty() {
             let l = list(&self.capabilities_missing, lang);
-            parts.push(if zh {
-                format!("{l} 能力（当前 agent 没有）")
-            } else {
-                format!("the {l} capability (this agent lacks it)")
+            parts.push(match (zh, self.capabilities_missing.len()) {
+                (true, _) => format!("{l} 能力（当前 agent 没有）"),
+                (false, 1) => format!("the {l} capability (this agent lacks it)"),
+                (false, _) => format!("the {l} capabilities (this agent lacks them)"),
             });
         }
         (!parts.is_empty()).then(|| parts.join(if zh { "；" } else { "; " }))

@@ -10,6 +10,7 @@ use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::cache::{self, CacheMode, CacheOutcome};
+use crate::commands::CommandLookup;
 use crate::error::{Error, LimitKind, Result};
 use crate::pool::{Gate, InstancePool, PoolStatus};
 use crate::preinit::{InitLimits, Preinit};
@@ -49,6 +50,8 @@ struct HostState {
     limiter: Limiter,
     max_document_bytes: u64,
     stderr: MemoryOutputPipe,
+    /// How `host-env.find-commands` is answered in this call (`None`: not at all).
+    commands: Option<CommandLookup>,
 }
 
 /// Caps linear memory and tables; remembers a denial so a resulting trap is reported as a limit.
@@ -105,6 +108,12 @@ fn doc_of(doc: wit_types::Document) -> Document {
 }
 
 impl wit_types::Host for HostState {}
+
+impl bindings::skill_recommender::core::host_env::Host for HostState {
+    fn find_commands(&mut self, names: Vec<String>) -> Option<Vec<bool>> {
+        self.commands.as_ref()?.answer(&names)
+    }
+}
 
 impl bindings::skill_recommender::core::state_store::Host for HostState {
     fn load(&mut self, doc: wit_types::Document) -> std::result::Result<Option<String>, String> {
@@ -175,9 +184,17 @@ pub struct HarnessBuilder {
     limits: Limits,
     preinit: Option<bool>,
     pool: Option<InstancePool>,
+    commands: CommandLookup,
 }
 
 impl HarnessBuilder {
+    /// How the guest's questions about declared commands are answered ([`CommandLookup`]; default:
+    /// this process's PATH, for agents on this host's platform).
+    pub fn command_lookup(mut self, lookup: CommandLookup) -> Self {
+        self.commands = lookup;
+        self
+    }
+
     /// Use another component (tests, or a component built elsewhere) instead of the embedded one.
     pub fn component_bytes(mut self, bytes: Vec<u8>) -> Self {
         self.component = Some(bytes);
@@ -266,6 +283,7 @@ impl HarnessBuilder {
         Ok(Harness {
             engine,
             pre,
+            commands: self.commands,
             limits: self.limits,
             cache,
             preinit,
@@ -321,6 +339,7 @@ pub struct Harness {
     gate: Option<Gate>,
     imports: Vec<String>,
     exports: Vec<String>,
+    commands: CommandLookup,
 }
 
 type GuestReturn = wasmtime::Result<std::result::Result<String, wit_types::Error>>;
@@ -334,6 +353,7 @@ impl Harness {
             limits: Limits::default(),
             preinit: None,
             pool: Some(InstancePool::default()),
+            commands: CommandLookup::default(),
         }
     }
 
@@ -432,8 +452,14 @@ impl Harness {
             });
         }
         let input_bytes = input.map_or(0, |(_, size)| size);
+        let agent = match &*command {
+            Command::Rank { request, .. } => Some(&request.agent),
+            Command::Recommend { options, .. } => Some(&options.agent),
+            _ => None,
+        };
+        let commands = agent.and_then(|a| self.commands.for_agent(a.platform.as_deref()));
         let (command, bundle) = take_bundle(command);
-        self.call(store, input_bytes, |s, g| {
+        self.call(store, input_bytes, commands, |s, g| {
             dispatch(s, g, &c, &command, bundle.as_ref())
         })
     }
@@ -442,6 +468,7 @@ impl Harness {
         &self,
         store: &dyn StateStore,
         input_bytes: usize,
+        commands: Option<CommandLookup>,
         f: impl FnOnce(&mut Store<HostState>, &bindings::Recommender) -> GuestReturn,
     ) -> Result<String> {
         let session = store.begin()?;
@@ -456,6 +483,7 @@ impl Harness {
             limiter: Limiter::new(self.limits.max_memory_bytes),
             max_document_bytes: self.limits.max_document_bytes,
             stderr,
+            commands,
         };
         // Taken once the state session is open (a call waiting for the state lock holds no slot)
         // and held until the instance and its memory are gone: the pool has a slot for every pass.
@@ -499,6 +527,13 @@ fn wit_installed(installed: &[guest::filter::InstalledSkill]) -> Vec<wit_types::
         .collect()
 }
 
+fn wit_agent(agent: &guest::fit::AgentEnv) -> wit_types::AgentEnv {
+    wit_types::AgentEnv {
+        platform: agent.platform.clone(),
+        capabilities: agent.capabilities.clone(),
+    }
+}
+
 fn dispatch(
     s: &mut Store<HostState>,
     instance: &bindings::Recommender,
@@ -529,7 +564,9 @@ fn dispatch(
             };
             sc.call_scan_bundle(s, bundle.expect(PREPARED), trust, *force)
         }
-        Command::Validate { strict, .. } => sc.call_validate(s, bundle.expect(PREPARED), *strict),
+        Command::Validate {
+            strict, quality, ..
+        } => sc.call_validate(s, bundle.expect(PREPARED), *strict, *quality),
         Command::Normalize {
             registry,
             json,
@@ -553,7 +590,15 @@ fn dispatch(
             mode,
             candidates,
             installed,
-        } => f.call_filter(s, c, mode_of(mode), candidates, &wit_installed(installed)),
+            agent,
+        } => f.call_filter(
+            s,
+            c,
+            mode_of(mode),
+            candidates,
+            &wit_installed(installed),
+            &wit_agent(agent),
+        ),
         Command::Rank {
             mode,
             candidates,
@@ -563,6 +608,7 @@ fn dispatch(
             let request = wit_rank::RankRequest {
                 task: request.task.clone(),
                 signals: request.signals.clone(),
+                agent: wit_agent(&request.agent),
             };
             instance.skill_recommender_core_rank().call_rank(
                 s,
@@ -586,6 +632,7 @@ fn dispatch(
                 remote_version: options.remote_version.clone(),
                 local_version: options.local_version.clone(),
                 other_question: options.other_question,
+                agent: wit_agent(&options.agent),
             };
             instance.skill_recommender_core_recommend().call_recommend(
                 s,
@@ -673,10 +720,15 @@ fn take_bundle(command: Cow<'_, Command>) -> (Cow<'_, Command>, Option<wit_scan:
             }),
             Some(wit_bundle(bundle)),
         ),
-        Cow::Owned(Command::Validate { bundle, strict }) => (
+        Cow::Owned(Command::Validate {
+            bundle,
+            strict,
+            quality,
+        }) => (
             Cow::Owned(Command::Validate {
                 bundle: Default::default(),
                 strict,
+                quality,
             }),
             Some(wit_bundle(bundle)),
         ),

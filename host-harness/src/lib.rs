@@ -19,7 +19,7 @@
 //!
 //! | threat | mitigation | proven by |
 //! |---|---|---|
-//! | the component reads files, env, network, clocks or randomness | only `wasi:io` and `wasi:cli` are linked, with an empty context (no env, args, stdin, preopens); anything else fails to instantiate | e2e `import_list_is_exactly_std_and_the_state_store` |
+//! | the component reads files, env, network, clocks or randomness | only `wasi:io` and `wasi:cli` are linked, with an empty context (no env, args, stdin, preopens); anything else fails to instantiate | e2e `import_list_is_exactly_std_the_state_store_and_host_env`; the one question the component may ask about the machine (`host-env.find-commands`) is answered only for plain program names, at most 256 per call, and not at all for an agent on another platform |
 //! | the component runs forever | epoch deadline (wall time) or fuel (deterministic), per call | e2e `runaway_guest_*` |
 //! | the component allocates without bound | `ResourceLimiter` memory cap; the trap is reported as a limit | e2e `memory_hog_*` |
 //! | a failing call half-writes state | saves are staged in the host and committed only when the export returns `ok` | e2e `rollback_*` |
@@ -33,6 +33,7 @@
 
 pub mod bundle;
 pub mod cache;
+pub mod commands;
 pub mod discover;
 pub mod error;
 pub mod harness;
@@ -42,6 +43,7 @@ pub mod preinit;
 pub mod store;
 
 pub use cache::{CacheMode, CacheOutcome};
+pub use commands::CommandLookup;
 pub use error::{Error, LimitKind, Result};
 pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder};
 pub use limits::Limits;
@@ -52,6 +54,7 @@ pub use store::{
 };
 
 pub use guest::filter::{InstalledSkill, Mode};
+pub use guest::fit::AgentEnv;
 pub use guest::lifecycle::{FeedbackAction, NoticeAction, PromptSource, SkillRef, UpdateResponse};
 pub use guest::normalize::Registry;
 pub use guest::rank::Request as RankRequest;
@@ -104,6 +107,8 @@ pub enum Command {
         mode: Mode,
         candidates: String,
         installed: Vec<InstalledSkill>,
+        /// The agent's situation (its platform drops `platform_unsupported`).
+        agent: AgentEnv,
     },
     /// Assess candidates' risk (reads no state).
     ScanCandidates {
@@ -116,10 +121,12 @@ pub enum Command {
         trust: Trust,
         force: bool,
     },
-    /// Validate a bundle's SKILL.md and layout (reads no state).
+    /// Validate a bundle's SKILL.md and layout (reads no state); with `quality`, also assess how much of
+    /// it is more than a prompt.
     Validate {
         bundle: Bundle,
         strict: bool,
+        quality: bool,
     },
     /// Rank candidates with a per-factor breakdown (reads state, never writes).
     Rank {

@@ -511,6 +511,7 @@ fn the_component_filters_exactly_like_the_native_build() {
                     mode,
                     candidates: sample.clone(),
                     installed: vec![],
+                    agent: Default::default(),
                 },
             )
             .unwrap();

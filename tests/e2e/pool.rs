@@ -116,6 +116,7 @@ fn more_concurrent_calls_than_slots_all_complete() {
         mode: Mode::Manual,
         candidates: sample,
         installed: Vec::new(),
+        agent: Default::default(),
     };
     let ctx = host_harness::Ctx::at(NOW);
     let expected = h

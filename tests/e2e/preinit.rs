@@ -59,6 +59,7 @@ pub(crate) fn session() -> Vec<Command> {
             request: RankRequest {
                 task: Some("把 PDF 表格转成 Excel".into()),
                 signals: Vec::new(),
+                ..Default::default()
             },
         },
         Command::Recommend {
@@ -77,6 +78,7 @@ pub(crate) fn session() -> Vec<Command> {
         commands.push(Command::Validate {
             bundle: bundle.clone(),
             strict: false,
+            quality: true,
         });
         commands.push(Command::ScanBundle {
             bundle,

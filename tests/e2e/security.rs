@@ -154,7 +154,7 @@ fn the_component_scans_exactly_like_the_native_build() {
         .step_by(3)
     {
         let b = bundle_of(&dir);
-        let native = guest::scan::scan_bundle(&b, Trust::Community, false);
+        let native = guest::quality::scan_bundle_report(&b, Trust::Community, false);
         assert_eq!(scan(b, Trust::Community), native, "{}", dir.display());
     }
 }

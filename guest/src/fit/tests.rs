@@ -260,7 +260,7 @@ fn fit_value_across_capabilities_and_commands() {
     let unchecked = assess(&c, &agent(None, None, &[]));
     assert_eq!(
         unchecked.needs(Lang::En).unwrap(),
-        "jq and curl (check it is installed); the environment variable K"
+        "jq and curl (check they are installed); the environment variable K"
     );
     assert!(!unchecked.lacks_something());
     let plain = assess(

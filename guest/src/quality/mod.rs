@@ -28,6 +28,10 @@ use signals::{Signal, Signals};
 pub const QUALITY_WEIGHT: f64 = 16.0;
 /// The adjustment's neutral value: what a candidate without content gets.
 pub const QUALITY_NEUTRAL: f64 = 0.5;
+/// The detectors read at most this much of a SKILL.md body (the length signal counts all of it): the
+/// guidance is about 20 KB and Hermes refuses SKILL.md files over 100,000 characters, so a larger one
+/// adds nothing to find but time.
+pub const MAX_ANALYZED_BYTES: usize = 512 << 10;
 
 /// The overall level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -202,7 +206,10 @@ fn shorten(s: &str, max: usize) -> String {
 struct Doc<'a> {
     description: Option<&'a str>,
     description_line: usize,
+    /// The body, cut at [`MAX_ANALYZED_BYTES`] (on a character boundary).
     body: &'a str,
+    /// The whole body, for the length signal.
+    full_body: &'a str,
     body_line: usize,
     lines: Vec<Line<'a>>,
     /// Byte offset of each body line's start (for the line of a match).
@@ -316,8 +323,8 @@ fn detect(sig: &Signal, doc: &Doc<'_>, set: &Signals) -> (bool, Vec<Evidence>, S
     }
     if spec.length {
         let g = &set.body;
-        let n_lines = doc.body.lines().count();
-        let n_words = words(doc.body);
+        let n_lines = doc.full_body.lines().count();
+        let n_words = words(doc.full_body);
         ev.push(evidence(
             doc.body_line,
             &format!("{n_lines} lines, {n_words} words"),
@@ -425,14 +432,20 @@ pub fn assess(skill_md: &str, files: Option<&[String]>) -> Assessment {
         .take(md.body_line.saturating_sub(1))
         .position(|l| l.trim_start().starts_with("description:"))
         .map_or(0, |i| i + 1);
+    let mut cut = md.body.len().min(MAX_ANALYZED_BYTES);
+    while !md.body.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let body = &md.body[..cut];
     let mut starts = vec![0];
-    starts.extend(md.body.match_indices('\n').map(|(i, _)| i + 1));
+    starts.extend(body.match_indices('\n').map(|(i, _)| i + 1));
     let doc = Doc {
         description: md.field("description"),
         description_line,
-        body: md.body,
+        body,
+        full_body: md.body,
         body_line: md.body_line,
-        lines: lines_of(md.body, md.body_line),
+        lines: lines_of(body, md.body_line),
         starts,
         files,
     };
@@ -494,6 +507,24 @@ pub fn assess_bundle(bundle: &Bundle) -> Assessment {
         .and_then(|f| f.content.as_deref())
         .unwrap_or("");
     assess(text, Some(&files))
+}
+
+/// The `validate` export's result ([`crate::validate::validate`]), with the bundle's `quality` when
+/// asked (`validate --quality`).
+pub fn validate_report(bundle: &Bundle, strict: bool, quality: bool) -> Value {
+    let mut out = crate::validate::validate(bundle, strict);
+    if quality {
+        out["quality"] = assess_bundle(bundle).to_json();
+    }
+    out
+}
+
+/// The `scan-bundle` export's result ([`crate::scan::scan_bundle`]) with the bundle's `quality`: one
+/// call tells an agent whether a skill is safe to install and whether it is more than a prompt.
+pub fn scan_bundle_report(bundle: &Bundle, trust: crate::scan::Trust, force: bool) -> Value {
+    let mut out = crate::scan::scan_bundle(bundle, trust, force);
+    out["quality"] = assess_bundle(bundle).to_json();
+    out
 }
 
 /// Build the signal set now (see [`crate::initialize`]).

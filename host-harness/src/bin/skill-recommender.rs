@@ -44,7 +44,10 @@ Examples:
   skill-recommender normalize --from clawhub clawhub-search.json > candidates.json
   skill-recommender filter --candidates candidates.json --mode daily
   skill-recommender recommend --mode manual --task '把 PDF 表格转成 Excel' --candidates candidates.json
-  skill-recommender recommend --mode daily --candidates candidates.json --json";
+  skill-recommender recommend --mode manual --task 'meeting notes' --candidates candidates.json \
+      --platform macos --capabilities terminal,browser,web_search
+  skill-recommender recommend --mode daily --candidates candidates.json --json
+  skill-recommender validate ./my-skill --quality";
 
 /// Discover, vet and recommend agent skills: the deterministic half of the skill-recommender protocol,
 /// run in a WebAssembly sandbox with no file, network, environment or process access.
@@ -79,7 +82,7 @@ struct Cli {
     cache_dir: Option<PathBuf>,
 
     /// Run another build of the component (a .wasm component file) instead of the embedded one. It must
-    /// implement the same contract version and import nothing beyond wasi:io, wasi:cli and the state store.
+    /// implement the same contract version and import nothing beyond wasi:io, wasi:cli, the state store and host-env.
     #[arg(long, global = true, value_name = "FILE")]
     component: Option<PathBuf>,
 
@@ -210,6 +213,8 @@ enum Cmd {
         mode: ModeArg,
         #[command(flatten)]
         discovery: DiscoveryArgs,
+        #[command(flatten)]
+        agent: AgentArgs,
     },
     /// Assess candidates' risk: source trust, registry verdicts, metadata, content rules. Prints
     /// {"passed": [...], "blocked": [...], "summary": {...}}; each has risk_level, decision and findings.
@@ -254,6 +259,8 @@ enum Cmd {
         request: RankArgs,
         #[command(flatten)]
         discovery: DiscoveryArgs,
+        #[command(flatten)]
+        agent: AgentArgs,
     },
     /// The main job: filter -> scan -> rank -> pick -> card, in one sandboxed call; records `shown`
     /// for the pick (unless --dry-run) and prints the card. With --json: the pick, alternatives,
@@ -288,6 +295,8 @@ enum Cmd {
         other_question: bool,
         #[command(flatten)]
         discovery: DiscoveryArgs,
+        #[command(flatten)]
+        agent: AgentArgs,
     },
     /// Render the card for a `recommend --json` result (e.g. in the other language). Reads no state.
     Render {
@@ -309,6 +318,12 @@ enum Cmd {
         /// Every rule is an error (default: the spec's lenient client guidance).
         #[arg(long)]
         strict: bool,
+        /// Also assess how much of the skill is more than a prompt: {"quality": {"level":
+        /// prompt-only|basic|strong, "score", "signals": [...]}} (when to use, procedure, pitfalls,
+        /// verification, references, scripts, templates, examples, description, length). Never
+        /// changes the exit code.
+        #[arg(long)]
+        quality: bool,
     },
 }
 
@@ -332,6 +347,32 @@ struct DiscoveryArgs {
     no_discover: bool,
 }
 
+/// What the agent that will run the skills is (see docs/fit-and-quality.md).
+#[derive(Debug, Args)]
+struct AgentArgs {
+    /// The agent's OS: linux, macos or windows (aliases darwin, win32, ... accepted). Default: this
+    /// machine's. Skills that declare other platforms are dropped (platform_unsupported); for another
+    /// OS than this machine's, declared commands are not looked up on this PATH.
+    #[arg(long, value_name = "OS")]
+    platform: Option<String>,
+    /// The agent's capabilities or toolsets, comma-separated (terminal, browser, web_search, file,
+    /// code_execution, vision, ...). Default: unknown, so required toolsets change nothing; skills
+    /// needing one not listed rank lower and the card says so.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    capabilities: Option<Vec<String>>,
+}
+
+impl AgentArgs {
+    fn into_env(self) -> host_harness::AgentEnv {
+        host_harness::AgentEnv {
+            platform: self
+                .platform
+                .or_else(|| Some(std::env::consts::OS.to_owned())),
+            capabilities: self.capabilities,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 struct RankArgs {
     /// The user's request in their own words, Chinese or English (e.g. "把 PDF 表格转成 Excel").
@@ -344,10 +385,11 @@ struct RankArgs {
 }
 
 impl RankArgs {
-    fn into_request(self) -> RankRequest {
+    fn into_request(self, agent: AgentArgs) -> RankRequest {
         RankRequest {
             task: self.task,
             signals: self.signals,
+            agent: agent.into_env(),
         }
     }
 }
@@ -647,6 +689,9 @@ fn report_text(v: &Value) -> String {
         v["stats"]["bytes"],
         v["stats"]["rules"]
     );
+    if let Some(q) = v["quality"]["summary"].as_str() {
+        out.push_str(&format!("quality: {q}\n"));
+    }
     let findings = v["findings"].as_array().cloned().unwrap_or_default();
     if findings.is_empty() {
         out.push_str("\nNo findings.\n");
@@ -750,7 +795,11 @@ fn run(cli: Cli) -> Result<Value, Error> {
                 },
             );
         }
-        Cmd::Validate { path, strict } => {
+        Cmd::Validate {
+            path,
+            strict,
+            quality,
+        } => {
             let bundle = read_bundle_arg(path)?;
             return harness.run_owned(
                 &NullStateStore,
@@ -758,6 +807,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
                 Command::Validate {
                     bundle,
                     strict: *strict,
+                    quality: *quality,
                 },
             );
         }
@@ -818,6 +868,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
             candidates,
             mode,
             discovery,
+            agent,
         } => {
             let json = read_input("candidates", &candidates, limit)?;
             let (installed, report) = discover_installed(discovery);
@@ -826,6 +877,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
                 mode: mode_of(mode),
                 candidates: json,
                 installed,
+                agent: agent.into_env(),
             }
         }
         Cmd::Rank {
@@ -833,6 +885,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
             mode,
             request,
             discovery,
+            agent,
         } => {
             let json = read_input("candidates", &candidates, limit)?;
             let (installed, report) = discover_installed(discovery);
@@ -841,7 +894,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
                 mode: mode_of(mode),
                 candidates: json,
                 installed,
-                request: request.into_request(),
+                request: request.into_request(agent),
             }
         }
         Cmd::Recommend {
@@ -853,6 +906,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
             local_version,
             other_question,
             discovery,
+            agent,
             ..
         } => {
             let json = match candidates {
@@ -866,7 +920,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
             };
             let (installed, report) = discover_installed(discovery);
             discovery_report = Some(report);
-            let request = request.into_request();
+            let request = request.into_request(agent);
             Command::Recommend {
                 mode: mode_of(mode),
                 candidates: json,
@@ -878,6 +932,7 @@ fn run(cli: Cli) -> Result<Value, Error> {
                     remote_version,
                     local_version,
                     other_question,
+                    agent: request.agent,
                 },
             }
         }

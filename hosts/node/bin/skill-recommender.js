@@ -28,12 +28,12 @@ Commands:
   update-notice          --accept|--dismiss
   shown|accept|reject    --skill-id ID [--skill-name N] [--skill-url U] [--categories a,b]
   normalize              [--from REGISTRY] [--base-url URL] FILE|-
-  filter                 --candidates FILE|- --mode manual|daily [--skills-dir DIR]... [--no-discover]
+  filter                 --candidates FILE|- --mode manual|daily [--platform OS] [--capabilities LIST] [--skills-dir DIR]... [--no-discover]
   scan                   --candidates FILE|- --mode manual|daily
   scan-bundle            PATH [--trust T] [--source URL] [--force] [--text]   (folder or SKILL.md)
-  validate               PATH [--strict]
-  rank                   --candidates FILE|- --mode manual|daily [--task TEXT] [--signal TEXT]... [--skills-dir DIR]... [--no-discover]
-  recommend              --mode manual|daily [--candidates FILE|-] [--task TEXT] [--signal TEXT]... [--json] [--dry-run]
+  validate               PATH [--strict] [--quality]
+  rank                   --candidates FILE|- --mode manual|daily [--task TEXT] [--signal TEXT]... [--platform OS] [--capabilities LIST] [--skills-dir DIR]... [--no-discover]
+  recommend              --mode manual|daily [--candidates FILE|-] [--task TEXT] [--signal TEXT]... [--platform OS] [--capabilities LIST] [--json] [--dry-run]
                          [--remote-version SEMVER [--local-version SEMVER]] [--other-question] [--skills-dir DIR]... [--no-discover]
   render                 --mode manual|daily --input FILE|- [--json]
 
@@ -86,14 +86,14 @@ const COMMANDS = {
   accept: SKILL,
   reject: SKILL,
   normalize: { values: ['--from', '--base-url'], positional: 'FILE|-' },
-  filter: { values: ['--candidates', '--mode'], multi: ['--skills-dir'], flags: ['--no-discover'], required: ['--candidates', '--mode'] },
+  filter: { values: ['--candidates', '--mode', '--platform'], multi: ['--skills-dir', '--capabilities'], flags: ['--no-discover'], required: ['--candidates', '--mode'] },
   scan: { values: ['--candidates', '--mode'], required: ['--candidates', '--mode'] },
   'scan-bundle': { values: ['--trust', '--source'], flags: ['--force', '--text'], positional: 'PATH' },
-  validate: { flags: ['--strict'], positional: 'PATH' },
-  rank: { values: ['--candidates', '--mode', '--task'], multi: ['--signal', '--skills-dir'], flags: ['--no-discover'], required: ['--candidates', '--mode'] },
+  validate: { flags: ['--strict', '--quality'], positional: 'PATH' },
+  rank: { values: ['--candidates', '--mode', '--task', '--platform'], multi: ['--signal', '--skills-dir', '--capabilities'], flags: ['--no-discover'], required: ['--candidates', '--mode'] },
   recommend: {
-    values: ['--mode', '--candidates', '--task', '--remote-version', '--local-version'],
-    multi: ['--signal', '--skills-dir'],
+    values: ['--mode', '--candidates', '--task', '--remote-version', '--local-version', '--platform'],
+    multi: ['--signal', '--skills-dir', '--capabilities'],
     flags: ['--json', '--dry-run', '--other-question', '--no-discover'],
     required: ['--mode'],
     requires: { '--local-version': ['--remote-version', 'SEMVER'] },
@@ -235,6 +235,7 @@ function reportText(v) {
   const s = (k) => (typeof v[k] === 'string' ? v[k] : '');
   const st = v.stats ?? {};
   let out = `skill:   ${s('skill')}\ntrust:   ${s('trust')}\nverdict: ${s('verdict').toUpperCase()}\npolicy:  ${s('policy').toUpperCase()}  (${s('reason')})\nfiles:   ${JSON.stringify(st.files ?? null)} (${JSON.stringify(st.bytes ?? null)} bytes), ${JSON.stringify(st.rules ?? null)} rules\n`;
+  if (v.quality && typeof v.quality.summary === 'string') out += `quality: ${v.quality.summary}\n`;
   const findings = Array.isArray(v.findings) ? v.findings : [];
   if (!findings.length) out += '\nNo findings.\n';
   for (const f of findings) {
@@ -262,6 +263,8 @@ async function run({ global: g, command, options: o, positional }) {
   });
   const limit = host.component.limits.maxInputBytes;   // the host's own input limit (the defaults here)
   const discovery = () => ({ skillsDirs: o['--skills-dir'] ?? [], discover: !o['--no-discover'] });
+  // --platform (default: this machine's), --capabilities a,b (repeatable, like clap's value delimiter).
+  const agent = () => ({ platform: o['--platform'], capabilities: o['--capabilities'] });
   const skill = () => ({
     skillId: o['--skill-id'],
     name: o['--skill-name'],
@@ -271,7 +274,7 @@ async function run({ global: g, command, options: o, positional }) {
   switch (command) {
     case 'scan': return host.scan({ candidates: readInput('candidates', o['--candidates'], limit), mode: o['--mode'] });
     case 'scan-bundle': return host.scanBundle({ path: positional, trust: o['--trust'], source: o['--source'], force: !!o['--force'] });
-    case 'validate': return host.validate({ path: positional, strict: !!o['--strict'] });
+    case 'validate': return host.validate({ path: positional, strict: !!o['--strict'], quality: !!o['--quality'] });
     case 'render': return host.render({ mode: o['--mode'], input: readInput('input', o['--input'], limit) });
     case 'normalize': {
       const out = await host.normalize({ json: readInput('input', positional, limit), from: o['--from'] ?? 'auto', baseUrl: o['--base-url'] });
@@ -298,13 +301,13 @@ async function run({ global: g, command, options: o, positional }) {
     case 'shown': case 'accept': case 'reject': out = await host.feedback({ action: command, skill: skill() }); break;
     case 'filter': {
       const candidates = readInput('candidates', o['--candidates'], limit);
-      out = await host.filter({ candidates, mode: o['--mode'], ...discovery() });
+      out = await host.filter({ candidates, mode: o['--mode'], ...agent(), ...discovery() });
       for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
       break;
     }
     case 'rank': {
       const candidates = readInput('candidates', o['--candidates'], limit);
-      out = await host.rank({ candidates, mode: o['--mode'], task: o['--task'], signals: o['--signal'] ?? [], ...discovery() });
+      out = await host.rank({ candidates, mode: o['--mode'], task: o['--task'], signals: o['--signal'] ?? [], ...agent(), ...discovery() });
       for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
       break;
     }
@@ -319,7 +322,7 @@ async function run({ global: g, command, options: o, positional }) {
       out = await host.recommend({
         candidates, mode: o['--mode'], task: o['--task'], signals: o['--signal'] ?? [],
         dryRun: !!o['--dry-run'], remoteVersion: o['--remote-version'], localVersion: o['--local-version'],
-        otherQuestion: !!o['--other-question'], ...discovery(),
+        otherQuestion: !!o['--other-question'], ...agent(), ...discovery(),
       });
       for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
       break;

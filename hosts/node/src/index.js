@@ -14,6 +14,7 @@ import { HostError, invalidInput } from './errors.js';
 import { FileStateStore, MemoryStateStore, NullStateStore, resolveStateDir } from './store.js';
 import { readBundle, BundleError } from './bundle.js';
 import { defaultDirs, discover } from './discover.js';
+import { looksUpFor } from './commands.js';
 
 export { HostError } from './errors.js';
 export { FileStateStore, MemoryStateStore, NullStateStore, resolveStateDir, atomicWrite } from './store.js';
@@ -173,39 +174,44 @@ export class Host {
    * Filter candidates (a JSON string) against state, history and installed skills.
    * discover: look in the usual skill folders (default true); skillsDirs: more folders; cwd/home for them.
    */
-  async filter({ candidates, mode, ...o }) {
+  async filter({ candidates, mode, platform, capabilities, ...o }) {
     const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
-    const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed], inputBytes }, this.component);
+    const agent = agentEnv(platform, capabilities);
+    const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed, agent], inputBytes }, this.component);
     out.discovery = discovery;
     return out;
   }
 
   /**
    * Rank candidates (a JSON string) with a per-factor breakdown. Reads state, never writes.
-   * task: the user's request; signals: scenario hints; discovery options as for filter.
+   * task: the user's request; signals: scenario hints; platform, capabilities: the agent's (platform
+   * defaults to this machine's); discovery options as for filter.
    */
-  async rank({ candidates, mode, task, signals = [], ...o }) {
+  async rank({ candidates, mode, task, signals = [], platform, capabilities, ...o }) {
     const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
-    const request = { task: task ?? undefined, signals };
-    const out = await callGuest(this.store, { iface: 'rank', fn: 'rank', args: [this.ctx(o), mode, candidates, installed, request], inputBytes }, this.component);
+    const agent = agentEnv(platform, capabilities);
+    const request = { task: task ?? undefined, signals, agent };
+    const out = await callGuest(this.store, { iface: 'rank', fn: 'rank', args: [this.ctx(o), mode, candidates, installed, request], inputBytes, lookupCommands: looksUpFor(agent.platform) }, this.component);
     out.discovery = discovery;
     return out;
   }
 
   /**
    * The main job in one call: filter -> scan -> rank -> pick -> card; records `shown` for the pick
-   * unless dryRun. Options: task, signals, dryRun, remoteVersion, localVersion, otherQuestion, discovery.
+   * unless dryRun. Options: task, signals, dryRun, remoteVersion, localVersion, otherQuestion, platform,
+   * capabilities, discovery.
    */
-  async recommend({ candidates, mode, task, signals = [], dryRun = false, remoteVersion, localVersion, otherQuestion = false, ...o }) {
+  async recommend({ candidates, mode, task, signals = [], dryRun = false, remoteVersion, localVersion, otherQuestion = false, platform, capabilities, ...o }) {
     const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
+    const agent = agentEnv(platform, capabilities);
     const request = {
       task: task ?? undefined, signals, dryRun: !!dryRun, remoteVersion: remoteVersion ?? undefined,
-      localVersion: localVersion ?? undefined, otherQuestion: !!otherQuestion,
+      localVersion: localVersion ?? undefined, otherQuestion: !!otherQuestion, agent,
     };
-    const out = await callGuest(this.store, { iface: 'recommend', fn: 'recommend', args: [this.ctx(o), mode, candidates, installed, request], inputBytes }, this.component);
+    const out = await callGuest(this.store, { iface: 'recommend', fn: 'recommend', args: [this.ctx(o), mode, candidates, installed, request], inputBytes, lookupCommands: looksUpFor(agent.platform) }, this.component);
     out.discovery = discovery;
     return out;
   }
@@ -230,11 +236,22 @@ export class Host {
     return this.#stateless(bytes, 'scan', 'scanBundle', bundle, t, !!force);
   }
 
-  /** Validate a skill folder's or SKILL.md's frontmatter and layout. */
-  validate({ path, strict = false }) {
+  /** Validate a skill folder's or SKILL.md's frontmatter and layout; quality: also assess its quality. */
+  validate({ path, strict = false, quality = false }) {
     const { bundle, bytes } = readBundleArg(path, this.component.limits);
-    return this.#stateless(bytes, 'scan', 'validate', bundle, !!strict);
+    return this.#stateless(bytes, 'scan', 'validate', bundle, !!strict, !!quality);
   }
+}
+
+/**
+ * The agent's situation for the component (WIT agent-env): platform defaults to this machine's
+ * (`process.platform`, read by the component's alias table); capabilities: a list or a comma-separated
+ * string, undefined = unknown.
+ */
+function agentEnv(platform, capabilities) {
+  const caps = capabilities == null ? undefined
+    : (Array.isArray(capabilities) ? capabilities : [capabilities]).flatMap((c) => String(c).split(','));
+  return { platform: platform ?? process.platform, capabilities: caps };
 }
 
 /** Installed skills from the usual folders (unless discover: false) and skillsDirs, with the report. */

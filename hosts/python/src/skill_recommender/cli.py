@@ -114,11 +114,17 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=["auto", "clawhub", "skillssh", "smithery", "glama", "skillhub", "github", "mcpmarket", "candidates"])
     c.add_argument("--base-url", metavar="URL")
     c.add_argument("input", metavar="FILE|-")
+    def agent_args(c: argparse.ArgumentParser) -> None:
+        c.add_argument("--platform", metavar="OS", help="The agent's OS: linux, macos or windows (default: this machine's).")
+        c.add_argument("--capabilities", metavar="LIST", action="append", default=None,
+                       help="The agent's capabilities, comma-separated (terminal,browser,web_search,...).")
+
     c = cmd("filter", "Filter candidates against the state, the history and the installed skills. Never writes.")
     c.add_argument("--candidates", metavar="FILE|-", required=True)
     c.add_argument("--mode", choices=["manual", "daily"], required=True)
     c.add_argument("--skills-dir", metavar="DIR", action="append", default=[])
     c.add_argument("--no-discover", action="store_true")
+    agent_args(c)
     c = cmd("scan", "Assess candidates' risk.")
     c.add_argument("--candidates", metavar="FILE|-", required=True)
     c.add_argument("--mode", choices=["manual", "daily"], required=True)
@@ -141,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--mode", choices=["manual", "daily"], required=True)
     rank_args(c)
     discovery_args(c)
+    agent_args(c)
     c = cmd("recommend", "The main job: filter -> scan -> rank -> pick -> card; records `shown` (unless --dry-run).")
     c.add_argument("--mode", choices=["manual", "daily"], required=True)
     c.add_argument("--candidates", metavar="FILE|-")
@@ -151,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--local-version", metavar="SEMVER")
     c.add_argument("--other-question", action="store_true")
     discovery_args(c)
+    agent_args(c)
     c = cmd("render", "Render the card for a `recommend --json` result. Reads no state.")
     c.add_argument("--mode", choices=["manual", "daily"], required=True)
     c.add_argument("--input", metavar="FILE|-", required=True)
@@ -158,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = cmd("validate", "Validate SKILL.md against the agentskills.io specification. Exit 0 valid, 8 invalid.")
     c.add_argument("path")
     c.add_argument("--strict", action="store_true")
+    c.add_argument("--quality", action="store_true", help="Also assess the skill's quality (prompt-only, basic, strong).")
     return p
 
 
@@ -229,6 +238,9 @@ def report_text(v: dict) -> str:
         f"policy:  {s('policy').upper()}  ({s('reason')})\n"
         f"files:   {j(stats.get('files'))} ({j(stats.get('bytes'))} bytes), {j(stats.get('rules'))} rules\n"
     )
+    quality = v.get("quality")
+    if isinstance(quality, dict) and isinstance(quality.get("summary"), str):
+        out += f"quality: {quality['summary']}\n"
     findings = v.get("findings") if isinstance(v.get("findings"), list) else []
     if not findings:
         out += "\nNo findings.\n"
@@ -282,7 +294,7 @@ def run(a: argparse.Namespace):
     if c == "scan-bundle":
         return h.scan_bundle(a.path, trust=a.trust, source=a.source, force=a.force)
     if c == "validate":
-        return h.validate(a.path, strict=a.strict)
+        return h.validate(a.path, strict=a.strict, quality=a.quality)
     if c == "normalize":
         out = h.normalize(read_input("input", a.input, limit), registry=a.registry, base_url=a.base_url)
         for w in out.get("warnings") or []:
@@ -295,12 +307,18 @@ def run(a: argparse.Namespace):
     h.store()  # resolve the state directory first (invalid_input on state-dir), as the Rust CLI does
     if c == "filter":
         text = read_input("candidates", a.candidates, limit)
-        out = h.filter(text, a.mode, skills_dirs=a.skills_dir, discover=not a.no_discover)
+        out = h.filter(
+            text, a.mode, skills_dirs=a.skills_dir, discover=not a.no_discover,
+            platform=a.platform, capabilities=a.capabilities,
+        )
         for w in out["discovery"]["warnings"]:
             sys.stderr.write(f"skill-recommender: {w}\n")
     elif c == "rank":
         text = read_input("candidates", a.candidates, limit)
-        out = h.rank(text, a.mode, task=a.task, signals=a.signals, skills_dirs=a.skills_dir, discover=not a.no_discover)
+        out = h.rank(
+            text, a.mode, task=a.task, signals=a.signals, skills_dirs=a.skills_dir, discover=not a.no_discover,
+            platform=a.platform, capabilities=a.capabilities,
+        )
         for w in out["discovery"]["warnings"]:
             sys.stderr.write(f"skill-recommender: {w}\n")
     elif c == "recommend":
@@ -316,6 +334,7 @@ def run(a: argparse.Namespace):
             text, a.mode, task=a.task, signals=a.signals, dry_run=a.dry_run,
             remote_version=a.remote_version, local_version=a.local_version, other_question=a.other_question,
             skills_dirs=a.skills_dir, discover=not a.no_discover,
+            platform=a.platform, capabilities=a.capabilities,
         )
         for w in out["discovery"]["warnings"]:
             sys.stderr.write(f"skill-recommender: {w}\n")

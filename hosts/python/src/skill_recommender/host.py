@@ -6,11 +6,13 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import sys
 import threading
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import discover as discover_mod
 from .bundle import Bundle, BundleError, BundleLimits, read_bundle
+from .commands import looks_up_for
 from .errors import InvalidInput, SkillRecommenderError
 from .runtime import Limits, Runtime, record
 from .store import FileStateStore, NullStateStore, StateStore, home_dir, resolve_state_dir
@@ -362,8 +364,11 @@ class Host:
         skills_dirs: Sequence["str | os.PathLike[str]"] = (),
         discover: bool = True,
         cwd: Optional[str] = None,
+        platform: Optional[str] = None,
+        capabilities: Optional[Iterable[str]] = None,
     ) -> Dict[str, Any]:
-        """Filter candidates (text, bytes or parsed) against state, history and installed skills."""
+        """Filter candidates (text, bytes or parsed) against state, history and installed skills.
+        ``platform`` (default: this machine's) drops skills for other platforms."""
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
         text = _json_text(candidates, "candidates")
@@ -373,7 +378,8 @@ class Host:
         installed = [
             record(name=s.name, dir=s.dir, source=s.source, source_url=s.source_url) for s in found.skills
         ]
-        out = self._parse(self.runtime.call(st, "filter", "filter", [self._ctx(), mode, text, installed], size))
+        agent = _agent_env(platform, capabilities)
+        out = self._parse(self.runtime.call(st, "filter", "filter", [self._ctx(), mode, text, installed, agent], size))
         if isinstance(st, FileStateStore):
             self.migrations.extend(st.migrations)
         out["discovery"] = {
@@ -400,7 +406,7 @@ class Host:
 
         b.files.append(_entry("SKILL.md", doc.encode("utf-8"), False))
         # strict: no lenient retry of `key: value: with colon`, like the Rust host's discovery parser
-        out = self._run("scan", "validate", [_wit_bundle(b), True], stateful=False, input_bytes=_bundle_bytes(b))
+        out = self._run("scan", "validate", [_wit_bundle(b), True, False], stateful=False, input_bytes=_bundle_bytes(b))
         meta = out.get("metadata")
         if isinstance(meta, dict):
             if not meta and "{" not in yaml:
@@ -426,11 +432,24 @@ class Host:
         return installed, report
 
     def _stateful_with_discovery(
-        self, func_iface: str, func: str, args_before, args_after, skills_dirs, discover, cwd, input_bytes: int
+        self,
+        func_iface: str,
+        func: str,
+        args_before,
+        args_after,
+        skills_dirs,
+        discover,
+        cwd,
+        input_bytes: int,
+        lookup_commands: bool = False,
     ):
         st, _, _ = self.store()
         installed, report = self._installed(skills_dirs, discover, cwd)
-        out = self._parse(self.runtime.call(st, func_iface, func, args_before + [installed] + args_after, input_bytes))
+        out = self._parse(
+            self.runtime.call(
+                st, func_iface, func, args_before + [installed] + args_after, input_bytes, lookup_commands
+            )
+        )
         if isinstance(st, FileStateStore):
             self.migrations.extend(st.migrations)
         out["discovery"] = report
@@ -445,15 +464,20 @@ class Host:
         skills_dirs: Sequence["str | os.PathLike[str]"] = (),
         discover: bool = True,
         cwd: Optional[str] = None,
+        platform: Optional[str] = None,
+        capabilities: Optional[Iterable[str]] = None,
     ) -> Dict[str, Any]:
-        """Rank (filtered) candidates with a per-factor breakdown and reasons. Reads state, never writes."""
+        """Rank (filtered) candidates with a per-factor breakdown and reasons. Reads state, never writes.
+        ``platform`` (default: this machine's) and ``capabilities`` (default: unknown) set ``fit``."""
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
         text = _json_text(candidates, "candidates")
         size = self._check_input("candidates", text)
-        request = record(task=task, signals=list(signals))
+        agent = _agent_env(platform, capabilities)
+        request = record(task=task, signals=list(signals), agent=agent)
         return self._stateful_with_discovery(
-            "rank", "rank", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size
+            "rank", "rank", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size,
+            looks_up_for(agent.platform),
         )
 
     def recommend(
@@ -469,13 +493,17 @@ class Host:
         skills_dirs: Sequence["str | os.PathLike[str]"] = (),
         discover: bool = True,
         cwd: Optional[str] = None,
+        platform: Optional[str] = None,
+        capabilities: Optional[Iterable[str]] = None,
     ) -> Dict[str, Any]:
         """The main job in one call: filter, scan, rank, pick, card; records ``shown`` unless dry_run.
+        ``platform`` (default: this machine's) and ``capabilities`` (default: unknown): the agent's.
         ``silent: true`` with a ``reason`` means show nothing; otherwise ``card`` is the text to show."""
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
         text = _json_text(candidates, "candidates")
         size = self._check_input("candidates", text)
+        agent = _agent_env(platform, capabilities)
         request = record(
             task=task,
             signals=list(signals),
@@ -483,9 +511,11 @@ class Host:
             remote_version=remote_version,
             local_version=local_version,
             other_question=bool(other_question),
+            agent=agent,
         )
         return self._stateful_with_discovery(
-            "recommend", "recommend", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size
+            "recommend", "recommend", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size,
+            looks_up_for(agent.platform),
         )
 
     def render(self, result: Any, mode: str = "manual") -> Dict[str, Any]:
@@ -527,10 +557,14 @@ class Host:
         size = self._check_bundle(bundle)
         return self._run("scan", "scan-bundle", [_wit_bundle(bundle), trust, bool(force)], stateful=False, input_bytes=size)
 
-    def validate(self, path: "str | os.PathLike[str]", strict: bool = False) -> Dict[str, Any]:
+    def validate(self, path: "str | os.PathLike[str]", strict: bool = False, quality: bool = False) -> Dict[str, Any]:
+        """Validate a skill's SKILL.md and layout; ``quality``: also assess how much of it is more than
+        a prompt (``quality: {level, score, signals}``)."""
         bundle = self.read_bundle(path)
         size = self._check_bundle(bundle)
-        return self._run("scan", "validate", [_wit_bundle(bundle), bool(strict)], stateful=False, input_bytes=size)
+        return self._run(
+            "scan", "validate", [_wit_bundle(bundle), bool(strict), bool(quality)], stateful=False, input_bytes=size
+        )
 
     def _check_bundle(self, b: Bundle) -> int:
         """The bundle's input size (its file contents in UTF-8 bytes); over the input limit: an error."""
@@ -539,6 +573,16 @@ class Host:
         if size > limit:
             raise InvalidInput("bundle", f"{size} bytes, over the {limit}-byte input limit")
         return size
+
+
+def _agent_env(platform: Optional[str], capabilities: Optional[Iterable[str]]):
+    """The agent's situation for the component (WIT agent-env): platform defaults to this machine's
+    (``sys.platform``, read by the component's alias table); capabilities None = unknown."""
+    caps = None
+    if capabilities is not None:
+        items = [capabilities] if isinstance(capabilities, str) else list(capabilities)
+        caps = [c for item in items for c in str(item).split(",")]
+    return record(platform=platform if platform is not None else sys.platform, capabilities=caps)
 
 
 __all__ = ["Host", "SkillRecommenderError", "get_runtime", "trust_of_source"]
