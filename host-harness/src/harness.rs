@@ -10,7 +10,7 @@ use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::cache::{self, CacheMode, CacheOutcome};
-use crate::commands::CommandLookup;
+use crate::command_lookup::CommandLookup;
 use crate::error::{Error, LimitKind, Result};
 use crate::pool::{Gate, InstancePool, PoolStatus};
 use crate::preinit::{InitLimits, Preinit};

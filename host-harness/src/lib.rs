@@ -33,7 +33,7 @@
 
 pub mod bundle;
 pub mod cache;
-pub mod commands;
+pub mod command_lookup;
 pub mod discover;
 pub mod error;
 pub mod harness;
@@ -43,7 +43,7 @@ pub mod preinit;
 pub mod store;
 
 pub use cache::{CacheMode, CacheOutcome};
-pub use commands::CommandLookup;
+pub use command_lookup::CommandLookup;
 pub use error::{Error, LimitKind, Result};
 pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder};
 pub use limits::Limits;

@@ -186,7 +186,7 @@ fn recommend_script() -> Vec<(&'static str, Command)> {
                 task: Some(lang_task.into()),
                 dry_run: true,
                 agent: host_harness::AgentEnv {
-                    platform: host_harness::commands::host_platform(),
+                    platform: host_harness::command_lookup::host_platform(),
                     capabilities: Some(vec!["terminal".into(), "web_search".into()]),
                 },
                 ..RecommendOptions::default()
