@@ -9,8 +9,98 @@
 #[path = "../tests/bench/eval.rs"]
 mod eval;
 
+/// `RANK_EVAL_TASK=t005` (or any request text): the top of the ranking with the relevance details.
+fn explain(bench: &eval::Bench, what: &str) {
+    use guest::rank::{Env, Request, rank};
+    let text = bench
+        .tasks
+        .iter()
+        .find(|t| t.id == what)
+        .map_or(what.to_owned(), |t| t.text.clone());
+    let task = bench.tasks.iter().find(|t| t.id == what);
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let clock = guest::clock::Clock::new(eval::NOW, None, Some("Asia/Shanghai")).unwrap();
+    let state = guest::state::State::default();
+    let history = guest::state::History::default();
+    let r = rank(
+        cands,
+        guest::filter::Mode::Manual,
+        &Request {
+            task: Some(text.clone()),
+            signals: Vec::new(),
+        },
+        &Env {
+            state: &state,
+            history: &history,
+            installed: &[],
+            clock: &clock,
+            lang: guest::Lang::En,
+        },
+    );
+    println!("{text}");
+    for x in r.ranked.iter().take(8) {
+        let g = task.and_then(|t| t.grades.get(&x.candidate.skill_id)).copied().unwrap_or(0);
+        let trap = task.is_some_and(|t| t.traps.contains(&x.candidate.skill_id));
+        println!(
+            "  {:<45} g{g}{} band {} rel {:.3} match {:.3} score {:.1} | {}",
+            x.candidate.skill_id,
+            if trap { " TRAP" } else { "" },
+            x.band,
+            x.relevance,
+            x.coverage,
+            x.score,
+            x.factor(guest::rank::FactorKey::Task).map_or("", |f| f.detail.as_str())
+        );
+    }
+}
+
+/// `RANK_EVAL_BREADTH=1`: what each listing claims.
+fn breadth(bench: &eval::Bench) {
+    use guest::rank::lexicon::{Kind, lexicon};
+    let lex = lexicon();
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let mut rows = Vec::new();
+    for c in cands {
+        let text = format!("{}. {}. {}", c.name, c.categories.join(", "), c.description);
+        let found = lex.concepts_in(&text);
+        let names = |k: Kind| -> Vec<String> {
+            found
+                .iter()
+                .filter(|&&i| lex.concepts[i].kind == k)
+                .map(|&i| {
+                    let c = &lex.concepts[i];
+                    if c.generic { format!("({})", c.name) } else { c.name.clone() }
+                })
+                .collect()
+        };
+        let (o, a) = (names(Kind::Object), names(Kind::Action));
+        rows.push((o.len() + a.len(), c.skill_id.clone(), o.join(" "), a.join(" ")));
+    }
+    rows.sort();
+    for (n, id, o, a) in rows {
+        println!("{n:>2} {id:<45} O[{o}] A[{a}]");
+    }
+}
+
 fn main() {
     let bench = eval::Bench::load();
+    if std::env::var_os("RANK_EVAL_BREADTH").is_some() {
+        return breadth(&bench);
+    }
+    if let Ok(what) = std::env::var("RANK_EVAL_TASK") {
+        for w in what.split(',') {
+            explain(&bench, w.trim());
+        }
+        return;
+    }
     let run = eval::evaluate(&bench);
     println!("{}", eval::table(&run));
     let show_held_out = std::env::var_os("RANK_EVAL_HELDOUT").is_some();

@@ -37,6 +37,10 @@ struct LexiconFile {
     stop_words: Vec<String>,
     #[serde(default)]
     side_markers: Vec<String>,
+    #[serde(default)]
+    catch_all_markers: Vec<String>,
+    #[serde(default)]
+    direction_markers: Vec<String>,
     categories: BTreeMap<String, Vec<String>>,
 }
 
@@ -55,6 +59,9 @@ struct ConceptEntry {
     /// one when it names one.
     #[serde(default)]
     generic: bool,
+    /// An action that is a means rather than the goal (download, send, import).
+    #[serde(default)]
+    minor: bool,
 }
 
 /// One concept.
@@ -67,6 +74,8 @@ pub struct Concept {
     pub broader: Vec<usize>,
     /// A generic object (see the lexicon file).
     pub generic: bool,
+    /// A minor action (see the lexicon file).
+    pub minor: bool,
 }
 
 /// What a matched pattern means.
@@ -77,6 +86,10 @@ struct Pattern {
     stop: bool,
     /// It marks the start of a request's side part.
     side: bool,
+    /// A listing that says it does everything.
+    catch_all: bool,
+    /// It separates a conversion's source (before) from its target (after).
+    direction: bool,
 }
 
 /// The concept map, parsed once.
@@ -260,6 +273,7 @@ impl Lexicon {
                 families: entry.families.clone(),
                 broader,
                 generic: entry.generic,
+                minor: entry.minor,
             });
         }
         for w in &file.words {
@@ -280,6 +294,12 @@ impl Lexicon {
         }
         for w in &file.side_markers {
             by_text.entry(normalize_term(w, &stem)).or_default().side = true;
+        }
+        for w in &file.catch_all_markers {
+            by_text.entry(normalize_term(w, &stem)).or_default().catch_all = true;
+        }
+        for w in &file.direction_markers {
+            by_text.entry(normalize_term(w, &stem)).or_default().direction = true;
         }
         let (texts, patterns): (Vec<String>, Vec<Pattern>) = by_text.into_iter().unzip();
         let matcher = AhoCorasick::builder()
@@ -329,6 +349,16 @@ impl Lexicon {
     /// Whether a hit starts a side part.
     pub fn hit_is_side(&self, hit: &Hit) -> bool {
         self.patterns[hit.pattern].side
+    }
+
+    /// Whether a hit is a catch-all claim.
+    pub fn hit_is_catch_all(&self, hit: &Hit) -> bool {
+        self.patterns[hit.pattern].catch_all
+    }
+
+    /// Whether a hit separates a conversion's source from its target.
+    pub fn hit_is_direction(&self, hit: &Hit) -> bool {
+        self.patterns[hit.pattern].direction
     }
 
     /// Whether a stem is an ASCII stop word.

@@ -1045,7 +1045,19 @@ fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) ->
             Lang::En => format!(", but not for what you named ({objects})"),
         });
     }
-    if m.breadth_weight < 1.0 {
+    if m.reversed {
+        out.push_str(match lang {
+            Lang::Zh => "，但转换方向相反",
+            Lang::En => ", but it converts the other way round",
+        });
+    }
+    if m.catch_all {
+        out.push_str(match lang {
+            Lang::Zh => "；自称什么都能做，说法打折",
+            Lang::En => "; it says it does everything, so its claims count less",
+        });
+    }
+    if m.breadth_weight < 1.0 && !m.catch_all {
         let pct = round(100.0 * m.breadth_weight, 0);
         out.push_str(&match lang {
             Lang::Zh => format!("；它声称能做 {} 类事，每项说法只算 {pct}%", m.breadth),

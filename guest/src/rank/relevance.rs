@@ -42,8 +42,14 @@ pub const FREE_WORDS_CAP: f64 = 1.5;
 pub const SIDE_WEIGHT: f64 = 0.5;
 /// Match weight by field ([`Field`] order).
 pub const FIELD_MATCH: [f64; FIELDS] = [1.0, 0.85, 0.9, 0.65, 0.5];
-/// A related concept's share of a match.
-pub const RELATED: f64 = 0.7;
+/// A related concept's share of a match: the listing names a narrower concept than the request
+/// (asked for a contract tool, it checks NDAs) …
+pub const NARROWER_CREDIT: f64 = 0.7;
+/// … or a broader one (asked for an NDA check, it reviews contracts).
+pub const BROADER_CREDIT: f64 = 0.5;
+/// A listing that calls itself all-in-one ('全家桶', 'one skill for everything'): its claims
+/// count this much (on top of the breadth weight).
+pub const CATCH_ALL: f64 = 0.6;
 /// An action the candidate has, but not on the request's object.
 pub const UNBOUND_ACTION: f64 = 0.35;
 /// An action when the request names no known object but other words.
@@ -51,7 +57,7 @@ pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
 /// Coverage kept by a candidate that matches none of the request's objects.
 pub const OBJECT_MISS: f64 = 0.25;
 /// Distinct objects and actions a listing may claim before its claims weigh less.
-pub const BREADTH_FREE: f64 = 7.0;
+pub const BREADTH_FREE: f64 = 9.0;
 pub const BREADTH_POWER: f64 = 0.8;
 /// Share of relevance that comes from BM25F relative to the best candidate.
 pub const LEXICAL_SHARE: f64 = 0.15;
@@ -84,8 +90,10 @@ pub struct Query {
     pub objects: Vec<usize>,
     /// Lexical tokens for BM25F with their weights (side part halved), distinct.
     pub tokens: Vec<(u32, f64)>,
-    /// Concept related to each concept unit (broader and narrower), by unit index.
-    related: Vec<Vec<usize>>,
+    /// Concepts related to each concept unit (broader and narrower) with their credit, by unit.
+    related: Vec<Vec<(usize, f64)>>,
+    /// Conversions asked for: (source, target).
+    pub directions: Vec<(usize, usize)>,
     /// The objects and the concepts related to them.
     object_family: Vec<usize>,
     unknown_object: bool,
@@ -237,8 +245,24 @@ impl Query {
         q.object_family = q
             .objects
             .iter()
-            .flat_map(|&o| std::iter::once(o).chain(related(o)))
+            .flat_map(|&o| std::iter::once(o).chain(related(o).into_iter().map(|r| r.0)))
             .collect();
+        q.directions = a.directions.clone();
+        // A minor action (download, send, import) beside a main one is the means: side weight.
+        let has_main_action = q.units.iter().any(|u| {
+            matches!(u.kind, UnitKind::Concept { concept, kind: Kind::Action } if !lex.concepts[concept].minor)
+        });
+        if has_main_action {
+            for u in &mut q.units {
+                if let UnitKind::Concept { concept, kind: Kind::Action } = u.kind
+                    && lex.concepts[concept].minor
+                    && !u.side
+                {
+                    u.side = true;
+                    u.weight *= SIDE_WEIGHT;
+                }
+            }
+        }
         q.related = q
             .units
             .iter()
@@ -273,13 +297,17 @@ impl Query {
     }
 }
 
-/// Concepts related to `concept`: its broader ones and those it is broader than.
-fn related(concept: usize) -> Vec<usize> {
+/// Concepts related to `concept` with their credit: its broader ones and those it is broader than.
+fn related(concept: usize) -> Vec<(usize, f64)> {
     let lex = lexicon();
-    let mut out: Vec<usize> = lex.concepts[concept].broader.clone();
+    let mut out: Vec<(usize, f64)> = lex.concepts[concept]
+        .broader
+        .iter()
+        .map(|&b| (b, BROADER_CREDIT))
+        .collect();
     for (i, c) in lex.concepts.iter().enumerate() {
         if c.broader.contains(&concept) {
-            out.push(i);
+            out.push((i, NARROWER_CREDIT));
         }
     }
     out
@@ -296,6 +324,10 @@ pub struct Match {
     pub matched: Vec<usize>,
     /// The candidate names none of the request's objects.
     pub object_miss: bool,
+    /// The candidate converts the other way round (Word → PDF asked, PDF → Word offered).
+    pub reversed: bool,
+    /// The listing calls itself all-in-one.
+    pub catch_all: bool,
     /// The breadth weight applied (1 for a specific listing).
     pub breadth_weight: f64,
     /// Distinct objects and actions the listing claims.
@@ -317,9 +349,8 @@ fn concept_match(q: &Query, unit: usize, concept: usize, kind: Kind, doc: &Doc) 
     let direct = best_field(doc, concept, |o| bound(q, kind, doc, o.field, o.clause));
     let related = q.related[unit]
         .iter()
-        .map(|&r| best_field(doc, r, |o| bound(q, kind, doc, o.field, o.clause)))
-        .fold(0.0, f64::max)
-        * RELATED;
+        .map(|&(r, credit)| credit * best_field(doc, r, |o| bound(q, kind, doc, o.field, o.clause)))
+        .fold(0.0, f64::max);
     direct.max(related)
 }
 
@@ -388,13 +419,20 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     }
     let coverage = if all > 0.0 { have / all } else { 0.0 };
     let object_miss = !q.objects.is_empty() && !object_hit;
-    let bw = breadth_weight(doc.breadth);
-    let strength = coverage * if object_miss { OBJECT_MISS } else { 1.0 } * bw;
+    let reversed = q.directions.iter().any(|&(s, d)| {
+        let (s, d) = (s as u16, d as u16);
+        doc.directions.contains(&(d, s)) && !doc.directions.contains(&(s, d))
+    });
+    let bw = breadth_weight(doc.breadth) * if doc.catch_all { CATCH_ALL } else { 1.0 };
+    let strength =
+        coverage * if object_miss || reversed { OBJECT_MISS } else { 1.0 } * bw;
     Match {
         strength,
         coverage,
         matched,
         object_miss,
+        reversed,
+        catch_all: doc.catch_all,
         breadth_weight: bw,
         breadth: doc.breadth,
     }

@@ -98,6 +98,10 @@ pub struct Analysis {
     pub lower: String,
     pub tokens: Vec<Token>,
     pub concepts: Vec<ConceptHit>,
+    /// Conversions the text describes: (source object, target object), from "X to Y", "X 转 Y".
+    pub directions: Vec<(usize, usize)>,
+    /// The text calls itself all-in-one (a lexicon catch-all marker).
+    pub catch_all: bool,
 }
 
 /// A token of the normalized text, with where it came from.
@@ -254,6 +258,11 @@ impl Vocab {
         // Per span: the norm ranges inside it that hits cover, and whether a concept covers it.
         let mut covered: Vec<Vec<Cover>> = vec![Vec::new(); spans.len()];
         let mut first = 0usize;
+        // (clause, object) in text order, and the first direction marker of each clause.
+        let mut objects: Vec<(u16, usize, usize)> = Vec::new();
+        let mut markers: Vec<(u16, usize)> = Vec::new();
+        let mut converts = false;
+        let mut seen_action = false;
         for hit in lex.hits(&norm) {
             while first < spans.len() && spans[first].norm.1 <= hit.start {
                 first += 1;
@@ -265,6 +274,35 @@ impl Vocab {
             let stop = lex.hit_is_stop(&hit);
             if lex.hit_is_side(&hit) && side_from == usize::MAX && hit.start > 2 {
                 side_from = hit.start;
+            }
+            out.catch_all |= lex.hit_is_catch_all(&hit);
+            if lex.hit_is_direction(&hit) && !markers.iter().any(|m| m.0 == spans[first].clause) {
+                markers.push((spans[first].clause, hit.start));
+            }
+            let is_action = concepts
+                .iter()
+                .any(|&c| lex.concepts[c].kind == Kind::Action);
+            // "… and remove the blank pages": a second action after "and" starts the side part.
+            if is_action && seen_action && side_from == usize::MAX && first > 0 {
+                let prev = &spans[first - 1];
+                if prev.clause == spans[first].clause
+                    && prev.word.is_some_and(|(id, _)| self.texts[id as usize] == "and")
+                {
+                    side_from = prev.norm.0;
+                }
+            }
+            seen_action |= is_action;
+            for &c in concepts {
+                let concept = &lex.concepts[c];
+                match concept.kind {
+                    Kind::Object if !concept.generic => {
+                        objects.push((spans[first].clause, hit.start, c));
+                    }
+                    Kind::Action if matches!(concept.name.as_str(), "convert" | "extract" | "transcribe") => {
+                        converts = true;
+                    }
+                    _ => {}
+                }
             }
             let mut last = first;
             while last + 1 < spans.len() && spans[last + 1].norm.0 < hit.end {
@@ -292,6 +330,18 @@ impl Vocab {
                     side: hit.start >= side_from,
                     at: (o_start as u32, o_end as u32),
                 });
+            }
+        }
+        if converts {
+            for &(clause, at) in &markers {
+                let before = objects.iter().filter(|o| o.0 == clause && o.1 < at);
+                for &(_, _, src) in before {
+                    for &(_, _, dst) in objects.iter().filter(|o| o.0 == clause && o.1 > at) {
+                        if src != dst && !out.directions.contains(&(src, dst)) {
+                            out.directions.push((src, dst));
+                        }
+                    }
+                }
             }
         }
         let mut stretch = 0u32;
@@ -416,8 +466,12 @@ pub struct Doc {
     terms: Vec<u32>,
     /// Concept occurrences, sorted by concept.
     pub occurrences: Vec<Occurrence>,
-    /// Distinct object and action concepts claimed (see `relevance::breadth_weight`).
+    /// Distinct specific objects and actions claimed (see `relevance::breadth_weight`).
     pub breadth: u16,
+    /// The listing calls itself all-in-one.
+    pub catch_all: bool,
+    /// Conversions it describes: (source, target) concept pairs.
+    pub directions: Vec<(u16, u16)>,
 }
 
 impl Doc {
@@ -429,6 +483,13 @@ impl Doc {
         for (f, text) in fields {
             let a = vocab.analyze_text(text);
             let fi = *f as usize;
+            doc.catch_all |= a.catch_all;
+            for &(x, y) in &a.directions {
+                let pair = (x as u16, y as u16);
+                if !doc.directions.contains(&pair) {
+                    doc.directions.push(pair);
+                }
+            }
             let base = clause_base[fi];
             let mut max_clause = 0;
             doc.fields[fi].extend(a.tokens.iter().map(|t| t.id));
@@ -455,7 +516,10 @@ impl Doc {
             .occurrences
             .iter()
             .filter(|o| o.field != Field::AgentNotes as u8)
-            .filter(|o| lex.concepts[o.concept as usize].kind != Kind::Topic)
+            .filter(|o| {
+                let c = &lex.concepts[o.concept as usize];
+                c.kind == Kind::Action || (c.kind == Kind::Object && !c.generic)
+            })
             .map(|o| o.concept)
             .collect();
         claimed.dedup();
