@@ -145,8 +145,8 @@ pub enum Piece<'a> {
     Word(&'a str),
     /// A run of CJK characters.
     Cjk(&'a str),
-    /// A clause break.
-    Break,
+    /// A clause break; `true` when it also ends a sentence.
+    Break(bool),
 }
 
 /// Split lower-cased text into words, CJK runs and clause breaks.
@@ -178,7 +178,8 @@ pub fn pieces(lower: &str, mut emit: impl FnMut(Piece<'_>)) {
             if is_clause_break(c) {
                 let next = lower[i + c.len_utf8()..].chars().next();
                 if c != '.' || next.is_none_or(|n| n.is_whitespace()) {
-                    emit(Piece::Break);
+                    let strong = matches!(c, '.' | '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；');
+                    emit(Piece::Break(strong));
                 }
             }
         }
@@ -204,7 +205,7 @@ fn normalize_term(term: &str, stem: &dyn Fn(&str) -> String) -> String {
             out.push_str(r);
             out.push(' ');
         }
-        Piece::Break => {}
+        Piece::Break(_) => {}
     });
     let mut s = out.as_str();
     if s.chars().nth(1).is_some_and(is_cjk) {

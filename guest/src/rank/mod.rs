@@ -1051,6 +1051,12 @@ fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) ->
             Lang::En => ", but it converts the other way round",
         });
     }
+    if m.name_action_miss {
+        out.push_str(match lang {
+            Lang::Zh => "；它名字里说的是另一件事",
+            Lang::En => "; its name says it does something else",
+        });
+    }
     if m.catch_all {
         out.push_str(match lang {
             Lang::Zh => "；自称什么都能做，说法打折",

@@ -52,6 +52,11 @@ pub const BROADER_CREDIT: f64 = 0.5;
 pub const CATCH_ALL: f64 = 0.6;
 /// An action the candidate has, but not on the request's object.
 pub const UNBOUND_ACTION: f64 = 0.35;
+/// An action in the same sentence as the request's object, but another clause of it.
+pub const SENTENCE_ACTION: f64 = 0.8;
+/// A listing whose name states an action the request does not ask for (`pptx-translator` for
+/// restyling a deck, `youtube-downloader` for a summary): its match counts this much.
+pub const NAME_ACTION_MISS: f64 = 0.75;
 /// An action when the request names no known object but other words.
 pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
 /// Coverage kept by a candidate that matches none of the request's objects.
@@ -94,6 +99,8 @@ pub struct Query {
     related: Vec<Vec<(usize, f64)>>,
     /// Conversions asked for: (source, target).
     pub directions: Vec<(usize, usize)>,
+    /// The main part's actions (any part's when the main part has none).
+    pub actions: Vec<usize>,
     /// The objects and the concepts related to them.
     object_family: Vec<usize>,
     unknown_object: bool,
@@ -248,6 +255,20 @@ impl Query {
             .flat_map(|&o| std::iter::once(o).chain(related(o).into_iter().map(|r| r.0)))
             .collect();
         q.directions = a.directions.clone();
+        let actions = |side: Option<bool>| -> Vec<usize> {
+            q.units
+                .iter()
+                .filter(|u| side.is_none_or(|s| u.side == s))
+                .filter_map(|u| match u.kind {
+                    UnitKind::Concept { concept, kind: Kind::Action } => Some(concept),
+                    _ => None,
+                })
+                .collect()
+        };
+        q.actions = actions(Some(false));
+        if q.actions.is_empty() {
+            q.actions = actions(None);
+        }
         // A minor action (download, send, import) beside a main one is the means: side weight.
         let has_main_action = q.units.iter().any(|u| {
             matches!(u.kind, UnitKind::Concept { concept, kind: Kind::Action } if !lex.concepts[concept].minor)
@@ -328,6 +349,8 @@ pub struct Match {
     pub reversed: bool,
     /// The listing calls itself all-in-one.
     pub catch_all: bool,
+    /// Its name states an action the request does not ask for.
+    pub name_action_miss: bool,
     /// The breadth weight applied (1 for a specific listing).
     pub breadth_weight: f64,
     /// Distinct objects and actions the listing claims.
@@ -346,10 +369,10 @@ pub fn breadth_weight(breadth: u16) -> f64 {
 
 /// The best field weight of a concept in a document, with the clause test for actions.
 fn concept_match(q: &Query, unit: usize, concept: usize, kind: Kind, doc: &Doc) -> f64 {
-    let direct = best_field(doc, concept, |o| bound(q, kind, doc, o.field, o.clause));
+    let direct = best_field(doc, concept, |o| bound(q, kind, doc, o));
     let related = q.related[unit]
         .iter()
-        .map(|&(r, credit)| credit * best_field(doc, r, |o| bound(q, kind, doc, o.field, o.clause)))
+        .map(|&(r, credit)| credit * best_field(doc, r, |o| bound(q, kind, doc, o)))
         .fold(0.0, f64::max);
     direct.max(related)
 }
@@ -364,7 +387,7 @@ fn best_field(doc: &Doc, concept: usize, factor: impl Fn(&super::text::Occurrenc
 
 /// For an action: whether the occurrence in (`field`, `clause`) is about one of the request's
 /// objects (1), not (a fraction). Objects and topics always count fully.
-fn bound(q: &Query, kind: Kind, doc: &Doc, field: u8, clause: u16) -> f64 {
+fn bound(q: &Query, kind: Kind, doc: &Doc, at: &super::text::Occurrence) -> f64 {
     if kind != Kind::Action {
         return 1.0;
     }
@@ -376,12 +399,18 @@ fn bound(q: &Query, kind: Kind, doc: &Doc, field: u8, clause: u16) -> f64 {
         };
     }
     let identity = |f: u8| f == Field::Name as u8 || f == Field::Categories as u8;
-    let on_object = q.object_family.iter().any(|&c| {
-        doc.occurrences_of(c)
-            .iter()
-            .any(|x| (x.field == field && x.clause == clause) || identity(x.field))
-    });
-    if on_object { 1.0 } else { UNBOUND_ACTION }
+    let mut best = UNBOUND_ACTION;
+    for &c in &q.object_family {
+        for x in doc.occurrences_of(c) {
+            if identity(x.field) || (x.field == at.field && x.clause == at.clause) {
+                return 1.0;
+            }
+            if x.field == at.field && x.sentence == at.sentence {
+                best = best.max(SENTENCE_ACTION);
+            }
+        }
+    }
+    best
 }
 
 /// Match one document against a request.
@@ -419,19 +448,33 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     }
     let coverage = if all > 0.0 { have / all } else { 0.0 };
     let object_miss = !q.objects.is_empty() && !object_hit;
+    // A conversion the other way round, or from the same source to another target.
     let reversed = q.directions.iter().any(|&(s, d)| {
         let (s, d) = (s as u16, d as u16);
-        doc.directions.contains(&(d, s)) && !doc.directions.contains(&(s, d))
+        !doc.directions.contains(&(s, d))
+            && doc
+                .directions
+                .iter()
+                .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
     });
     let bw = breadth_weight(doc.breadth) * if doc.catch_all { CATCH_ALL } else { 1.0 };
-    let strength =
-        coverage * if object_miss || reversed { OBJECT_MISS } else { 1.0 } * bw;
+    let name_action_miss = !q.actions.is_empty()
+        && !doc.name_actions.is_empty()
+        && !doc
+            .name_actions
+            .iter()
+            .any(|&a| q.actions.contains(&(a as usize)));
+    let strength = coverage
+        * if object_miss || reversed { OBJECT_MISS } else { 1.0 }
+        * if name_action_miss { NAME_ACTION_MISS } else { 1.0 }
+        * bw;
     Match {
         strength,
         coverage,
         matched,
         object_miss,
         reversed,
+        name_action_miss,
         catch_all: doc.catch_all,
         breadth_weight: bw,
         breadth: doc.breadth,
@@ -472,17 +515,17 @@ pub fn display_terms(q: &Query, matched: &[usize]) -> Vec<String> {
     out
 }
 
-/// Relevance bands: with a task, candidates within one band of each other are ordered by their
-/// score (credibility, productivity and the rest decide among comparable matches); a whole band
-/// of relevance outweighs any score.
-pub const BAND: f64 = 0.1;
+/// Relevance bands: with a task, candidates whose relevance is within the same step of
+/// [`BAND`] × the best relevance are ordered by their score (credibility, productivity and the
+/// rest decide among comparable matches); a whole band of relevance outweighs any score.
+pub const BAND: f64 = 0.05;
 
 /// The band of a relevance below the best one (0 = the top band).
 pub fn band(relevance: f64, best: f64) -> u32 {
-    if BAND <= 0.0 {
+    if best <= 0.0 {
         return 0;
     }
-    libm::floor(((best - relevance) / BAND).max(0.0)) as u32
+    libm::floor(((1.0 - relevance / best) / BAND).max(0.0)) as u32
 }
 
 /// Damerau–Levenshtein distance at most 1 (one insertion, deletion, substitution or swap of two

@@ -86,6 +86,8 @@ pub struct Token {
 pub struct ConceptHit {
     pub concept: usize,
     pub clause: u16,
+    /// Sentence index.
+    pub sentence: u16,
     pub side: bool,
     /// Byte range in the lower-cased text.
     pub at: (u32, u32),
@@ -110,6 +112,7 @@ struct Span {
     norm: (usize, usize),
     orig: (usize, usize),
     clause: u16,
+    sentence: u16,
     /// For a word: its stem's id; `None` for a CJK run.
     word: Option<(u32, bool)>,
 }
@@ -204,6 +207,7 @@ impl Vocab {
         spans.clear();
         let base = lower.as_ptr() as usize;
         let mut clause = 0u16;
+        let mut sentence = 0u16;
         pieces(lower, |p| match p {
             Piece::Word(w) => {
                 let word = self.word(w);
@@ -217,6 +221,7 @@ impl Vocab {
                     norm: (s, e),
                     orig: (o, o + w.len()),
                     clause,
+                    sentence,
                     word: Some(word),
                 });
             }
@@ -231,12 +236,16 @@ impl Vocab {
                     norm: (s, e),
                     orig: (o, o + r.len()),
                     clause,
+                    sentence,
                     word: None,
                 });
             }
-            Piece::Break => {
+            Piece::Break(strong) => {
                 norm.push('|');
                 clause = clause.saturating_add(1);
+                if strong {
+                    sentence = sentence.saturating_add(1);
+                }
             }
         });
         self.norm = norm;
@@ -258,7 +267,8 @@ impl Vocab {
         // Per span: the norm ranges inside it that hits cover, and whether a concept covers it.
         let mut covered: Vec<Vec<Cover>> = vec![Vec::new(); spans.len()];
         let mut first = 0usize;
-        // (clause, object) in text order, and the first direction marker of each clause.
+        // (sentence, position, object) in text order, and the first direction marker of each
+        // sentence.
         let mut objects: Vec<(u16, usize, usize)> = Vec::new();
         let mut markers: Vec<(u16, usize)> = Vec::new();
         let mut converts = false;
@@ -276,8 +286,8 @@ impl Vocab {
                 side_from = hit.start;
             }
             out.catch_all |= lex.hit_is_catch_all(&hit);
-            if lex.hit_is_direction(&hit) && !markers.iter().any(|m| m.0 == spans[first].clause) {
-                markers.push((spans[first].clause, hit.start));
+            if lex.hit_is_direction(&hit) && !markers.iter().any(|m| m.0 == spans[first].sentence) {
+                markers.push((spans[first].sentence, hit.start));
             }
             let is_action = concepts
                 .iter()
@@ -296,7 +306,7 @@ impl Vocab {
                 let concept = &lex.concepts[c];
                 match concept.kind {
                     Kind::Object if !concept.generic => {
-                        objects.push((spans[first].clause, hit.start, c));
+                        objects.push((spans[first].sentence, hit.start, c));
                     }
                     Kind::Action if matches!(concept.name.as_str(), "convert" | "extract" | "transcribe") => {
                         converts = true;
@@ -309,6 +319,7 @@ impl Vocab {
                 last += 1;
             }
             let clause = spans[first].clause;
+            let sentence = spans[first].sentence;
             let o_start = spans[first].orig.0 + hit.start.saturating_sub(spans[first].norm.0);
             let o_end = if hit.end >= spans[last].norm.1 {
                 spans[last].orig.1
@@ -327,12 +338,14 @@ impl Vocab {
                 out.concepts.push(ConceptHit {
                     concept: c,
                     clause,
+                    sentence,
                     side: hit.start >= side_from,
                     at: (o_start as u32, o_end as u32),
                 });
             }
         }
-        if converts {
+        // A name ("PDF to Word") is a conversion by itself.
+        if converts || spans.len() <= 6 {
             for &(clause, at) in &markers {
                 let before = objects.iter().filter(|o| o.0 == clause && o.1 < at);
                 for &(_, _, src) in before {
@@ -456,6 +469,7 @@ pub struct Occurrence {
     pub concept: u16,
     pub field: u8,
     pub clause: u16,
+    pub sentence: u16,
 }
 
 /// A document: the analyzed fields of one candidate, as token ids, and its concepts.
@@ -472,6 +486,8 @@ pub struct Doc {
     pub catch_all: bool,
     /// Conversions it describes: (source, target) concept pairs.
     pub directions: Vec<(u16, u16)>,
+    /// Actions its name states (`pptx-translator`, `youtube-downloader`).
+    pub name_actions: Vec<u16>,
 }
 
 impl Doc {
@@ -480,6 +496,7 @@ impl Doc {
         let lex = lexicon();
         // Clause numbers run on across the texts of a field, so that two texts never share one.
         let mut clause_base = [0u16; FIELDS];
+        let mut sentence_base = [0u16; FIELDS];
         for (f, text) in fields {
             let a = vocab.analyze_text(text);
             let fi = *f as usize;
@@ -491,7 +508,9 @@ impl Doc {
                 }
             }
             let base = clause_base[fi];
+            let sbase = sentence_base[fi];
             let mut max_clause = 0;
+            let mut max_sentence = 0;
             doc.fields[fi].extend(a.tokens.iter().map(|t| t.id));
             for c in &a.concepts {
                 let name = &lex.concepts[c.concept].name;
@@ -501,10 +520,22 @@ impl Doc {
                     concept: c.concept as u16,
                     field: fi as u8,
                     clause: base + c.clause,
+                    sentence: sbase + c.sentence,
                 });
                 max_clause = max_clause.max(c.clause);
+                max_sentence = max_sentence.max(c.sentence);
             }
             clause_base[fi] = base + max_clause + 1;
+            sentence_base[fi] = sbase + max_sentence + 1;
+            if fi == Field::Name as usize {
+                for c in &a.concepts {
+                    if lex.concepts[c.concept].kind == Kind::Action
+                        && !doc.name_actions.contains(&(c.concept as u16))
+                    {
+                        doc.name_actions.push(c.concept as u16);
+                    }
+                }
+            }
         }
         let mut terms: Vec<u32> = doc.fields.iter().flatten().copied().collect();
         terms.sort_unstable();
