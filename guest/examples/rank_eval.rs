@@ -90,8 +90,69 @@ fn breadth(bench: &eval::Bench) {
     }
 }
 
+/// `RANK_EVAL_CUTOFF=1`: per script, the match strength of each task's best grade-3 listing (dev
+/// tasks only) and the best strength of each no-match request: where the cut-off can go.
+fn cutoff(bench: &eval::Bench) {
+    use guest::rank::relevance::script_of;
+    use guest::rank::{Env, Request, rank};
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let clock = guest::clock::Clock::new(eval::NOW, None, Some("Asia/Shanghai")).unwrap();
+    let state = guest::state::State::default();
+    let history = guest::state::History::default();
+    let run = |text: &str| {
+        rank(
+            cands.clone(),
+            guest::filter::Mode::Manual,
+            &Request { task: Some(text.to_owned()), signals: Vec::new() },
+            &Env { state: &state, history: &history, installed: &[], clock: &clock, lang: guest::Lang::En },
+        )
+    };
+    let mut right: Vec<(String, f64, String)> = Vec::new();
+    for (i, t) in bench.tasks.iter().enumerate() {
+        if !bench.is_dev(i) {
+            continue;
+        }
+        let r = run(&t.text);
+        let best = r
+            .ranked
+            .iter()
+            .filter(|x| t.grades.get(&x.candidate.skill_id) == Some(&3))
+            .map(|x| x.coverage)
+            .fold(0.0, f64::max);
+        right.push((format!("{:?}", script_of(&t.text)), best, t.id.clone()));
+    }
+    let mut none: Vec<(String, f64, String)> = bench
+        .no_match
+        .iter()
+        .map(|(_, text)| {
+            let r = run(text);
+            let best = r.ranked.iter().map(|x| x.coverage).fold(0.0, f64::max);
+            (format!("{:?}", script_of(text)), best, text.clone())
+        })
+        .collect();
+    right.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    none.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+    println!("lowest right-skill strengths (dev):");
+    for s in ["Latin", "Han", "Mixed"] {
+        let v: Vec<String> = right.iter().filter(|x| x.0 == s).take(8).map(|x| format!("{:.3} {}", x.1, x.2)).collect();
+        println!("  {s}: {}", v.join(", "));
+    }
+    println!("highest no-match strengths:");
+    for s in ["Latin", "Han", "Mixed"] {
+        let v: Vec<String> = none.iter().filter(|x| x.0 == s).map(|x| format!("{:.3} {}", x.1, x.2)).collect();
+        println!("  {s}: {}", v.join(" | "));
+    }
+}
+
 fn main() {
     let bench = eval::Bench::load();
+    if std::env::var_os("RANK_EVAL_CUTOFF").is_some() {
+        return cutoff(&bench);
+    }
     if std::env::var_os("RANK_EVAL_BREADTH").is_some() {
         return breadth(&bench);
     }

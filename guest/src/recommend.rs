@@ -32,9 +32,9 @@ pub const RANKED_LISTED: usize = 10;
 /// or the right action on the wrong object, and nothing is recommended. Calibrated on the ranking
 /// benchmark (docs/ranking.md): below every task's right skill, above requests nothing matches.
 pub const MIN_TASK_MATCH: [(Script, f64); 3] = [
-    (Script::Latin, 0.30),
-    (Script::Han, 0.30),
-    (Script::Mixed, 0.30),
+    (Script::Latin, 0.25),
+    (Script::Han, 0.22),
+    (Script::Mixed, 0.25),
 ];
 /// With a task, alternatives need at least this relevance (see `rank::Ranked::relevance`).
 pub const RELEVANCE_FLOOR: f64 = 0.2;

@@ -16,8 +16,9 @@
 //! 3. **Coverage** = Σ unit weight × match / Σ unit weight, with objects and actions weighing
 //!    [`OBJECT_WEIGHT`] and [`ACTION_WEIGHT`], topics [`TOPIC_WEIGHT`], free words [`WORD_WEIGHT`]
 //!    each but together at most [`FREE_WORDS_CAP`]; side-part units count [`SIDE_WEIGHT`].
-//! 4. A candidate that matches **none of the request's objects** is a miss: its coverage is multiplied
-//!    by [`OBJECT_MISS`] (the right action on the wrong object is not half a hit).
+//! 4. A candidate that matches **none of the request's objects** but names objects of its own is a
+//!    miss: its coverage is multiplied by [`OBJECT_MISS`] (the right action on the wrong object is
+//!    not half a hit). So is one that converts the other way round or to another target.
 //! 5. **Breadth**: a listing that claims many distinct objects and actions is evidence of little; its
 //!    claims count `min(1, ((1 + BREADTH_FREE) / (1 + breadth))^BREADTH_POWER)`.
 //!
@@ -35,6 +36,8 @@ pub const TOPIC_WEIGHT: f64 = 0.6;
 /// A generic object (file, page, text, data).
 pub const GENERIC_WEIGHT: f64 = 0.5;
 pub const WORD_WEIGHT: f64 = 0.4;
+/// Free words when the request names no known object: they are likely what it is about.
+pub const OBJECTLESS_WORD_WEIGHT: f64 = 0.8;
 /// The free words of a request weigh together at most this (a long story around a short request
 /// does not drown its concepts).
 pub const FREE_WORDS_CAP: f64 = 1.5;
@@ -211,6 +214,15 @@ impl Query {
                         at: t.at.0,
                     });
                 }
+            }
+        }
+        let objectless = !q
+            .units
+            .iter()
+            .any(|u| matches!(u.kind, UnitKind::Concept { kind: Kind::Object, .. }));
+        if objectless {
+            for u in &mut free {
+                u.weight *= OBJECTLESS_WORD_WEIGHT / WORD_WEIGHT;
             }
         }
         let total: f64 = free.iter().map(|u| u.weight).sum();
@@ -447,7 +459,9 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         }
     }
     let coverage = if all > 0.0 { have / all } else { 0.0 };
-    let object_miss = !q.objects.is_empty() && !object_hit;
+    // The right action on another object is a miss; a listing that names no object of its own
+    // (a proofreader, a translator) merely lacks the request's.
+    let object_miss = !q.objects.is_empty() && !object_hit && doc.has_object;
     // A conversion the other way round, or from the same source to another target.
     let reversed = q.directions.iter().any(|&(s, d)| {
         let (s, d) = (s as u16, d as u16);

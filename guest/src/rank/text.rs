@@ -488,6 +488,8 @@ pub struct Doc {
     pub directions: Vec<(u16, u16)>,
     /// Actions its name states (`pptx-translator`, `youtube-downloader`).
     pub name_actions: Vec<u16>,
+    /// It names at least one specific object (not only files, text or data).
+    pub has_object: bool,
 }
 
 impl Doc {
@@ -555,6 +557,10 @@ impl Doc {
             .collect();
         claimed.dedup();
         doc.breadth = claimed.len() as u16;
+        doc.has_object = doc.occurrences.iter().any(|o| {
+            let c = &lex.concepts[o.concept as usize];
+            c.kind == Kind::Object && !c.generic && o.field != Field::AgentNotes as u8
+        });
         doc
     }
 
