@@ -42,8 +42,11 @@ fn explain(bench: &eval::Bench, what: &str) {
         },
     );
     println!("{text}");
-    for x in r.ranked.iter().take(8) {
+    for (i, x) in r.ranked.iter().enumerate() {
         let g = task.and_then(|t| t.grades.get(&x.candidate.skill_id)).copied().unwrap_or(0);
+        if i >= 6 && g < 2 {
+            continue;
+        }
         let trap = task.is_some_and(|t| t.traps.contains(&x.candidate.skill_id));
         println!(
             "  {:<45} g{g}{} band {} rel {:.3} match {:.3} score {:.1} | {}",

@@ -474,10 +474,12 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let bw = breadth_weight(doc.breadth) * if doc.catch_all { CATCH_ALL } else { 1.0 };
     let name_action_miss = !q.actions.is_empty()
         && !doc.name_actions.is_empty()
-        && !doc
-            .name_actions
-            .iter()
-            .any(|&a| q.actions.contains(&(a as usize)));
+        && !doc.name_actions.iter().any(|&a| {
+            let a = a as usize;
+            q.actions
+                .iter()
+                .any(|&x| x == a || related(x).iter().any(|r| r.0 == a))
+        });
     let strength = coverage
         * if object_miss || reversed { OBJECT_MISS } else { 1.0 }
         * if name_action_miss { NAME_ACTION_MISS } else { 1.0 }
