@@ -302,6 +302,28 @@ impl Lexicon {
         for w in &file.direction_markers {
             by_text.entry(normalize_term(w, &stem)).or_default().direction = true;
         }
+        // A Chinese word or marker that contains a concept term of two or more characters names
+        // that concept too (合作协议 is a contract; 导出为 still exports), so that segmenting a run
+        // by the longest word never hides a concept.
+        let cjk_terms: Vec<(String, Vec<usize>)> = by_text
+            .iter()
+            .filter(|(t, p)| !p.concepts.is_empty() && t.trim().chars().filter(|&c| is_cjk(c)).count() >= 2)
+            .map(|(t, p)| (t.trim().to_owned(), p.concepts.clone()))
+            .collect();
+        for (text, p) in by_text.iter_mut() {
+            if !p.concepts.is_empty() || !text.chars().any(is_cjk) {
+                continue;
+            }
+            for (term, concepts) in &cjk_terms {
+                if text.contains(term.as_str()) {
+                    for &c in concepts {
+                        if !p.concepts.contains(&c) {
+                            p.concepts.push(c);
+                        }
+                    }
+                }
+            }
+        }
         let (texts, patterns): (Vec<String>, Vec<Pattern>) = by_text.into_iter().unzip();
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
