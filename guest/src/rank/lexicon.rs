@@ -129,12 +129,12 @@ pub fn is_cjk(c: char) -> bool {
 }
 
 /// Punctuation that ends a clause: a term never spans it, and an action binds to an object only
-/// inside one clause.
+/// inside one clause. Brackets do not: "Translate documents (DOCX, PDF)" translates DOCX.
 pub fn is_clause_break(c: char) -> bool {
     matches!(
         c,
-        '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '[' | ']' | '\n' | '|' | '。' | '，' | '；'
-            | '：' | '！' | '？' | '、' | '（' | '）' | '【' | '】' | '《' | '》' | '…' | '·' | '•'
+        '.' | ',' | ';' | ':' | '!' | '?' | '\n' | '|' | '。' | '，' | '；' | '：' | '！' | '？' | '、'
+            | '…' | '•'
     )
 }
 

@@ -56,7 +56,7 @@ pub const CATCH_ALL: f64 = 0.6;
 /// An action the candidate has, but not on the request's object.
 pub const UNBOUND_ACTION: f64 = 0.35;
 /// An action in the same sentence as the request's object, but another clause of it.
-pub const SENTENCE_ACTION: f64 = 0.8;
+pub const SENTENCE_ACTION: f64 = 0.55;
 /// A listing whose name states an action the request does not ask for (`pptx-translator` for
 /// restyling a deck, `youtube-downloader` for a summary): its match counts this much.
 pub const NAME_ACTION_MISS: f64 = 0.75;
@@ -599,18 +599,37 @@ pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
         if lex.is_stop_stem(&stem) || lex.vocabulary.iter().any(|(_, s)| *s == stem) {
             continue;
         }
-        let candidates: Vec<&str> = lex
+        // Each candidate with its edit: two swapped letters (the commonest slip) before a missing or
+        // extra letter before a wrong one; only a unique best candidate is taken.
+        let mut candidates: Vec<(u8, String)> = lex
             .vocabulary
             .iter()
-            .map(|(raw, _)| raw.as_str())
+            .flat_map(|(raw, _)| [raw.clone(), format!("{raw}s")])
             .filter(|raw| {
-                within_one(word.as_bytes(), raw.as_bytes())
+                raw != word
+                    && within_one(word.as_bytes(), raw.as_bytes())
                     && (word.len() > 4 || raw.len() > word.len() || is_swap(word, raw))
             })
+            .map(|raw| {
+                let rank = if is_swap(word, &raw) {
+                    0
+                } else if raw.len() != word.len() {
+                    1
+                } else {
+                    2
+                };
+                (rank, raw)
+            })
             .collect();
-        if let [only] = candidates[..] {
+        candidates.sort();
+        candidates.dedup();
+        let best: Vec<&(u8, String)> = candidates
+            .iter()
+            .filter(|c| c.0 == candidates.first().map_or(9, |f| f.0))
+            .collect();
+        if let [only] = best[..] {
             out.push_str(&text[last..start]);
-            out.push_str(only);
+            out.push_str(&only.1);
             last = i;
         }
     }
@@ -624,3 +643,6 @@ fn is_swap(a: &str, b: &str) -> bool {
         d.len() == 2 && d[1] == d[0] + 1
     }
 }
+
+#[cfg(test)]
+mod tests;
