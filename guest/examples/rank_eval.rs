@@ -43,7 +43,10 @@ fn explain(bench: &eval::Bench, what: &str) {
     );
     println!("{text}");
     for (i, x) in r.ranked.iter().enumerate() {
-        let g = task.and_then(|t| t.grades.get(&x.candidate.skill_id)).copied().unwrap_or(0);
+        let g = task
+            .and_then(|t| t.grades.get(&x.candidate.skill_id))
+            .copied()
+            .unwrap_or(0);
         if i >= 6 && g < 2 {
             continue;
         }
@@ -56,7 +59,8 @@ fn explain(bench: &eval::Bench, what: &str) {
             x.relevance,
             x.coverage,
             x.score,
-            x.factor(guest::rank::FactorKey::Task).map_or("", |f| f.detail.as_str())
+            x.factor(guest::rank::FactorKey::Task)
+                .map_or("", |f| f.detail.as_str())
         );
     }
 }
@@ -80,12 +84,21 @@ fn breadth(bench: &eval::Bench) {
                 .filter(|&&i| lex.concepts[i].kind == k)
                 .map(|&i| {
                     let c = &lex.concepts[i];
-                    if c.generic { format!("({})", c.name) } else { c.name.clone() }
+                    if c.generic {
+                        format!("({})", c.name)
+                    } else {
+                        c.name.clone()
+                    }
                 })
                 .collect()
         };
         let (o, a) = (names(Kind::Object), names(Kind::Action));
-        rows.push((o.len() + a.len(), c.skill_id.clone(), o.join(" "), a.join(" ")));
+        rows.push((
+            o.len() + a.len(),
+            c.skill_id.clone(),
+            o.join(" "),
+            a.join(" "),
+        ));
     }
     rows.sort();
     for (n, id, o, a) in rows {
@@ -110,8 +123,17 @@ fn cutoff(bench: &eval::Bench) {
         rank(
             cands.clone(),
             guest::filter::Mode::Manual,
-            &Request { task: Some(text.to_owned()), signals: Vec::new() },
-            &Env { state: &state, history: &history, installed: &[], clock: &clock, lang: guest::Lang::En },
+            &Request {
+                task: Some(text.to_owned()),
+                signals: Vec::new(),
+            },
+            &Env {
+                state: &state,
+                history: &history,
+                installed: &[],
+                clock: &clock,
+                lang: guest::Lang::En,
+            },
         )
     };
     let mut right: Vec<(String, f64, String)> = Vec::new();
@@ -141,12 +163,21 @@ fn cutoff(bench: &eval::Bench) {
     none.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
     println!("lowest right-skill strengths (dev):");
     for s in ["Latin", "Han", "Mixed"] {
-        let v: Vec<String> = right.iter().filter(|x| x.0 == s).take(8).map(|x| format!("{:.3} {}", x.1, x.2)).collect();
+        let v: Vec<String> = right
+            .iter()
+            .filter(|x| x.0 == s)
+            .take(8)
+            .map(|x| format!("{:.3} {}", x.1, x.2))
+            .collect();
         println!("  {s}: {}", v.join(", "));
     }
     println!("highest no-match strengths:");
     for s in ["Latin", "Han", "Mixed"] {
-        let v: Vec<String> = none.iter().filter(|x| x.0 == s).map(|x| format!("{:.3} {}", x.1, x.2)).collect();
+        let v: Vec<String> = none
+            .iter()
+            .filter(|x| x.0 == s)
+            .map(|x| format!("{:.3} {}", x.1, x.2))
+            .collect();
         println!("  {s}: {}", v.join(" | "));
     }
 }
@@ -169,7 +200,10 @@ fn main() {
     println!("{}", eval::table(&run));
     let show_held_out = std::env::var_os("RANK_EVAL_HELDOUT").is_some();
     let hidden = run.misses.iter().filter(|(_, dev, _)| !dev).count();
-    println!("misses ({} dev, {hidden} held-out):", run.misses.len() - hidden);
+    println!(
+        "misses ({} dev, {hidden} held-out):",
+        run.misses.len() - hidden
+    );
     for (id, dev, what) in &run.misses {
         if *dev || show_held_out {
             println!("  {id} {what}");

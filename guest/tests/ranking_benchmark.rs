@@ -27,7 +27,11 @@ const MIN_NO_MATCH_SILENT: usize = 8;
 #[test]
 fn the_ranking_benchmark_stays_above_its_floors() {
     let bench = eval::Bench::load();
-    assert!(bench.tasks.len() >= 150, "the benchmark has {} tasks", bench.tasks.len());
+    assert!(
+        bench.tasks.len() >= 150,
+        "the benchmark has {} tasks",
+        bench.tasks.len()
+    );
     let run = eval::evaluate(&bench);
     let table = eval::table(&run);
     let mut failures = Vec::new();

@@ -133,8 +133,22 @@ pub fn is_cjk(c: char) -> bool {
 pub fn is_clause_break(c: char) -> bool {
     matches!(
         c,
-        '.' | ',' | ';' | ':' | '!' | '?' | '\n' | '|' | '。' | '，' | '；' | '：' | '！' | '？' | '、'
-            | '…' | '•'
+        '.' | ','
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | '\n'
+            | '|'
+            | '。'
+            | '，'
+            | '；'
+            | '：'
+            | '！'
+            | '？'
+            | '、'
+            | '…'
+            | '•'
     )
 }
 
@@ -155,7 +169,11 @@ pub fn pieces(lower: &str, mut emit: impl FnMut(Piece<'_>)) {
     let mut run_cjk = false;
     let flush = |from: usize, to: usize, cjk: bool, emit: &mut dyn FnMut(Piece<'_>)| {
         let run = &lower[from..to];
-        emit(if cjk { Piece::Cjk(run) } else { Piece::Word(run) });
+        emit(if cjk {
+            Piece::Cjk(run)
+        } else {
+            Piece::Word(run)
+        });
     };
     for (i, c) in lower.char_indices() {
         if c.is_alphanumeric() {
@@ -178,7 +196,8 @@ pub fn pieces(lower: &str, mut emit: impl FnMut(Piece<'_>)) {
             if is_clause_break(c) {
                 let next = lower[i + c.len_utf8()..].chars().next();
                 if c != '.' || next.is_none_or(|n| n.is_whitespace()) {
-                    let strong = matches!(c, '.' | '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；');
+                    let strong =
+                        matches!(c, '.' | '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；');
                     emit(Piece::Break(strong));
                 }
             }
@@ -249,7 +268,10 @@ impl Lexicon {
             let broader = entry
                 .broader
                 .iter()
-                .map(|b| index_of(b).ok_or_else(|| format!("concept {name:?}: unknown broader concept {b:?}")))
+                .map(|b| {
+                    index_of(b)
+                        .ok_or_else(|| format!("concept {name:?}: unknown broader concept {b:?}"))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             if entry.terms.is_empty() {
                 return Err(format!("concept {name:?} has no term"));
@@ -297,17 +319,25 @@ impl Lexicon {
             by_text.entry(normalize_term(w, &stem)).or_default().side = true;
         }
         for w in &file.catch_all_markers {
-            by_text.entry(normalize_term(w, &stem)).or_default().catch_all = true;
+            by_text
+                .entry(normalize_term(w, &stem))
+                .or_default()
+                .catch_all = true;
         }
         for w in &file.direction_markers {
-            by_text.entry(normalize_term(w, &stem)).or_default().direction = true;
+            by_text
+                .entry(normalize_term(w, &stem))
+                .or_default()
+                .direction = true;
         }
         // A Chinese word or marker that contains a concept term of two or more characters names
         // that concept too (合作协议 is a contract; 导出为 still exports), so that segmenting a run
         // by the longest word never hides a concept.
         let cjk_terms: Vec<(String, Vec<usize>)> = by_text
             .iter()
-            .filter(|(t, p)| !p.concepts.is_empty() && t.trim().chars().filter(|&c| is_cjk(c)).count() >= 2)
+            .filter(|(t, p)| {
+                !p.concepts.is_empty() && t.trim().chars().filter(|&c| is_cjk(c)).count() >= 2
+            })
             .map(|(t, p)| (t.trim().to_owned(), p.concepts.clone()))
             .collect();
         for (text, p) in by_text.iter_mut() {

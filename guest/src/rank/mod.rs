@@ -683,7 +683,10 @@ pub fn rank_assessed(
                         Field::Name,
                         &id_slug(&c.skill_id).replace(['-', '_', '/'], " "),
                     ),
-                    (Field::Categories, &c.categories.join(", ").replace('-', " ")),
+                    (
+                        Field::Categories,
+                        &c.categories.join(", ").replace('-', " "),
+                    ),
                     (Field::Lead, lead),
                     (Field::Body, body),
                     (Field::AgentNotes, &notes),
@@ -1067,7 +1070,10 @@ fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) ->
         let pct = round(100.0 * m.breadth_weight, 0);
         out.push_str(&match lang {
             Lang::Zh => format!("；它声称能做 {} 类事，每项说法只算 {pct}%", m.breadth),
-            Lang::En => format!("; it claims {} different jobs, so each claim counts {pct}%", m.breadth),
+            Lang::En => format!(
+                "; it claims {} different jobs, so each claim counts {pct}%",
+                m.breadth
+            ),
         });
     }
     out

@@ -27,7 +27,7 @@
 //! lexical tie-breaker: `strength × (1 − LEXICAL_SHARE + LEXICAL_SHARE × BM25F / best)`.
 
 use super::lexicon::{Kind, lexicon};
-use super::text::{Analysis, Doc, Field, FIELDS, Index, TokKind, Vocab};
+use super::text::{Analysis, Doc, FIELDS, Field, Index, TokKind, Vocab};
 
 /// Unit weights.
 pub const OBJECT_WEIGHT: f64 = 1.0;
@@ -73,7 +73,10 @@ pub const LEXICAL_SHARE: f64 = 0.15;
 /// What a unit of a request is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum UnitKind {
-    Concept { concept: usize, kind: Kind },
+    Concept {
+        concept: usize,
+        kind: Kind,
+    },
     /// Lexical tokens that count as one unit (one word; or the bigrams of one Chinese stretch).
     Words(Vec<u32>),
 }
@@ -144,32 +147,33 @@ impl Query {
     pub fn new(vocab: &mut Vocab, a: &Analysis) -> Query {
         let lex = lexicon();
         let mut q = Query::default();
-        let add_concept = |q: &mut Query, concept: usize, side: bool, surface: &str, at: u32| {
-            if let Some(u) = q.units.iter_mut().find(
-                |u| matches!(u.kind, UnitKind::Concept { concept: c, .. } if c == concept),
-            ) {
-                // Named in both parts: the main part's weight.
-                if u.side && !side {
-                    u.side = false;
-                    u.weight /= SIDE_WEIGHT;
+        let add_concept =
+            |q: &mut Query, concept: usize, side: bool, surface: &str, at: u32| {
+                if let Some(u) = q.units.iter_mut().find(
+                    |u| matches!(u.kind, UnitKind::Concept { concept: c, .. } if c == concept),
+                ) {
+                    // Named in both parts: the main part's weight.
+                    if u.side && !side {
+                        u.side = false;
+                        u.weight /= SIDE_WEIGHT;
+                    }
+                    return;
                 }
-                return;
-            }
-            let kind = lex.concepts[concept].kind;
-            let w = match kind {
-                Kind::Object if lex.concepts[concept].generic => GENERIC_WEIGHT,
-                Kind::Object => OBJECT_WEIGHT,
-                Kind::Action => ACTION_WEIGHT,
-                Kind::Topic => TOPIC_WEIGHT,
-            } * if side { SIDE_WEIGHT } else { 1.0 };
-            q.units.push(Unit {
-                kind: UnitKind::Concept { concept, kind },
-                weight: w,
-                side,
-                surface: surface.to_owned(),
-                at,
-            });
-        };
+                let kind = lex.concepts[concept].kind;
+                let w = match kind {
+                    Kind::Object if lex.concepts[concept].generic => GENERIC_WEIGHT,
+                    Kind::Object => OBJECT_WEIGHT,
+                    Kind::Action => ACTION_WEIGHT,
+                    Kind::Topic => TOPIC_WEIGHT,
+                } * if side { SIDE_WEIGHT } else { 1.0 };
+                q.units.push(Unit {
+                    kind: UnitKind::Concept { concept, kind },
+                    weight: w,
+                    side,
+                    surface: surface.to_owned(),
+                    at,
+                });
+            };
         for c in &a.concepts {
             let surface = &a.lower[c.at.0 as usize..c.at.1 as usize];
             add_concept(&mut q, c.concept, c.side, surface, c.at.0);
@@ -216,10 +220,15 @@ impl Query {
                 }
             }
         }
-        let objectless = !q
-            .units
-            .iter()
-            .any(|u| matches!(u.kind, UnitKind::Concept { kind: Kind::Object, .. }));
+        let objectless = !q.units.iter().any(|u| {
+            matches!(
+                u.kind,
+                UnitKind::Concept {
+                    kind: Kind::Object,
+                    ..
+                }
+            )
+        });
         if objectless {
             for u in &mut free {
                 u.weight *= OBJECTLESS_WORD_WEIGHT / WORD_WEIGHT;
@@ -249,7 +258,9 @@ impl Query {
         // The request's objects: the main part's specific ones; else any specific ones; else the
         // generic ones.
         let specific = |v: Vec<usize>| -> Vec<usize> {
-            v.into_iter().filter(|&o| !lex.concepts[o].generic).collect()
+            v.into_iter()
+                .filter(|&o| !lex.concepts[o].generic)
+                .collect()
         };
         q.objects = specific(objects(Some(false)));
         if q.objects.is_empty() {
@@ -272,7 +283,10 @@ impl Query {
                 .iter()
                 .filter(|u| side.is_none_or(|s| u.side == s))
                 .filter_map(|u| match u.kind {
-                    UnitKind::Concept { concept, kind: Kind::Action } => Some(concept),
+                    UnitKind::Concept {
+                        concept,
+                        kind: Kind::Action,
+                    } => Some(concept),
                     _ => None,
                 })
                 .collect()
@@ -287,7 +301,10 @@ impl Query {
         });
         if has_main_action {
             for u in &mut q.units {
-                if let UnitKind::Concept { concept, kind: Kind::Action } = u.kind
+                if let UnitKind::Concept {
+                    concept,
+                    kind: Kind::Action,
+                } = u.kind
                     && lex.concepts[concept].minor
                     && !u.side
                 {
@@ -481,8 +498,16 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                 .any(|&x| x == a || related(x).iter().any(|r| r.0 == a))
         });
     let strength = coverage
-        * if object_miss || reversed { OBJECT_MISS } else { 1.0 }
-        * if name_action_miss { NAME_ACTION_MISS } else { 1.0 }
+        * if object_miss || reversed {
+            OBJECT_MISS
+        } else {
+            1.0
+        }
+        * if name_action_miss {
+            NAME_ACTION_MISS
+        } else {
+            1.0
+        }
         * bw;
     Match {
         strength,
@@ -499,7 +524,11 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
 
 /// Relevance from the match strength and BM25F relative to the best candidate.
 pub fn relevance(strength: f64, bm25: f64, best_bm25: f64) -> f64 {
-    let lexical = if best_bm25 > 0.0 { bm25 / best_bm25 } else { 0.0 };
+    let lexical = if best_bm25 > 0.0 {
+        bm25 / best_bm25
+    } else {
+        0.0
+    };
     strength * (1.0 - LEXICAL_SHARE + LEXICAL_SHARE * lexical)
 }
 
@@ -639,7 +668,9 @@ pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
 
 fn is_swap(a: &str, b: &str) -> bool {
     a.len() == b.len() && {
-        let d: Vec<usize> = (0..a.len()).filter(|&k| a.as_bytes()[k] != b.as_bytes()[k]).collect();
+        let d: Vec<usize> = (0..a.len())
+            .filter(|&k| a.as_bytes()[k] != b.as_bytes()[k])
+            .collect();
         d.len() == 2 && d[1] == d[0] + 1
     }
 }

@@ -296,7 +296,9 @@ impl Vocab {
             if is_action && seen_action && side_from == usize::MAX && first > 0 {
                 let prev = &spans[first - 1];
                 if prev.clause == spans[first].clause
-                    && prev.word.is_some_and(|(id, _)| self.texts[id as usize] == "and")
+                    && prev
+                        .word
+                        .is_some_and(|(id, _)| self.texts[id as usize] == "and")
                 {
                     side_from = prev.norm.0;
                 }
@@ -308,7 +310,12 @@ impl Vocab {
                     Kind::Object if !concept.generic => {
                         objects.push((spans[first].sentence, hit.start, c));
                     }
-                    Kind::Action if matches!(concept.name.as_str(), "convert" | "extract" | "transcribe") => {
+                    Kind::Action
+                        if matches!(
+                            concept.name.as_str(),
+                            "convert" | "extract" | "transcribe"
+                        ) =>
+                    {
                         converts = true;
                     }
                     _ => {}
@@ -378,36 +385,37 @@ impl Vocab {
                 None => {
                     // Walk the CJK run: dictionary hits are words; the gaps become bigrams.
                     let mut pos = sp.norm.0;
-                    let mut emit_gap = |from: usize, to: usize, out: &mut Analysis, v: &mut Vocab| {
-                        if from >= to {
-                            return;
-                        }
-                        stretch += 1;
-                        let gap = &norm[from..to];
-                        let idx: Vec<usize> = gap
-                            .char_indices()
-                            .map(|(k, _)| k)
-                            .chain([gap.len()])
-                            .collect();
-                        let grams: Vec<(usize, usize)> = if idx.len() == 2 {
-                            vec![(0, gap.len())]
-                        } else {
-                            idx.windows(3).map(|w| (w[0], w[2])).collect()
+                    let mut emit_gap =
+                        |from: usize, to: usize, out: &mut Analysis, v: &mut Vocab| {
+                            if from >= to {
+                                return;
+                            }
+                            stretch += 1;
+                            let gap = &norm[from..to];
+                            let idx: Vec<usize> = gap
+                                .char_indices()
+                                .map(|(k, _)| k)
+                                .chain([gap.len()])
+                                .collect();
+                            let grams: Vec<(usize, usize)> = if idx.len() == 2 {
+                                vec![(0, gap.len())]
+                            } else {
+                                idx.windows(3).map(|w| (w[0], w[2])).collect()
+                            };
+                            for (a, b) in grams {
+                                let id = v.intern(&gap[a..b]);
+                                let o = sp.orig.0 + (from - sp.norm.0);
+                                out.tokens.push(Token {
+                                    id,
+                                    kind: TokKind::CjkGram,
+                                    clause,
+                                    side: from >= side_from,
+                                    free: true,
+                                    stretch,
+                                    at: ((o + a) as u32, (o + b) as u32),
+                                });
+                            }
                         };
-                        for (a, b) in grams {
-                            let id = v.intern(&gap[a..b]);
-                            let o = sp.orig.0 + (from - sp.norm.0);
-                            out.tokens.push(Token {
-                                id,
-                                kind: TokKind::CjkGram,
-                                clause,
-                                side: from >= side_from,
-                                free: true,
-                                stretch,
-                                at: ((o + a) as u32, (o + b) as u32),
-                            });
-                        }
-                    };
                     for c in &covered[i] {
                         let (s, e) = (c.from.max(sp.norm.0), c.to.min(sp.norm.1));
                         if s > pos {

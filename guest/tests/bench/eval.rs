@@ -89,7 +89,8 @@ impl Bench {
             })
             .collect();
         tasks.sort_by(|a, b| a.id.cmp(&b.id));
-        let no_match_file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bench/no_match.json");
+        let no_match_file =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bench/no_match.json");
         let nm: Value = serde_json::from_str(&read(no_match_file)).expect("no_match.json is JSON");
         let no_match = nm["tasks"]
             .as_array()
@@ -287,11 +288,18 @@ impl Baseline {
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-        let pick = scored.first().filter(|(s, _)| *s > 0.0).map(|(_, id)| (*id).clone());
+        let pick = scored
+            .first()
+            .filter(|(s, _)| *s > 0.0)
+            .map(|(_, id)| (*id).clone());
         Outcome {
             silent: pick.is_none().then(|| "no_match_for_task".to_owned()),
             pick,
-            ranked: scored.iter().take(10).map(|(_, id)| (*id).clone()).collect(),
+            ranked: scored
+                .iter()
+                .take(10)
+                .map(|(_, id)| (*id).clone())
+                .collect(),
         }
     }
 }
@@ -426,8 +434,11 @@ pub fn evaluate(bench: &Bench) -> Run {
                 ),
                 (None, s) => format!("silent ({})", s.clone().unwrap_or_default()),
             };
-            run.misses
-                .push((t.id.clone(), bench.is_dev(i), format!("[{} {}] {:?}: {what}", t.lang, t.class, t.text)));
+            run.misses.push((
+                t.id.clone(),
+                bench.is_dev(i),
+                format!("[{} {}] {:?}: {what}", t.lang, t.class, t.text),
+            ));
         }
     }
     for (lang, text) in &bench.no_match {

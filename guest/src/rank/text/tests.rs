@@ -10,7 +10,16 @@ fn has(toks: &[String], t: &str) -> bool {
 #[test]
 fn chinese_runs_are_segmented_into_words_and_concepts() {
     let toks = analyze("把 PDF 表格转成 Excel");
-    for t in ["pdf", "表格", "转成", "excel", "@pdf", "@table", "@convert", "@spreadsheet"] {
+    for t in [
+        "pdf",
+        "表格",
+        "转成",
+        "excel",
+        "@pdf",
+        "@table",
+        "@convert",
+        "@spreadsheet",
+    ] {
         assert!(has(&toks, t), "{t} missing from {toks:?}");
     }
     // Words, not bigrams that straddle them.
@@ -36,14 +45,20 @@ fn uncovered_chinese_stretches_fall_back_to_bigrams() {
     let a = v.analyze_text("魑魅魍魉");
     let grams: Vec<&str> = a.tokens.iter().map(|t| v.text(t.id)).collect();
     assert_eq!(grams, ["魑魅", "魅魍", "魍魉"]);
-    assert!(a.tokens.iter().all(|t| t.kind == TokKind::CjkGram && t.free));
+    assert!(
+        a.tokens
+            .iter()
+            .all(|t| t.kind == TokKind::CjkGram && t.free)
+    );
     assert!(a.tokens.iter().all(|t| t.stretch == a.tokens[0].stretch));
 }
 
 #[test]
 fn english_words_are_stemmed_and_inflections_meet_concepts() {
     let toks = analyze("Extracts tables from PDFs; merged files");
-    for t in ["extract", "tabl", "@table", "@pdf", "@extract", "@merge", "@file"] {
+    for t in [
+        "extract", "tabl", "@table", "@pdf", "@extract", "@merge", "@file",
+    ] {
         assert!(has(&toks, t), "{t} missing from {toks:?}");
     }
 }
@@ -81,19 +96,39 @@ fn clauses_and_the_side_part_are_marked() {
     assert!(find("delete").side, "deleting pages is the side part");
     assert!(find("delete").clause > find("merge").clause);
     let en = v.analyze_text("Combine the PDFs, then remove the blank pages");
-    assert!(en.concepts.iter().any(|c| c.side && lex.concepts[c.concept].name == "delete"));
-    assert!(en.concepts.iter().any(|c| !c.side && lex.concepts[c.concept].name == "merge"));
+    assert!(
+        en.concepts
+            .iter()
+            .any(|c| c.side && lex.concepts[c.concept].name == "delete")
+    );
+    assert!(
+        en.concepts
+            .iter()
+            .any(|c| !c.side && lex.concepts[c.concept].name == "merge")
+    );
 }
 
 #[test]
 fn bm25_prefers_the_field_weighted_match_and_the_rarer_term() {
     let mut v = Vocab::default();
     let docs = vec![
-        Doc::new(&mut v, &[(Field::Name, "pdf-merge"), (Field::Body, "merge files")]),
-        Doc::new(&mut v, &[(Field::Name, "notes"), (Field::Body, "keeps pdf notes")]),
-        Doc::new(&mut v, &[(Field::Name, "calendar"), (Field::Body, "family calendar")]),
+        Doc::new(
+            &mut v,
+            &[(Field::Name, "pdf-merge"), (Field::Body, "merge files")],
+        ),
+        Doc::new(
+            &mut v,
+            &[(Field::Name, "notes"), (Field::Body, "keeps pdf notes")],
+        ),
+        Doc::new(
+            &mut v,
+            &[(Field::Name, "calendar"), (Field::Body, "family calendar")],
+        ),
     ];
-    let q: Vec<(u32, f64)> = distinct(&v.analyze("pdf")).into_iter().map(|t| (t, 1.0)).collect();
+    let q: Vec<(u32, f64)> = distinct(&v.analyze("pdf"))
+        .into_iter()
+        .map(|t| (t, 1.0))
+        .collect();
     let ix = Index::new(&docs, &v);
     let (a, _) = ix.score(0, &q);
     let (b, _) = ix.score(1, &q);
@@ -114,7 +149,13 @@ fn interning_stems_each_word_once_and_keeps_stop_words_out() {
 #[test]
 fn doc_breadth_counts_distinct_objects_and_actions() {
     let mut v = Vocab::default();
-    let narrow = Doc::new(&mut v, &[(Field::Name, "pdf merge"), (Field::Lead, "Combine several PDFs into one file.")]);
+    let narrow = Doc::new(
+        &mut v,
+        &[
+            (Field::Name, "pdf merge"),
+            (Field::Lead, "Combine several PDFs into one file."),
+        ],
+    );
     let broad = Doc::new(
         &mut v,
         &[(
