@@ -444,6 +444,55 @@ impl Lexicon {
 }
 
 #[cfg(test)]
-pub(crate) fn lexicon_json() -> &'static str {
-    LEXICON_JSON
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_term_finds_its_concept_on_its_own() {
+        let lex = lexicon();
+        let file: LexiconFile = serde_json::from_str(LEXICON_JSON).unwrap();
+        for (name, entry) in &file.concepts {
+            let c = lex.concept(name).unwrap();
+            for t in &entry.terms {
+                assert!(lex.concepts_in(t).contains(&c), "{t:?} does not find {name}");
+            }
+        }
+        assert!(lex.families_of_category("Cooking").unwrap().contains("fun"));
+    }
+
+    #[test]
+    fn words_and_markers_never_hide_a_concept() {
+        let lex = lexicon();
+        // 合作协议 is a segmentation word; it still names the contract.
+        let contract = lex.concept("contract").unwrap();
+        assert!(lex.concepts_in("合作协议").contains(&contract));
+        let convert = lex.concept("convert").unwrap();
+        assert!(lex.concepts_in("导出为 Excel").contains(&convert));
+        // A protection word shadows a one-character term inside it: 背景 is no studying (背).
+        let learn = lex.concept("learn").unwrap();
+        assert!(!lex.concepts_in("去掉背景").contains(&learn));
+    }
+
+    #[test]
+    fn bad_lexicons_are_refused_with_the_concept_named() {
+        let bad = r#"{"concepts": {"x": {"kind": "thing", "terms": ["a"]}}, "categories": {}}"#;
+        assert!(Lexicon::parse(bad).err().unwrap().contains("\"x\""));
+        let bad = r#"{"concepts": {"x": {"kind": "object", "terms": ["a"], "broader": ["y"]}}, "categories": {}}"#;
+        assert!(Lexicon::parse(bad).err().unwrap().contains("unknown broader"));
+        let bad = r#"{"concepts": {"x": {"kind": "object", "terms": ["!!"]}}, "categories": {}}"#;
+        assert!(Lexicon::parse(bad).err().unwrap().contains("empty term"));
+    }
+
+    #[test]
+    fn clause_and_sentence_breaks() {
+        let mut seen = Vec::new();
+        pieces("merge pdfs, then 2.3 (docx). 合并。", |p| {
+            seen.push(match p {
+                Piece::Word(w) | Piece::Cjk(w) => w.to_owned(),
+                Piece::Break(true) => "|.".into(),
+                Piece::Break(false) => "|".into(),
+            })
+        });
+        assert_eq!(seen, ["merge", "pdfs", "|", "then", "2", "3", "docx", "|.", "合并", "|."]);
+    }
 }
