@@ -15,6 +15,7 @@ use crate::lifecycle::{
     FeedbackAction, SkillRef, apply_feedback, apply_update_check, clean_skill, open, parse_versions,
 };
 use crate::model::parse_candidates;
+use crate::rank::relevance::{Script, script_of};
 use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank_for};
 use crate::render::{Card, Item, card_text};
 use crate::scan::candidate::{Risk, assess, deciding};
@@ -27,11 +28,26 @@ pub const MIN_CONFIDENT_CANDIDATES: usize = 3;
 pub const MAX_ALTERNATIVES: usize = 2;
 /// Ranked entries listed in the JSON output (the full ranking is `rank`'s job).
 pub const RANKED_LISTED: usize = 10;
-/// With a task, a pick must cover at least this share of the task's tokens (see
-/// `rank::text::coverage`): below it, the "match" is one generic word and nothing is recommended.
-pub const MIN_TASK_COVERAGE: f64 = 0.15;
+/// With a task, a pick needs at least this match strength (`rank::Ranked::coverage`, see
+/// `rank::relevance`), by the script the task is written in: below it, the "match" is a generic word
+/// or the right action on the wrong object, and nothing is recommended. Calibrated on the ranking
+/// benchmark (docs/ranking.md): below every task's right skill, above requests nothing matches.
+pub const MIN_TASK_MATCH: [(Script, f64); 3] = [
+    (Script::Latin, 0.25),
+    (Script::Han, 0.22),
+    (Script::Mixed, 0.25),
+];
 /// With a task, alternatives need at least this relevance (see `rank::Ranked::relevance`).
 pub const RELEVANCE_FLOOR: f64 = 0.2;
+
+/// The pick's cut-off for a task.
+pub fn min_task_match(task: &str) -> f64 {
+    let script = script_of(task);
+    MIN_TASK_MATCH
+        .iter()
+        .find(|(s, _)| *s == script)
+        .map_or(0.3, |(_, v)| *v)
+}
 /// Consecutive days of dev/ops/docs daily picks allowed.
 pub const MAX_WORK_DAYS_IN_A_ROW: usize = 2;
 
@@ -335,10 +351,11 @@ pub fn run_with(
     let positions: Vec<usize> = (0..ranking.ranked.len()).collect();
     let (pick, alternatives): (usize, Vec<usize>) = match mode {
         Mode::Manual => {
+            let floor = task.map_or(0.0, min_task_match);
             let relevant: Vec<usize> = positions
                 .iter()
                 .copied()
-                .filter(|&i| task.is_none() || ranking.ranked[i].coverage >= MIN_TASK_COVERAGE)
+                .filter(|&i| task.is_none() || ranking.ranked[i].coverage >= floor)
                 .collect();
             let alternatives_ok =
                 |&&i: &&usize| task.is_none() || ranking.ranked[i].relevance >= RELEVANCE_FLOOR;

@@ -48,7 +48,7 @@ pub struct Card {
 }
 
 /// Split off the first sentence (Chinese or English punctuation).
-fn first_sentence(text: &str) -> (&str, &str) {
+pub(crate) fn first_sentence(text: &str) -> (&str, &str) {
     let t = text.trim();
     let mut cut = None;
     let mut iter = t.char_indices().peekable();

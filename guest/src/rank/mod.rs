@@ -6,6 +6,8 @@
 //! `skill_id`, so the order never depends on the order of the input.
 
 pub mod adjust;
+pub mod lexicon;
+pub mod relevance;
 pub mod text;
 
 use std::cmp::Ordering;
@@ -20,7 +22,9 @@ use crate::filter::{InstalledSkill, Mode, name_key};
 use crate::model::{Candidate, trust_rank};
 use crate::scan::candidate::{Risk, RiskFinding, assess};
 use crate::state::{History, State};
-use text::{Doc, Field, Index, Vocab, analyze, coverage, display_terms, distinct, lexicon};
+use lexicon::lexicon;
+use relevance::{Match, Query, display_terms, match_doc};
+use text::{Doc, Field, Index, Vocab, analyze, distinct};
 
 /// A factor of the score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -199,10 +203,14 @@ pub struct Ranked {
     pub factors: Vec<Factor>,
     pub reasons: Vec<String>,
     pub exact_name_match: bool,
-    /// Task relevance in [0, 1] (0 without a task): `coverage × (0.5 + 0.5 × BM25F / best BM25F)`.
+    /// Task relevance in [0, 1] (0 without a task), the `task` factor's value (see [`relevance`]).
     pub relevance: f64,
-    /// The share of the task's tokens the candidate contains, in [0, 1] (see [`text::coverage`]).
+    /// The absolute match strength with the task, in [0, 1] (see [`relevance::Match::strength`]):
+    /// what the pick's cut-off reads.
     pub coverage: f64,
+    /// With a task: how far below the best candidate's relevance this one's is, in steps of
+    /// [`relevance::BAND`] (0 = the top band); the order puts bands before the score.
+    pub band: u32,
     /// Whether the candidate belongs to the dev/ops/docs/efficiency family.
     pub work_family: bool,
     /// Tie-breakers after the score: complement value, credibility value, source trust.
@@ -310,9 +318,9 @@ fn signal_text(v: &Value) -> Option<String> {
 /// The names of the lexicon concepts a text mentions.
 fn concepts_of(text: &str) -> BTreeSet<String> {
     let lex = lexicon();
-    lex.concepts_in(&crate::lowercase(text))
+    lex.concepts_in(text)
         .into_iter()
-        .map(|c| lex.concepts[c].clone())
+        .map(|c| lex.concepts[c].name.clone())
         .collect()
 }
 
@@ -330,7 +338,7 @@ fn category_families(categories: &[String]) -> BTreeSet<String> {
 /// The lexicon families of the concepts a text mentions.
 fn text_families(text: &str) -> BTreeSet<String> {
     let lex = lexicon();
-    lex.concepts_in(&crate::lowercase(text))
+    lex.concepts_in(text)
         .into_iter()
         .flat_map(|c| lex.families_of_concept(c).iter().cloned())
         .collect()
@@ -500,6 +508,8 @@ struct Ctx<'a> {
     vocab: &'a Vocab,
     /// The profile's signals as token ids (distinct).
     signals: &'a [(String, Vec<u32>)],
+    /// The analyzed task.
+    query: Option<&'a Query>,
 }
 
 fn trend_value(c: &Candidate, cx: &Ctx<'_>) -> (f64, String) {
@@ -692,6 +702,7 @@ pub fn rank_for(
                 c.pain_point.as_deref().unwrap_or(""),
                 c.highlights.join(" ")
             );
+            let (lead, body) = crate::render::first_sentence(&c.description);
             Doc::new(
                 &mut vocab,
                 &[
@@ -700,8 +711,12 @@ pub fn rank_for(
                         Field::Name,
                         &id_slug(&c.skill_id).replace(['-', '_', '/'], " "),
                     ),
-                    (Field::Categories, &c.categories.join(" ").replace('-', " ")),
-                    (Field::Description, &c.description),
+                    (
+                        Field::Categories,
+                        &c.categories.join(", ").replace('-', " "),
+                    ),
+                    (Field::Lead, lead),
+                    (Field::Body, body),
                     (Field::AgentNotes, &notes),
                 ],
             )
@@ -712,7 +727,11 @@ pub fn rank_for(
         .as_deref()
         .map(str::trim)
         .filter(|t| !t.is_empty());
-    let query = distinct(&task.map(|t| vocab.analyze(t)).unwrap_or_default());
+    let query = task.map(|t| {
+        let corrected = relevance::correct_typos(&vocab, t);
+        let a = vocab.analyze_text(&corrected);
+        Query::new(&mut vocab, &a)
+    });
     let signals: Vec<(String, Vec<u32>)> = profile
         .signals
         .iter()
@@ -722,7 +741,12 @@ pub fn rank_for(
         })
         .collect();
     let index = Index::new(&docs, &vocab);
-    let bm25: Vec<(f64, Vec<u32>)> = (0..cands.len()).map(|i| index.score(i, &query)).collect();
+    let (matches, bm25): (Vec<Match>, Vec<(f64, Vec<u32>)>) = match &query {
+        Some(q) => (0..cands.len())
+            .map(|i| (match_doc(q, &docs[i]), index.score(i, &q.tokens)))
+            .unzip(),
+        None => (Vec::new(), Vec::new()),
+    };
     let best = bm25.iter().map(|(s, _)| *s).fold(0.0, f64::max);
     let cx = Ctx {
         lang,
@@ -731,8 +755,10 @@ pub fn rank_for(
         theme,
         vocab: &vocab,
         signals: &signals,
+        query: query.as_ref(),
     };
     let task_key = task.map(name_key).filter(|k| !k.is_empty());
+    let no_match = Match::default();
 
     let mut ranked: Vec<Ranked> = cands
         .into_iter()
@@ -741,24 +767,17 @@ pub fn rank_for(
             let exact = task_key
                 .as_ref()
                 .is_some_and(|k| *k == name_key(&c.name) || *k == name_key(id_slug(&c.skill_id)));
-            // How much of the request the candidate covers, scaled by how its BM25F score compares
-            // with the best match: a weak partial match stays weak even when it is the best there is.
-            let covered = if exact {
-                1.0
-            } else {
-                coverage(&vocab, &docs[i], &query)
-            };
+            let m = matches.get(i).unwrap_or(&no_match);
+            let strength = if exact { 1.0 } else { m.strength };
             let relevance = if exact {
                 1.0
-            } else if best > 0.0 {
-                covered * (0.5 + 0.5 * bm25[i].0 / best)
             } else {
-                0.0
+                relevance::relevance(m.strength, bm25.get(i).map_or(0.0, |b| b.0), best)
             };
             let traits = Traits::of(&c);
             let work_family = traits.work_family();
             let mut factors = factors(
-                &c, &traits, risk, mode, task, relevance, exact, &bm25[i].1, &docs[i], &cx,
+                &c, &traits, risk, mode, task, relevance, exact, m, &docs[i], &cx,
             );
             let assessed = adjust::Assessed::of(&c, agent);
             factors.extend(adjust::factors(&assessed, lang));
@@ -779,13 +798,20 @@ pub fn rank_for(
                 reasons,
                 exact_name_match: exact,
                 relevance,
-                coverage: covered,
+                coverage: strength,
+                band: 0,
                 work_family,
                 tie,
                 assessed,
             }
         })
         .collect();
+    if mode == Mode::Manual && query.is_some() {
+        let best_relevance = ranked.iter().map(|r| r.relevance).fold(0.0, f64::max);
+        for r in &mut ranked {
+            r.band = relevance::band(r.relevance, best_relevance);
+        }
+    }
     ranked.sort_by(compare);
     Ranking {
         mode,
@@ -795,10 +821,12 @@ pub fn rank_for(
     }
 }
 
-/// Best first: exact name match, score, then complement, credibility, trust, id.
+/// Best first: exact name match, relevance band (with a task), score, then complement,
+/// credibility, trust, id.
 fn compare(a: &Ranked, b: &Ranked) -> Ordering {
     b.exact_name_match
         .cmp(&a.exact_name_match)
+        .then(a.band.cmp(&b.band))
         .then(b.score.total_cmp(&a.score))
         .then(b.tie.0.total_cmp(&a.tie.0))
         .then(b.tie.1.total_cmp(&a.tie.1))
@@ -824,7 +852,7 @@ fn factors(
     task: Option<&str>,
     relevance: f64,
     exact: bool,
-    matched: &[u32],
+    m: &Match,
     doc: &Doc,
     cx: &Ctx<'_>,
 ) -> Vec<Factor> {
@@ -904,27 +932,9 @@ fn factors(
     };
     match mode {
         Mode::Manual => {
-            let task_detail = match (task, exact) {
-                (None, _) => String::new(),
-                (Some(_), true) => match lang {
-                    Lang::Zh => "名称与请求完全一致".to_owned(),
-                    Lang::En => "its name is exactly what you asked for".to_owned(),
-                },
-                (Some(t), false) if relevance > 0.0 => {
-                    let matched: Vec<String> = matched
-                        .iter()
-                        .map(|&m| cx.vocab.text(m).to_owned())
-                        .collect();
-                    let shown = join(&display_terms(t, &matched), lang);
-                    match lang {
-                        Lang::Zh => format!("和你的任务相关（匹配：{shown}）"),
-                        Lang::En => format!("matches your task ({shown})"),
-                    }
-                }
-                (Some(_), false) => match lang {
-                    Lang::Zh => "和当前任务不相关".to_owned(),
-                    Lang::En => "unrelated to the task".to_owned(),
-                },
+            let task_detail = match (task, cx.query) {
+                (Some(_), Some(q)) => task_detail(q, m, exact, relevance, lang),
+                _ => String::new(),
             };
             MANUAL_WEIGHTS
                 .iter()
@@ -1033,6 +1043,72 @@ fn factors(
                 .collect()
         }
     }
+}
+
+/// The `task` factor's detail: what matched (as the user wrote it), and why a match counts less
+/// (wrong object, a catch-all listing).
+fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) -> String {
+    if exact {
+        return match lang {
+            Lang::Zh => "名称与请求完全一致".to_owned(),
+            Lang::En => "its name is exactly what you asked for".to_owned(),
+        };
+    }
+    if relevance <= 0.0 || m.matched.is_empty() {
+        return match lang {
+            Lang::Zh => "和当前任务不相关".to_owned(),
+            Lang::En => "unrelated to the task".to_owned(),
+        };
+    }
+    let shown = join(&display_terms(q, &m.matched), lang);
+    let mut out = match lang {
+        Lang::Zh => format!("和你的任务相关（匹配：{shown}）"),
+        Lang::En => format!("matches your task ({shown})"),
+    };
+    if m.object_miss {
+        let objects: Vec<String> = q
+            .units
+            .iter()
+            .filter(|u| {
+                matches!(u.kind, relevance::UnitKind::Concept { concept, .. } if q.objects.contains(&concept))
+            })
+            .map(|u| u.surface.clone())
+            .collect();
+        let objects = join(&objects, lang);
+        out.push_str(&match lang {
+            Lang::Zh => format!("，但处理的不是你要的对象（{objects}）"),
+            Lang::En => format!(", but not for what you named ({objects})"),
+        });
+    }
+    if m.reversed {
+        out.push_str(match lang {
+            Lang::Zh => "，但转换方向相反",
+            Lang::En => ", but it converts the other way round",
+        });
+    }
+    if m.name_action_miss {
+        out.push_str(match lang {
+            Lang::Zh => "；它名字里说的是另一件事",
+            Lang::En => "; its name says it does something else",
+        });
+    }
+    if m.catch_all {
+        out.push_str(match lang {
+            Lang::Zh => "；自称什么都能做，说法打折",
+            Lang::En => "; it says it does everything, so its claims count less",
+        });
+    }
+    if m.breadth_weight < 1.0 && !m.catch_all {
+        let pct = round(100.0 * m.breadth_weight, 0);
+        out.push_str(&match lang {
+            Lang::Zh => format!("；它声称能做 {} 类事，每项说法只算 {pct}%", m.breadth),
+            Lang::En => format!(
+                "; it claims {} different jobs, so each claim counts {pct}%",
+                m.breadth
+            ),
+        });
+    }
+    out
 }
 
 /// The readable reasons: the details of the factors that earned the most points, best first, plus the
