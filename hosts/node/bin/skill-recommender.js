@@ -242,6 +242,10 @@ function reportText(v) {
     const fs = (k) => (typeof f[k] === 'string' ? f[k] : '');
     const place = typeof f.line === 'number' && f.line > 0 ? `${fs('file')}:${f.line}` : fs('file');
     out += `\n[${fs('severity').toUpperCase()}] ${fs('rule_id')}  ${place}\n    ${fs('evidence')}\n    ${fs('description')}\n`;
+    for (const r of Array.isArray(f.related) ? f.related : []) {
+      const rs = (k) => (typeof r[k] === 'string' ? r[k] : '');
+      out += `    ${rs('role')} ${rs('file')}:${JSON.stringify(r.line ?? null)}  ${rs('evidence')}\n`;
+    }
   }
   return out;
 }

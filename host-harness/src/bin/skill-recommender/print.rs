@@ -105,6 +105,16 @@ fn report_text(v: &Value) -> String {
             fs("evidence"),
             fs("description")
         ));
+        for r in f["related"].as_array().into_iter().flatten() {
+            let rs = |k: &str| r[k].as_str().unwrap_or("").to_owned();
+            out.push_str(&format!(
+                "    {} {}:{}  {}\n",
+                rs("role"),
+                rs("file"),
+                r["line"],
+                rs("evidence")
+            ));
+        }
     }
     out
 }

@@ -252,6 +252,13 @@ def report_text(v: dict) -> str:
         line = f.get("line")
         place = fs("file") if not isinstance(line, int) or isinstance(line, bool) or line <= 0 else f"{fs('file')}:{line}"
         out += f"\n[{fs('severity').upper()}] {fs('rule_id')}  {place}\n    {fs('evidence')}\n    {fs('description')}\n"
+        related = f.get("related") if isinstance(f.get("related"), list) else []
+        for r in related:
+            def rs(k: str, r: dict = r) -> str:
+                x = r.get(k)
+                return x if isinstance(x, str) else ""
+
+            out += f"    {rs('role')} {rs('file')}:{json.dumps(r.get('line'))}  {rs('evidence')}\n"
     return out
 
 
