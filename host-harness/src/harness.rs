@@ -409,6 +409,7 @@ impl Harness {
                 Lang::Zh => wit_types::Lang::Zh,
                 Lang::En => wit_types::Lang::En,
             },
+            lang_explicit: ctx.lang_explicit,
         };
         let input = match &*command {
             Command::Normalize { json, .. } => Some(("input", json.len())),
@@ -649,6 +650,7 @@ fn dispatch(
                 name: skill.name.clone(),
                 url: skill.url.clone(),
                 categories: skill.categories.clone(),
+                mode: skill.mode.map(|m| mode_of(&m)),
             };
             g.call_feedback(s, c, action, &skill)
         }

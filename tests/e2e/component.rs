@@ -16,6 +16,7 @@ fn script() -> Vec<(&'static str, Command)> {
         name: Some(format!("Skill {id}")),
         url: Some(format!("https://clawhub.ai/x/{id}")),
         categories: cats.iter().map(|c| c.to_string()).collect(),
+        mode: None,
     };
     vec![
         ("2026-11-29T09:00:00Z", Command::Status),
@@ -277,6 +278,7 @@ fn the_component_behaves_exactly_like_the_native_build() {
                 now: now.into(),
                 host_timezone: Some("Asia/Shanghai".into()),
                 lang,
+                lang_explicit: true,
             };
             let wasm = harness()
                 .run(&wasm_store, &ctx, &command)

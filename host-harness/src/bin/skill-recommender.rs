@@ -431,6 +431,7 @@ impl SkillArgs {
             name: self.skill_name,
             url: self.skill_url,
             categories: self.categories,
+            mode: None,
         }
     }
 }
