@@ -7,6 +7,7 @@ mod component;
 mod hostile;
 mod pool;
 mod preinit;
+mod readme;
 mod recommend;
 mod sandbox;
 mod security;
