@@ -139,13 +139,12 @@ fn script() -> Vec<(&'static str, Command)> {
     .collect()
 }
 
-const SAMPLE: &str = include_str!("../../data/sample_candidates.json");
 
 /// Ranking, recommending (daily and manual, recorded and dry) and rendering over several days.
 fn recommend_script() -> Vec<(&'static str, Command)> {
     let recommend = |mode, task: Option<&str>, dry_run| Command::Recommend {
         mode,
-        candidates: SAMPLE.into(),
+        candidates: crate::common::real_sample_text(),
         installed: Vec::new(),
         options: RecommendOptions {
             task: task.map(str::to_owned),
@@ -158,7 +157,7 @@ fn recommend_script() -> Vec<(&'static str, Command)> {
     };
     let rank = |mode, task: &str| Command::Rank {
         mode,
-        candidates: SAMPLE.into(),
+        candidates: crate::common::real_sample_text(),
         installed: vec![InstalledSkill {
             name: "pdf-toolkit".into(),
             ..InstalledSkill::default()

@@ -111,7 +111,7 @@ fn more_concurrent_calls_than_slots_all_complete() {
         slots: 2,
         ..InstancePool::default()
     }));
-    let sample = std::fs::read_to_string(root().join("data/sample_candidates.json")).unwrap();
+    let sample = crate::common::real_sample_text();
     let command = Command::Filter {
         mode: Mode::Manual,
         candidates: sample,

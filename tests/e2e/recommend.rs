@@ -6,8 +6,9 @@ use serde_json::{Value, json};
 
 use crate::common::{cli, cli_input, code, json, read, root};
 
+/// The sample candidates as real search results (see `common::real_sample`).
 fn sample() -> PathBuf {
-    root().join("data/sample_candidates.json")
+    crate::common::real_sample()
 }
 
 fn stdout(out: &std::process::Output) -> String {
@@ -185,7 +186,7 @@ fn daily_recommend_once_per_local_day_through_the_cli() {
 #[test]
 fn rank_reads_stdin_and_explains_every_score() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(sample()).unwrap();
+    let text = crate::common::real_sample_text();
     let out = cli_input(
         Some(dir.path()),
         &[
