@@ -1,7 +1,8 @@
 //! # host-harness: run the skill-recommender component safely
 //!
 //! A library first ([`Harness`], [`StateStore`] with [`FileStateStore`] and [`MemoryStateStore`],
-//! [`Limits`], [`Command`]); the `skill-recommender` CLI is a thin layer over it.
+//! [`Limits`], [`Command`]), with a command layer ([`commands`]: each command's arguments, guest call and
+//! result, defined once) that the `skill-recommender` CLI and its MCP server are thin faces of.
 //!
 //! ```no_run
 //! use host_harness::{Command, FileStateStore, Harness};
@@ -33,6 +34,7 @@
 
 pub mod bundle;
 pub mod cache;
+pub mod commands;
 pub mod discover;
 pub mod error;
 pub mod harness;

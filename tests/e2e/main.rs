@@ -2,6 +2,7 @@
 
 mod candidates;
 mod cli;
+mod commands;
 mod common;
 mod component;
 mod hostile;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `skill-recommender` on Node: the same commands, global flags, JSON output, errors and exit codes as the
-// Rust CLI (host-harness/src/bin/skill-recommender.rs). All judging happens in the component.
+// Rust CLI (host-harness/src/bin/skill-recommender/). All judging happens in the component.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { HostError, invalidInput } from '../src/errors.js';
 import { ioMessage } from '../src/errors.js';

@@ -1,5 +1,5 @@
 """``skill-recommender``: the same commands, flags, JSON output and exit codes as the Rust CLI
-(``host-harness/src/bin/skill-recommender.rs``), running the same component under wasmtime-py."""
+(``host-harness/src/bin/skill-recommender/``), running the same component under wasmtime-py."""
 
 from __future__ import annotations
 
