@@ -167,6 +167,17 @@ pub(crate) fn link_wasi_std<T: WasiView + 'static>(linker: &mut Linker<T>) -> wa
     Ok(())
 }
 
+/// Called once before the component is compiled for the cache (a miss), with the cache file's path: so
+/// a front-end can say that this first run takes longer ([`HarnessBuilder::on_prepare`]).
+#[derive(Clone)]
+pub struct PrepareHook(pub Arc<dyn Fn(&std::path::Path) + Send + Sync>);
+
+impl std::fmt::Debug for PrepareHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PrepareHook")
+    }
+}
+
 /// Configure a [`Harness`].
 #[derive(Debug, Clone)]
 pub struct HarnessBuilder {
@@ -175,9 +186,18 @@ pub struct HarnessBuilder {
     limits: Limits,
     preinit: Option<bool>,
     pool: Option<InstancePool>,
+    on_prepare: Option<PrepareHook>,
 }
 
 impl HarnessBuilder {
+    /// Call `f` (with the cache file's path) right before the component is compiled and cached, which
+    /// happens once per machine and component build: the CLI says so on stderr, so a first run that
+    /// takes longer is never silent. Not called on a cache hit or without a cache.
+    pub fn on_prepare(mut self, f: impl Fn(&std::path::Path) + Send + Sync + 'static) -> Self {
+        self.on_prepare = Some(PrepareHook(Arc::new(f)));
+        self
+    }
+
     /// Use another component (tests, or a component built elsewhere) instead of the embedded one.
     pub fn component_bytes(mut self, bytes: Vec<u8>) -> Self {
         self.component = Some(bytes);
@@ -244,8 +264,13 @@ impl HarnessBuilder {
             max_memory_bytes: self.limits.max_memory_bytes,
             fuel: crate::preinit::INIT_FUEL,
         });
-        let (component, cache, preinit) = cache::load(&engine, bytes, &self.cache, init_limits)
-            .map_err(|e| Error::Component(format!("{e:#}")))?;
+        let hook = self
+            .on_prepare
+            .as_ref()
+            .map(|h| &*h.0 as &dyn Fn(&std::path::Path));
+        let (component, cache, preinit) =
+            cache::load(&engine, bytes, &self.cache, init_limits, hook)
+                .map_err(|e| Error::Component(format!("{e:#}")))?;
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(&engine).map(|(n, _)| n.to_owned()).collect();
         let exports: Vec<String> = ty.exports(&engine).map(|(n, _)| n.to_owned()).collect();
@@ -334,6 +359,7 @@ impl Harness {
             limits: Limits::default(),
             preinit: None,
             pool: Some(InstancePool::default()),
+            on_prepare: None,
         }
     }
 

@@ -302,12 +302,8 @@ fn normalize_then_filter_on_every_registry() {
 #[test]
 fn filter_reports_every_reason_with_details() {
     let d = tempfile::tempdir().unwrap();
-    let (rc, v) = crate::candidates::filter_file(
-        d.path(),
-        &crate::common::real_sample(),
-        "manual",
-        &[],
-    );
+    let (rc, v) =
+        crate::candidates::filter_file(d.path(), &crate::common::real_sample(), "manual", &[]);
     assert_eq!(rc, 0);
     let reasons: Vec<&str> = v["dropped"]
         .as_array()
@@ -483,12 +479,7 @@ fn filter_never_writes_state() {
         "{\"daily_rec_status\": \"enabled\"}",
     )
     .unwrap();
-    let (rc, _) = filter_file(
-        d.path(),
-        &crate::common::real_sample(),
-        "daily",
-        &[],
-    );
+    let (rc, _) = filter_file(d.path(), &crate::common::real_sample(), "daily", &[]);
     assert_eq!(rc, 0);
     assert_eq!(
         fs::read_to_string(d.path().join("state.json")).unwrap(),

@@ -139,7 +139,6 @@ fn script() -> Vec<(&'static str, Command)> {
     .collect()
 }
 
-
 /// Ranking, recommending (daily and manual, recorded and dry) and rendering over several days.
 fn recommend_script() -> Vec<(&'static str, Command)> {
     let recommend = |mode, task: Option<&str>, dry_run| Command::Recommend {

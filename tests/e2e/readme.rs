@@ -222,7 +222,9 @@ fn every_readme_code_block_runs_or_is_checked() {
                     by_host += 1;
                 }
                 "text" => not_run.push(at),
-                "" => panic!("{at}: a code block without a language tag (sh, json, toml, js, python or text)"),
+                "" => panic!(
+                    "{at}: a code block without a language tag (sh, json, toml, js, python or text)"
+                ),
                 other => panic!("{at}: unknown code block language {other:?}"),
             }
         }
@@ -231,7 +233,10 @@ fn every_readme_code_block_runs_or_is_checked() {
         "README blocks: {ran} sh run, {parsed} parsed, {by_host} run by a host's suite; not run (text): {}",
         not_run.join(", ")
     );
-    assert!(ran >= 3 && parsed >= 2, "{ran} sh blocks run, {parsed} parsed");
+    assert!(
+        ran >= 3 && parsed >= 2,
+        "{ran} sh blocks run, {parsed} parsed"
+    );
 }
 
 /// SKILL.md shows the minimal candidate and the wrapper, as the schema's example has them.
@@ -244,8 +249,12 @@ fn skill_md_shows_the_minimal_candidate_and_points_to_the_schema() {
     )
     .unwrap();
     let shown = blocks(&skill).into_iter().any(|b| {
-        b.lang == "json" && serde_json::from_str::<serde_json::Value>(&b.body).ok() == Some(minimal.clone())
+        b.lang == "json"
+            && serde_json::from_str::<serde_json::Value>(&b.body).ok() == Some(minimal.clone())
     });
-    assert!(shown, "SKILL.md has no json block equal to schema/examples/minimal.json");
+    assert!(
+        shown,
+        "SKILL.md has no json block equal to schema/examples/minimal.json"
+    );
     assert!(text.contains("schema/candidates.schema.json"));
 }
