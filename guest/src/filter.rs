@@ -259,7 +259,6 @@ fn validity(c: &Candidate) -> Option<(Reason, String)> {
     let missing: Vec<&str> = crate::model::REQUIRED_FIELDS
         .into_iter()
         .zip([&c.skill_id, &c.name, &c.url, &c.description])
-        .into_iter()
         .filter(|(_, v)| v.trim().is_empty())
         .map(|(k, _)| k)
         .collect();

@@ -76,6 +76,9 @@ fn invalid(message: String) -> Error {
 }
 
 /// One item of a list, as read.
+// Nearly every entry of a real list is a candidate: boxing that variant would add an allocation per
+// candidate to save space only in the rare raw or invalid ones.
+#[allow(clippy::large_enum_variant)]
 enum Entry {
     /// A candidate object (it has `skill_id`), parsed.
     Candidate(std::result::Result<Candidate, String>),

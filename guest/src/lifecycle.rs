@@ -723,7 +723,7 @@ pub(crate) fn resolve_shown(
         } else {
             skill.categories
         },
-        mode: skill.mode.or_else(|| match found.mode.as_deref() {
+        mode: skill.mode.or(match found.mode.as_deref() {
             Some("daily") => Some(crate::filter::Mode::Daily),
             Some(_) => Some(crate::filter::Mode::Manual),
             None => None,

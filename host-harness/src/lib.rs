@@ -171,7 +171,7 @@ pub fn user_context(lang: Option<Lang>, env: impl Fn(&str) -> Option<std::ffi::O
 pub fn locale_lang(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Lang {
     let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
         .into_iter()
-        .filter_map(|k| env(k))
+        .filter_map(env)
         .map(|v| v.to_string_lossy().into_owned())
         .find(|v| !v.trim().is_empty());
     Lang::from_locale(locale.as_deref())

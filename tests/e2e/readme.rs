@@ -33,14 +33,12 @@ struct Block {
 fn readmes() -> Vec<PathBuf> {
     let root = root();
     let mut files = vec![root.join("README.md"), root.join("SKILL.md")];
-    for dir in ["docs"] {
-        let mut md: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .map(|d| d.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default();
-        md.retain(|p| p.extension().is_some_and(|e| e == "md"));
-        md.sort();
-        files.extend(md);
-    }
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    docs.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    docs.sort();
+    files.extend(docs);
     for f in [
         "hosts/node/README.md",
         "hosts/python/README.md",
