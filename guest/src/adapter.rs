@@ -69,6 +69,7 @@ fn ctx(c: types::Context) -> Ctx {
             types::Lang::Zh => Lang::Zh,
             types::Lang::En => Lang::En,
         },
+        lang_explicit: c.lang_explicit,
     }
 }
 
@@ -206,6 +207,7 @@ impl wit::Guest for Component {
             name: skill.name,
             url: skill.url,
             categories: skill.categories,
+            mode: skill.mode.map(mode_of),
         };
         reply(domain::feedback(&ctx(c), &mut HostStore, action, &skill))
     }

@@ -29,6 +29,7 @@ fn ctx() -> Ctx {
         now: "2026-11-29T02:00:00Z".into(),
         host_timezone: Some("Asia/Shanghai".into()),
         lang: Lang::En,
+        lang_explicit: true,
     }
 }
 

@@ -176,6 +176,17 @@ pub(crate) fn link_wasi_std<T: WasiView + 'static>(linker: &mut Linker<T>) -> wa
     Ok(())
 }
 
+/// Called once before the component is compiled for the cache (a miss), with the cache file's path: so
+/// a front-end can say that this first run takes longer ([`HarnessBuilder::on_prepare`]).
+#[derive(Clone)]
+pub struct PrepareHook(pub Arc<dyn Fn(&std::path::Path) + Send + Sync>);
+
+impl std::fmt::Debug for PrepareHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PrepareHook")
+    }
+}
+
 /// Configure a [`Harness`].
 #[derive(Debug, Clone)]
 pub struct HarnessBuilder {
@@ -185,6 +196,7 @@ pub struct HarnessBuilder {
     preinit: Option<bool>,
     pool: Option<InstancePool>,
     commands: CommandLookup,
+    on_prepare: Option<PrepareHook>,
 }
 
 impl HarnessBuilder {
@@ -192,6 +204,14 @@ impl HarnessBuilder {
     /// this process's PATH, for agents on this host's platform).
     pub fn command_lookup(mut self, lookup: CommandLookup) -> Self {
         self.commands = lookup;
+        self
+    }
+
+    /// Call `f` (with the cache file's path) right before the component is compiled and cached, which
+    /// happens once per machine and component build: the CLI says so on stderr, so a first run that
+    /// takes longer is never silent. Not called on a cache hit or without a cache.
+    pub fn on_prepare(mut self, f: impl Fn(&std::path::Path) + Send + Sync + 'static) -> Self {
+        self.on_prepare = Some(PrepareHook(Arc::new(f)));
         self
     }
 
@@ -261,8 +281,13 @@ impl HarnessBuilder {
             max_memory_bytes: self.limits.max_memory_bytes,
             fuel: crate::preinit::INIT_FUEL,
         });
-        let (component, cache, preinit) = cache::load(&engine, bytes, &self.cache, init_limits)
-            .map_err(|e| Error::Component(format!("{e:#}")))?;
+        let hook = self
+            .on_prepare
+            .as_ref()
+            .map(|h| &*h.0 as &dyn Fn(&std::path::Path));
+        let (component, cache, preinit) =
+            cache::load(&engine, bytes, &self.cache, init_limits, hook)
+                .map_err(|e| Error::Component(format!("{e:#}")))?;
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(&engine).map(|(n, _)| n.to_owned()).collect();
         let exports: Vec<String> = ty.exports(&engine).map(|(n, _)| n.to_owned()).collect();
@@ -354,6 +379,7 @@ impl Harness {
             preinit: None,
             pool: Some(InstancePool::default()),
             commands: CommandLookup::default(),
+            on_prepare: None,
         }
     }
 
@@ -429,6 +455,7 @@ impl Harness {
                 Lang::Zh => wit_types::Lang::Zh,
                 Lang::En => wit_types::Lang::En,
             },
+            lang_explicit: ctx.lang_explicit,
         };
         let input = match &*command {
             Command::Normalize { json, .. } => Some(("input", json.len())),
@@ -696,6 +723,7 @@ fn dispatch(
                 name: skill.name.clone(),
                 url: skill.url.clone(),
                 categories: skill.categories.clone(),
+                mode: skill.mode.map(|m| mode_of(&m)),
             };
             g.call_feedback(s, c, action, &skill)
         }

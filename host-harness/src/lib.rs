@@ -151,11 +151,35 @@ pub enum Command {
     },
 }
 
-/// The context for a call made now: the system clock (UTC) and the system's IANA zone.
+/// The context for a call made now, in `lang`: the system clock (UTC) and the system's IANA zone.
 pub fn system_context(lang: Lang) -> Ctx {
     Ctx {
         now: jiff::Timestamp::now().to_string(),
         host_timezone: iana_time_zone::get_timezone().ok(),
         lang,
+        lang_explicit: true,
     }
+}
+
+/// The context for a call made now: `lang` when the caller chose one (`--lang`), else the user's
+/// language as the state says (the component decides) or, failing that, as `env` says
+/// ([`locale_lang`]).
+pub fn user_context(lang: Option<Lang>, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Ctx {
+    Ctx {
+        lang: lang.unwrap_or_else(|| locale_lang(env)),
+        lang_explicit: lang.is_some(),
+        ..system_context(Lang::Zh)
+    }
+}
+
+/// The language the user's locale asks for: the first non-empty of `LC_ALL`, `LC_MESSAGES` and `LANG`
+/// (POSIX precedence); `zh*` is Chinese, any other locale English, none at all Chinese
+/// ([`Lang::from_locale`]).
+pub fn locale_lang(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Lang {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .into_iter()
+        .filter_map(env)
+        .map(|v| v.to_string_lossy().into_owned())
+        .find(|v| !v.trim().is_empty());
+    Lang::from_locale(locale.as_deref())
 }

@@ -16,6 +16,7 @@ fn script() -> Vec<(&'static str, Command)> {
         name: Some(format!("Skill {id}")),
         url: Some(format!("https://clawhub.ai/x/{id}")),
         categories: cats.iter().map(|c| c.to_string()).collect(),
+        mode: None,
     };
     vec![
         ("2026-11-29T09:00:00Z", Command::Status),
@@ -138,13 +139,11 @@ fn script() -> Vec<(&'static str, Command)> {
     .collect()
 }
 
-const SAMPLE: &str = include_str!("../../data/sample_candidates.json");
-
 /// Ranking, recommending (daily and manual, recorded and dry) and rendering over several days.
 fn recommend_script() -> Vec<(&'static str, Command)> {
     let recommend = |mode, task: Option<&str>, dry_run| Command::Recommend {
         mode,
-        candidates: SAMPLE.into(),
+        candidates: crate::common::real_sample_text(),
         installed: Vec::new(),
         options: RecommendOptions {
             task: task.map(str::to_owned),
@@ -160,7 +159,8 @@ fn recommend_script() -> Vec<(&'static str, Command)> {
     // SKILL.md, for an agent on this host's platform: the component asks the host about the commands
     // (`host-env`), the native build asks the same lookup.
     let fitted = |lang_task: &str| {
-        let mut list: serde_json::Value = serde_json::from_str(SAMPLE).unwrap();
+        let mut list: serde_json::Value =
+            serde_json::from_str(&crate::common::real_sample_text()).unwrap();
         let extra = serde_json::json!([
             {"skill_id": "clawhub:notes-cli", "name": "notes-cli", "url": "https://clawhub.ai/a/notes-cli", "source": "clawhub",
              "description": "Turns meeting transcripts into notes with decisions and action items.", "updated_at": "2026-11-20T00:00:00Z",
@@ -195,7 +195,7 @@ fn recommend_script() -> Vec<(&'static str, Command)> {
     };
     let rank = |mode, task: &str| Command::Rank {
         mode,
-        candidates: SAMPLE.into(),
+        candidates: crate::common::real_sample_text(),
         installed: vec![InstalledSkill {
             name: "pdf-toolkit".into(),
             ..InstalledSkill::default()
@@ -348,6 +348,7 @@ fn the_component_behaves_exactly_like_the_native_build() {
                 now: now.into(),
                 host_timezone: Some("Asia/Shanghai".into()),
                 lang,
+                lang_explicit: true,
             };
             let wasm = harness()
                 .run(&wasm_store, &ctx, &command)

@@ -1,5 +1,6 @@
 //! End-to-end tests: the real component through the harness, and the real CLI binary.
 
+mod agent_path;
 mod candidates;
 mod cli;
 mod commands;
@@ -8,6 +9,7 @@ mod component;
 mod hostile;
 mod pool;
 mod preinit;
+mod readme;
 mod recommend;
 mod sandbox;
 mod security;

@@ -46,7 +46,7 @@ fn skill_dirs() -> Vec<PathBuf> {
 
 /// Every export that uses the built tables, on the sample data and every skill corpus bundle.
 pub(crate) fn session() -> Vec<Command> {
-    let sample = fs::read_to_string(root().join("data/sample_candidates.json")).unwrap();
+    let sample = crate::common::real_sample_text();
     let mut commands = vec![
         Command::ScanCandidates {
             mode: Mode::Manual,

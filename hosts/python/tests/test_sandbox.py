@@ -23,7 +23,7 @@ STD_IMPORTS = {
 
 
 def test_the_component_imports_only_std_io_cli_the_state_store_and_host_env(tmp_path):
-    imports = Host(tmp_path, now=NOW, no_cache=True).status()["host"]["component_imports"]
+    imports = Host(tmp_path, now=NOW, no_cache=True).status(verbose=True)["host"]["component_imports"]
     bases = {i.split("@")[0] for i in imports}
     assert bases - STD_IMPORTS == {
         "skill-recommender:core/types",

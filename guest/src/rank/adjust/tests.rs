@@ -308,6 +308,7 @@ fn recommend(
         now: NOW.into(),
         host_timezone: Some("Asia/Shanghai".into()),
         lang,
+        lang_explicit: true,
     };
     let opts = crate::recommend::Options {
         task: TASK.map(str::to_owned),

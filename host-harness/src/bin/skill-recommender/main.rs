@@ -16,12 +16,16 @@ use host_harness::commands::{
     UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
 use host_harness::{CacheMode, Error, Harness, Lang};
+use serde_json::json;
 
 use args::{Cli, Cmd, LangArg};
 use print::Style;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(e),
+    };
     let compact = cli.compact;
     let style = match cli.command {
         Cmd::ScanBundle { text: true, .. } => Style::ScanReport,
@@ -34,6 +38,32 @@ fn main() -> ExitCode {
     }
 }
 
+/// A usage error: the same `{"error": ...}` object as every other failure on stdout (exit 2), clap's
+/// full text on stderr. `--help` and `--version` print as usual (exit 0).
+fn usage(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let rendered = e.render().to_string();
+    let message = rendered
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("error: ")
+        .to_owned();
+    let value = json!({"error": {"code": "usage", "message": message, "exit_code": 2}});
+    let compact = std::env::args().any(|a| a == "--compact");
+    let text = if compact {
+        serde_json::to_string(&value)
+    } else {
+        serde_json::to_string_pretty(&value)
+    };
+    println!("{}", text.expect("JSON values always serialize"));
+    eprint!("{rendered}");
+    ExitCode::from(2)
+}
+
 fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
     match (no_cache, dir) {
         (true, _) => CacheMode::Disabled,
@@ -42,15 +72,13 @@ fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
     }
 }
 
-/// The bundled sample candidates: `recommend`'s development fallback when no --candidates is given.
-const SAMPLE_CANDIDATES: &str = include_str!("../../../../data/sample_candidates.json");
-
 fn run(cli: Cli) -> Result<Output, Error> {
-    let lang = match cli.lang {
+    // Without --lang the component takes the state's language, else this guess from the locale.
+    let lang = cli.lang.map(|l| match l {
         LangArg::Zh => Lang::Zh,
         LangArg::En => Lang::En,
-    };
-    let mut ctx = host_harness::system_context(lang);
+    });
+    let mut ctx = host_harness::user_context(lang, |k| std::env::var_os(k));
     if let Some(now) = cli.now {
         ctx.now = now;
     }
@@ -60,7 +88,14 @@ fn run(cli: Cli) -> Result<Output, Error> {
     // One call per process: a warm instance pool would only add its set-up (≈ 3 ms) to start-up.
     let mut builder = Harness::builder()
         .cache(cache_mode(cli.no_cache, cli.cache_dir))
-        .instance_pool(None);
+        .instance_pool(None)
+        .on_prepare(|path| {
+            // The one slow start: never silent.
+            eprintln!(
+                "skill-recommender: preparing the component for this machine (once; later runs load it from {})",
+                path.display()
+            );
+        });
     if let Some(path) = &cli.component {
         let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
             field: "component".into(),
@@ -94,11 +129,16 @@ fn run(cli: Cli) -> Result<Output, Error> {
                 response: input("input", &path)?,
             },
         ),
-        Cmd::Scan { candidates, mode } => host.scan(
+        Cmd::Scan {
+            candidates,
+            source,
+            mode,
+        } => host.scan(
             &ctx,
             ScanArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
             },
         ),
         Cmd::ScanBundle {
@@ -140,6 +180,7 @@ fn run(cli: Cli) -> Result<Output, Error> {
         // Stateful: one transaction on the state directory.
         Cmd::Filter {
             candidates,
+            source,
             mode,
             discovery,
             agent,
@@ -148,12 +189,14 @@ fn run(cli: Cli) -> Result<Output, Error> {
             FilterArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
                 discovery: discovery.into_args(),
                 agent: agent.into_args(),
             },
         ),
         Cmd::Rank {
             candidates,
+            source,
             mode,
             request,
             discovery,
@@ -163,6 +206,7 @@ fn run(cli: Cli) -> Result<Output, Error> {
             RankArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
                 task: request.task,
                 signals: request.signals,
                 discovery: discovery.into_args(),
@@ -172,6 +216,8 @@ fn run(cli: Cli) -> Result<Output, Error> {
         Cmd::Recommend {
             mode,
             candidates,
+            sample,
+            source,
             request,
             dry_run,
             remote_version,
@@ -182,19 +228,16 @@ fn run(cli: Cli) -> Result<Output, Error> {
             ..
         } => {
             let candidates = match candidates {
-                Some(path) => input("candidates", &path)?,
-                None => {
-                    eprintln!(
-                        "skill-recommender: no --candidates given: using the bundled sample data (data/sample_candidates.json), for development only"
-                    );
-                    JsonText(SAMPLE_CANDIDATES.to_owned())
-                }
+                Some(path) => Some(input("candidates", &path)?),
+                None => None,
             };
             host.recommend(
                 &ctx,
                 RecommendArgs {
                     mode,
                     candidates,
+                    sample,
+                    source: source.into_args(),
                     task: request.task,
                     signals: request.signals,
                     dry_run,
@@ -206,7 +249,8 @@ fn run(cli: Cli) -> Result<Output, Error> {
                 },
             )
         }
-        Cmd::Status => host.status(&ctx),
+        Cmd::Status { verbose: false } => host.status(&ctx),
+        Cmd::Status { verbose: true } => host.status_verbose(&ctx),
         Cmd::PromptDaily { source } => host.daily(
             &ctx,
             &DailyArgs {
@@ -271,7 +315,13 @@ fn run(cli: Cli) -> Result<Output, Error> {
                 UpdateAnswer::Dismiss
             },
         ),
-        Cmd::Shown(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Shown)),
+        Cmd::Shown { skill, mode } => host.feedback(
+            &ctx,
+            host_harness::commands::FeedbackArgs {
+                mode,
+                ..skill.into_args(FeedbackKind::Shown)
+            },
+        ),
         Cmd::Accept(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Accept)),
         Cmd::Reject(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Reject)),
     }
