@@ -117,7 +117,7 @@ fn data() -> &'static HostFile {
 
 /// Build the tables now ([`crate::initialize`]).
 pub(crate) fn initialize() {
-    data();
+    lists();
 }
 
 /// `host` is `domain` or a subdomain of it.
@@ -227,22 +227,117 @@ fn ipv4(host: &str) -> Option<[u8; 4]> {
     parts.next().is_none().then_some(out)
 }
 
-fn in_list(host: &str, path: &str, list: &[String]) -> bool {
-    list.iter().any(|entry| match entry.split_once('/') {
-        Some((h, prefix)) => {
-            host == h && {
-                let p = path.trim_start_matches('/');
-                p.len() >= prefix.len() && p[..prefix.len()].eq_ignore_ascii_case(prefix)
+/// The lists of `hosts.json`, as bits of [`Lists`].
+const COLLECTORS: u16 = 1;
+const PASTE: u16 = 1 << 1;
+const TUNNELS: u16 = 1 << 2;
+const SHORTENERS: u16 = 1 << 3;
+const INSTALLERS: u16 = 1 << 4;
+const REGISTRIES: u16 = 1 << 5;
+const USER_CONTENT: u16 = 1 << 6;
+const VENDORS: u16 = 1 << 7;
+const BRAND_OK: u16 = 1 << 8;
+
+/// How an entry of a list matches a host found at its domain.
+enum Entry {
+    /// The domain and every subdomain (`example.com`, or `.example.com` in `user_content`).
+    Under(u16),
+    /// The domain itself only (`user_content` entries without a leading dot).
+    Exact(u16),
+    /// The domain itself, with a path starting with the prefix (`host/prefix`); ASCII
+    /// case-insensitively unless `exact_case`.
+    Prefix(u16, String, bool),
+}
+
+/// Every list entry by domain, so that a host is classified with one lookup per label suffix
+/// (`a.b.example.com`, `b.example.com`, `example.com`, `com`) instead of a walk over every list.
+struct Lists {
+    by_domain: std::collections::BTreeMap<String, Vec<Entry>>,
+    brands: std::collections::BTreeSet<String>,
+}
+
+fn lists() -> &'static Lists {
+    static L: OnceLock<Lists> = OnceLock::new();
+    L.get_or_init(|| {
+        let d = data();
+        let mut by_domain: std::collections::BTreeMap<String, Vec<Entry>> = Default::default();
+        let mut add = |entry: &str, bit: u16, user_content: bool| {
+            let (domain, e) = match entry.split_once('/') {
+                Some((h, prefix)) => (h, Entry::Prefix(bit, prefix.to_owned(), user_content)),
+                None if user_content => match entry.strip_prefix('.') {
+                    Some(suffix) => (suffix, Entry::Under(bit)),
+                    None => (entry, Entry::Exact(bit)),
+                },
+                None => (entry, Entry::Under(bit)),
+            };
+            by_domain.entry(domain.to_owned()).or_default().push(e);
+        };
+        for (list, bit) in [
+            (&d.collectors, COLLECTORS),
+            (&d.paste, PASTE),
+            (&d.tunnels, TUNNELS),
+            (&d.shorteners, SHORTENERS),
+            (&d.installers, INSTALLERS),
+            (&d.registries, REGISTRIES),
+            (&d.brand_ok, BRAND_OK),
+        ] {
+            for entry in list {
+                add(entry, bit, false);
             }
         }
-        None => under(host, entry),
+        for entry in &d.user_content {
+            add(entry, USER_CONTENT, true);
+        }
+        for v in &d.vendors {
+            for dom in &v.domains {
+                add(dom, VENDORS, false);
+            }
+        }
+        Lists {
+            by_domain,
+            brands: d.brands.iter().cloned().collect(),
+        }
     })
+}
+
+/// The lists `host` (with the URL's `path`) is on, as bits.
+fn lists_of(host: &str, path: &str) -> u16 {
+    let l = lists();
+    let mut bits = 0;
+    let mut suffix = host;
+    loop {
+        if let Some(entries) = l.by_domain.get(suffix) {
+            let whole = suffix.len() == host.len();
+            for e in entries {
+                bits |= match e {
+                    Entry::Under(b) => *b,
+                    Entry::Exact(b) if whole => *b,
+                    Entry::Prefix(b, prefix, exact_case) if whole => {
+                        let p = path.trim_start_matches('/');
+                        let ok = p.len() >= prefix.len()
+                            && p.is_char_boundary(prefix.len())
+                            && if *exact_case {
+                                p.starts_with(prefix.as_str())
+                            } else {
+                                p[..prefix.len()].eq_ignore_ascii_case(prefix)
+                            };
+                        if ok { *b } else { 0 }
+                    }
+                    _ => 0,
+                };
+            }
+        }
+        match suffix.find('.') {
+            Some(i) => suffix = &suffix[i + 1..],
+            None => break,
+        }
+    }
+    bits
 }
 
 /// The class of a host (lower-case, as [`split_url`] gives it), with the URL's path for the lists
 /// that name path prefixes (`raw.githubusercontent.com/Homebrew/`).
 pub fn classify(host: &str, path: &str) -> HostClass {
-    let d = data();
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     if let Some([a, b, ..]) = ipv4(bare) {
         let local = a == 127
@@ -277,16 +372,17 @@ pub fn classify(host: &str, path: &str) -> HostClass {
     {
         return HostClass::Local;
     }
-    if in_list(bare, path, &d.collectors) {
+    let on = lists_of(bare, path);
+    if on & COLLECTORS != 0 {
         return HostClass::Collector;
     }
-    if in_list(bare, path, &d.paste) {
+    if on & PASTE != 0 {
         return HostClass::Paste;
     }
-    if in_list(bare, path, &d.tunnels) {
+    if on & TUNNELS != 0 {
         return HostClass::Tunnel;
     }
-    if in_list(bare, path, &d.shorteners) {
+    if on & SHORTENERS != 0 {
         return HostClass::Shortener;
     }
     if matches!(
@@ -303,33 +399,24 @@ pub fn classify(host: &str, path: &str) -> HostClass {
     {
         return HostClass::Lookalike;
     }
-    if in_list(bare, path, &d.installers) {
+    if on & INSTALLERS != 0 {
         return HostClass::Installer;
     }
-    if in_list(bare, path, &d.registries) {
+    if on & REGISTRIES != 0 {
         return HostClass::Registry;
     }
     // Anyone's code: a vendor runs the host, not what it serves (`api.github.com` is the vendor's
     // API; `github.com/<anyone>` is not).
-    let user_content = d.user_content.iter().any(|u| match u.strip_prefix('.') {
-        Some(suffix) => under(bare, suffix),
-        None => match u.split_once('/') {
-            Some((h, prefix)) => bare == h && path.trim_start_matches('/').starts_with(prefix),
-            None => bare == u,
-        },
-    });
-    if user_content {
+    if on & USER_CONTENT != 0 {
         return HostClass::Unknown;
     }
-    if d.vendors
-        .iter()
-        .any(|v| v.domains.iter().any(|dom| under(bare, dom)))
-    {
+    if on & VENDORS != 0 {
         return HostClass::Vendor;
     }
-    let labels: Vec<&str> = bare.split(['.', '-']).collect();
-    if !d.brand_ok.iter().any(|ok| under(bare, ok))
-        && d.brands.iter().any(|b| labels.iter().any(|l| l == b))
+    if on & BRAND_OK == 0
+        && bare
+            .split(['.', '-'])
+            .any(|label| lists().brands.contains(label))
     {
         return HostClass::Lookalike;
     }

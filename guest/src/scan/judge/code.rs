@@ -18,7 +18,7 @@ pub const MAX_STATEMENT_LINES: usize = 40;
 const MAX_RESOLVE_DEPTH: usize = 5;
 
 /// A statement: one or more physical lines.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Statement {
     /// 1-based first and last line.
     pub first: u32,
@@ -98,6 +98,12 @@ pub fn statements(content: &str, kind: FileKind) -> Vec<Statement> {
 /// [`statements`], with `data` for configuration files (JSON): one statement per line, since
 /// brackets there only nest data and would join unrelated lines.
 pub fn statements_of(content: &str, kind: FileKind, data: bool) -> Vec<Statement> {
+    statements_until(content, kind, data, u32::MAX)
+}
+
+/// [`statements_of`], stopping after the statement that holds line `until` (1-based): nothing
+/// after a file's last fact can change what the judge finds.
+pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -> Vec<Statement> {
     let mut out = Vec::new();
     let mut in_fence = false;
     let mut data_fence = false;
@@ -108,6 +114,9 @@ pub fn statements_of(content: &str, kind: FileKind, data: bool) -> Vec<Statement
         let start = offset;
         offset += raw.len();
         let line_no = i as u32 + 1;
+        if line_no > until && current.is_none() {
+            break;
+        }
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim_start();
         if kind == FileKind::Markdown {

@@ -135,8 +135,12 @@ pub fn path_key(expr: &str) -> Option<String> {
 
 /// Whether `text` names `key` (a variable as a whole word, or a basename).
 pub fn names_key(text: &str, key: &str) -> bool {
+    if key.is_empty() || text.len() < key.len() {
+        return false;
+    }
+    let finder = memchr::memmem::Finder::new(key.as_bytes());
     let mut from = 0;
-    while let Some(i) = text[from..].find(key).map(|i| i + from) {
+    while let Some(i) = finder.find(&text.as_bytes()[from..]).map(|i| i + from) {
         let before = text[..i].chars().next_back();
         let after = text[i + key.len()..].chars().next();
         let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
@@ -267,12 +271,36 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     ]
     .iter()
     .any(|e| lower.ends_with(e));
-    let statements = code::statements_of(file.content, file.kind, data);
+    // After the last code fact, only a value still being followed (tainted, and perhaps written to
+    // a file another script sends) can matter: the statements are read up to that fact, and the
+    // rest only if something is tainted by then. (A file's facts are capped per kind, so a huge
+    // file is otherwise followed only as far as its facts reach.)
+    let until = facts
+        .iter()
+        .filter(code)
+        .map(|f| f.line)
+        .max()
+        .unwrap_or(0);
+    let mut statements = code::statements_until(file.content, file.kind, data, until);
+    let mut whole = false;
     let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut via: BTreeMap<String, (u32, String)> = BTreeMap::new();
     let mut function: Option<String> = None;
     let mut fi = 0;
-    for stmt in &statements {
+    let mut next = 0;
+    loop {
+        if next == statements.len() {
+            if whole || tainted.is_empty() {
+                break;
+            }
+            let done = statements.last().map_or(0, |s| s.last);
+            statements = code::statements_of(file.content, file.kind, data);
+            next = statements.partition_point(|s| s.first <= done);
+            whole = true;
+            continue;
+        }
+        let stmt = statements[next];
+        next += 1;
         let text = stmt.text(file.content);
         // Facts of this statement (facts are in line order; prose facts sit between fences).
         while fi < facts.len() && facts[fi].line < stmt.first {
@@ -409,6 +437,7 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             if facts[i].kind == FactKind::Download
                 && let Some(key) = download_key(b, file, &facts[i])
                 && ff.downloads.len() < MAX_PATHS
+                && !ff.downloads.iter().any(|w| w.key == key)
             {
                 ff.downloads.push(Written {
                     key,
