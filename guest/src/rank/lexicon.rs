@@ -454,7 +454,10 @@ mod tests {
         for (name, entry) in &file.concepts {
             let c = lex.concept(name).unwrap();
             for t in &entry.terms {
-                assert!(lex.concepts_in(t).contains(&c), "{t:?} does not find {name}");
+                assert!(
+                    lex.concepts_in(t).contains(&c),
+                    "{t:?} does not find {name}"
+                );
             }
         }
         assert!(lex.families_of_category("Cooking").unwrap().contains("fun"));
@@ -478,7 +481,12 @@ mod tests {
         let bad = r#"{"concepts": {"x": {"kind": "thing", "terms": ["a"]}}, "categories": {}}"#;
         assert!(Lexicon::parse(bad).err().unwrap().contains("\"x\""));
         let bad = r#"{"concepts": {"x": {"kind": "object", "terms": ["a"], "broader": ["y"]}}, "categories": {}}"#;
-        assert!(Lexicon::parse(bad).err().unwrap().contains("unknown broader"));
+        assert!(
+            Lexicon::parse(bad)
+                .err()
+                .unwrap()
+                .contains("unknown broader")
+        );
         let bad = r#"{"concepts": {"x": {"kind": "object", "terms": ["!!"]}}, "categories": {}}"#;
         assert!(Lexicon::parse(bad).err().unwrap().contains("empty term"));
     }
@@ -493,6 +501,11 @@ mod tests {
                 Piece::Break(false) => "|".into(),
             })
         });
-        assert_eq!(seen, ["merge", "pdfs", "|", "then", "2", "3", "docx", "|.", "合并", "|."]);
+        assert_eq!(
+            seen,
+            [
+                "merge", "pdfs", "|", "then", "2", "3", "docx", "|.", "合并", "|."
+            ]
+        );
     }
 }
