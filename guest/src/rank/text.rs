@@ -137,6 +137,8 @@ pub struct Vocab {
     /// Scratch buffers reused between texts.
     norm: String,
     spans: Vec<Span>,
+    /// Token id of each concept's `@name`, once interned.
+    concept_ids: Vec<Option<u32>>,
 }
 
 /// Normalize a text without a vocabulary (stems computed on the spot): for one-off lookups.
@@ -608,11 +610,19 @@ impl Doc {
 
 impl Vocab {
     /// The token id of a concept (`@name`), cached by concept index.
-    fn concept_id(&mut self, _concept: usize, name: &str) -> u32 {
+    fn concept_id(&mut self, concept: usize, name: &str) -> u32 {
+        if let Some(Some(id)) = self.concept_ids.get(concept) {
+            return *id;
+        }
         let mut key = String::with_capacity(name.len() + 1);
         key.push('@');
         key.push_str(name);
-        self.intern(&key)
+        let id = self.intern(&key);
+        if self.concept_ids.len() <= concept {
+            self.concept_ids.resize(concept + 1, None);
+        }
+        self.concept_ids[concept] = Some(id);
+        id
     }
 }
 
