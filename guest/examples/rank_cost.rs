@@ -8,11 +8,28 @@
 use std::fmt::Write;
 
 const CATEGORIES: [&str; 8] = [
-    "pdf", "devops", "finance", "travel", "content-creation", "audio", "coding", "education",
+    "pdf",
+    "devops",
+    "finance",
+    "travel",
+    "content-creation",
+    "audio",
+    "coding",
+    "education",
 ];
 const WORDS: [&str; 12] = [
-    "extracts", "tables", "summarizes", "meetings", "notes", "videos", "subtitles", "stocks",
-    "recipes", "invoices", "slides", "emails",
+    "extracts",
+    "tables",
+    "summarizes",
+    "meetings",
+    "notes",
+    "videos",
+    "subtitles",
+    "stocks",
+    "recipes",
+    "invoices",
+    "slides",
+    "emails",
 ];
 
 fn candidates(n: usize) -> String {
@@ -23,7 +40,10 @@ fn candidates(n: usize) -> String {
         x ^= x >> 7;
         x ^= x << 17;
         let cat = CATEGORIES[(x % 8) as usize];
-        let (w1, w2) = (WORDS[(x >> 8) as usize % 12], WORDS[(x >> 16) as usize % 12]);
+        let (w1, w2) = (
+            WORDS[(x >> 8) as usize % 12],
+            WORDS[(x >> 16) as usize % 12],
+        );
         if i > 0 {
             s.push(',');
         }
@@ -42,8 +62,14 @@ fn candidates(n: usize) -> String {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let (n, k) = (args.first().copied().unwrap_or(1000), args.get(1).copied().unwrap_or(20));
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let (n, k) = (
+        args.first().copied().unwrap_or(1000),
+        args.get(1).copied().unwrap_or(20),
+    );
     let input = candidates(n);
     let ctx = guest::Ctx {
         now: "2026-11-29T02:00:00Z".into(),
@@ -58,9 +84,19 @@ fn main() {
     let start = std::time::Instant::now();
     for _ in 0..k {
         let mut store = guest::MemoryStore::new();
-        let out = guest::rank::run(&ctx, &mut store, guest::filter::Mode::Manual, &input, &[], &request)
-            .expect("rank runs");
+        let out = guest::rank::run(
+            &ctx,
+            &mut store,
+            guest::filter::Mode::Manual,
+            &input,
+            &[],
+            &request,
+        )
+        .expect("rank runs");
         total += out.to_string().len();
     }
-    eprintln!("{n} candidates x {k}: {:?} wall, {total} bytes out", start.elapsed());
+    eprintln!(
+        "{n} candidates x {k}: {:?} wall, {total} bytes out",
+        start.elapsed()
+    );
 }
