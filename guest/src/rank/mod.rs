@@ -365,6 +365,7 @@ struct Traits {
 }
 
 impl Traits {
+    #[cfg(test)]
     fn of(c: &Candidate) -> Traits {
         let mut topics: BTreeSet<String> = c
             .categories
@@ -379,6 +380,31 @@ impl Traits {
             topics,
             category_families: category_families(&c.categories),
             text_families: text_families(&format!("{} {}", c.name, c.description)),
+        }
+    }
+
+    /// [`Traits::of`] from the candidate's analyzed document (its concepts are already found).
+    fn of_doc(c: &Candidate, doc: &Doc) -> Traits {
+        let lex = lexicon();
+        let mut topics: BTreeSet<String> = c
+            .categories
+            .iter()
+            .map(|x| x.trim().to_lowercase())
+            .filter(|x| !x.is_empty())
+            .collect();
+        let mut text_families = BTreeSet::new();
+        for o in &doc.occurrences {
+            let concept = &lex.concepts[o.concept as usize];
+            if o.field == Field::Categories as u8 {
+                topics.insert(concept.name.clone());
+            } else if o.field != Field::AgentNotes as u8 {
+                text_families.extend(concept.families.iter().cloned());
+            }
+        }
+        Traits {
+            topics,
+            category_families: category_families(&c.categories),
+            text_families,
         }
     }
 
@@ -774,7 +800,7 @@ pub fn rank_for(
             } else {
                 relevance::relevance(m.strength, bm25.get(i).map_or(0.0, |b| b.0), best)
             };
-            let traits = Traits::of(&c);
+            let traits = Traits::of_doc(&c, &docs[i]);
             let work_family = traits.work_family();
             let mut factors = factors(
                 &c, &traits, risk, mode, task, relevance, exact, m, &docs[i], &cx,

@@ -137,6 +137,8 @@ pub struct Vocab {
     /// Scratch buffers reused between texts.
     norm: String,
     spans: Vec<Span>,
+    /// Token id of each concept's `@name`, once interned.
+    concept_ids: Vec<Option<u32>>,
 }
 
 /// Normalize a text without a vocabulary (stems computed on the spot): for one-off lookups.
@@ -265,7 +267,8 @@ impl Vocab {
         // follows some content).
         let mut side_from = usize::MAX;
         // Per span: the norm ranges inside it that hits cover, and whether a concept covers it.
-        let mut covered: Vec<Vec<Cover>> = vec![Vec::new(); spans.len()];
+        // (span index, cover) in span order: hits come left to right.
+        let mut covered: Vec<(usize, Cover)> = Vec::new();
         let mut first = 0usize;
         // (sentence, position, object) in text order, and the first direction marker of each
         // sentence.
@@ -333,13 +336,16 @@ impl Vocab {
             } else {
                 spans[last].orig.0 + (hit.end - spans[last].norm.0)
             };
-            for span in covered.iter_mut().take(last + 1).skip(first) {
-                span.push(Cover {
-                    from: hit.start,
-                    to: hit.end,
-                    concept: !concepts.is_empty(),
-                    stop,
-                });
+            for span in first..=last {
+                covered.push((
+                    span,
+                    Cover {
+                        from: hit.start,
+                        to: hit.end,
+                        concept: !concepts.is_empty(),
+                        stop,
+                    },
+                ));
             }
             for &c in concepts {
                 out.concepts.push(ConceptHit {
@@ -365,7 +371,13 @@ impl Vocab {
             }
         }
         let mut stretch = 0u32;
+        let mut next_cover = 0usize;
         for (i, sp) in spans.iter().enumerate() {
+            let from = next_cover;
+            while next_cover < covered.len() && covered[next_cover].0 == i {
+                next_cover += 1;
+            }
+            let covers = &covered[from..next_cover];
             let side = sp.norm.0 >= side_from;
             let clause = sp.clause;
             match sp.word {
@@ -376,7 +388,7 @@ impl Vocab {
                             kind: TokKind::Word,
                             clause,
                             side,
-                            free: !covered[i].iter().any(|c| c.concept),
+                            free: !covers.iter().any(|c| c.1.concept),
                             stretch: 0,
                             at: (sp.orig.0 as u32, sp.orig.1 as u32),
                         });
@@ -416,7 +428,7 @@ impl Vocab {
                                 });
                             }
                         };
-                    for c in &covered[i] {
+                    for (_, c) in covers {
                         let (s, e) = (c.from.max(sp.norm.0), c.to.min(sp.norm.1));
                         if s > pos {
                             emit_gap(pos, s, &mut out, self);
@@ -598,11 +610,19 @@ impl Doc {
 
 impl Vocab {
     /// The token id of a concept (`@name`), cached by concept index.
-    fn concept_id(&mut self, _concept: usize, name: &str) -> u32 {
+    fn concept_id(&mut self, concept: usize, name: &str) -> u32 {
+        if let Some(Some(id)) = self.concept_ids.get(concept) {
+            return *id;
+        }
         let mut key = String::with_capacity(name.len() + 1);
         key.push('@');
         key.push_str(name);
-        self.intern(&key)
+        let id = self.intern(&key);
+        if self.concept_ids.len() <= concept {
+            self.concept_ids.resize(concept + 1, None);
+        }
+        self.concept_ids[concept] = Some(id);
+        id
     }
 }
 
