@@ -102,7 +102,7 @@ fn parse_yaml(yaml: &str) -> Result<Value, String> {
 }
 
 /// Quote `key: value: with colon` values so they parse as plain strings; returns the keys changed.
-fn quote_colons(yaml: &str) -> (String, Vec<String>) {
+pub(crate) fn quote_colons(yaml: &str) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut keys = Vec::new();
     for line in yaml.lines() {

@@ -1,12 +1,15 @@
 //! End-to-end tests: the real component through the harness, and the real CLI binary.
 
+mod agent_path;
 mod candidates;
 mod cli;
+mod commands;
 mod common;
 mod component;
 mod hostile;
 mod pool;
 mod preinit;
+mod readme;
 mod recommend;
 mod sandbox;
 mod security;

@@ -1,0 +1,384 @@
+//! `skill-recommender`: the CLI agents call. It parses arguments, reads input files, runs one command of
+//! the command layer ([`host_harness::commands`]) and prints the result. All judging happens in the
+//! component; what each command does is defined once, in the library, for the CLI and the MCP server.
+
+mod args;
+mod print;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Parser;
+use host_harness::commands::{
+    DailyAction, DailyArgs, FeedbackKind, FilterArgs, Host, HostEnv, JsonText, NormalizeArgs,
+    NoticeAnswer, Output, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs,
+    UpdateAnswer, UpdateCheckArgs, ValidateArgs,
+};
+use host_harness::{CacheMode, Error, Harness, Lang};
+use serde_json::json;
+
+use args::{Cli, Cmd, LangArg};
+use print::Style;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(e),
+    };
+    let compact = cli.compact;
+    let style = match cli.command {
+        Cmd::ScanBundle { text: true, .. } => Style::ScanReport,
+        Cmd::Recommend { json: false, .. } | Cmd::Render { json: false, .. } => Style::Card,
+        _ => Style::Json,
+    };
+    match run(cli) {
+        Ok(out) => print::result(&out, style, compact),
+        Err(e) => print::fail(&e, compact),
+    }
+}
+
+/// A usage error: the same `{"error": ...}` object as every other failure on stdout (exit 2), clap's
+/// full text on stderr. `--help` and `--version` print as usual (exit 0).
+fn usage(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let rendered = e.render().to_string();
+    let message = rendered
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("error: ")
+        .to_owned();
+    let value = json!({"error": {"code": "usage", "message": message, "exit_code": 2}});
+    let compact = std::env::args().any(|a| a == "--compact");
+    let text = if compact {
+        serde_json::to_string(&value)
+    } else {
+        serde_json::to_string_pretty(&value)
+    };
+    println!("{}", text.expect("JSON values always serialize"));
+    eprint!("{rendered}");
+    ExitCode::from(2)
+}
+
+fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
+    match (no_cache, dir) {
+        (true, _) => CacheMode::Disabled,
+        (false, Some(d)) => CacheMode::Dir(d),
+        (false, None) => CacheMode::from_env(),
+    }
+}
+
+fn run(cli: Cli) -> Result<Output, Error> {
+    // Without --lang the component takes the state's language, else this guess from the locale.
+    let lang = cli.lang.map(|l| match l {
+        LangArg::Zh => Lang::Zh,
+        LangArg::En => Lang::En,
+    });
+    let mut ctx = host_harness::user_context(lang, |k| std::env::var_os(k));
+    if let Some(now) = cli.now {
+        ctx.now = now;
+    }
+    if let Some(zone) = cli.timezone {
+        ctx.host_timezone = Some(zone);
+    }
+    // One call per process: a warm instance pool would only add its set-up (≈ 3 ms) to start-up.
+    let mut builder = Harness::builder()
+        .cache(cache_mode(cli.no_cache, cli.cache_dir))
+        .instance_pool(None)
+        .on_prepare(|path| {
+            // The one slow start: never silent.
+            eprintln!(
+                "skill-recommender: preparing the component for this machine (once; later runs load it from {})",
+                path.display()
+            );
+        });
+    if let Some(path) = &cli.component {
+        let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
+            field: "component".into(),
+            message: format!("cannot read {}: {e}", path.display()),
+        })?;
+        builder = builder.component_bytes(bytes);
+    }
+    let harness = builder.build()?;
+    let limit = harness.limits().max_input_bytes;
+    let mut env = HostEnv::from_process();
+    env.state_dir = cli.state_dir;
+    env.legacy_data_dir = cli.legacy_data_dir.or_else(detect_legacy_dir);
+    let host = Host::new(Arc::new(harness), env);
+    let input = |field: &str, path: &Path| read_input(field, path, limit).map(JsonText);
+    let command = cli.command;
+    if command.uses_state() {
+        // A bad state directory is reported before any input file is read.
+        host.env().state_dir()?;
+    }
+    match command {
+        // Stateless: no state directory, no lock.
+        Cmd::Normalize {
+            from,
+            base_url,
+            input: path,
+        } => host.normalize(
+            &ctx,
+            NormalizeArgs {
+                from,
+                base_url,
+                response: input("input", &path)?,
+            },
+        ),
+        Cmd::Scan {
+            candidates,
+            source,
+            mode,
+        } => host.scan(
+            &ctx,
+            ScanArgs {
+                mode,
+                candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
+            },
+        ),
+        Cmd::ScanBundle {
+            path,
+            trust,
+            source,
+            force,
+            ..
+        } => host.scan_bundle(
+            &ctx,
+            &ScanBundleArgs {
+                path,
+                trust,
+                source,
+                force,
+            },
+        ),
+        Cmd::Validate {
+            path,
+            strict,
+            quality,
+        } => host.validate(
+            &ctx,
+            &ValidateArgs {
+                path,
+                strict,
+                quality,
+            },
+        ),
+        Cmd::Render {
+            mode, input: path, ..
+        } => host.render(
+            &ctx,
+            RenderArgs {
+                mode,
+                input: input("input", &path)?,
+            },
+        ),
+        // Stateful: one transaction on the state directory.
+        Cmd::Filter {
+            candidates,
+            source,
+            mode,
+            discovery,
+            agent,
+        } => host.filter(
+            &ctx,
+            FilterArgs {
+                mode,
+                candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
+                discovery: discovery.into_args(),
+                agent: agent.into_args(),
+            },
+        ),
+        Cmd::Rank {
+            candidates,
+            source,
+            mode,
+            request,
+            discovery,
+            agent,
+        } => host.rank(
+            &ctx,
+            RankArgs {
+                mode,
+                candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
+                task: request.task,
+                signals: request.signals,
+                discovery: discovery.into_args(),
+                agent: agent.into_args(),
+            },
+        ),
+        Cmd::Recommend {
+            mode,
+            candidates,
+            sample,
+            source,
+            request,
+            dry_run,
+            remote_version,
+            local_version,
+            other_question,
+            discovery,
+            agent,
+            ..
+        } => {
+            let candidates = match candidates {
+                Some(path) => Some(input("candidates", &path)?),
+                None => None,
+            };
+            host.recommend(
+                &ctx,
+                RecommendArgs {
+                    mode,
+                    candidates,
+                    sample,
+                    source: source.into_args(),
+                    task: request.task,
+                    signals: request.signals,
+                    dry_run,
+                    remote_version,
+                    local_version,
+                    other_question,
+                    discovery: discovery.into_args(),
+                    agent: agent.into_args(),
+                },
+            )
+        }
+        Cmd::Status { verbose: false } => host.status(&ctx),
+        Cmd::Status { verbose: true } => host.status_verbose(&ctx),
+        Cmd::PromptDaily { source } => host.daily(
+            &ctx,
+            &DailyArgs {
+                source: Some(source),
+                ..DailyArgs::new(DailyAction::Prompt)
+            },
+        ),
+        Cmd::EnableDaily {
+            scheduler_available,
+        } => host.daily(
+            &ctx,
+            &DailyArgs {
+                scheduler_available,
+                ..DailyArgs::new(DailyAction::Enable)
+            },
+        ),
+        Cmd::ConfirmDailyEnabled => host.daily(&ctx, &DailyArgs::new(DailyAction::Confirm)),
+        Cmd::FailDailySchedule { reason } => host.daily(
+            &ctx,
+            &DailyArgs {
+                reason: Some(reason),
+                ..DailyArgs::new(DailyAction::Fail)
+            },
+        ),
+        Cmd::DisableDaily => host.daily(&ctx, &DailyArgs::new(DailyAction::Disable)),
+        Cmd::UnsupportedDaily => host.daily(&ctx, &DailyArgs::new(DailyAction::Unsupported)),
+        Cmd::DailyGate {
+            no_search_capability,
+        } => host.daily(
+            &ctx,
+            &DailyArgs {
+                search_capability: !no_search_capability,
+                ..DailyArgs::new(DailyAction::Gate)
+            },
+        ),
+        Cmd::FailureNotice { action } => host.daily(
+            &ctx,
+            &DailyArgs {
+                notice: Some(if action.dismiss {
+                    NoticeAnswer::Dismiss
+                } else {
+                    NoticeAnswer::Restore
+                }),
+                ..DailyArgs::new(DailyAction::FailureNotice)
+            },
+        ),
+        Cmd::UpdateCheck {
+            local_version,
+            remote_version,
+        } => host.update_check(
+            &ctx,
+            UpdateCheckArgs {
+                remote_version,
+                local_version,
+            },
+        ),
+        Cmd::UpdateNotice { response } => host.update_notice(
+            &ctx,
+            if response.accept {
+                UpdateAnswer::Accept
+            } else {
+                UpdateAnswer::Dismiss
+            },
+        ),
+        Cmd::Shown { skill, mode } => host.feedback(
+            &ctx,
+            host_harness::commands::FeedbackArgs {
+                mode,
+                ..skill.into_args(FeedbackKind::Shown)
+            },
+        ),
+        Cmd::Accept(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Accept)),
+        Cmd::Reject(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Reject)),
+    }
+}
+
+impl Cmd {
+    /// Whether the command reads or writes the state directory.
+    fn uses_state(&self) -> bool {
+        !matches!(
+            self,
+            Cmd::Normalize { .. }
+                | Cmd::Scan { .. }
+                | Cmd::ScanBundle { .. }
+                | Cmd::Validate { .. }
+                | Cmd::Render { .. }
+        )
+    }
+}
+
+/// The skill's own `data/` directory, if this binary sits inside an installed skill (a SKILL.md naming
+/// skill-recommender in one of its ancestors): where the original kept its state.
+fn detect_legacy_dir() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    exe.ancestors().skip(1).take(4).find_map(|dir| {
+        let skill = std::fs::read_to_string(dir.join("SKILL.md")).ok()?;
+        let named = skill
+            .lines()
+            .take(20)
+            .any(|l| l.trim() == "name: skill-recommender");
+        (named && dir.join("data").is_dir()).then(|| dir.join("data"))
+    })
+}
+
+/// Read an input file (or stdin for `-`) within the input size cap; errors name the flag and the file.
+fn read_input(field: &str, path: &Path, limit: usize) -> Result<String, Error> {
+    use std::io::Read;
+    let invalid = |message: String| Error::InvalidInput {
+        field: field.into(),
+        message,
+    };
+    let mut bytes = Vec::new();
+    let cap = limit as u64 + 1;
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().lock().take(cap).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(cap).read_to_end(&mut bytes))
+    };
+    let name = if path.as_os_str() == "-" {
+        "standard input".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    read.map_err(|e| invalid(format!("cannot read {name}: {e}")))?;
+    if bytes.len() > limit {
+        return Err(invalid(format!(
+            "{name} is over the {limit}-byte input limit"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| invalid(format!("{name} is not UTF-8 text")))
+}
