@@ -8,19 +8,22 @@
 #[path = "bench/eval.rs"]
 mod eval;
 
-/// (slice, minimum P@1 in %, minimum mean NDCG@3).
+/// (slice, minimum P@1 in %, minimum mean NDCG@3). Re-recorded when the 84-task held-out batch
+/// `heldout-2` was added (it enters `all`, `held-out` and the language slices), as measured before
+/// any ranking change for it.
 const FLOORS: &[(&str, f64, f64)] = &[
-    ("all", 78.0, 0.83),
+    ("all", 74.0, 0.81),
     ("dev", 83.0, 0.86),
-    ("held-out", 67.0, 0.76),
-    ("lang:en", 74.0, 0.82),
-    ("lang:zh", 77.0, 0.82),
+    ("held-out", 65.0, 0.76),
+    ("batch:heldout-2", 62.0, 0.75),
+    ("lang:en", 70.0, 0.80),
+    ("lang:zh", 75.0, 0.82),
     ("lang:mixed", 86.0, 0.88),
 ];
 /// At most this many tasks may pick a known trap …
-const MAX_TRAPS: usize = 8;
+const MAX_TRAPS: usize = 17;
 /// … or stay silent although a right skill is usable.
-const MAX_SILENT_RELEVANT: usize = 6;
+const MAX_SILENT_RELEVANT: usize = 15;
 /// At least this many of the no-match requests stay silent.
 const MIN_NO_MATCH_SILENT: usize = 8;
 
@@ -75,4 +78,28 @@ fn the_baseline_tokenizer_makes_bigrams_of_chinese_and_words_of_english() {
         eval::baseline_tokens("把 PDF 表格转成 Excel"),
         ["把", "pdf", "表格", "格转", "转成", "excel"]
     );
+}
+
+#[test]
+fn a_later_held_out_batch_never_moves_older_tasks_into_dev() {
+    let task = |id: &str, split: Option<&str>| eval::Task {
+        id: id.into(),
+        lang: "en".into(),
+        text: String::new(),
+        grades: Default::default(),
+        traps: Default::default(),
+        class: String::new(),
+        split: split.map(str::to_owned),
+        batch: None,
+    };
+    let old: Vec<_> = (1..=6).map(|i| task(&format!("t{i:03}"), None)).collect();
+    let mut with_batch = old.clone();
+    with_batch.extend((7..=12).map(|i| task(&format!("t{i:03}"), Some("held-out"))));
+    with_batch.push(task("t013", Some("dev")));
+    let before = eval::split(&old);
+    let after = eval::split(&with_batch);
+    assert_eq!(before, [true, true, true, true, false, false]);
+    assert_eq!(after[..6], before[..]);
+    assert!(after[6..12].iter().all(|dev| !dev));
+    assert!(after[12]);
 }
