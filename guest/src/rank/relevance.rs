@@ -60,6 +60,8 @@ pub const SENTENCE_ACTION: f64 = 0.55;
 /// A listing whose name states an action the request does not ask for (`pptx-translator` for
 /// restyling a deck, `youtube-downloader` for a summary): its match counts this much.
 pub const NAME_ACTION_MISS: f64 = 0.75;
+/// An action of a listing that names no specific object at all (it works on anything).
+pub const OBJECTLESS_ACTION: f64 = 1.0;
 /// An action when the request names no known object but other words.
 pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
 /// Coverage kept by a candidate that matches none of the request's objects.
@@ -427,6 +429,11 @@ fn bound(q: &Query, kind: Kind, doc: &Doc, at: &super::text::Occurrence) -> f64 
             1.0
         };
     }
+    // A listing that names no specific object of its own (a proofreader, a translator) does its
+    // action on whatever it is given: nothing binds the action to another object.
+    if !doc.has_object {
+        return OBJECTLESS_ACTION;
+    }
     let identity = |f: u8| f == Field::Name as u8 || f == Field::Categories as u8;
     let mut best = UNBOUND_ACTION;
     for &c in &q.object_family {
@@ -597,7 +604,8 @@ fn within_one(a: &[u8], b: &[u8]) -> bool {
 
 /// Correct typos of the request's English words against the lexicon's words: a word of four or
 /// more letters that no candidate and no term contains, one edit away from exactly one lexicon word
-/// (for four-letter words, only a missing letter or two swapped ones), is read as that word.
+/// with the same first letter (for four-letter words, only a missing letter or two swapped ones),
+/// is read as that word.
 pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
     let lex = lexicon();
     let mut out = String::with_capacity(text.len());
@@ -636,6 +644,9 @@ pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
             .flat_map(|(raw, _)| [raw.clone(), format!("{raw}s")])
             .filter(|raw| {
                 raw != word
+                    // A slip rarely hits the first letter; a real word one letter away from a
+                    // lexicon word usually differs there ('light' is no 'flight').
+                    && raw.as_bytes().first() == word.as_bytes().first()
                     && within_one(word.as_bytes(), raw.as_bytes())
                     && (word.len() > 4 || raw.len() > word.len() || is_swap(word, raw))
             })
