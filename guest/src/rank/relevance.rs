@@ -244,6 +244,7 @@ impl Query {
         }
         q.unknown_object = !free.is_empty();
         q.units.extend(free);
+        detail_after_colon(&mut q.units, &a.lower);
         let objects = |side: Option<bool>| -> Vec<usize> {
             q.units
                 .iter()
@@ -346,6 +347,37 @@ impl Query {
     /// Whether the request has anything to match.
     pub fn is_empty(&self) -> bool {
         self.units.is_empty()
+    }
+}
+
+/// "Write my weekly report: reviewed the spec, fixed three bugs, shipped payments": when the part
+/// before the first colon names both what to do and what to do it with (a specific object and a
+/// main action), what follows the colon is detail (the report's content, the steps of a clean-up),
+/// not the request's subject. Its units weigh as a side part, so its objects do not become the
+/// request's objects. A colon between digits (`10:30`) is no such break.
+fn detail_after_colon(units: &mut [Unit], lower: &str) {
+    let lex = lexicon();
+    let Some(colon) = lower.char_indices().find_map(|(i, c)| {
+        let next = lower[i + c.len_utf8()..].chars().next();
+        (matches!(c, ':' | '：') && !next.is_some_and(|n| n.is_ascii_digit())).then_some(i as u32)
+    }) else {
+        return;
+    };
+    let head = |pred: &dyn Fn(&super::lexicon::Concept) -> bool| {
+        units.iter().any(|u| {
+            u.at < colon
+                && !u.side
+                && matches!(u.kind, UnitKind::Concept { concept, .. } if pred(&lex.concepts[concept]))
+        })
+    };
+    let has_object = head(&|c| c.kind == Kind::Object && !c.generic);
+    let has_action = head(&|c| c.kind == Kind::Action && !c.minor);
+    if !(has_object && has_action) {
+        return;
+    }
+    for u in units.iter_mut().filter(|u| u.at > colon && !u.side) {
+        u.side = true;
+        u.weight *= SIDE_WEIGHT;
     }
 }
 
