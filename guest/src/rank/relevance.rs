@@ -62,6 +62,8 @@ pub const SENTENCE_ACTION: f64 = 0.55;
 pub const NAME_ACTION_MISS: f64 = 0.75;
 /// An action of a listing that names no specific object at all (it works on anything).
 pub const OBJECTLESS_ACTION: f64 = 1.0;
+/// The action concept of names that only say they make something (`Chart Maker`, `docx-builder`).
+pub const GENERIC_MAKING: &str = "create";
 /// An action when the request names no known object but other words.
 pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
 /// Coverage kept by a candidate that matches none of the request's objects.
@@ -402,6 +404,10 @@ fn related(concept: usize) -> Vec<(usize, f64)> {
 pub struct Match {
     /// Absolute match strength in [0, 1] (what the cut-off reads).
     pub strength: f64,
+    /// What the order (relevance) keeps of the strength: [`NAME_ACTION_MISS`] when the name states
+    /// another action. It ranks such a listing below one that does what was asked, but the listing
+    /// still matches (it is not what makes the pick silent).
+    pub order_weight: f64,
     /// Coverage before the object rule and the breadth weight.
     pub coverage: f64,
     /// Indices of the units matched (fully or partly), in request order.
@@ -528,13 +534,29 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                 .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
     });
     let bw = breadth_weight(doc.breadth) * if doc.catch_all { CATCH_ALL } else { 1.0 };
+    let asked = |a: usize| {
+        q.actions
+            .iter()
+            .any(|&x| x == a || related(x).iter().any(|r| r.0 == a))
+    };
+    let lex = lexicon();
+    // The name states another action, and neither the name nor the first sentence (what the skill
+    // is) names one the request asks for: `Deck Polish` "restyles a PowerPoint" is no rewriter. A
+    // name that only says it makes something (`Chart Maker`) states no other action.
     let name_action_miss = !q.actions.is_empty()
-        && !doc.name_actions.is_empty()
-        && !doc.name_actions.iter().any(|&a| {
-            let a = a as usize;
-            q.actions
-                .iter()
-                .any(|&x| x == a || related(x).iter().any(|r| r.0 == a))
+        && doc
+            .name_actions
+            .iter()
+            .any(|&a| lex.concepts[a as usize].name != GENERIC_MAKING)
+        && !doc.name_actions.iter().any(|&a| asked(a as usize))
+        && !q.actions.iter().any(|&x| {
+            std::iter::once(x)
+                .chain(related(x).into_iter().map(|r| r.0))
+                .any(|c| {
+                    doc.occurrences_of(c)
+                        .iter()
+                        .any(|o| o.field == Field::Lead as u8)
+                })
         });
     let strength = coverage
         * if object_miss || reversed {
@@ -542,14 +564,14 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         } else {
             1.0
         }
-        * if name_action_miss {
-            NAME_ACTION_MISS
-        } else {
-            1.0
-        }
         * bw;
     Match {
         strength,
+        order_weight: if name_action_miss {
+            NAME_ACTION_MISS
+        } else {
+            1.0
+        },
         coverage,
         matched,
         object_miss,
