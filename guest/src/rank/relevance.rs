@@ -247,6 +247,7 @@ impl Query {
         q.unknown_object = !free.is_empty();
         q.units.extend(free);
         detail_after_colon(&mut q.units, &a.lower);
+        constraints_after_negation(&mut q.units, &a.lower);
         let objects = |side: Option<bool>| -> Vec<usize> {
             q.units
                 .iter()
@@ -380,6 +381,43 @@ fn detail_after_colon(units: &mut [Unit], lower: &str) {
     for u in units.iter_mut().filter(|u| u.at > colon && !u.side) {
         u.side = true;
         u.weight *= SIDE_WEIGHT;
+    }
+}
+
+/// Negation markers: what follows one in its clause is a constraint on the job, not the job
+/// ("undo it without losing my changes", "fix the layout, don't touch the text", 内容别动).
+pub const NEGATIONS: [&str; 10] = [
+    "without", "don't", "dont", "do not", "never", "别", "不要", "不用", "无需", "不能",
+];
+
+/// Units after a negation marker in the same clause weigh as a side part: the request does not ask
+/// for them (losing changes, changing the text); they must not decide which skill matches.
+fn constraints_after_negation(units: &mut [Unit], lower: &str) {
+    let is_break = |c: char| ",;:.!?，；：。！？、\n".contains(c);
+    let ascii_word = |at: usize, len: usize| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + len..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+    };
+    for marker in NEGATIONS {
+        for (at, _) in lower.match_indices(marker) {
+            if marker.is_ascii() && !ascii_word(at, marker.len()) {
+                continue;
+            }
+            let from = at + marker.len();
+            let to = lower[from..]
+                .char_indices()
+                .find(|&(_, c)| is_break(c))
+                .map_or(lower.len(), |(i, _)| from + i);
+            for u in units
+                .iter_mut()
+                .filter(|u| (from..to).contains(&(u.at as usize)) && !u.side)
+            {
+                u.side = true;
+                u.weight *= SIDE_WEIGHT;
+            }
+        }
     }
 }
 
