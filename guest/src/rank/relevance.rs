@@ -297,7 +297,19 @@ impl Query {
                 })
                 .collect()
         };
-        q.actions = actions(Some(false));
+        // The goal: the main part's actions that are not a means (download, send, import); else
+        // any part's such actions ("download this talk, then summarize it" asks for a summary);
+        // else whatever actions it names.
+        let goal = |v: Vec<usize>| -> Vec<usize> {
+            v.into_iter().filter(|&a| !lex.concepts[a].minor).collect()
+        };
+        q.actions = goal(actions(Some(false)));
+        if q.actions.is_empty() {
+            q.actions = goal(actions(None));
+        }
+        if q.actions.is_empty() {
+            q.actions = actions(Some(false));
+        }
         if q.actions.is_empty() {
             q.actions = actions(None);
         }
