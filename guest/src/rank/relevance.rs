@@ -11,8 +11,10 @@
 //!    related concept (`broader` in the lexicon: an NDA is a contract) earns [`RELATED`] of that.
 //!    An **action counts only on the request's object**: fully when the candidate names it in the
 //!    same clause as one of the request's objects, or when that object is in its name or categories;
-//!    [`UNBOUND_ACTION`] of it otherwise. A request with no known object but other content words
-//!    keeps [`UNKNOWN_OBJECT_ACTION`] of each action.
+//!    [`UNBOUND_ACTION`] of it otherwise; a candidate that names no specific object at all does
+//!    its action on anything ([`OBJECTLESS_ACTION`]). A request with no known object but other
+//!    content words keeps [`UNKNOWN_OBJECT_ACTION`] of each action. Detail after a colon and
+//!    constraints after a negation weigh as a side part.
 //! 3. **Coverage** = Σ unit weight × match / Σ unit weight, with objects and actions weighing
 //!    [`OBJECT_WEIGHT`] and [`ACTION_WEIGHT`], topics [`TOPIC_WEIGHT`], free words [`WORD_WEIGHT`]
 //!    each but together at most [`FREE_WORDS_CAP`]; side-part units count [`SIDE_WEIGHT`].
@@ -590,9 +592,20 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
             .any(|&x| x == a || related(x).iter().any(|r| r.0 == a))
     };
     let lex = lexicon();
-    // The name states another action, and neither the name nor the first sentence (what the skill
-    // is) names one the request asks for: `Deck Polish` "restyles a PowerPoint" is no rewriter. A
-    // name that only says it makes something (`Chart Maker`) states no other action.
+    // The first clause of the first sentence that names an action: what the skill does ("Translate
+    // PowerPoint decks, keeping layout and fonts" translates; it does not format).
+    let lead_verb = doc
+        .occurrences()
+        .iter()
+        .filter(|o| {
+            o.field == Field::Lead as u8 && lex.concepts[o.concept as usize].kind == Kind::Action
+        })
+        .map(|o| o.clause)
+        .min();
+    // The name states another action, and neither the name nor the first sentence's main clause
+    // (what the skill does) names one the request asks for: `Deck Polish` "restyles a PowerPoint"
+    // is no rewriter. A name that only says it makes something (`Chart Maker`) states no other
+    // action.
     let name_action_miss = !q.actions.is_empty()
         && doc
             .name_actions
@@ -605,7 +618,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                 .any(|c| {
                     doc.occurrences_of(c)
                         .iter()
-                        .any(|o| o.field == Field::Lead as u8)
+                        .any(|o| o.field == Field::Lead as u8 && Some(o.clause) == lead_verb)
                 })
         });
     let strength = coverage
