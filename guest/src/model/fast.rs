@@ -16,9 +16,9 @@ use serde::Deserialize;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::{Candidate, Popularity, RegistryEvidence};
 #[cfg(test)]
 use super::parse_one;
+use super::{Candidate, Popularity, RegistryEvidence};
 
 /// The JSON names of [`Candidate`]'s own fields: everything else goes to `extra`. A test keeps this
 /// list equal to the fields the model serializes.

@@ -140,6 +140,10 @@ fn model_fields() -> Vec<String> {
 fn schema_model_and_wit_record_name_the_same_fields() {
     assert_eq!(schema_properties(), model_fields(), "schema vs model");
     assert_eq!(wit_fields(), model_fields(), "WIT record vs model");
+    // The fast parser knows the same fields (anything else would land in `extra`).
+    let mut fast_fields: Vec<String> = super::fast::FIELDS.iter().map(|f| f.to_string()).collect();
+    fast_fields.sort();
+    assert_eq!(fast_fields, model_fields(), "fast parser vs model");
     let s = candidates_schema();
     assert_eq!(s["$defs"]["Candidate"]["required"], json!(REQUIRED_FIELDS));
     // The nested records too.
