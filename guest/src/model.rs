@@ -211,6 +211,12 @@ fn one() -> u64 {
 ///
 /// The list is read as a stream: each item becomes a JSON value, then a [`Candidate`], before the next
 /// is read, so 100,000 candidates never exist twice in memory (once as a JSON tree, once parsed).
+///
+/// A registry's own response is accepted too (an agent passes what its fetch tool returned): when the
+/// text is not a candidates list — an object without `candidates`, or an array none of whose items has
+/// a `skill_id` — and its shape names a registry as [`crate::normalize::detect`] reads it, the items are
+/// normalized as `normalize` would, in order, each unusable one reported at its index. Normalized
+/// input never takes this path, so it costs nothing there.
 pub fn parse_candidates(text: &str) -> Result<Vec<std::result::Result<Candidate, String>>> {
     use serde::de::DeserializeSeed;
     let mut de = serde_json::Deserializer::from_str(text);
@@ -225,7 +231,19 @@ pub fn parse_candidates(text: &str) -> Result<Vec<std::result::Result<Candidate,
                 Error::invalid("candidates", format!("not valid JSON ({e})"))
             }
         })?;
-    items.ok_or_else(|| Error::invalid("candidates", SHAPE_ERROR))
+    // No item names a skill (`skill_id`): not a candidates list, perhaps a registry's bare array.
+    let none_usable = |items: &Parsed| {
+        !items.is_empty()
+            && items
+                .iter()
+                .all(|i| i.as_ref().map_or(true, |c| c.skill_id.trim().is_empty()))
+    };
+    match items {
+        Some(items) if !none_usable(&items) => Ok(items),
+        Some(items) => Ok(crate::normalize::registry_items(text)?.unwrap_or(items)),
+        None => crate::normalize::registry_items(text)?
+            .ok_or_else(|| Error::invalid("candidates", SHAPE_ERROR)),
+    }
 }
 
 const SHAPE_ERROR: &str = "expected {\"candidates\": [...]} or a JSON array of candidates";

@@ -135,6 +135,41 @@ pub fn normalize(text: &str, registry: Option<Registry>, options: &Options) -> R
     Ok(out)
 }
 
+/// A registry's raw response as candidates list items, in input order (an item that cannot be
+/// normalized is an `Err` naming its field, at its index), or `None` when the shape names no registry
+/// (or names already-normalized candidates). See [`crate::model::parse_candidates`].
+pub fn registry_items(
+    text: &str,
+) -> Result<Option<Vec<std::result::Result<Candidate, String>>>> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| Error::invalid("candidates", format!("not valid JSON ({e})")))?;
+    let Some(registry) = detect(&value).filter(|r| *r != Registry::Candidates) else {
+        return Ok(None);
+    };
+    drop(value);
+    let out = normalize(text, Some(registry), &Options::default())?;
+    let total = out.candidates.len() + out.skipped.len();
+    let mut candidates = out.candidates.into_iter();
+    let mut skipped = out.skipped.into_iter().peekable();
+    let mut items = Vec::with_capacity(total);
+    for index in 0..total {
+        match skipped.next_if(|s| s.index == index) {
+            Some(s) => items.push(Err(format!(
+                "a {} item that could not be normalized: {}{}",
+                registry.as_str(),
+                if s.field.is_empty() { String::new() } else { format!("field `{}`: ", s.field) },
+                s.message
+            ))),
+            None => items.push(
+                candidates
+                    .next()
+                    .ok_or_else(|| "an item the registry response did not yield".to_owned()),
+            ),
+        }
+    }
+    Ok(Some(items))
+}
+
 /// Guess the registry from the JSON's shape.
 pub fn detect(value: &Value) -> Option<Registry> {
     if value.get("candidates").is_some() {
@@ -698,6 +733,44 @@ mod tests {
 
     fn norm(v: Value, r: Option<Registry>) -> Normalized {
         normalize(&v.to_string(), r, &Options::default()).unwrap()
+    }
+
+    #[test]
+    fn a_raw_registry_response_is_read_as_candidates_in_order() {
+        let raw = json!({"results": [
+            {"slug": "pdf-tables", "displayName": "PDF Tables", "summary": "Extract tables from PDFs."},
+            {"displayName": "no slug"},
+            {"slug": "csv-clean", "displayName": "CSV Clean", "summary": "Clean CSV files."}]});
+        let items = crate::model::parse_candidates(&raw.to_string()).unwrap();
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[0].as_ref().unwrap().skill_id, "clawhub:pdf-tables");
+        let err = items[1].as_ref().unwrap_err();
+        assert!(err.contains("clawhub") && err.contains("slug"), "{err}");
+        assert_eq!(items[2].as_ref().unwrap().skill_id, "clawhub:csv-clean");
+        // A bare array of a registry's items (here GitHub repositories) too.
+        let repos = json!([{"full_name": "a/pdf-kit", "html_url": "https://github.com/a/pdf-kit",
+            "description": "PDF tools.", "stargazers_count": 5}]);
+        let items = crate::model::parse_candidates(&repos.to_string()).unwrap();
+        assert_eq!(items[0].as_ref().unwrap().skill_id, "github:a/pdf-kit");
+        // An empty search result names no registry: still the shape error, as before.
+        assert!(crate::model::parse_candidates(r#"{"results": []}"#).is_err());
+    }
+
+    #[test]
+    fn normalized_lists_and_unknown_shapes_do_not_take_the_registry_path() {
+        // A list with one candidate stays a candidates list: the raw item is read as a candidate
+        // without an id (which the filter drops as incomplete), not normalized.
+        let mixed = json!([{"skill_id": "clawhub:a", "name": "a", "url": "https://clawhub.ai/x/a", "source": "clawhub"},
+            {"slug": "raw-item", "displayName": "Raw"}]);
+        let items = crate::model::parse_candidates(&mixed.to_string()).unwrap();
+        assert_eq!(items[0].as_ref().unwrap().skill_id, "clawhub:a");
+        assert_eq!(items[1].as_ref().unwrap().skill_id, "");
+        // An object that is neither a list nor a known registry shape is still the shape error.
+        let e = crate::model::parse_candidates(r#"{"hello": "world"}"#).unwrap_err();
+        assert!(e.to_string().contains("expected {\"candidates\""), "{e}");
+        // Strings are not registry items: each is reported as not an object.
+        let items = crate::model::parse_candidates(r#"["a", "b"]"#).unwrap();
+        assert!(items.iter().all(|i| i.as_ref().is_err_and(|e| e.contains("object"))));
     }
 
     #[test]

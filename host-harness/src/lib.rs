@@ -39,6 +39,7 @@ pub mod discover;
 pub mod error;
 pub mod harness;
 pub mod limits;
+pub mod mcp;
 pub mod pool;
 pub mod preinit;
 pub mod store;

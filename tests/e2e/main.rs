@@ -6,6 +6,7 @@ mod commands;
 mod common;
 mod component;
 mod hostile;
+mod mcp;
 mod pool;
 mod preinit;
 mod recommend;

@@ -95,7 +95,8 @@ pub struct FilterArgs {
     pub mode: ModeArg,
     /// `{"candidates": [...]}` or an array of candidate records.
     pub candidates: JsonText,
-    #[serde(flatten)]
+    /// Where installed skills are looked for (default: the usual skill directories).
+    #[serde(default)]
     pub discovery: DiscoveryArgs,
 }
 
@@ -119,7 +120,8 @@ pub struct RankArgs {
     /// Scenario hints beside the state's scenario memory (e.g. "weekly investor updates").
     #[serde(default)]
     pub signals: Vec<String>,
-    #[serde(flatten)]
+    /// Where installed skills are looked for (default: the usual skill directories).
+    #[serde(default)]
     pub discovery: DiscoveryArgs,
 }
 
@@ -148,7 +150,8 @@ pub struct RecommendArgs {
     /// Another authorization question is asked this turn: defer the update question.
     #[serde(default)]
     pub other_question: bool,
-    #[serde(flatten)]
+    /// Where installed skills are looked for (default: the usual skill directories).
+    #[serde(default)]
     pub discovery: DiscoveryArgs,
 }
 

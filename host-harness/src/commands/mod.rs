@@ -42,7 +42,7 @@ pub use lifecycle::{
     UpdateAnswer, UpdateCheckArgs,
 };
 pub use output::{Output, Verdict};
-pub use schema::JsonText;
+pub use schema::{JsonText, LangArg};
 
 /// Receives the notes a command has for people (a legacy migration, an unreadable installed skill, a
 /// registry item's unreadable field): the CLI prints them on stderr, the MCP server logs them there.

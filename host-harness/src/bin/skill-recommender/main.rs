@@ -8,6 +8,7 @@ mod print;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Parser;
 use host_harness::commands::{
@@ -15,13 +16,18 @@ use host_harness::commands::{
     NoticeAnswer, Output, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs,
     UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
-use host_harness::{CacheMode, Error, Harness, Lang};
+use host_harness::mcp::{McpOptions, McpServer};
+use host_harness::{CacheMode, Error, Harness, HarnessBuilder, InstancePool, Limits};
 
-use args::{Cli, Cmd, LangArg};
+use args::{Cli, Cmd, McpFlags};
 use print::Style;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Cmd::Mcp(flags) = &cli.command {
+        let flags = flags.clone();
+        return mcp(cli, flags);
+    }
     let compact = cli.compact;
     let style = match cli.command {
         Cmd::ScanBundle { text: true, .. } => Style::ScanReport,
@@ -31,6 +37,72 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(out) => print::result(&out, style, compact),
         Err(e) => print::fail(&e, compact),
+    }
+}
+
+/// The harness (from the global flags: cache, component) and the environment commands run in.
+fn host(cli: &mut Cli, builder: HarnessBuilder) -> Result<Host, Error> {
+    let mut builder = builder.cache(cache_mode(cli.no_cache, cli.cache_dir.take()));
+    if let Some(path) = &cli.component {
+        let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
+            field: "component".into(),
+            message: format!("cannot read {}: {e}", path.display()),
+        })?;
+        builder = builder.component_bytes(bytes);
+    }
+    let harness = builder.build()?;
+    let mut env = HostEnv::from_process();
+    env.state_dir = cli.state_dir.take();
+    env.legacy_data_dir = cli.legacy_data_dir.take().or_else(detect_legacy_dir);
+    Ok(Host::new(Arc::new(harness), env))
+}
+
+/// `skill-recommender mcp`: serve until the client closes stdin. Nothing but protocol on stdout, so a
+/// failure to start is reported on stderr only.
+fn mcp(mut cli: Cli, flags: McpFlags) -> ExitCode {
+    let limits = Limits {
+        deadline: Some(Duration::from_millis(flags.deadline_ms)),
+        max_input_bytes: flags.max_input_bytes,
+        ..Limits::default()
+    };
+    let pool = InstancePool {
+        slots: flags.slots,
+        ..InstancePool::default()
+    };
+    let builder = Harness::builder().limits(limits).instance_pool(Some(pool));
+    let host = match host(&mut cli, builder) {
+        Ok(host) => host,
+        Err(e) => {
+            eprintln!("skill-recommender mcp: cannot start: {e}");
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1));
+        }
+    };
+    match host.env().state_dir() {
+        Ok((dir, source)) => eprintln!(
+            "skill-recommender mcp: serving on stdio; state in {} (from {}); instance pool: {}",
+            dir.display(),
+            source.as_str(),
+            host.harness().instance_pool().describe()
+        ),
+        // Stateless tools still work; stateful ones report this error per call.
+        Err(e) => eprintln!("skill-recommender mcp: serving on stdio; no state directory: {e}"),
+    }
+    let options = McpOptions {
+        lang: cli.lang.into(),
+        now: cli.now,
+        timezone: cli.timezone,
+        // Room for the largest accepted input with JSON escaping; longer lines cannot be answered.
+        max_line_bytes: flags
+            .max_input_bytes
+            .saturating_mul(2)
+            .saturating_add(1 << 20),
+    };
+    match McpServer::new(host, options).serve_stdio() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("skill-recommender mcp: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -45,35 +117,17 @@ fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
 /// The bundled sample candidates: `recommend`'s development fallback when no --candidates is given.
 const SAMPLE_CANDIDATES: &str = include_str!("../../../../data/sample_candidates.json");
 
-fn run(cli: Cli) -> Result<Output, Error> {
-    let lang = match cli.lang {
-        LangArg::Zh => Lang::Zh,
-        LangArg::En => Lang::En,
-    };
-    let mut ctx = host_harness::system_context(lang);
-    if let Some(now) = cli.now {
+fn run(mut cli: Cli) -> Result<Output, Error> {
+    let mut ctx = host_harness::system_context(cli.lang.into());
+    if let Some(now) = cli.now.take() {
         ctx.now = now;
     }
-    if let Some(zone) = cli.timezone {
+    if let Some(zone) = cli.timezone.take() {
         ctx.host_timezone = Some(zone);
     }
     // One call per process: a warm instance pool would only add its set-up (≈ 3 ms) to start-up.
-    let mut builder = Harness::builder()
-        .cache(cache_mode(cli.no_cache, cli.cache_dir))
-        .instance_pool(None);
-    if let Some(path) = &cli.component {
-        let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
-            field: "component".into(),
-            message: format!("cannot read {}: {e}", path.display()),
-        })?;
-        builder = builder.component_bytes(bytes);
-    }
-    let harness = builder.build()?;
-    let limit = harness.limits().max_input_bytes;
-    let mut env = HostEnv::from_process();
-    env.state_dir = cli.state_dir;
-    env.legacy_data_dir = cli.legacy_data_dir.or_else(detect_legacy_dir);
-    let host = Host::new(Arc::new(harness), env);
+    let host = host(&mut cli, Harness::builder().instance_pool(None))?;
+    let limit = host.harness().limits().max_input_bytes;
     let input = |field: &str, path: &Path| read_input(field, path, limit).map(JsonText);
     let command = cli.command;
     if command.uses_state() {
@@ -257,6 +311,7 @@ fn run(cli: Cli) -> Result<Output, Error> {
         Cmd::Shown(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Shown)),
         Cmd::Accept(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Accept)),
         Cmd::Reject(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Reject)),
+        Cmd::Mcp(_) => unreachable!("main serves mcp before run"),
     }
 }
 
@@ -270,6 +325,7 @@ impl Cmd {
                 | Cmd::ScanBundle { .. }
                 | Cmd::Validate { .. }
                 | Cmd::Render { .. }
+                | Cmd::Mcp(_)
         )
     }
 }
