@@ -19,6 +19,7 @@ use exports::skill_recommender::core::rank as wit_rank;
 use exports::skill_recommender::core::recommend as wit_recommend;
 use exports::skill_recommender::core::render as wit_render;
 use exports::skill_recommender::core::scan as wit_scan;
+use skill_recommender::core::host_env;
 use skill_recommender::core::state_store;
 use skill_recommender::core::types;
 
@@ -44,6 +45,22 @@ impl DocumentStore for HostStore {
     }
 }
 
+/// The host's PATH lookup, seen through the domain trait.
+struct HostEnv;
+
+impl crate::fit::CommandProbe for HostEnv {
+    fn find_commands(&mut self, names: &[String]) -> Option<Vec<bool>> {
+        host_env::find_commands(names)
+    }
+}
+
+fn agent_of(a: types::AgentEnv) -> crate::fit::AgentEnv {
+    crate::fit::AgentEnv {
+        platform: a.platform,
+        capabilities: a.capabilities,
+    }
+}
+
 fn ctx(c: types::Context) -> Ctx {
     Ctx {
         now: c.now,
@@ -52,6 +69,7 @@ fn ctx(c: types::Context) -> Ctx {
             types::Lang::Zh => Lang::Zh,
             types::Lang::En => Lang::En,
         },
+        lang_explicit: c.lang_explicit,
     }
 }
 
@@ -189,6 +207,7 @@ impl wit::Guest for Component {
             name: skill.name,
             url: skill.url,
             categories: skill.categories,
+            mode: skill.mode.map(mode_of),
         };
         reply(domain::feedback(&ctx(c), &mut HostStore, action, &skill))
     }
@@ -223,6 +242,7 @@ impl wit_filter::Guest for Component {
         mode: types::Mode,
         candidates: String,
         installed: Vec<types::InstalledSkill>,
+        agent: types::AgentEnv,
     ) -> Result<String, types::Error> {
         reply_text(crate::filter::run_text(
             &ctx(c),
@@ -230,6 +250,7 @@ impl wit_filter::Guest for Component {
             mode_of(mode),
             &candidates,
             &installed_of(installed),
+            &agent_of(agent),
         ))
     }
 }
@@ -264,10 +285,12 @@ impl wit_rank::Guest for Component {
         let request = crate::rank::Request {
             task: request.task,
             signals: request.signals,
+            agent: agent_of(request.agent),
         };
-        reply_text(crate::rank::run_text(
+        reply_text(crate::rank::run_text_with(
             &ctx(c),
             &mut HostStore,
+            &mut HostEnv,
             mode_of(mode),
             &candidates,
             &installed_of(installed),
@@ -291,10 +314,12 @@ impl wit_recommend::Guest for Component {
             remote_version: r.remote_version,
             local_version: r.local_version,
             other_question: r.other_question,
+            agent: agent_of(r.agent),
         };
-        reply(crate::recommend::run(
+        reply(crate::recommend::run_with(
             &ctx(c),
             &mut HostStore,
+            &mut HostEnv,
             mode_of(mode),
             &candidates,
             &installed_of(installed),
@@ -365,11 +390,19 @@ impl wit_scan::Guest for Component {
             wit_scan::Trust::Community => Trust::Community,
             wit_scan::Trust::AgentCreated => Trust::AgentCreated,
         };
-        reply(Ok(crate::scan::scan_bundle(&bundle(b), trust, force)))
+        reply(Ok(crate::quality::scan_bundle_report(
+            &bundle(b),
+            trust,
+            force,
+        )))
     }
 
-    fn validate(b: wit_scan::Bundle, strict: bool) -> Result<String, types::Error> {
-        reply(Ok(crate::validate::validate(&bundle(b), strict)))
+    fn validate(b: wit_scan::Bundle, strict: bool, quality: bool) -> Result<String, types::Error> {
+        reply(Ok(crate::quality::validate_report(
+            &bundle(b),
+            strict,
+            quality,
+        )))
     }
 }
 

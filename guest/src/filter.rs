@@ -1,14 +1,19 @@
 //! The candidate filter: the original's order and reason codes, with its quirks fixed.
 //!
 //! Order (each candidate is dropped by the first rule that applies):
-//! 0. daily mode only: a recommendation already recorded today → everything `daily_quota_exhausted`;
+//! 0. daily mode only: a daily push already recorded today → everything `daily_quota_exhausted`
+//!    (manual recommendations never use up the day; a record without `mode` counts, as before);
 //! 1. unparseable item → `invalid_candidate`;
 //! 2. dedup by id, normalized name and canonical source URL → losers `duplicate` (with `duplicate_of`);
 //! 3. `missing_required_fields`, `invalid_url`;
 //! 4. `already_installed` (by id, normalized name or source URL);
 //! 5. `recommended_recently` (newest history record of the skill within [`RECOMMEND_COOLDOWN_DAYS`]);
 //! 6. `rejected_recently` (newest reject in `last_actions` within [`REJECT_COOLDOWN_DAYS`]);
-//! 7. `blacklist_category`; 8. `description_too_short`; 9. `stale_and_low_popularity`.
+//! 7. `platform_unsupported` (the skill declares platforms and the agent's is not one of them; see
+//!    [`crate::fit`]); 8. `blacklist_category`; 9. `description_too_short`;
+//!    10. `stale_and_low_popularity` (a *known* update date older than [`STALE_AFTER_DAYS`] with *known*
+//!    low counts: unknown is neither stale nor unpopular — **fix**: the original read a missing date as
+//!    9999 days old and missing counts as 0, so every candidate a web search produced was dropped).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +22,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::clock::{Clock, parse_stored};
+use crate::fit::{Agent, AgentEnv};
 use crate::model::{Candidate, trust_rank};
 use crate::state::{History, State};
 use crate::strmap::StrMap;
@@ -29,9 +35,9 @@ pub const REJECT_COOLDOWN_DAYS: i64 = 14;
 pub const BLACKLIST_CATEGORIES: &[&str] = &["entertainment", "fortune", "astrology"];
 /// Descriptions shorter than this many characters (after trimming; a CJK character counts one) are dropped.
 pub const MIN_DESCRIPTION_CHARS: usize = 20;
-/// A skill not updated for more than this many days (or with no date) is stale…
+/// A skill whose known update date is more than this many days old is stale…
 pub const STALE_AFTER_DAYS: i64 = 180;
-/// …and dropped when also downloads + stars are below this.
+/// …and dropped when also its known downloads + stars are below this.
 pub const MIN_POPULARITY_WHEN_STALE: u64 = 50;
 
 /// Manual (the user asked) or daily (the automation).
@@ -62,6 +68,7 @@ pub enum Reason {
     AlreadyInstalled,
     RecommendedRecently,
     RejectedRecently,
+    PlatformUnsupported,
     BlacklistCategory,
     DescriptionTooShort,
     StaleAndLowPopularity,
@@ -78,6 +85,7 @@ impl Reason {
             Reason::AlreadyInstalled => "already_installed",
             Reason::RecommendedRecently => "recommended_recently",
             Reason::RejectedRecently => "rejected_recently",
+            Reason::PlatformUnsupported => "platform_unsupported",
             Reason::BlacklistCategory => "blacklist_category",
             Reason::DescriptionTooShort => "description_too_short",
             Reason::StaleAndLowPopularity => "stale_and_low_popularity",
@@ -121,6 +129,8 @@ pub struct Dropped {
 pub struct Outcome {
     pub kept: Vec<Candidate>,
     pub dropped: Vec<Dropped>,
+    /// The registry whose own response was read as the input, if it was not candidates.
+    pub normalized_from: Option<crate::normalize::Registry>,
 }
 
 impl Outcome {
@@ -153,6 +163,7 @@ impl Outcome {
             },
             "local_date": clock.today().to_string(),
             "timezone": clock.zone_name,
+            "normalized_from": self.normalized_from.map(|r| r.as_str()),
         });
         crate::json::object(head, vec![("kept", kept), ("dropped", dropped)])
     }
@@ -249,16 +260,12 @@ fn is_http_url(url: &str) -> bool {
 
 /// Required fields and URL scheme: the per-listing validity check.
 fn validity(c: &Candidate) -> Option<(Reason, String)> {
-    let missing: Vec<&str> = [
-        ("skill_id", &c.skill_id),
-        ("name", &c.name),
-        ("url", &c.url),
-        ("description", &c.description),
-    ]
-    .into_iter()
-    .filter(|(_, v)| v.trim().is_empty())
-    .map(|(k, _)| k)
-    .collect();
+    let missing: Vec<&str> = crate::model::REQUIRED_FIELDS
+        .into_iter()
+        .zip([&c.skill_id, &c.name, &c.url, &c.description])
+        .filter(|(_, v)| v.trim().is_empty())
+        .map(|(k, _)| k)
+        .collect();
     if !missing.is_empty() {
         return Some((
             Reason::MissingRequiredFields,
@@ -393,25 +400,56 @@ pub fn run(
     candidates: &str,
     installed: &[InstalledSkill],
 ) -> crate::Result<Value> {
-    run_text(ctx, store, mode, candidates, installed)
+    run_for(
+        ctx,
+        store,
+        mode,
+        candidates,
+        installed,
+        &AgentEnv::default(),
+    )
+}
+
+/// [`run`] for an agent whose situation the host stated (its platform drops `platform_unsupported`).
+pub fn run_for(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+    agent: &AgentEnv,
+) -> crate::Result<Value> {
+    run_text(ctx, store, mode, candidates, installed, agent)
         .map(|t| serde_json::from_str(&t).expect("the filter writes JSON"))
 }
 
-/// [`run`] as JSON text (what the component returns).
+/// [`run_for`] as JSON text (what the component returns).
 pub fn run_text(
     ctx: &crate::Ctx,
     store: &mut dyn crate::DocumentStore,
     mode: Mode,
     candidates: &str,
     installed: &[InstalledSkill],
+    agent: &AgentEnv,
 ) -> crate::Result<String> {
-    let items = crate::model::parse_candidates(candidates)?;
+    let agent = Agent::resolve(agent)?;
+    let input = crate::input::parse(candidates)?;
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
-    let outcome = filter(items, mode, &docs.state, &docs.history, installed, &clock);
+    let mut outcome = filter_for(
+        input.items,
+        mode,
+        &docs.state,
+        &docs.history,
+        installed,
+        &clock,
+        &agent,
+    );
+    outcome.normalized_from = input.normalized_from;
     Ok(outcome.to_json_text(mode, &clock))
 }
 
-/// Run the filter. `items` are the parsed input candidates (or why each could not be parsed).
+/// Run the filter for an agent whose situation is unknown (nothing is dropped for its platform).
+/// `items` are the parsed input candidates (or why each could not be parsed).
 pub fn filter(
     items: Vec<Result<Candidate, String>>,
     mode: Mode,
@@ -419,6 +457,27 @@ pub fn filter(
     history: &History,
     installed: &[InstalledSkill],
     clock: &Clock,
+) -> Outcome {
+    filter_for(
+        items,
+        mode,
+        state,
+        history,
+        installed,
+        clock,
+        &Agent::default(),
+    )
+}
+
+/// Run the filter for `agent`: [`filter`] plus `platform_unsupported`.
+pub fn filter_for(
+    items: Vec<Result<Candidate, String>>,
+    mode: Mode,
+    state: &State,
+    history: &History,
+    installed: &[InstalledSkill],
+    clock: &Clock,
+    agent: &Agent,
 ) -> Outcome {
     let mut dropped: Vec<Dropped> = Vec::new();
     let drop = |index: usize, c: &Candidate, reason: Reason, detail: String| Dropped {
@@ -434,13 +493,9 @@ pub fn filter(
     // 0. Daily quota, in the user's zone.
     if mode == Mode::Daily {
         let today = clock.today();
-        let used = history
-            .recommendations
-            .iter()
-            .find(|r| parse_stored(&r.date).is_some_and(|ts| clock.local_date_of(ts) == today));
-        if let Some(r) = used {
+        if let Some(r) = crate::lifecycle::daily_push_on(history, clock, today) {
             let detail = format!(
-                "{} was already recommended today ({today}, {})",
+                "{} was already pushed today ({today}, {})",
                 r.skill_id, clock.zone_name
             );
             for (i, item) in items.iter().enumerate() {
@@ -450,6 +505,7 @@ pub fn filter(
             return Outcome {
                 kept: Vec::new(),
                 dropped,
+                normalized_from: None,
             };
         }
     }
@@ -633,6 +689,10 @@ pub fn filter(
                 continue;
             }
         }
+        if let Some(detail) = crate::fit::platform_mismatch(c, agent) {
+            dropped.push(drop(*index, c, Reason::PlatformUnsupported, detail));
+            continue;
+        }
         if let Some(cat) = c
             .categories
             .iter()
@@ -654,15 +714,20 @@ pub fn filter(
             dropped.push(drop(*index, c, Reason::DescriptionTooShort, detail));
             continue;
         }
-        let updated = c.updated_at.as_deref().and_then(parse_stored);
-        let age = updated.map(|ts| days_between(ts, clock.now));
-        let popularity = c.popularity.total();
-        if age.is_none_or(|d| d > STALE_AFTER_DAYS) && popularity < MIN_POPULARITY_WHEN_STALE {
-            let when = age.map_or("no update date".to_owned(), |d| {
-                format!("updated {d} days ago")
-            });
+        // Only what is known counts: a search result without a date or counts is kept (and the card
+        // says what was not given), never taken for an abandoned, unused skill.
+        let age = c
+            .updated_at
+            .as_deref()
+            .and_then(parse_stored)
+            .map(|ts| days_between(ts, clock.now));
+        let popularity = (!c.popularity.unknown).then(|| c.popularity.total());
+        if let (Some(days), Some(total)) = (age, popularity)
+            && days > STALE_AFTER_DAYS
+            && total < MIN_POPULARITY_WHEN_STALE
+        {
             let detail = format!(
-                "{when} and downloads + stars = {popularity} (< {MIN_POPULARITY_WHEN_STALE})"
+                "updated {days} days ago and downloads + stars = {total} (< {MIN_POPULARITY_WHEN_STALE})"
             );
             dropped.push(drop(*index, c, Reason::StaleAndLowPopularity, detail));
             continue;
@@ -683,7 +748,11 @@ pub fn filter(
         })
         .collect();
     dropped.sort_by_key(|d| d.index);
-    Outcome { kept, dropped }
+    Outcome {
+        kept,
+        dropped,
+        normalized_from: None,
+    }
 }
 
 #[cfg(test)]

@@ -7,14 +7,18 @@
 pub mod clock;
 pub mod error;
 pub mod filter;
+pub mod fit;
+pub mod input;
 pub mod json;
 pub mod lifecycle;
 pub mod model;
 pub mod normalize;
+pub mod quality;
 pub mod rank;
 pub mod recommend;
 pub mod render;
 pub mod scan;
+pub mod skill_md;
 pub mod state;
 pub mod store;
 pub mod strmap;
@@ -50,6 +54,8 @@ pub fn lowercase(s: &str) -> String {
 /// Idempotent, and it changes no result: only when the work is done.
 pub fn initialize() {
     scan::initialize();
+    fit::initialize();
+    quality::initialize();
     rank::text::initialize();
     #[cfg(target_arch = "wasm32")]
     retire_free_memory();
@@ -99,6 +105,38 @@ pub enum Lang {
     En,
 }
 
+impl Lang {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        }
+    }
+
+    /// `zh`/`en` (also a locale such as `zh_CN.UTF-8` or `en-US`); `None` for anything else.
+    pub fn parse(text: &str) -> Option<Lang> {
+        let t = text.trim().to_ascii_lowercase();
+        if t.starts_with("zh") {
+            Some(Lang::Zh)
+        } else if t.starts_with("en") {
+            Some(Lang::En)
+        } else {
+            None
+        }
+    }
+
+    /// The language a POSIX locale value asks for (`LC_ALL`, `LC_MESSAGES` or `LANG`): `zh*` is Chinese,
+    /// any other locale (`en_US.UTF-8`, `de_DE`, `C`, `POSIX`) English; no locale at all (`None` or
+    /// empty) is Chinese, the protocol's language.
+    pub fn from_locale(locale: Option<&str>) -> Lang {
+        match locale.map(str::trim).filter(|l| !l.is_empty()) {
+            None => Lang::Zh,
+            Some(l) if l.to_ascii_lowercase().starts_with("zh") => Lang::Zh,
+            Some(_) => Lang::En,
+        }
+    }
+}
+
 /// What the host passes with every call (WIT `context`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ctx {
@@ -106,16 +144,52 @@ pub struct Ctx {
     pub now: String,
     /// The host's IANA zone, if known.
     pub host_timezone: Option<String>,
+    /// The language for user-facing text: chosen for this call, or the host's guess from the locale.
     pub lang: Lang,
+    /// `lang` was chosen for this call (`--lang`). When false, a `lang` saved in the state wins.
+    pub lang_explicit: bool,
 }
 
 impl Ctx {
-    /// A context for tests and examples: `now`, no host zone, Chinese.
+    /// A context for tests and examples: `now`, no host zone, Chinese (not chosen explicitly).
     pub fn at(now: &str) -> Ctx {
         Ctx {
             now: now.to_owned(),
             host_timezone: None,
             lang: Lang::Zh,
+            lang_explicit: false,
+        }
+    }
+
+    /// The language of this call once the state is known: an explicit choice, else the state's
+    /// `lang`, else the host's guess.
+    pub fn lang_with(&self, state: &state::State) -> Lang {
+        if self.lang_explicit {
+            return self.lang;
+        }
+        state
+            .lang
+            .as_deref()
+            .and_then(Lang::parse)
+            .unwrap_or(self.lang)
+    }
+
+    /// Where [`Ctx::lang_with`] took the language from: `explicit`, `state` or `locale`.
+    pub fn lang_source(&self, state: &state::State) -> &'static str {
+        if self.lang_explicit {
+            "explicit"
+        } else if state.lang.as_deref().and_then(Lang::parse).is_some() {
+            "state"
+        } else {
+            "locale"
+        }
+    }
+
+    /// This context with its language resolved against the state (see [`Ctx::lang_with`]).
+    pub fn resolved(&self, state: &state::State) -> Ctx {
+        Ctx {
+            lang: self.lang_with(state),
+            ..self.clone()
         }
     }
 }

@@ -75,11 +75,21 @@ impl FeedbackAction {
 /// The skill a feedback event is about, as the caller gave it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SkillRef {
+    /// The id printed on the card; for `accept`/`reject` also the name as the card showed it.
     pub skill_id: String,
     pub name: Option<String>,
     pub url: Option<String>,
     pub categories: Vec<String>,
+    /// For `shown`: the flow that showed it (a `daily` record uses up the day's push; without a
+    /// mode the record counts as daily, as the original's records do).
+    pub mode: Option<crate::filter::Mode>,
 }
+
+/// How long a shown skill can be named in feedback by its name alone (the recommend cooldown).
+pub const FEEDBACK_LOOKBACK_DAYS: i64 = crate::filter::RECOMMEND_COOLDOWN_DAYS;
+
+/// The most recent shown skills a refusal lists.
+pub const RECENT_LISTED: usize = 5;
 
 /// Load both documents and the clock (the state's `timezone` takes precedence over the host's).
 pub(crate) fn open(ctx: &Ctx, store: &mut dyn DocumentStore) -> Result<(Documents, Clock)> {
@@ -92,6 +102,19 @@ pub(crate) fn open(ctx: &Ctx, store: &mut dyn DocumentStore) -> Result<(Document
         ctx.host_timezone.as_deref(),
     )?;
     Ok((docs, clock))
+}
+
+/// The first history record that used up `day`'s daily push (in the clock's zone), if any. Only daily
+/// pushes count (**fix**: the original counted every record, so a manual recommendation in the
+/// morning silenced that day's daily one); see [`HistoryRecord::is_daily_push`].
+pub(crate) fn daily_push_on<'h>(
+    history: &'h crate::state::History,
+    clock: &Clock,
+    day: jiff::civil::Date,
+) -> Option<&'h HistoryRecord> {
+    history.recommendations.iter().find(|r| {
+        r.is_daily_push() && parse_stored(&r.date).is_some_and(|ts| clock.local_date_of(ts) == day)
+    })
 }
 
 fn refuse(command: &str, current: DailyStatus, allowed: &[DailyStatus], hint: &str) -> Error {
@@ -113,13 +136,14 @@ fn finish(
 ) -> Result<Value> {
     let status = docs.state.daily_rec_status;
     let changed = status != previous;
+    let lang = ctx.lang_with(&docs.state);
     docs.save(store)?;
     Ok(json!({
         "command": command,
         "status": status.as_str(),
         "previous": previous.as_str(),
         "changed": changed,
-        "message": text::transition_message(ctx.lang, command, changed, status.as_str()),
+        "message": text::transition_message(lang, command, changed, status.as_str()),
     }))
 }
 
@@ -130,9 +154,7 @@ pub fn status(ctx: &Ctx, store: &mut dyn DocumentStore) -> Result<Value> {
     let recs = &docs.history.recommendations;
     let count = |action: &str| recs.iter().filter(|r| r.user_action == action).count();
     let today = clock.today();
-    let shown_today = recs
-        .iter()
-        .any(|r| parse_stored(&r.date).is_some_and(|ts| clock.local_date_of(ts) == today));
+    let shown_today = daily_push_on(&docs.history, &clock, today).is_some();
     Ok(json!({
         "component_version": COMPONENT_VERSION,
         "daily_rec_status": s.daily_rec_status.as_str(),
@@ -158,6 +180,8 @@ pub fn status(ctx: &Ctx, store: &mut dyn DocumentStore) -> Result<Value> {
             "last_update_notice_at": s.last_update_notice_at,
         },
         "push_time_local": s.push_time_local,
+        "lang": ctx.lang_with(s).as_str(),
+        "lang_source": ctx.lang_source(s),
         "timezone": s.timezone,
         "effective_timezone": clock.zone_name,
         "local_date": today.to_string(),
@@ -211,6 +235,7 @@ pub fn enable_daily(
 ) -> Result<Value> {
     const COMMAND: &str = "enable-daily";
     let (mut docs, clock) = open(ctx, store)?;
+    let ctx = &ctx.resolved(&docs.state);
     let previous = docs.state.daily_rec_status;
     match previous {
         Unset | Prompted | PendingSchedule | Disabled => {}
@@ -351,6 +376,7 @@ pub fn daily_gate(
     search_capability: bool,
 ) -> Result<Value> {
     let (mut docs, clock) = open(ctx, store)?;
+    let ctx = &ctx.resolved(&docs.state);
     let today = clock.today();
     let (run, reason, notice) = match docs.state.daily_rec_status {
         PendingSchedule => (false, "daily_schedule_pending", None),
@@ -376,11 +402,8 @@ pub fn daily_gate(
             if docs.state.daily_failure_notice_status == NoticeStatus::Shown {
                 docs.state.daily_failure_notice_status = NoticeStatus::Resolved;
             }
-            let already =
-                docs.history.recommendations.iter().any(|r| {
-                    parse_stored(&r.date).is_some_and(|ts| clock.local_date_of(ts) == today)
-                });
-            if already {
+            // Only daily pushes use up the day (a manual recommendation never does).
+            if daily_push_on(&docs.history, &clock, today).is_some() {
                 (false, "daily_quota_exhausted", None)
             } else {
                 (true, "ok", None)
@@ -444,6 +467,7 @@ pub fn update_check(
 ) -> Result<Value> {
     let (local, remote) = parse_versions(local_version, remote_version)?;
     let (mut docs, clock) = open(ctx, store)?;
+    let ctx = &ctx.resolved(&docs.state);
     let reason = apply_update_check(&mut docs.state, &clock, &local, &remote);
     let notify = reason == "newer_version";
     let status = docs.state.update_notice_status;
@@ -563,7 +587,155 @@ pub(crate) fn clean_skill(skill: &SkillRef) -> Result<SkillRef> {
         name: non_empty(&skill.name),
         url,
         categories,
+        mode: skill.mode,
     })
+}
+
+/// A skill that was shown: a history record, or an alternative listed beside its pick.
+struct Shown {
+    skill_id: String,
+    name: String,
+    url: String,
+    categories: Vec<String>,
+    date: Option<jiff::Timestamp>,
+    mode: Option<String>,
+}
+
+/// Everything the history says was shown, newest first.
+fn shown_skills(history: &crate::state::History) -> Vec<Shown> {
+    let mut out: Vec<Shown> = Vec::new();
+    for r in &history.recommendations {
+        let date = parse_stored(&r.date);
+        let mode = r.mode().map(str::to_owned);
+        out.push(Shown {
+            skill_id: r.skill_id.clone(),
+            name: r.name.clone(),
+            url: r.url.clone(),
+            categories: r.categories.clone(),
+            date,
+            mode: mode.clone(),
+        });
+        for a in r
+            .extra
+            .get("alternatives")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let text = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+            if text("skill_id").is_empty() {
+                continue;
+            }
+            out.push(Shown {
+                skill_id: text("skill_id"),
+                name: text("name"),
+                url: text("url"),
+                categories: a
+                    .get("categories")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect(),
+                date,
+                mode: mode.clone(),
+            });
+        }
+    }
+    // Stable: among equal dates the later record (list order) comes first.
+    out.reverse();
+    out.sort_by_key(|s| std::cmp::Reverse(s.date));
+    out
+}
+
+/// Resolve `accept`/`reject` against what was shown: the id as printed on a card (any record), or the
+/// name as a recent card showed it; the caller's name, URL and categories win over the record's.
+/// A skill never shown needs `name` and `url` (a skill the user found elsewhere); otherwise the call
+/// is refused, listing the recently shown ids. Returns the skill and how it was found: `id`, `name`
+/// or `given`.
+pub(crate) fn resolve_shown(
+    history: &crate::state::History,
+    clock: &Clock,
+    skill: SkillRef,
+) -> Result<(SkillRef, &'static str)> {
+    let shown = shown_skills(history);
+    let given = skill.skill_id.trim();
+    let by_id = shown
+        .iter()
+        .find(|s| s.skill_id.trim().eq_ignore_ascii_case(given));
+    let recent = |s: &&Shown| {
+        s.date.is_some_and(|d| {
+            clock.now.as_second().saturating_sub(d.as_second()) / 86_400 < FEEDBACK_LOOKBACK_DAYS
+        })
+    };
+    let key = crate::filter::name_key(given);
+    let by_name = || {
+        shown.iter().filter(recent).find(|s| {
+            !key.is_empty()
+                && (crate::filter::name_key(&s.name) == key
+                    || crate::filter::name_key(id_slug(&s.skill_id)) == key)
+        })
+    };
+    let (found, how) = match by_id {
+        Some(s) => (s, "id"),
+        None => match by_name() {
+            Some(s) => (s, "name"),
+            None if skill.name.is_some() && skill.url.is_some() => return Ok((skill, "given")),
+            None => {
+                let mut listed: Vec<String> = Vec::new();
+                for s in shown.iter().filter(recent) {
+                    let line = if s.name.is_empty() || s.name == s.skill_id {
+                        s.skill_id.clone()
+                    } else {
+                        format!("{} ({})", s.skill_id, s.name)
+                    };
+                    if !listed.contains(&line) {
+                        listed.push(line);
+                    }
+                    if listed.len() == RECENT_LISTED {
+                        break;
+                    }
+                }
+                let hint = if listed.is_empty() {
+                    "no card was shown in the last 30 days".to_owned()
+                } else {
+                    format!("recently shown: {}", listed.join(", "))
+                };
+                return Err(Error::invalid(
+                    "skill-id",
+                    format!(
+                        "{given:?} was never shown to the user ({hint}). Pass the ID printed on the card (or the skill's name as the card shows it); for a skill found elsewhere, also pass --skill-name and --skill-url."
+                    ),
+                ));
+            }
+        },
+    };
+    let pick = |given: Option<String>, stored: &str| {
+        given.or_else(|| (!stored.is_empty()).then(|| stored.to_owned()))
+    };
+    let resolved = SkillRef {
+        skill_id: found.skill_id.clone(),
+        name: pick(skill.name, &found.name),
+        url: pick(skill.url, &found.url),
+        categories: if skill.categories.is_empty() {
+            found.categories.clone()
+        } else {
+            skill.categories
+        },
+        mode: skill.mode.or(match found.mode.as_deref() {
+            Some("daily") => Some(crate::filter::Mode::Daily),
+            Some(_) => Some(crate::filter::Mode::Manual),
+            None => None,
+        }),
+    };
+    Ok((resolved, how))
+}
+
+/// The name part of an id: `clawhub:pdf-tables` → `pdf-tables`; `skillssh:o/r/skill` → `skill`.
+fn id_slug(id: &str) -> &str {
+    let rest = id.split_once(':').map_or(id, |(_, r)| r);
+    rest.rsplit('/').next().unwrap_or(rest)
 }
 
 fn push_unique(list: &mut Vec<String>, id: &str) {
@@ -581,6 +753,13 @@ pub fn feedback(
 ) -> Result<Value> {
     let skill = clean_skill(skill)?;
     let (mut docs, clock) = open(ctx, store)?;
+    // `shown` records what the agent showed; an answer must be about something shown.
+    let (skill, resolved) = match action {
+        FeedbackAction::Shown => (skill, "given"),
+        FeedbackAction::Accept | FeedbackAction::Reject => {
+            resolve_shown(&docs.history, &clock, skill)?
+        }
+    };
     let (index, refreshed) = apply_feedback(&mut docs, &clock, action, &skill);
     let id = skill.skill_id.as_str();
     let record =
@@ -592,6 +771,7 @@ pub fn feedback(
         "skill_id": id,
         "changed": true,
         "refreshed": refreshed && action == FeedbackAction::Shown,
+        "resolved_by": resolved,
         "record": record,
         "history_count": history_count,
     }))
@@ -626,6 +806,14 @@ pub(crate) fn apply_feedback(
             r.categories = skill.categories.clone();
         }
     };
+    let mode_field = |mode: Option<crate::filter::Mode>| {
+        let mut extra = serde_json::Map::new();
+        if let Some(m) = mode {
+            extra.insert("mode".into(), json!(m.as_str()));
+        }
+        extra
+    };
+    // An answer with no shown record is the user's own doing, never a daily push.
     let new_record = |user_action: &str, responded: bool| HistoryRecord {
         date: now.clone(),
         skill_id: id.to_owned(),
@@ -634,13 +822,18 @@ pub(crate) fn apply_feedback(
         categories: skill.categories.clone(),
         user_action: user_action.to_owned(),
         responded_at: responded.then(|| now.clone()),
-        extra: Default::default(),
+        extra: mode_field(if responded {
+            Some(skill.mode.unwrap_or(crate::filter::Mode::Manual))
+        } else {
+            skill.mode
+        }),
     };
     let index = match (action, pending) {
         (FeedbackAction::Shown, Some(i)) => {
             let r = &mut history.recommendations[i];
             r.date = now.clone();
             fill(r);
+            r.extra.extend(mode_field(skill.mode));
             i
         }
         (FeedbackAction::Shown, None) => {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Registry or origin of a candidate, with its trust rank (higher wins a dedup).
 ///
@@ -40,12 +40,20 @@ pub const KNOWN_SOURCES: &[&str] = &[
 ];
 
 /// Download and star counts (never negative; numbers given as strings parse, `1,234` included).
+///
+/// A source that states no count at all (no `popularity`, `null`, or neither `downloads` nor `stars`)
+/// leaves the counts *unknown*: they read as 0 for scoring, but unknown is never "unpopular" (the
+/// filter does not call such a skill stale) and the card says the counts were not given.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[cfg_attr(test, schemars(with = "PopularityWire"))]
+#[serde(from = "PopularityWire")]
 pub struct Popularity {
-    #[serde(default, deserialize_with = "lenient_u64")]
     pub downloads: u64,
-    #[serde(default, deserialize_with = "lenient_u64")]
     pub stars: u64,
+    /// No count was given (not written: an unknown `popularity` is left out of the JSON).
+    #[serde(skip)]
+    pub unknown: bool,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -54,10 +62,49 @@ impl Popularity {
     pub fn total(&self) -> u64 {
         self.downloads.saturating_add(self.stars)
     }
+
+    /// Counts the source did not state.
+    pub fn not_given() -> Popularity {
+        Popularity {
+            unknown: true,
+            ..Popularity::default()
+        }
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        self.unknown
+    }
+}
+
+/// `popularity` as written: each count may be missing.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[cfg_attr(test, schemars(rename = "Popularity"))]
+struct PopularityWire {
+    /// Downloads or installs, as the registry counts them (a number, or text such as `"1,532"` or `"12.4k"`).
+    #[serde(default, deserialize_with = "lenient_opt_u64")]
+    downloads: Option<u64>,
+    /// Stars or likes.
+    #[serde(default, deserialize_with = "lenient_opt_u64")]
+    stars: Option<u64>,
+    #[serde(flatten)]
+    extra: Map<String, Value>,
+}
+
+impl From<PopularityWire> for Popularity {
+    fn from(w: PopularityWire) -> Popularity {
+        Popularity {
+            unknown: w.downloads.is_none() && w.stars.is_none(),
+            downloads: w.downloads.unwrap_or(0),
+            stars: w.stars.unwrap_or(0),
+            extra: w.extra,
+        }
+    }
 }
 
 /// What a registry itself says about a skill's safety (evidence for `scan`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct RegistryEvidence {
     /// ClawHub moderation verdict: `clean`, `suspicious`, `malicious` (or a scan status: `pending`, `error`).
     #[serde(
@@ -96,8 +143,14 @@ pub struct RegistryEvidence {
     pub extra: Map<String, Value>,
 }
 
-/// One candidate skill.
+/// The fields a candidate cannot do without (`filter` drops it as `missing_required_fields`).
+pub const REQUIRED_FIELDS: [&str; 4] = ["skill_id", "name", "url", "description"];
+
+/// One candidate skill: what an agent hands in (schema/candidates.schema.json is generated from this
+/// type). Only `skill_id`, `name`, `url` and `description` are needed; everything else is optional and
+/// helps the filter, the scanner, the ranking and the card.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Candidate {
     /// `source:name-lower`, e.g. `clawhub:pdf-tables`. Required.
     #[serde(default, deserialize_with = "lenient_string")]
@@ -126,9 +179,11 @@ pub struct Candidate {
     /// One sentence. Required; at least 20 characters to be kept.
     #[serde(default, deserialize_with = "lenient_string")]
     pub description: String,
+    /// Lower-case topics (`pdf`, `documents`, …): read by the blacklist, the ranking and the card.
     #[serde(default, deserialize_with = "string_list")]
     pub categories: Vec<String>,
-    /// One of [`KNOWN_SOURCES`]; anything else is `unknown` for trust.
+    /// Where it was found: `clawhub`, `mcpmarket`, `skillhub`, `smithery`, `skillssh`, `glama`, `github`
+    /// or `x`; anything else is trusted least.
     #[serde(default, deserialize_with = "lenient_string")]
     pub source: String,
     /// The publisher (ClawHub owner handle, GitHub owner, …): same-named skills of different owners differ.
@@ -145,10 +200,34 @@ pub struct Candidate {
         deserialize_with = "opt_string"
     )]
     pub updated_at: Option<String>,
-    #[serde(default, deserialize_with = "null_default")]
+    /// Download and star counts; left out when the source states none (then they are unknown).
+    #[serde(
+        default = "Popularity::not_given",
+        deserialize_with = "popularity_or_unknown",
+        skip_serializing_if = "Popularity::is_unknown"
+    )]
     pub popularity: Popularity,
+    /// Tools the skill needs (`browser`, `terminal`, …).
     #[serde(default, deserialize_with = "string_list")]
     pub required_toolsets: Vec<String>,
+    /// Operating systems the skill runs on, canonical (`linux`, `macos`, `windows`, …; aliases such as
+    /// `darwin` and `win32` are read as those, `unix` as its members, `any` as no restriction); empty
+    /// = any. Filled from the SKILL.md frontmatter in `raw_content` when not given
+    /// (docs/fit-and-quality.md).
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "platform_list"
+    )]
+    pub platforms: Vec<String>,
+    /// What must exist before the skill runs (Hermes `prerequisites`); filled from the frontmatter in
+    /// `raw_content` when not given.
+    #[serde(
+        default,
+        skip_serializing_if = "Prerequisites::is_empty",
+        deserialize_with = "null_default"
+    )]
+    pub prerequisites: Prerequisites,
     /// `lightweight`, `framework` or `platform`.
     #[serde(
         default,
@@ -159,8 +238,10 @@ pub struct Candidate {
     /// `{source_count, recent_mentions, updated_recently, trend_reason}` (kept as given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trend: Option<Value>,
+    /// The skill documents how to install it.
     #[serde(default, deserialize_with = "lenient_bool")]
     pub has_install_docs: bool,
+    /// The skill documents what it accesses (a security note).
     #[serde(default, deserialize_with = "lenient_bool")]
     pub has_security_disclosure: bool,
     /// `low`, `medium` or `high` as the agent judged it; `scan` only ever raises it.
@@ -176,6 +257,14 @@ pub struct Candidate {
     /// The registry's own safety evidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registry: Option<RegistryEvidence>,
+    /// Agent-written copy for the card: the one-line position beside the name (else the description's
+    /// first sentence).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string"
+    )]
+    pub tagline: Option<String>,
     /// Agent-written copy for the card: the pain point in one sentence.
     #[serde(
         default,
@@ -197,148 +286,67 @@ pub struct Candidate {
         deserialize_with = "opt_string"
     )]
     pub raw_content: Option<String>,
+    /// The skill's files, as paths relative to its root (`scripts/split.py`), when the agent has them (a
+    /// local checkout or a registry's file list): with `raw_content`, quality checks that what SKILL.md
+    /// references exists.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "string_list"
+    )]
+    pub bundle_files: Vec<String>,
     /// Anything else the agent attached: passed through unchanged.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// What must exist on the machine before a skill runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct Prerequisites {
+    /// Environment variables the skill reads (`OPENAI_API_KEY`): set up by the user, never checked.
+    #[serde(default, deserialize_with = "string_list")]
+    pub env_vars: Vec<String>,
+    /// Programs that must be on the PATH (`jq`, `curl`): the host looks them up.
+    #[serde(default, deserialize_with = "string_list")]
+    pub commands: Vec<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Prerequisites {
+    pub fn is_empty(&self) -> bool {
+        self.env_vars.is_empty() && self.commands.is_empty() && self.extra.is_empty()
+    }
 }
 
 fn one() -> u64 {
     1
 }
 
-/// The list of candidates an agent hands in: `{"candidates": [...]}` or a bare array.
-/// Returns each item parsed, or the reason it could not be (index → message naming the field).
-///
-/// The list is read as a stream: each item becomes a JSON value, then a [`Candidate`], before the next
-/// is read, so 100,000 candidates never exist twice in memory (once as a JSON tree, once parsed).
-///
-/// A registry's own response is accepted too (an agent passes what its fetch tool returned): when the
-/// text is not a candidates list — an object without `candidates`, or an array none of whose items has
-/// a `skill_id` — and its shape names a registry as [`crate::normalize::detect`] reads it, the items are
-/// normalized as `normalize` would, in order, each unusable one reported at its index. Normalized
-/// input never takes this path, so it costs nothing there.
+/// The list of candidates an agent hands in (see [`crate::input`] for every accepted shape: candidates,
+/// a registry's own response, the `from` wrapper). Returns each item parsed, or the reason it could not
+/// be (index → message naming the field).
 pub fn parse_candidates(text: &str) -> Result<Vec<std::result::Result<Candidate, String>>> {
-    use serde::de::DeserializeSeed;
-    let mut de = serde_json::Deserializer::from_str(text);
-    let items = ListSeed
-        .deserialize(&mut de)
-        .and_then(|items| de.end().map(|()| items))
-        .map_err(|e| {
-            let message = e.to_string();
-            if message.contains(SHAPE_ERROR) {
-                Error::invalid("candidates", SHAPE_ERROR)
-            } else {
-                Error::invalid("candidates", format!("not valid JSON ({e})"))
-            }
-        })?;
-    // No item names a skill (`skill_id`): not a candidates list, perhaps a registry's bare array.
-    let none_usable = |items: &Parsed| {
-        !items.is_empty()
-            && items
-                .iter()
-                .all(|i| i.as_ref().map_or(true, |c| c.skill_id.trim().is_empty()))
-    };
-    match items {
-        Some(items) if !none_usable(&items) => Ok(items),
-        Some(items) => Ok(crate::normalize::registry_items(text)?.unwrap_or(items)),
-        None => crate::normalize::registry_items(text)?
-            .ok_or_else(|| Error::invalid("candidates", SHAPE_ERROR)),
-    }
+    crate::input::parse(text).map(|input| input.items)
 }
 
-const SHAPE_ERROR: &str = "expected {\"candidates\": [...]} or a JSON array of candidates";
-
-type Parsed = Vec<std::result::Result<Candidate, String>>;
-
-/// The top level: an array of items, or an object whose `candidates` is one (other keys ignored).
-/// `None` when an object has no `candidates`.
-struct ListSeed;
-
-impl<'de> serde::de::DeserializeSeed<'de> for ListSeed {
-    type Value = Option<Parsed>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for ListSeed {
-    type Value = Option<Parsed>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(SHAPE_ERROR)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(
-        self,
-        seq: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        ItemsSeed.visit_seq(seq).map(Some)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(
-        self,
-        mut map: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        let mut found = None;
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if key == "candidates" {
-                found = Some(map.next_value_seed(ItemsSeed)?);
-            } else {
-                map.next_value::<serde::de::IgnoredAny>()?;
-            }
-        }
-        Ok(found)
-    }
-}
-
-/// The array of items, each parsed as soon as it is read.
-struct ItemsSeed;
-
-impl<'de> serde::de::DeserializeSeed<'de> for ItemsSeed {
-    type Value = Parsed;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for ItemsSeed {
-    type Value = Parsed;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(SHAPE_ERROR)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(
-        self,
-        mut seq: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
-        while let Some(item) = seq.next_element::<Value>()? {
-            out.push(parse_one(item));
-        }
-        Ok(out)
-    }
-}
-
-/// Parse one candidate, naming the field at fault.
+/// Parse one candidate, naming the field at fault. Platforms and prerequisites missing from the record
+/// are taken from the SKILL.md frontmatter in `raw_content`, when there is one ([`crate::fit`]).
 pub fn parse_one(item: Value) -> std::result::Result<Candidate, String> {
     if !item.is_object() {
         return Err("not a JSON object".into());
     }
-    serde_path_to_error::deserialize(item).map_err(|e| {
+    let mut c: Candidate = serde_path_to_error::deserialize(item).map_err(|e| {
         let path = e.path().to_string();
         format!("field `{path}`: {}", e.into_inner())
-    })
+    })?;
+    crate::fit::complete_from_content(&mut c);
+    Ok(c)
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Lenient deserializers
-
-fn null_default<'de, D: Deserializer<'de>, T: Default + Deserialize<'de>>(
-    d: D,
-) -> std::result::Result<T, D::Error> {
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
 
 /// A count: a non-negative number, or a string of digits (`,`, `_` and spaces ignored); `null` is 0.
 /// Fractions are truncated; negatives are 0.
@@ -386,6 +394,22 @@ fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<u64, D::E
     count_of(&Value::deserialize(d)?).map_err(serde::de::Error::custom)
 }
 
+/// A count, `None` when `null` or an empty string (not stated).
+fn lenient_opt_u64<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<u64>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        Value::String(s) if s.trim().is_empty() => Ok(None),
+        v => count_of(&v).map(Some).map_err(serde::de::Error::custom),
+    }
+}
+
+/// `popularity`: `null` is the same as leaving it out (counts unknown).
+fn popularity_or_unknown<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Popularity, D::Error> {
+    Ok(Option::<Popularity>::deserialize(d)?.unwrap_or_else(Popularity::not_given))
+}
+
 fn lenient_u64_or_one<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
     lenient_u64(d).map(|n| n.max(1))
 }
@@ -427,6 +451,13 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// `null` is the default.
+fn null_default<'de, D: Deserializer<'de>, T: Default + Deserialize<'de>>(
+    d: D,
+) -> std::result::Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
 fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
     scalar_string(Value::deserialize(d)?)
         .map(Option::unwrap_or_default)
@@ -437,6 +468,11 @@ fn opt_string<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Str
     scalar_string(Value::deserialize(d)?)
         .map(|s| s.filter(|s| !s.trim().is_empty()))
         .map_err(serde::de::Error::custom)
+}
+
+/// A list of platform names, canonical ([`crate::fit::platforms_of`]).
+fn platform_list<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    string_list(d).map(|names| crate::fit::platforms_of(&names))
 }
 
 /// A list of strings; also a single comma-separated string; `null` is empty.
@@ -460,6 +496,9 @@ fn string_list<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Strin
         ))),
     }
 }
+
+#[cfg(test)]
+mod schema;
 
 #[cfg(test)]
 mod tests {
@@ -515,7 +554,8 @@ mod tests {
                 .len(),
             2
         );
-        assert!(parse_candidates(r#"{"items":[]}"#).is_err());
+        assert!(parse_candidates(r#"{"items":[]}"#).unwrap().is_empty());
+        assert!(parse_candidates(r#"{"things":[1]}"#).is_err());
         assert!(parse_candidates("nope").is_err());
     }
 
@@ -549,9 +589,16 @@ mod tests {
             trend: Some(json!({})),
             risk_level: Some("low".into()),
             registry: Some(RegistryEvidence::default()),
+            tagline: Some("t".into()),
             pain_point: Some("p".into()),
             highlights: vec!["h".into()],
             raw_content: Some("r".into()),
+            platforms: vec!["linux".into()],
+            prerequisites: Prerequisites {
+                commands: vec!["jq".into()],
+                ..Default::default()
+            },
+            bundle_files: vec!["scripts/x.py".into()],
             ..Default::default()
         };
         let mut json_fields: Vec<String> = serde_json::to_value(&full)

@@ -39,6 +39,40 @@ impl Registry {
             Registry::Candidates => "candidates",
         }
     }
+
+    /// The registries whose own JSON is read (every value but `candidates`).
+    pub const REGISTRIES: [Registry; 7] = [
+        Registry::Clawhub,
+        Registry::Skillssh,
+        Registry::Smithery,
+        Registry::Glama,
+        Registry::Skillhub,
+        Registry::Github,
+        Registry::Mcpmarket,
+    ];
+
+    /// The registry named `name` (as `--from` spells it), case-insensitive.
+    pub fn parse(name: &str) -> Option<Registry> {
+        let name = name.trim().to_ascii_lowercase();
+        Self::REGISTRIES
+            .into_iter()
+            .chain([Registry::Candidates])
+            .find(|r| r.as_str() == name)
+    }
+
+    /// How people name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Registry::Clawhub => "ClawHub",
+            Registry::Skillssh => "skills.sh",
+            Registry::Smithery => "Smithery",
+            Registry::Glama => "Glama",
+            Registry::Skillhub => "SkillHub",
+            Registry::Github => "GitHub",
+            Registry::Mcpmarket => "MCP Market",
+            Registry::Candidates => "candidates",
+        }
+    }
 }
 
 /// A problem with one input item.
@@ -83,91 +117,83 @@ pub struct Options {
 pub fn normalize(text: &str, registry: Option<Registry>, options: &Options) -> Result<Normalized> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| Error::invalid("input", format!("not valid JSON ({e})")))?;
+    normalize_value(&value, registry, options)
+}
+
+/// [`normalize`] on parsed JSON.
+pub fn normalize_value(
+    value: &Value,
+    registry: Option<Registry>,
+    options: &Options,
+) -> Result<Normalized> {
     let registry = match registry {
         Some(r) => r,
-        None => detect(&value).ok_or_else(|| {
+        None => detect(value).ok_or_else(|| {
             Error::invalid("from", "could not tell which registry this JSON comes from; pass --from clawhub|skillssh|smithery|glama|skillhub|github|mcpmarket")
         })?,
     };
-    let items = items_of(&value, registry);
     let mut out = Normalized {
         registry,
         candidates: Vec::new(),
         skipped: Vec::new(),
         warnings: Vec::new(),
     };
-    for (index, item) in items.into_iter().enumerate() {
-        let Value::Object(obj) = item else {
-            out.skipped.push(Issue {
-                index,
-                field: String::new(),
-                message: "not a JSON object".into(),
-            });
-            continue;
-        };
-        let mut ctx = Item {
-            index,
-            obj: &obj,
-            warnings: Vec::new(),
-        };
-        let result = match registry {
-            Registry::Clawhub => ctx.clawhub(),
-            Registry::Skillssh => ctx.skillssh(),
-            Registry::Smithery => ctx.smithery(),
-            Registry::Glama => ctx.glama(),
-            Registry::Skillhub => ctx.skillhub(options),
-            Registry::Github => ctx.github(),
-            Registry::Mcpmarket => ctx.mcpmarket(),
-            Registry::Candidates => {
-                parse_one(Value::Object(obj.clone())).map_err(|m| ("candidate".to_owned(), m))
-            }
-        };
-        out.warnings.extend(ctx.warnings);
+    for (index, item) in items_of(value, registry).into_iter().enumerate() {
+        let (result, warnings) = normalize_item(index, &item, registry, options);
+        out.warnings.extend(warnings);
         match result {
             Ok(c) => out.candidates.push(c),
-            Err((field, message)) => out.skipped.push(Issue {
-                index,
-                field,
-                message,
-            }),
+            Err(issue) => out.skipped.push(issue),
         }
     }
     Ok(out)
 }
 
-/// A registry's raw response as candidates list items, in input order (an item that cannot be
-/// normalized is an `Err` naming its field, at its index), or `None` when the shape names no registry
-/// (or names already-normalized candidates). See [`crate::model::parse_candidates`].
-pub fn registry_items(
-    text: &str,
-) -> Result<Option<Vec<std::result::Result<Candidate, String>>>> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| Error::invalid("candidates", format!("not valid JSON ({e})")))?;
-    let Some(registry) = detect(&value).filter(|r| *r != Registry::Candidates) else {
-        return Ok(None);
+/// One item of a registry's list: the candidate (or why it has none) and the optional fields left out.
+pub fn normalize_item(
+    index: usize,
+    item: &Value,
+    registry: Registry,
+    options: &Options,
+) -> (std::result::Result<Candidate, Issue>, Vec<Issue>) {
+    let Value::Object(obj) = item else {
+        let issue = Issue {
+            index,
+            field: String::new(),
+            message: "not a JSON object".into(),
+        };
+        return (Err(issue), Vec::new());
     };
-    drop(value);
-    let out = normalize(text, Some(registry), &Options::default())?;
-    let total = out.candidates.len() + out.skipped.len();
-    let mut candidates = out.candidates.into_iter();
-    let mut skipped = out.skipped.into_iter().peekable();
-    let mut items = Vec::with_capacity(total);
-    for index in 0..total {
-        match skipped.next_if(|s| s.index == index) {
-            Some(s) => items.push(Err(format!(
-                "a {} item that could not be normalized: {}{}",
-                registry.as_str(),
-                if s.field.is_empty() { String::new() } else { format!("field `{}`: ", s.field) },
-                s.message
-            ))),
-            None => items.push(
-                candidates
-                    .next()
-                    .ok_or_else(|| "an item the registry response did not yield".to_owned()),
-            ),
+    let mut ctx = Item {
+        index,
+        obj,
+        warnings: Vec::new(),
+    };
+    let result = match registry {
+        Registry::Clawhub => ctx.clawhub(),
+        Registry::Skillssh => ctx.skillssh(),
+        Registry::Smithery => ctx.smithery(),
+        Registry::Glama => ctx.glama(),
+        Registry::Skillhub => ctx.skillhub(options),
+        Registry::Github => ctx.github(),
+        Registry::Mcpmarket => ctx.mcpmarket(),
+        Registry::Candidates => {
+            parse_one(Value::Object(obj.clone())).map_err(|m| ("candidate".to_owned(), m))
         }
-    }
-    Ok(Some(items))
+    };
+    let result = result
+        .map(|mut c| {
+            // Platforms and prerequisites, from whichever registry states them (ClawHub
+            // `metadata.os` and `metadata.requires`; a registry echoing SKILL.md's frontmatter).
+            crate::fit::fill(&mut c, crate::fit::declared_in(obj));
+            c
+        })
+        .map_err(|(field, message)| Issue {
+            index,
+            field,
+            message,
+        });
+    (result, ctx.warnings)
 }
 
 /// Guess the registry from the JSON's shape.
@@ -321,8 +347,19 @@ impl Item<'_> {
         }
     }
 
-    fn first_count(&mut self, paths: &[&str]) -> u64 {
-        paths.iter().find_map(|p| self.count(p)).unwrap_or(0)
+    fn first_count(&mut self, paths: &[&str]) -> Option<u64> {
+        paths.iter().find_map(|p| self.count(p))
+    }
+
+    /// Downloads and stars from the first path of each that holds a count; unknown when neither does.
+    fn popularity(&mut self, downloads: &[&str], stars: &[&str]) -> Popularity {
+        let (d, s) = (self.first_count(downloads), self.first_count(stars));
+        Popularity {
+            downloads: d.unwrap_or(0),
+            stars: s.unwrap_or(0),
+            unknown: d.is_none() && s.is_none(),
+            extra: Map::new(),
+        }
     }
 
     /// A time: epoch milliseconds or seconds (number or numeric string) or an ISO 8601 string → RFC 3339 UTC.
@@ -420,12 +457,15 @@ impl Item<'_> {
         if let Some(v) = self.first_text(&["latestVersion.version", "version", "tags.latest"]) {
             extra.insert("version".into(), Value::String(v));
         }
-        let installs = self.first_count(&[
-            "stats.installsAllTime",
-            "stats.installs",
-            "stats.installsCurrent",
-        ]);
-        let downloads = self.count("stats.downloads").unwrap_or(installs);
+        let popularity = self.popularity(
+            &[
+                "stats.downloads",
+                "stats.installsAllTime",
+                "stats.installs",
+                "stats.installsCurrent",
+            ],
+            &["stats.stars"],
+        );
         // Slugs collide across owners (two different `pdf` skills): the id keeps the protocol's
         // `source:name-lower` form and `owner` tells them apart (dedup and installed matching use both).
         Ok(Candidate {
@@ -442,11 +482,7 @@ impl Item<'_> {
             source: "clawhub".into(),
             owner,
             updated_at: self.time(&["updatedAt", "latestVersion.createdAt", "createdAt"]),
-            popularity: Popularity {
-                downloads,
-                stars: self.first_count(&["stats.stars"]),
-                extra: Map::new(),
-            },
+            popularity,
             registry,
             extra,
             ..base()
@@ -498,10 +534,7 @@ impl Item<'_> {
                 .as_deref()
                 .and_then(|s| s.split('/').next())
                 .map(str::to_owned),
-            popularity: Popularity {
-                downloads: self.first_count(&["installs", "weeklyInstalls"]),
-                ..Default::default()
-            },
+            popularity: self.popularity(&["installs", "weeklyInstalls"], &[]),
             registry: (!audits.is_empty()).then(|| RegistryEvidence {
                 audits,
                 ..Default::default()
@@ -538,10 +571,7 @@ impl Item<'_> {
                 .map(|(owner, _)| owner.to_owned()),
             // Smithery lists no update time; `createdAt` is kept as `created_at`, not passed off as one.
             updated_at: self.time(&["updatedAt"]),
-            popularity: Popularity {
-                downloads: self.first_count(&["useCount"]),
-                ..Default::default()
-            },
+            popularity: self.popularity(&["useCount"], &[]),
             registry: scan.map(|s| RegistryEvidence {
                 scan_passed: Some(s),
                 ..Default::default()
@@ -621,11 +651,7 @@ impl Item<'_> {
             source: "skillhub".into(),
             owner,
             updated_at: self.time(&["updatedAt", "createdAt"]),
-            popularity: Popularity {
-                downloads: self.first_count(&["downloadCount", "downloads"]),
-                stars: self.first_count(&["starCount", "stars"]),
-                ..Default::default()
-            },
+            popularity: self.popularity(&["downloadCount", "downloads"], &["starCount", "stars"]),
             registry: review.map(|r| RegistryEvidence {
                 review_status: Some(r),
                 ..Default::default()
@@ -661,10 +687,7 @@ impl Item<'_> {
                 .text("owner.login")
                 .or_else(|| full.split('/').next().map(str::to_owned)),
             updated_at: self.time(&["pushed_at", "updated_at"]),
-            popularity: Popularity {
-                stars: self.first_count(&["stargazers_count"]),
-                ..Default::default()
-            },
+            popularity: self.popularity(&[], &["stargazers_count"]),
             extra,
             ..base()
         })
@@ -690,18 +713,17 @@ impl Item<'_> {
             categories: self.list("tags"),
             source: "mcpmarket".into(),
             updated_at: self.time(&["updated_at", "updatedAt"]),
-            popularity: Popularity {
-                downloads: self.first_count(&["installs", "downloads"]),
-                ..Default::default()
-            },
+            popularity: self.popularity(&["installs", "downloads"], &[]),
             ..base()
         })
     }
 }
 
+/// What a registry item starts from: no counts known until the registry states one.
 fn base() -> Candidate {
     Candidate {
         cross_source_count: 1,
+        popularity: Popularity::not_given(),
         ..Default::default()
     }
 }
@@ -736,44 +758,6 @@ mod tests {
     }
 
     #[test]
-    fn a_raw_registry_response_is_read_as_candidates_in_order() {
-        let raw = json!({"results": [
-            {"slug": "pdf-tables", "displayName": "PDF Tables", "summary": "Extract tables from PDFs."},
-            {"displayName": "no slug"},
-            {"slug": "csv-clean", "displayName": "CSV Clean", "summary": "Clean CSV files."}]});
-        let items = crate::model::parse_candidates(&raw.to_string()).unwrap();
-        assert_eq!(items.len(), 3);
-        assert_eq!(items[0].as_ref().unwrap().skill_id, "clawhub:pdf-tables");
-        let err = items[1].as_ref().unwrap_err();
-        assert!(err.contains("clawhub") && err.contains("slug"), "{err}");
-        assert_eq!(items[2].as_ref().unwrap().skill_id, "clawhub:csv-clean");
-        // A bare array of a registry's items (here GitHub repositories) too.
-        let repos = json!([{"full_name": "a/pdf-kit", "html_url": "https://github.com/a/pdf-kit",
-            "description": "PDF tools.", "stargazers_count": 5}]);
-        let items = crate::model::parse_candidates(&repos.to_string()).unwrap();
-        assert_eq!(items[0].as_ref().unwrap().skill_id, "github:a/pdf-kit");
-        // An empty search result names no registry: still the shape error, as before.
-        assert!(crate::model::parse_candidates(r#"{"results": []}"#).is_err());
-    }
-
-    #[test]
-    fn normalized_lists_and_unknown_shapes_do_not_take_the_registry_path() {
-        // A list with one candidate stays a candidates list: the raw item is read as a candidate
-        // without an id (which the filter drops as incomplete), not normalized.
-        let mixed = json!([{"skill_id": "clawhub:a", "name": "a", "url": "https://clawhub.ai/x/a", "source": "clawhub"},
-            {"slug": "raw-item", "displayName": "Raw"}]);
-        let items = crate::model::parse_candidates(&mixed.to_string()).unwrap();
-        assert_eq!(items[0].as_ref().unwrap().skill_id, "clawhub:a");
-        assert_eq!(items[1].as_ref().unwrap().skill_id, "");
-        // An object that is neither a list nor a known registry shape is still the shape error.
-        let e = crate::model::parse_candidates(r#"{"hello": "world"}"#).unwrap_err();
-        assert!(e.to_string().contains("expected {\"candidates\""), "{e}");
-        // Strings are not registry items: each is reported as not an object.
-        let items = crate::model::parse_candidates(r#"["a", "b"]"#).unwrap();
-        assert!(items.iter().all(|i| i.as_ref().is_err_and(|e| e.contains("object"))));
-    }
-
-    #[test]
     fn clawhub_list_item_ms_epochs_topics_not_tags() {
         let n = norm(
             json!({"items": [{"slug": "GifGrep", "displayName": "GifGrep", "summary": "Search animated GIFs by text.",
@@ -797,6 +781,23 @@ mod tests {
             (Some("suspicious"), true)
         );
         assert_eq!(r.flags, vec!["obfuscated_shell"]);
+    }
+
+    #[test]
+    fn clawhub_metadata_os_and_requires_become_platforms_and_prerequisites() {
+        let n = norm(
+            json!({"items": [
+                {"slug": "imsg", "summary": "Send and read iMessages from the agent.", "metadata": {"os": ["darwin"], "requires": {"bins": ["imsg"], "env": ["IMSG_DB"]}}},
+                {"slug": "plain", "summary": "A skill that declares nothing at all."}]}),
+            None,
+        );
+        let c = &n.candidates[0];
+        assert_eq!(c.platforms, vec!["macos"]);
+        assert_eq!(c.prerequisites.commands, vec!["imsg"]);
+        assert_eq!(c.prerequisites.env_vars, vec!["IMSG_DB"]);
+        assert!(n.candidates[1].platforms.is_empty());
+        let v = serde_json::to_value(&n.candidates[1]).unwrap();
+        assert!(v.get("platforms").is_none() && v.get("prerequisites").is_none());
     }
 
     #[test]

@@ -9,13 +9,14 @@
 use serde_json::{Value, json};
 
 use crate::clock::{Clock, parse_stored};
-use crate::filter::{InstalledSkill, Mode, filter};
+use crate::filter::{InstalledSkill, Mode, filter_for};
+use crate::fit::{Agent, AgentEnv, CommandProbe, NoProbe};
 use crate::lifecycle::{
     FeedbackAction, SkillRef, apply_feedback, apply_update_check, clean_skill, open, parse_versions,
 };
-use crate::model::parse_candidates;
-use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank_assessed};
-use crate::render::{Card, Item, card_text};
+use crate::rank::relevance::{Script, script_of};
+use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank_for};
+use crate::render::{Card, Item, card_text, confidence_text, unknown_fields};
 use crate::scan::candidate::{Risk, assess, deciding};
 use crate::state::{DailyStatus, Documents};
 use crate::{Ctx, DocumentStore, Lang, Result, text};
@@ -26,11 +27,26 @@ pub const MIN_CONFIDENT_CANDIDATES: usize = 3;
 pub const MAX_ALTERNATIVES: usize = 2;
 /// Ranked entries listed in the JSON output (the full ranking is `rank`'s job).
 pub const RANKED_LISTED: usize = 10;
-/// With a task, a pick must cover at least this share of the task's tokens (see
-/// `rank::text::coverage`): below it, the "match" is one generic word and nothing is recommended.
-pub const MIN_TASK_COVERAGE: f64 = 0.15;
+/// With a task, a pick needs at least this match strength (`rank::Ranked::coverage`, see
+/// `rank::relevance`), by the script the task is written in: below it, the "match" is a generic word
+/// or the right action on the wrong object, and nothing is recommended. Calibrated on the ranking
+/// benchmark (docs/ranking.md): below every task's right skill, above requests nothing matches.
+pub const MIN_TASK_MATCH: [(Script, f64); 3] = [
+    (Script::Latin, 0.25),
+    (Script::Han, 0.22),
+    (Script::Mixed, 0.25),
+];
 /// With a task, alternatives need at least this relevance (see `rank::Ranked::relevance`).
 pub const RELEVANCE_FLOOR: f64 = 0.2;
+
+/// The pick's cut-off for a task.
+pub fn min_task_match(task: &str) -> f64 {
+    let script = script_of(task);
+    MIN_TASK_MATCH
+        .iter()
+        .find(|(s, _)| *s == script)
+        .map_or(0.3, |(_, v)| *v)
+}
 /// Consecutive days of dev/ops/docs daily picks allowed.
 pub const MAX_WORK_DAYS_IN_A_ROW: usize = 2;
 
@@ -47,6 +63,9 @@ pub struct Options {
     pub local_version: Option<String>,
     /// The agent asks another authorization question this turn: defer the update question.
     pub other_question: bool,
+    /// The agent's situation as the host stated it: its platform drops `platform_unsupported`, its
+    /// capabilities and the commands the host finds set the `fit` adjustment (unknown by default).
+    pub agent: AgentEnv,
 }
 
 fn silent_message(reason: &str, lang: Lang) -> String {
@@ -75,13 +94,14 @@ fn silent_message(reason: &str, lang: Lang) -> String {
             "Two days in a row were dev/ops/docs tools and no candidate of another kind qualifies today.".into()
         }
         "no_match_for_task" if zh => "没有候选和你的任务相关，不硬推。".into(),
+        // `no_usable_candidates` is written by `text::nothing_left`, with its counts.
         "no_match_for_task" => "No candidate matches the task; nothing is recommended rather than something unrelated.".into(),
         _ if zh => "没有可以推荐的候选（都被过滤或拦截了）。".into(),
         _ => "No candidate is left to recommend (all were filtered or blocked).".into(),
     }
 }
 
-fn item_json(r: &Ranked, rank_no: usize, explanation: &str) -> Value {
+fn item_json(r: &Ranked, rank_no: usize, explanation: &str, lang: Lang) -> Value {
     let mut v = serde_json::to_value(&r.candidate).expect("candidates serialize");
     let summary = r.to_json(rank_no);
     for key in [
@@ -98,6 +118,9 @@ fn item_json(r: &Ranked, rank_no: usize, explanation: &str) -> Value {
     v["risk_explanation"] = json!(explanation);
     v["findings"] = json!(r.findings);
     v["installed"] = json!(false);
+    v["unknown"] = json!(unknown_fields(&r.candidate));
+    v["fit"] = r.assessed.fit.to_json(lang);
+    v["quality"] = r.assessed.quality_json();
     v
 }
 
@@ -127,6 +150,8 @@ fn card_item(r: &Ranked, lang: Lang) -> Item {
         has_findings: !r.findings.is_empty(),
         reasons: r.reasons.clone(),
         installed: false,
+        unknown: unknown_fields(&r.candidate),
+        needs: r.assessed.fit.needs(lang),
     }
 }
 
@@ -151,7 +176,7 @@ fn work_streak(docs: &Documents, clock: &Clock) -> bool {
     })
 }
 
-/// The `recommend` export.
+/// The `recommend` export, for a host that does not look commands up.
 pub fn run(
     ctx: &Ctx,
     store: &mut dyn DocumentStore,
@@ -160,14 +185,31 @@ pub fn run(
     installed: &[InstalledSkill],
     opts: &Options,
 ) -> Result<Value> {
+    run_with(ctx, store, &mut NoProbe, mode, candidates, installed, opts)
+}
+
+/// The `recommend` export: `probe` looks up the commands the usable candidates declare.
+pub fn run_with(
+    ctx: &Ctx,
+    store: &mut dyn DocumentStore,
+    probe: &mut dyn CommandProbe,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+    opts: &Options,
+) -> Result<Value> {
+    let mut agent = Agent::resolve(&opts.agent)?;
     let versions = match opts.remote_version.as_deref() {
         Some(remote) => Some(parse_versions(opts.local_version.as_deref(), remote)?),
         None => None,
     };
-    let items = parse_candidates(candidates)?;
+    let input = crate::input::parse(candidates)?;
+    let items = input.items;
     let input_count = items.len();
     let (mut docs, clock) = open(ctx, store)?;
-    let lang = ctx.lang;
+    let lang = ctx.lang_with(&docs.state);
+    // The bundled sample data is a demonstration: marked on the card, never recorded.
+    let dry_run = opts.dry_run || input.demo;
     let task = opts
         .task
         .as_deref()
@@ -190,11 +232,14 @@ pub fn run(
         "update": null,
         "update_question": null,
         "recorded": false,
-        "dry_run": opts.dry_run,
+        "dry_run": dry_run,
+        "demo": input.demo,
+        "normalized_from": input.normalized_from.map(|r| r.as_str()),
+        "confidence_reasons": [],
         "dropped": [],
         "blocked": [],
         "ranked": [],
-        "summary": {"input": input_count, "kept": 0, "dropped": 0, "blocked": 0, "usable": 0},
+        "summary": {"input": input_count, "kept": 0, "dropped": 0, "blocked": 0, "usable": 0, "by_reason": {}},
         "warnings": clock.warning.iter().collect::<Vec<_>>(),
     });
     let silent = |out: &mut Value, reason: &str| {
@@ -216,7 +261,15 @@ pub fn run(
     }
 
     // Filter.
-    let outcome = filter(items, mode, &docs.state, &docs.history, installed, &clock);
+    let outcome = filter_for(
+        items,
+        mode,
+        &docs.state,
+        &docs.history,
+        installed,
+        &clock,
+        &agent,
+    );
     let quota_used = outcome
         .dropped
         .iter()
@@ -256,6 +309,16 @@ pub fn run(
     }
     out["summary"]["blocked"] = json!(blocked.len());
     out["summary"]["usable"] = json!(usable.len());
+    let mut by_reason: std::collections::BTreeMap<String, usize> = Default::default();
+    for reason in outcome
+        .dropped
+        .iter()
+        .map(|d| d.reason.code())
+        .chain(blocked.iter().filter_map(|b| b["reason"].as_str()))
+    {
+        *by_reason.entry(reason.to_owned()).or_default() += 1;
+    }
+    out["summary"]["by_reason"] = json!(by_reason);
     out["blocked"] = json!(blocked);
     let usable_count = usable.len();
 
@@ -263,8 +326,10 @@ pub fn run(
     let request = Request {
         task: task.map(str::to_owned),
         signals: opts.signals.clone(),
+        agent: opts.agent.clone(),
     };
-    let ranking = rank_assessed(
+    agent.look_up_commands(probe, usable.iter().map(|(c, _, _)| c));
+    let ranking = rank_for(
         usable,
         mode,
         &request,
@@ -275,6 +340,7 @@ pub fn run(
             clock: &clock,
             lang,
         },
+        &agent,
     );
     out["theme"] = json!(ranking.theme.map(Theme::as_str));
     out["ranked"] = json!(
@@ -297,16 +363,18 @@ pub fn run(
         return Ok(out);
     }
     if ranking.ranked.is_empty() {
-        silent(&mut out, "no_usable_candidates");
+        out["reason"] = json!("no_usable_candidates");
+        out["message"] = json!(text::nothing_left(lang, input_count, &by_reason));
         return Ok(out);
     }
     let positions: Vec<usize> = (0..ranking.ranked.len()).collect();
     let (pick, alternatives): (usize, Vec<usize>) = match mode {
         Mode::Manual => {
+            let floor = task.map_or(0.0, min_task_match);
             let relevant: Vec<usize> = positions
                 .iter()
                 .copied()
-                .filter(|&i| task.is_none() || ranking.ranked[i].coverage >= MIN_TASK_COVERAGE)
+                .filter(|&i| task.is_none() || ranking.ranked[i].coverage >= floor)
                 .collect();
             let alternatives_ok =
                 |&&i: &&usize| task.is_none() || ranking.ranked[i].relevance >= RELEVANCE_FLOOR;
@@ -350,6 +418,15 @@ pub fn run(
     };
     let chosen = &ranking.ranked[pick];
     let low_confidence = mode == Mode::Manual && usable_count < MIN_CONFIDENT_CANDIDATES;
+    let mut confidence_reasons: Vec<String> = Vec::new();
+    if low_confidence {
+        confidence_reasons.push("few_candidates".into());
+    }
+    confidence_reasons.extend(
+        unknown_fields(&chosen.candidate)
+            .into_iter()
+            .map(|f| format!("unknown_{f}")),
+    );
 
     // The update question: only when due and no other authorization question is asked this turn.
     let mut update_question = None;
@@ -385,26 +462,28 @@ pub fn run(
         local_date: clock.today().to_string(),
         theme_label: ranking.theme.map(|t| t.label(lang).to_owned()),
         update_question: update_question.clone(),
+        demo: input.demo,
     };
     let text = card_text(&card, mode, lang);
 
     out["silent"] = json!(false);
     out["reason"] = json!("ok");
-    out["confidence"] = json!(if low_confidence { "low" } else { "normal" });
-    if low_confidence {
-        out["message"] = json!(match lang {
-            Lang::Zh => "可用候选不足 3 个，这次推荐的把握较低。",
-            Lang::En => "Fewer than 3 usable candidates: this pick is less certain.",
-        });
-    }
-    out["pick"] = item_json(chosen, pick + 1, &explanation(chosen, lang));
+    out["confidence"] = json!(if confidence_reasons.is_empty() {
+        "normal"
+    } else {
+        "low"
+    });
+    out["confidence_reasons"] = json!(confidence_reasons);
+    out["message"] = json!(confidence_text(&card, lang));
+    out["pick"] = item_json(chosen, pick + 1, &explanation(chosen, lang), lang);
     out["alternatives"] = json!(
         alternatives
             .iter()
             .map(|&i| item_json(
                 &ranking.ranked[i],
                 i + 1,
-                &explanation(&ranking.ranked[i], lang)
+                &explanation(&ranking.ranked[i], lang),
+                lang
             ))
             .collect::<Vec<_>>()
     );
@@ -412,17 +491,32 @@ pub fn run(
     out["update_question"] = json!(update_question);
 
     // Record.
-    if !opts.dry_run {
+    if !dry_run {
         let c = &chosen.candidate;
         let skill = clean_skill(&SkillRef {
             skill_id: c.skill_id.clone(),
             name: Some(c.name.clone()),
             url: Some(c.url.clone()),
             categories: c.categories.clone(),
+            mode: Some(mode),
         })?;
         let (index, _) = apply_feedback(&mut docs, &clock, FeedbackAction::Shown, &skill);
         let record = &mut docs.history.recommendations[index];
-        record.extra.insert("mode".into(), json!(mode.as_str()));
+        // The alternatives were shown too: feedback may name one (see `lifecycle::resolve_shown`).
+        if !alternatives.is_empty() {
+            let shown: Vec<Value> = alternatives
+                .iter()
+                .map(|&i| {
+                    let a = &ranking.ranked[i].candidate;
+                    json!({"skill_id": a.skill_id, "name": a.name, "url": a.url, "categories": a.categories})
+                })
+                .collect();
+            record.extra.insert("alternatives".into(), json!(shown));
+        }
+        // The language the agent chose for this user is theirs from now on (until it chooses again).
+        if ctx.lang_explicit && docs.state.lang.as_deref() != Some(ctx.lang.as_str()) {
+            docs.state.lang = Some(ctx.lang.as_str().to_owned());
+        }
         if let Some(theme) = ranking.theme {
             record.extra.insert("theme".into(), json!(theme.as_str()));
             let rotation = &mut docs.state.daily_rotation;

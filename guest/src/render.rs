@@ -12,6 +12,8 @@ use crate::error::{Error, Result};
 use crate::filter::Mode;
 use crate::model::{Candidate, parse_one};
 
+pub mod copy;
+
 /// The most characters of a derived one-line position.
 pub const POSITION_MAX_CHARS: usize = 80;
 
@@ -27,6 +29,27 @@ pub struct Item {
     /// The ranking's readable reasons, best first.
     pub reasons: Vec<String>,
     pub installed: bool,
+    /// What the user would need to set up to run it (missing commands, environment variables,
+    /// capabilities; see [`crate::fit::Fit::needs`]), if anything.
+    pub needs: Option<String>,
+    /// Facts the source did not state (`updated_at`, `popularity`): said on the card.
+    pub unknown: Vec<String>,
+}
+
+/// The facts a candidate's source left unstated, as `unknown` lists them in JSON.
+pub fn unknown_fields(c: &Candidate) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.updated_at
+        .as_deref()
+        .and_then(crate::clock::parse_stored)
+        .is_none()
+    {
+        out.push("updated_at".to_owned());
+    }
+    if c.popularity.unknown {
+        out.push("popularity".to_owned());
+    }
+    out
 }
 
 /// Everything a card shows.
@@ -42,10 +65,12 @@ pub struct Card {
     pub theme_label: Option<String>,
     /// Appended after the install question (the protocol's one extra question per turn).
     pub update_question: Option<String>,
+    /// The bundled sample data: the card says it is a demonstration.
+    pub demo: bool,
 }
 
 /// Split off the first sentence (Chinese or English punctuation).
-fn first_sentence(text: &str) -> (&str, &str) {
+pub(crate) fn first_sentence(text: &str) -> (&str, &str) {
     let t = text.trim();
     let mut cut = None;
     let mut iter = t.char_indices().peekable();
@@ -73,7 +98,7 @@ fn strip_end_punct(s: &str) -> &str {
     s.trim_end_matches(['。', '.', '！', '!', '；', ';'])
 }
 
-fn shorten(s: &str, max: usize) -> String {
+pub(crate) fn shorten(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_owned();
     }
@@ -86,25 +111,23 @@ fn join(items: &[String], lang: Lang) -> String {
     items.join(if lang == Lang::Zh { "、" } else { ", " })
 }
 
-fn agent_text(c: &Candidate, key: &str) -> Option<String> {
-    c.extra
-        .get(key)
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-}
-
 /// The one-line position: the agent's `tagline`, else the description's first sentence.
 pub fn position(c: &Candidate) -> String {
-    if let Some(t) = agent_text(c, "tagline") {
-        return shorten(&t, POSITION_MAX_CHARS);
+    if let Some(t) = c
+        .tagline
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
+        return shorten(t, POSITION_MAX_CHARS);
     }
     let (first, _) = first_sentence(&c.description);
     shorten(strip_end_punct(first), POSITION_MAX_CHARS)
 }
 
-/// The pain point: the agent's, else the rest of the description, else what the categories say.
+/// The pain point, as written: the agent's `pain_point`, else a description sentence that states a
+/// need ([`copy::need_sentence`]; never a limitation or a negation), else what the categories say,
+/// else what the skill does (the description's first sentence).
 pub fn pain_point(c: &Candidate, lang: Lang) -> String {
     if let Some(p) = c
         .pain_point
@@ -112,19 +135,80 @@ pub fn pain_point(c: &Candidate, lang: Lang) -> String {
         .map(str::trim)
         .filter(|p| !p.is_empty())
     {
-        return strip_end_punct(p).to_owned();
+        return p.to_owned();
     }
-    let (_, rest) = first_sentence(&c.description);
-    if !rest.is_empty() {
-        let (second, _) = first_sentence(rest);
-        return strip_end_punct(second).to_owned();
+    if let Some(need) = copy::need_sentence(&c.description) {
+        return need.to_owned();
     }
     let cats: Vec<String> = c.categories.iter().take(3).cloned().collect();
     match (lang, cats.is_empty()) {
         (Lang::Zh, false) => format!("处理{}相关的任务", join(&cats, lang)),
         (Lang::En, false) => format!("getting {} work done", join(&cats, lang)),
-        (Lang::Zh, true) => strip_end_punct(first_sentence(&c.description).0).to_owned(),
-        (Lang::En, true) => strip_end_punct(first_sentence(&c.description).0).to_owned(),
+        (_, true) => strip_end_punct(first_sentence(&c.description).0).to_owned(),
+    }
+}
+
+/// What the source did not state, as a clause in the card's language (`None` when nothing is missing).
+fn unknown_clause(item: &Item, lang: Lang) -> Option<&'static str> {
+    let date = item.unknown.iter().any(|u| u == "updated_at");
+    let counts = item.unknown.iter().any(|u| u == "popularity");
+    Some(match (date, counts, lang) {
+        (true, true, Lang::Zh) => "来源没有给出更新时间和下载量、星标数",
+        (true, false, Lang::Zh) => "来源没有给出更新时间",
+        (false, true, Lang::Zh) => "来源没有给出下载量和星标数",
+        (true, true, Lang::En) => {
+            "the source states neither an update date nor download or star counts"
+        }
+        (true, false, Lang::En) => "the source states no update date",
+        (false, true, Lang::En) => "the source states no download or star counts",
+        (false, false, _) => return None,
+    })
+}
+
+/// Why a pick is less certain, as one sentence (`None` when it is not): also `recommend`'s `message`.
+pub fn confidence_text(card: &Card, lang: Lang) -> Option<String> {
+    confidence_line(card, lang).map(|l| {
+        l.trim_end()
+            .trim_start_matches(['(', '（'])
+            .trim_end_matches([')', '）'])
+            .to_owned()
+    })
+}
+
+/// The line saying a manual pick is less certain, and why (`None` when it is not).
+fn confidence_line(card: &Card, lang: Lang) -> Option<String> {
+    let mut why: Vec<&str> = Vec::new();
+    if card.low_confidence {
+        why.push(match lang {
+            Lang::Zh => "可用候选不足 3 个",
+            Lang::En => "fewer than 3 usable candidates",
+        });
+    }
+    why.extend(unknown_clause(&card.pick, lang));
+    if why.is_empty() {
+        return None;
+    }
+    Some(match lang {
+        Lang::Zh => format!("（这次推荐的把握较低：{}。）\n", why.join("；")),
+        Lang::En => format!("(This pick is less certain: {}.)\n", why.join("; ")),
+    })
+}
+
+/// The line an agent acts on: the skill's id, for `accept --skill-id` / `reject --skill-id`.
+fn id_line(c: &Candidate, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("ID：{}\n", c.skill_id),
+        Lang::En => format!("ID: {}\n", c.skill_id),
+    }
+}
+
+/// The first line of a card made from the bundled sample data.
+fn demo_line(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Zh => "【演示】以下内容来自内置示例数据，不是真实推荐。\n\n",
+        Lang::En => {
+            "[Demo] This card comes from the built-in sample data, not a real recommendation.\n\n"
+        }
     }
 }
 
@@ -274,13 +358,27 @@ fn safety(item: &Item, lang: Lang) -> String {
     }
 }
 
+/// What the user would need before it runs, as a card line (empty when nothing).
+fn needs_line(item: &Item, lang: Lang) -> String {
+    match (&item.needs, lang) {
+        (None, _) => String::new(),
+        (Some(n), Lang::Zh) => format!("运行需要：{n}\n"),
+        (Some(n), Lang::En) => format!("Needs: {n}\n"),
+    }
+}
+
 /// The daily card, in the protocol's structure (SKILL.md "Output formats"): blank lines between the
-/// blocks, so chat UIs that render Markdown keep the lines apart.
+/// blocks, so chat UIs that render Markdown keep the lines apart. Beyond the protocol's lines: the
+/// skill's ID under the source (what `accept` takes), a note when the source left the update date or
+/// counts unstated, and a first line when the card is a demonstration.
 pub fn daily_card(card: &Card, lang: Lang) -> String {
     let p = &card.pick;
     let c = &p.candidate;
     let zh = lang == Lang::Zh;
     let mut out = String::new();
+    if card.demo {
+        out += demo_line(lang);
+    }
     out += &if zh {
         format!("📡 每日精选推荐 · {}\n\n", card.local_date)
     } else {
@@ -316,16 +414,24 @@ pub fn daily_card(card: &Card, lang: Lang) -> String {
     } else {
         format!("\nWhy it's worth installing: {why}\n\nSource: {}\n", c.url)
     };
+    out += &id_line(c, lang);
     out += &if zh {
-        format!(
-            "安全状态：{}\n\n需要我帮你装上吗？回复「安装」即可。\n",
-            safety(p, lang)
-        )
+        format!("安全状态：{}\n", safety(p, lang))
     } else {
-        format!(
-            "Safety: {}\n\nWant me to install it? Just reply \"install\".\n",
-            safety(p, lang)
-        )
+        format!("Safety: {}\n", safety(p, lang))
+    };
+    if let Some(note) = unknown_clause(p, lang) {
+        out += &if zh {
+            format!("备注：{note}。\n")
+        } else {
+            format!("Note: {note}.\n")
+        };
+    }
+    out += &needs_line(p, lang);
+    out += if zh {
+        "\n需要我帮你装上吗？回复「安装」即可。\n"
+    } else {
+        "\nWant me to install it? Just reply \"install\".\n"
     };
     if let Some(q) = &card.update_question {
         out += &format!("\n{q}\n");
@@ -333,29 +439,30 @@ pub fn daily_card(card: &Card, lang: Lang) -> String {
     out
 }
 
-/// The manual card: pick, the problem it solves, up to three highlights, why it fits, source,
-/// installed state, safety, up to two alternatives, the install question.
+/// The manual card: pick, the problem it solves, up to three highlights, why it fits, source and ID,
+/// installed state, safety, up to two alternatives, the install question. A pick that is less certain
+/// (few candidates, or a source that left the update date or counts unstated) says so and why.
 pub fn manual_card(card: &Card, lang: Lang) -> String {
     let p = &card.pick;
     let c = &p.candidate;
     let zh = lang == Lang::Zh;
     let mut out = String::new();
+    if card.demo {
+        out += demo_line(lang);
+    }
     out += &if zh {
         format!("推荐给你：{} — {}\n", c.name, position(c))
     } else {
         format!("Recommended for you: {} — {}\n", c.name, position(c))
     };
-    if card.low_confidence {
-        out += if zh {
-            "（可用候选不足 3 个，这次推荐的把握较低。）\n"
-        } else {
-            "(Fewer than 3 usable candidates, so this pick is less certain.)\n"
-        };
+    if let Some(line) = confidence_line(card, lang) {
+        out += &line;
     }
+    // The pain point is copy: it keeps its own punctuation, and the card adds none after it.
     out += &if zh {
-        format!("\n它解决的问题：{}。\n", pain_point(c, lang))
+        format!("\n它解决的问题：{}\n", pain_point(c, lang))
     } else {
-        format!("\nThe problem it solves: {}.\n", pain_point(c, lang))
+        format!("\nThe problem it solves: {}\n", pain_point(c, lang))
     };
     let hl = highlights(c, lang);
     if !hl.is_empty() {
@@ -377,6 +484,7 @@ pub fn manual_card(card: &Card, lang: Lang) -> String {
             c.url
         )
     };
+    out += &id_line(c, lang);
     out += match (zh, p.installed) {
         (true, false) => "已安装状态：未安装\n",
         (true, true) => "已安装状态：已安装\n",
@@ -388,6 +496,7 @@ pub fn manual_card(card: &Card, lang: Lang) -> String {
     } else {
         format!("Safety: {}\n", safety(p, lang))
     };
+    out += &needs_line(p, lang);
     if !card.alternatives.is_empty() {
         out += if zh {
             "\n备选：\n"
@@ -428,7 +537,7 @@ pub fn card_text(card: &Card, mode: Mode, lang: Lang) -> String {
 
 /// Read a card item from JSON (a `pick` or an alternative of `recommend`'s output, or a candidate with
 /// `risk_level`, `risk_explanation`, `reasons`).
-fn item_from_json(v: &Value, field: &str) -> Result<Item> {
+fn item_from_json(v: &Value, field: &str, lang: Lang) -> Result<Item> {
     let candidate = parse_one(v.clone()).map_err(|m| Error::invalid(field, m))?;
     let risk_level = match candidate
         .risk_level
@@ -461,6 +570,11 @@ fn item_from_json(v: &Value, field: &str) -> Result<Item> {
             .map(str::to_owned)
             .collect(),
         installed: v.get("installed").and_then(Value::as_bool).unwrap_or(false),
+        unknown: unknown_fields(&candidate),
+        // Said again in the card's language, from the lists (not the `needs` text).
+        needs: v
+            .get("fit")
+            .and_then(|f| crate::fit::Fit::from_json(f).needs(lang)),
         risk_level,
         candidate,
     })
@@ -478,7 +592,7 @@ pub fn run(ctx: &crate::Ctx, mode: Mode, input: &str) -> Result<Value> {
         ));
     }
     let pick = match v.get("pick") {
-        Some(p) if p.is_object() => item_from_json(p, "pick")?,
+        Some(p) if p.is_object() => item_from_json(p, "pick", ctx.lang)?,
         _ => {
             return Err(Error::invalid(
                 "pick",
@@ -495,7 +609,7 @@ pub fn run(ctx: &crate::Ctx, mode: Mode, input: &str) -> Result<Value> {
         .take(2)
         .enumerate()
     {
-        alternatives.push(item_from_json(a, &format!("alternatives[{i}]"))?);
+        alternatives.push(item_from_json(a, &format!("alternatives[{i}]"), ctx.lang)?);
     }
     let local_date = match v.get("local_date").and_then(Value::as_str) {
         Some(d) => d.to_owned(),
@@ -515,7 +629,11 @@ pub fn run(ctx: &crate::Ctx, mode: Mode, input: &str) -> Result<Value> {
         } else {
             Vec::new()
         },
-        low_confidence: v.get("confidence").and_then(Value::as_str) == Some("low"),
+        // `confidence_reasons` names why; a result without it (older output) meant few candidates.
+        low_confidence: v.get("confidence").and_then(Value::as_str) == Some("low")
+            && v.get("confidence_reasons")
+                .and_then(Value::as_array)
+                .is_none_or(|r| r.iter().any(|x| x == "few_candidates")),
         local_date,
         theme_label: if mode == Mode::Daily {
             theme_label
@@ -526,6 +644,7 @@ pub fn run(ctx: &crate::Ctx, mode: Mode, input: &str) -> Result<Value> {
             .get("update_question")
             .and_then(Value::as_str)
             .map(str::to_owned),
+        demo: v.get("demo").and_then(Value::as_bool).unwrap_or(false),
     };
     Ok(json!({
         "mode": mode.as_str(),

@@ -239,6 +239,10 @@ pub struct State {
     pub push_time_local: Option<String>,
     #[serde(default)]
     pub timezone: Option<String>,
+    /// The user's language (`zh` or `en`) for cards and notices when a call does not choose one:
+    /// saved by `recommend` when the agent passes a language, read before the host's locale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
     #[serde(default = "default_profile_version")]
     pub profile_version: Value,
     #[serde(default, deserialize_with = "null_default")]
@@ -293,6 +297,19 @@ pub struct HistoryRecord {
     pub responded_at: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl HistoryRecord {
+    /// The flow that produced the record (`mode`: `daily` or `manual`), if it says.
+    pub fn mode(&self) -> Option<&str> {
+        self.extra.get("mode").and_then(Value::as_str)
+    }
+
+    /// Whether the record uses up its day's daily push: a `daily` record, or one that does not say
+    /// (records written by the original or by a `shown` without a mode), so old state stays quiet.
+    pub fn is_daily_push(&self) -> bool {
+        self.mode().is_none_or(|m| m == "daily")
+    }
 }
 
 /// `history.json`.

@@ -80,3 +80,69 @@ pub fn push_time_warning(lang: Lang, given: &str) -> String {
         Lang::En => format!("push_time_local {given:?} is not HH:MM; using the default 10:00"),
     }
 }
+
+/// What a drop or block reason code means, for the line that counts it.
+pub fn reason_gloss(lang: Lang, code: &str) -> &'static str {
+    let zh = lang == Lang::Zh;
+    match code {
+        "daily_quota_exhausted" if zh => "今天已经推送过每日推荐",
+        "daily_quota_exhausted" => "a daily recommendation was already pushed today",
+        "invalid_candidate" if zh => "不是可用的候选对象",
+        "invalid_candidate" => "not a usable candidate object",
+        "duplicate" if zh => "与另一条目是同一个 skill",
+        "duplicate" => "the same skill as another listing",
+        "missing_required_fields" if zh => "缺少 skill_id、name、url 或 description",
+        "missing_required_fields" => "missing skill_id, name, url or description",
+        "invalid_url" if zh => "url 不是 http(s) 链接",
+        "invalid_url" => "url is not an http(s) link",
+        "already_installed" if zh => "已经安装",
+        "already_installed" => "already installed",
+        "recommended_recently" if zh => "30 天内推荐过或回应过",
+        "recommended_recently" => "shown or answered in the last 30 days",
+        "rejected_recently" if zh => "14 天内被拒绝过",
+        "rejected_recently" => "rejected in the last 14 days",
+        "blacklist_category" if zh => "属于从不推荐的类别",
+        "blacklist_category" => "in a category that is never recommended",
+        "description_too_short" if zh => "描述不足 20 个字符",
+        "description_too_short" => "description under 20 characters",
+        "stale_and_low_popularity" if zh => "超过 180 天没有更新，且几乎没人用",
+        "stale_and_low_popularity" => "not updated for over 180 days and hardly used",
+        "high_risk" if zh => "安全风险高，从不推荐",
+        "high_risk" => "high security risk, never recommended",
+        "medium_risk_in_daily" if zh => "中等风险，每日推荐不展示",
+        "medium_risk_in_daily" => "medium risk, not shown in a daily recommendation",
+        _ if zh => "其他原因",
+        _ => "another reason",
+    }
+}
+
+/// `recommend`'s message when nothing is left: one line per reason with its count (`by_reason`), or
+/// that no candidate was given at all.
+pub fn nothing_left(
+    lang: Lang,
+    input: usize,
+    by_reason: &std::collections::BTreeMap<String, usize>,
+) -> String {
+    if input == 0 {
+        return match lang {
+            Lang::Zh => "没有收到任何候选：请把搜索到的 skill 作为候选传入。".to_owned(),
+            Lang::En => {
+                "No candidates were given: pass the skills your search found as candidates."
+                    .to_owned()
+            }
+        };
+    }
+    let mut out = match lang {
+        Lang::Zh => format!("没有可以推荐的候选：{input} 个候选全部被过滤或拦截。"),
+        Lang::En => {
+            format!("No candidate is left to recommend: all {input} were dropped or blocked.")
+        }
+    };
+    for (code, n) in by_reason {
+        out += &match lang {
+            Lang::Zh => format!("\n- {code}：{n} 个（{}）", reason_gloss(lang, code)),
+            Lang::En => format!("\n- {code}: {n} ({})", reason_gloss(lang, code)),
+        };
+    }
+    out
+}

@@ -1,9 +1,11 @@
 //! SKILL.md validation against the agentskills.io specification, and the bundle rules.
 //!
-//! Strict mode: every rule is an error. Lenient mode (the default) follows the spec's client guidance:
-//! a name mismatch or an over-long name is a warning and the skill still loads; a missing description
-//! or unparseable YAML is an error (skip the skill); an unquoted `key: value: with colon` is retried as
-//! a plain string (with a warning). YAML is parsed by [`crate::yaml`] (saphyr's event parser with budgets on
+//! Strict mode: every rule of the specification is an error. Lenient mode (the default) follows the
+//! spec's client guidance: a name that is not lower-case kebab-case, a name that differs from the
+//! folder or an over-long name is a warning and the skill still loads; a missing description or
+//! unparseable YAML is an error (skip the skill); an unquoted `key: value: with colon` is retried as a
+//! plain string (with a warning). An empty body is a warning in both modes (the spec does not require
+//! one). YAML is parsed by [`crate::yaml`] (saphyr's event parser with budgets on
 //! alias expansion, nesting depth and anchors).
 
 use std::collections::BTreeSet;
@@ -100,7 +102,7 @@ fn parse_yaml(yaml: &str) -> Result<Value, String> {
 }
 
 /// Quote `key: value: with colon` values so they parse as plain strings; returns the keys changed.
-fn quote_colons(yaml: &str) -> (String, Vec<String>) {
+pub(crate) fn quote_colons(yaml: &str) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut keys = Vec::new();
     for line in yaml.lines() {
@@ -170,13 +172,18 @@ fn frontmatter(text: &str, report: &mut Report) -> Option<(Map<String, Value>, S
 
 /// The frontmatter `name`, if the file has a readable one (used for labels, never for judging).
 pub fn frontmatter_name(text: &str) -> Option<String> {
+    frontmatter_string(text, "name")
+}
+
+/// A string field of the frontmatter, if the file has a readable one.
+pub fn frontmatter_string(text: &str, key: &str) -> Option<String> {
     let mut r = Report {
         strict: false,
         errors: Vec::new(),
         warnings: Vec::new(),
     };
     let (m, _) = frontmatter(text, &mut r)?;
-    m.get("name").and_then(Value::as_str).map(str::to_owned)
+    m.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
 fn check_name(name: &str, dir: Option<&str>, r: &mut Report) {
@@ -191,16 +198,18 @@ fn check_name(name: &str, dir: Option<&str>, r: &mut Report) {
             format!("`name` has {chars} characters; at most {MAX_NAME}"),
         );
     }
+    // The client guidance loads a skill whose name breaks the format (with a warning); the spec
+    // itself (strict) does not.
     let ok_chars = name
         .chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if !ok_chars {
-        r.error(
+        r.lenient(
             "invalid_name",
             format!("`name` {name:?} may contain only lowercase letters, digits and hyphens"),
         );
     } else if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
-        r.error(
+        r.lenient(
             "invalid_name",
             format!("`name` {name:?} must not start or end with a hyphen or contain `--`"),
         );
@@ -295,8 +304,9 @@ fn validate_skill_md(text: &str, dir: Option<&str>, r: &mut Report) -> Value {
             format!("`{k}` is not a field of the specification (agents may ignore it)"),
         );
     }
+    // The specification does not require a body; an empty one is worth a warning in both modes.
     if body.trim().is_empty() {
-        r.lenient("empty_body", "the body after the frontmatter is empty: it should tell the agent how to use the skill".into());
+        r.warning("empty_body", "the body after the frontmatter is empty: it should tell the agent how to use the skill".into());
     }
     Value::Object(fm)
 }

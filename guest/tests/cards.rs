@@ -6,7 +6,14 @@ use guest::recommend::{Options, run};
 use guest::state::{DailyStatus, State};
 use guest::{Ctx, Lang, MemoryStore};
 
-const SAMPLE: &str = include_str!("../../data/sample_candidates.json");
+const DEMO: &str = include_str!("../../data/sample_candidates.json");
+
+/// The sample candidates as real input: without `"demo": true`, which marks the card as a demonstration.
+fn sample() -> String {
+    let mut v: serde_json::Value = serde_json::from_str(DEMO).unwrap();
+    v.as_object_mut().unwrap().remove("demo");
+    v.to_string()
+}
 
 fn check(name: &str, actual: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -30,6 +37,7 @@ fn ctx(lang: Lang) -> Ctx {
         now: "2026-11-29T02:00:00Z".into(),
         host_timezone: Some("Asia/Shanghai".into()),
         lang,
+        lang_explicit: true,
     }
 }
 
@@ -40,7 +48,7 @@ fn card(mode: Mode, lang: Lang, opts: &Options) -> String {
         ..State::default()
     };
     let mut store = MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), None);
-    let out = run(&ctx(lang), &mut store, mode, SAMPLE, &[], opts).unwrap();
+    let out = run(&ctx(lang), &mut store, mode, &sample(), &[], opts).unwrap();
     out["card"].as_str().expect("a card").to_owned()
 }
 
@@ -56,8 +64,10 @@ fn daily_card_zh() {
     assert!(lines[4..7].iter().all(|l| l.starts_with("• ")));
     assert!(lines[7].starts_with("为什么值得装："));
     assert!(lines[8].starts_with("来源：https://"));
-    assert!(lines[9].starts_with("安全状态："));
-    assert_eq!(lines[10], "需要我帮你装上吗？回复「安装」即可。");
+    // Beyond the protocol's lines: the ID an agent passes to `accept`.
+    assert_eq!(lines[9], "ID：clawhub:ai-tone-polisher");
+    assert!(lines[10].starts_with("安全状态："));
+    assert_eq!(lines[11], "需要我帮你装上吗？回复「安装」即可。");
     check("daily.zh.txt", &c);
 }
 
@@ -103,4 +113,23 @@ fn no_card_uses_markdown_tables_or_headings() {
             );
         }
     }
+}
+
+#[test]
+fn the_demo_card_says_so_first() {
+    let mut store = MemoryStore::new();
+    let out = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Manual,
+        DEMO,
+        &[],
+        &Options::default(),
+    )
+    .unwrap();
+    let card = out["card"].as_str().unwrap();
+    assert!(
+        card.starts_with("【演示】以下内容来自内置示例数据，不是真实推荐。\n\n推荐给你："),
+        "{card}"
+    );
 }

@@ -121,7 +121,7 @@ fn mcp(c: &mut Criterion) {
         std::fs::write(&file, &text).unwrap();
         let candidates: Value = serde_json::from_str(&text).unwrap();
         let args = json!({"mode": "manual", "task": "turn PDF tables into Excel", "dry_run": true,
-                          "discovery": {"no_discover": true}, "candidates": candidates});
+                          "no_discover": true, "candidates": candidates});
         // Warm up, and check the answer is a real recommendation.
         for _ in 0..3 {
             server.next_id += 1;

@@ -29,6 +29,7 @@ fn ctx() -> Ctx {
         now: "2026-11-29T02:00:00Z".into(),
         host_timezone: Some("Asia/Shanghai".into()),
         lang: Lang::En,
+        lang_explicit: true,
     }
 }
 
@@ -63,6 +64,7 @@ fn commands(candidates: &str) -> Vec<(&'static str, Command)> {
                 mode: Mode::Manual,
                 candidates: candidates.to_owned(),
                 installed: Vec::new(),
+                agent: Default::default(),
             },
         ),
         (
@@ -81,6 +83,7 @@ fn commands(candidates: &str) -> Vec<(&'static str, Command)> {
                 request: RankRequest {
                     task: Some(TASK.into()),
                     signals: Vec::new(),
+                    ..Default::default()
                 },
             },
         ),
@@ -110,7 +113,8 @@ fn native_value(command: &Command) -> serde_json::Value {
             mode,
             candidates,
             installed,
-        } => guest::filter::run(&c, &mut store, *mode, candidates, installed),
+            agent,
+        } => guest::filter::run_for(&c, &mut store, *mode, candidates, installed, agent),
         Command::ScanCandidates { mode, candidates } => guest::model::parse_candidates(candidates)
             .map(|i| guest::scan::scan_candidates(i, *mode)),
         Command::Rank {
@@ -129,7 +133,7 @@ fn native_value(command: &Command) -> serde_json::Value {
             bundle,
             trust,
             force,
-        } => Ok(guest::scan::scan_bundle(bundle, *trust, *force)),
+        } => Ok(guest::quality::scan_bundle_report(bundle, *trust, *force)),
         _ => unreachable!("not benchmarked"),
     }
     .expect("the native call succeeds")

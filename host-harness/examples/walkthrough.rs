@@ -26,6 +26,7 @@ impl Walk<'_> {
             now: now.into(),
             host_timezone: Some("Asia/Shanghai".into()),
             lang: self.lang,
+            lang_explicit: true,
         };
         println!("== {what} ({now})");
         let out = match self.harness.run(self.store, &ctx, &command) {
@@ -109,11 +110,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     assert_eq!(gate["run"], true);
 
-    // The agent searched; the bundled sample candidates stand in for what it found. One call
+    // The agent searched; the bundled sample candidates stand in for what it found (without their
+    // `"demo": true`, which would mark the card as a demonstration and record nothing). One call
     // filters, scans, ranks, picks, renders the card and records `shown`.
+    let mut found: serde_json::Value = serde_json::from_str(SAMPLE)?;
+    found.as_object_mut().map(|o| o.remove("demo"));
     let recommend = Command::Recommend {
         mode: Mode::Daily,
-        candidates: SAMPLE.to_owned(),
+        candidates: found.to_string(),
         installed: Vec::new(),
         options: RecommendOptions::default(),
     };

@@ -129,6 +129,7 @@ pub fn load(
     component: &[u8],
     mode: &CacheMode,
     preinit: Option<InitLimits>,
+    on_prepare: Option<&dyn Fn(&Path)>,
 ) -> anyhow::Result<(Component, CacheOutcome, Preinit)> {
     let CacheMode::Dir(dir) = mode else {
         let (compiled, how) = prepare(engine, component, preinit)?;
@@ -163,6 +164,9 @@ pub fn load(
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
             ) => {}
         Err(e) => stale = Some(format!("unreadable: {e}")),
+    }
+    if let Some(f) = on_prepare {
+        f(&path);
     }
     let (compiled, how) = prepare(engine, component, preinit)?;
     // Only a snapshot goes to a `-init` file: a component that could not be pre-initialized is not
@@ -337,7 +341,7 @@ mod tests {
         let recent = file(&format!("{NAME}-init.cwasm"), 2);
         let unrelated = file("notes.txt", 400);
 
-        let (_, outcome, _) = load(&engine, &component, &mode, None).unwrap();
+        let (_, outcome, _) = load(&engine, &component, &mode, None, None).unwrap();
         let CacheOutcome::Miss {
             path: own,
             written: true,
@@ -353,7 +357,7 @@ mod tests {
 
         // A hit marks its file as used: it will not age out while it is loaded.
         age(&own, 40);
-        let (_, outcome, _) = load(&engine, &component, &mode, None).unwrap();
+        let (_, outcome, _) = load(&engine, &component, &mode, None, None).unwrap();
         assert!(outcome.is_hit(), "{outcome:?}");
         let modified = std::fs::metadata(&own).unwrap().modified().unwrap();
         assert!(modified.elapsed().unwrap() < UNUSED_FOR);

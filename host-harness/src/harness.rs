@@ -10,6 +10,7 @@ use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::cache::{self, CacheMode, CacheOutcome};
+use crate::command_lookup::CommandLookup;
 use crate::error::{Error, LimitKind, Result};
 use crate::pool::{Gate, InstancePool, PoolStatus};
 use crate::preinit::{InitLimits, Preinit};
@@ -49,6 +50,8 @@ struct HostState {
     limiter: Limiter,
     max_document_bytes: u64,
     stderr: MemoryOutputPipe,
+    /// How `host-env.find-commands` is answered in this call (`None`: not at all).
+    commands: Option<CommandLookup>,
 }
 
 /// Caps linear memory and tables; remembers a denial so a resulting trap is reported as a limit.
@@ -105,6 +108,12 @@ fn doc_of(doc: wit_types::Document) -> Document {
 }
 
 impl wit_types::Host for HostState {}
+
+impl bindings::skill_recommender::core::host_env::Host for HostState {
+    fn find_commands(&mut self, names: Vec<String>) -> Option<Vec<bool>> {
+        self.commands.as_ref()?.answer(&names)
+    }
+}
 
 impl bindings::skill_recommender::core::state_store::Host for HostState {
     fn load(&mut self, doc: wit_types::Document) -> std::result::Result<Option<String>, String> {
@@ -167,6 +176,17 @@ pub(crate) fn link_wasi_std<T: WasiView + 'static>(linker: &mut Linker<T>) -> wa
     Ok(())
 }
 
+/// Called once before the component is compiled for the cache (a miss), with the cache file's path: so
+/// a front-end can say that this first run takes longer ([`HarnessBuilder::on_prepare`]).
+#[derive(Clone)]
+pub struct PrepareHook(pub Arc<dyn Fn(&std::path::Path) + Send + Sync>);
+
+impl std::fmt::Debug for PrepareHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PrepareHook")
+    }
+}
+
 /// Configure a [`Harness`].
 #[derive(Debug, Clone)]
 pub struct HarnessBuilder {
@@ -175,9 +195,26 @@ pub struct HarnessBuilder {
     limits: Limits,
     preinit: Option<bool>,
     pool: Option<InstancePool>,
+    commands: CommandLookup,
+    on_prepare: Option<PrepareHook>,
 }
 
 impl HarnessBuilder {
+    /// How the guest's questions about declared commands are answered ([`CommandLookup`]; default:
+    /// this process's PATH, for agents on this host's platform).
+    pub fn command_lookup(mut self, lookup: CommandLookup) -> Self {
+        self.commands = lookup;
+        self
+    }
+
+    /// Call `f` (with the cache file's path) right before the component is compiled and cached, which
+    /// happens once per machine and component build: the CLI says so on stderr, so a first run that
+    /// takes longer is never silent. Not called on a cache hit or without a cache.
+    pub fn on_prepare(mut self, f: impl Fn(&std::path::Path) + Send + Sync + 'static) -> Self {
+        self.on_prepare = Some(PrepareHook(Arc::new(f)));
+        self
+    }
+
     /// Use another component (tests, or a component built elsewhere) instead of the embedded one.
     pub fn component_bytes(mut self, bytes: Vec<u8>) -> Self {
         self.component = Some(bytes);
@@ -244,8 +281,13 @@ impl HarnessBuilder {
             max_memory_bytes: self.limits.max_memory_bytes,
             fuel: crate::preinit::INIT_FUEL,
         });
-        let (component, cache, preinit) = cache::load(&engine, bytes, &self.cache, init_limits)
-            .map_err(|e| Error::Component(format!("{e:#}")))?;
+        let hook = self
+            .on_prepare
+            .as_ref()
+            .map(|h| &*h.0 as &dyn Fn(&std::path::Path));
+        let (component, cache, preinit) =
+            cache::load(&engine, bytes, &self.cache, init_limits, hook)
+                .map_err(|e| Error::Component(format!("{e:#}")))?;
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(&engine).map(|(n, _)| n.to_owned()).collect();
         let exports: Vec<String> = ty.exports(&engine).map(|(n, _)| n.to_owned()).collect();
@@ -266,6 +308,7 @@ impl HarnessBuilder {
         Ok(Harness {
             engine,
             pre,
+            commands: self.commands,
             limits: self.limits,
             cache,
             preinit,
@@ -321,6 +364,7 @@ pub struct Harness {
     gate: Option<Gate>,
     imports: Vec<String>,
     exports: Vec<String>,
+    commands: CommandLookup,
 }
 
 type GuestReturn = wasmtime::Result<std::result::Result<String, wit_types::Error>>;
@@ -334,6 +378,8 @@ impl Harness {
             limits: Limits::default(),
             preinit: None,
             pool: Some(InstancePool::default()),
+            commands: CommandLookup::default(),
+            on_prepare: None,
         }
     }
 
@@ -409,6 +455,7 @@ impl Harness {
                 Lang::Zh => wit_types::Lang::Zh,
                 Lang::En => wit_types::Lang::En,
             },
+            lang_explicit: ctx.lang_explicit,
         };
         let input = match &*command {
             Command::Normalize { json, .. } => Some(("input", json.len())),
@@ -432,8 +479,14 @@ impl Harness {
             });
         }
         let input_bytes = input.map_or(0, |(_, size)| size);
+        let agent = match &*command {
+            Command::Rank { request, .. } => Some(&request.agent),
+            Command::Recommend { options, .. } => Some(&options.agent),
+            _ => None,
+        };
+        let commands = agent.and_then(|a| self.commands.for_agent(a.platform.as_deref()));
         let (command, bundle) = take_bundle(command);
-        self.call(store, input_bytes, |s, g| {
+        self.call(store, input_bytes, commands, |s, g| {
             dispatch(s, g, &c, &command, bundle.as_ref())
         })
     }
@@ -442,6 +495,7 @@ impl Harness {
         &self,
         store: &dyn StateStore,
         input_bytes: usize,
+        commands: Option<CommandLookup>,
         f: impl FnOnce(&mut Store<HostState>, &bindings::Recommender) -> GuestReturn,
     ) -> Result<String> {
         let session = store.begin()?;
@@ -456,6 +510,7 @@ impl Harness {
             limiter: Limiter::new(self.limits.max_memory_bytes),
             max_document_bytes: self.limits.max_document_bytes,
             stderr,
+            commands,
         };
         // Taken once the state session is open (a call waiting for the state lock holds no slot)
         // and held until the instance and its memory are gone: the pool has a slot for every pass.
@@ -499,6 +554,13 @@ fn wit_installed(installed: &[guest::filter::InstalledSkill]) -> Vec<wit_types::
         .collect()
 }
 
+fn wit_agent(agent: &guest::fit::AgentEnv) -> wit_types::AgentEnv {
+    wit_types::AgentEnv {
+        platform: agent.platform.clone(),
+        capabilities: agent.capabilities.clone(),
+    }
+}
+
 fn dispatch(
     s: &mut Store<HostState>,
     instance: &bindings::Recommender,
@@ -529,7 +591,9 @@ fn dispatch(
             };
             sc.call_scan_bundle(s, bundle.expect(PREPARED), trust, *force)
         }
-        Command::Validate { strict, .. } => sc.call_validate(s, bundle.expect(PREPARED), *strict),
+        Command::Validate {
+            strict, quality, ..
+        } => sc.call_validate(s, bundle.expect(PREPARED), *strict, *quality),
         Command::Normalize {
             registry,
             json,
@@ -553,7 +617,15 @@ fn dispatch(
             mode,
             candidates,
             installed,
-        } => f.call_filter(s, c, mode_of(mode), candidates, &wit_installed(installed)),
+            agent,
+        } => f.call_filter(
+            s,
+            c,
+            mode_of(mode),
+            candidates,
+            &wit_installed(installed),
+            &wit_agent(agent),
+        ),
         Command::Rank {
             mode,
             candidates,
@@ -563,6 +635,7 @@ fn dispatch(
             let request = wit_rank::RankRequest {
                 task: request.task.clone(),
                 signals: request.signals.clone(),
+                agent: wit_agent(&request.agent),
             };
             instance.skill_recommender_core_rank().call_rank(
                 s,
@@ -586,6 +659,7 @@ fn dispatch(
                 remote_version: options.remote_version.clone(),
                 local_version: options.local_version.clone(),
                 other_question: options.other_question,
+                agent: wit_agent(&options.agent),
             };
             instance.skill_recommender_core_recommend().call_recommend(
                 s,
@@ -649,6 +723,7 @@ fn dispatch(
                 name: skill.name.clone(),
                 url: skill.url.clone(),
                 categories: skill.categories.clone(),
+                mode: skill.mode.map(|m| mode_of(&m)),
             };
             g.call_feedback(s, c, action, &skill)
         }
@@ -673,10 +748,15 @@ fn take_bundle(command: Cow<'_, Command>) -> (Cow<'_, Command>, Option<wit_scan:
             }),
             Some(wit_bundle(bundle)),
         ),
-        Cow::Owned(Command::Validate { bundle, strict }) => (
+        Cow::Owned(Command::Validate {
+            bundle,
+            strict,
+            quality,
+        }) => (
             Cow::Owned(Command::Validate {
                 bundle: Default::default(),
                 strict,
+                quality,
             }),
             Some(wit_bundle(bundle)),
         ),

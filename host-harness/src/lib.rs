@@ -20,7 +20,7 @@
 //!
 //! | threat | mitigation | proven by |
 //! |---|---|---|
-//! | the component reads files, env, network, clocks or randomness | only `wasi:io` and `wasi:cli` are linked, with an empty context (no env, args, stdin, preopens); anything else fails to instantiate | e2e `import_list_is_exactly_std_and_the_state_store` |
+//! | the component reads files, env, network, clocks or randomness | only `wasi:io` and `wasi:cli` are linked, with an empty context (no env, args, stdin, preopens); anything else fails to instantiate | e2e `import_list_is_exactly_std_the_state_store_and_host_env`; the one question the component may ask about the machine (`host-env.find-commands`) is answered only for plain program names, at most 256 per call, and not at all for an agent on another platform |
 //! | the component runs forever | epoch deadline (wall time) or fuel (deterministic), per call | e2e `runaway_guest_*` |
 //! | the component allocates without bound | `ResourceLimiter` memory cap; the trap is reported as a limit | e2e `memory_hog_*` |
 //! | a failing call half-writes state | saves are staged in the host and committed only when the export returns `ok` | e2e `rollback_*` |
@@ -34,6 +34,7 @@
 
 pub mod bundle;
 pub mod cache;
+pub mod command_lookup;
 pub mod commands;
 pub mod discover;
 pub mod error;
@@ -45,6 +46,7 @@ pub mod preinit;
 pub mod store;
 
 pub use cache::{CacheMode, CacheOutcome};
+pub use command_lookup::CommandLookup;
 pub use error::{Error, LimitKind, Result};
 pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder};
 pub use limits::Limits;
@@ -55,6 +57,7 @@ pub use store::{
 };
 
 pub use guest::filter::{InstalledSkill, Mode};
+pub use guest::fit::AgentEnv;
 pub use guest::lifecycle::{FeedbackAction, NoticeAction, PromptSource, SkillRef, UpdateResponse};
 pub use guest::normalize::Registry;
 pub use guest::rank::Request as RankRequest;
@@ -107,6 +110,8 @@ pub enum Command {
         mode: Mode,
         candidates: String,
         installed: Vec<InstalledSkill>,
+        /// The agent's situation (its platform drops `platform_unsupported`).
+        agent: AgentEnv,
     },
     /// Assess candidates' risk (reads no state).
     ScanCandidates {
@@ -119,10 +124,12 @@ pub enum Command {
         trust: Trust,
         force: bool,
     },
-    /// Validate a bundle's SKILL.md and layout (reads no state).
+    /// Validate a bundle's SKILL.md and layout (reads no state); with `quality`, also assess how much of
+    /// it is more than a prompt.
     Validate {
         bundle: Bundle,
         strict: bool,
+        quality: bool,
     },
     /// Rank candidates with a per-factor breakdown (reads state, never writes).
     Rank {
@@ -145,11 +152,35 @@ pub enum Command {
     },
 }
 
-/// The context for a call made now: the system clock (UTC) and the system's IANA zone.
+/// The context for a call made now, in `lang`: the system clock (UTC) and the system's IANA zone.
 pub fn system_context(lang: Lang) -> Ctx {
     Ctx {
         now: jiff::Timestamp::now().to_string(),
         host_timezone: iana_time_zone::get_timezone().ok(),
         lang,
+        lang_explicit: true,
     }
+}
+
+/// The context for a call made now: `lang` when the caller chose one (`--lang`), else the user's
+/// language as the state says (the component decides) or, failing that, as `env` says
+/// ([`locale_lang`]).
+pub fn user_context(lang: Option<Lang>, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Ctx {
+    Ctx {
+        lang: lang.unwrap_or_else(|| locale_lang(env)),
+        lang_explicit: lang.is_some(),
+        ..system_context(Lang::Zh)
+    }
+}
+
+/// The language the user's locale asks for: the first non-empty of `LC_ALL`, `LC_MESSAGES` and `LANG`
+/// (POSIX precedence); `zh*` is Chinese, any other locale English, none at all Chinese
+/// ([`Lang::from_locale`]).
+pub fn locale_lang(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Lang {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .into_iter()
+        .filter_map(env)
+        .map(|v| v.to_string_lossy().into_owned())
+        .find(|v| !v.trim().is_empty());
+    Lang::from_locale(locale.as_deref())
 }

@@ -51,6 +51,11 @@ class BuildWithComponent(build_py):
             if src is None:
                 raise SystemExit(f"skill-recommender: the template data/{name} was not found in {REPO}")
             shutil.copyfile(src, os.path.join(out, "data", name))
+        # The guest's platform vocabulary: the host decides with it whether to look commands up.
+        src = _first(os.path.join(REPO, "guest", "rules", "fit.json"), os.path.join(PKG, "data", "fit.json"))
+        if src is None:
+            raise SystemExit(f"skill-recommender: guest/rules/fit.json was not found in {REPO}")
+        shutil.copyfile(src, os.path.join(out, "data", "fit.json"))
 
 
 setup(cmdclass={"build_py": BuildWithComponent})

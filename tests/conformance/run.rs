@@ -127,13 +127,22 @@ fn run_case(case: &Value, cache_dir: &Path) -> Result<Outcome, String> {
         let a = a.as_str().ok_or("`args` holds a non-string")?;
         args.push(a.replace("$STATE_DIR", &sd).replace("$FILES", &fd));
     }
-    let mut child = Command::new(CLI)
-        .args(&args)
+    let mut cmd = Command::new(CLI);
+    cmd.args(&args)
         .current_dir(&files_dir)
         .env_remove("SKILL_RECOMMENDER_STATE_DIR")
         .env_remove("HERMES_HOME")
+        // The locale decides the language when a case passes no --lang: pinned, so the runner's own
+        // locale never changes a case (a case's `env` may set it).
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "zh_CN.UTF-8")
         .env("HOME", &home)
-        .env("SKILL_RECOMMENDER_CACHE_DIR", cache_dir)
+        .env("SKILL_RECOMMENDER_CACHE_DIR", cache_dir);
+    for (k, v) in case["env"].as_object().into_iter().flatten() {
+        cmd.env(k, v.as_str().unwrap_or_default());
+    }
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

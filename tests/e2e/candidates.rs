@@ -241,7 +241,7 @@ fn skillhub_needs_base_url_and_smithery_counts_parse() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c["popularity"]["downloads"].as_u64().unwrap())
+        .filter_map(|c| c["popularity"]["downloads"].as_u64())
         .collect();
     assert!(counts.contains(&12_400), "\"12.4k\" parses: {counts:?}");
 }
@@ -302,12 +302,8 @@ fn normalize_then_filter_on_every_registry() {
 #[test]
 fn filter_reports_every_reason_with_details() {
     let d = tempfile::tempdir().unwrap();
-    let (rc, v) = crate::candidates::filter_file(
-        d.path(),
-        &root().join("data/sample_candidates.json"),
-        "manual",
-        &[],
-    );
+    let (rc, v) =
+        crate::candidates::filter_file(d.path(), &crate::common::real_sample(), "manual", &[]);
     assert_eq!(rc, 0);
     let reasons: Vec<&str> = v["dropped"]
         .as_array()
@@ -433,7 +429,11 @@ fn discovery_finds_installed_skills_in_skills_dirs_and_home() {
 fn bad_candidate_input_is_invalid_input_and_writes_nothing() {
     let d = tempfile::tempdir().unwrap();
     let f = d.path().join("c.json");
-    for (content, _why) in [("not json", "parse"), ("{\"items\": []}", "shape")] {
+    for (content, _why) in [
+        ("not json", "parse"),
+        ("{\"hits\": [1]}", "shape"),
+        ("[\"pdf-tool\", \"k8s-tool\"]", "strings"),
+    ] {
         fs::write(&f, content).unwrap();
         let out = cli(
             Some(d.path()),
@@ -479,12 +479,7 @@ fn filter_never_writes_state() {
         "{\"daily_rec_status\": \"enabled\"}",
     )
     .unwrap();
-    let (rc, _) = filter_file(
-        d.path(),
-        &root().join("data/sample_candidates.json"),
-        "daily",
-        &[],
-    );
+    let (rc, _) = filter_file(d.path(), &crate::common::real_sample(), "daily", &[]);
     assert_eq!(rc, 0);
     assert_eq!(
         fs::read_to_string(d.path().join("state.json")).unwrap(),
@@ -496,7 +491,7 @@ fn filter_never_writes_state() {
 #[test]
 fn the_component_filters_exactly_like_the_native_build() {
     use host_harness::{Command, Ctx, MemoryStateStore, Mode};
-    let sample = fs::read_to_string(root().join("data/sample_candidates.json")).unwrap();
+    let sample = crate::common::real_sample_text();
     let state = r#"{"installed_skill_ids": ["clawhub:meeting-minutes-cn"], "timezone": "Asia/Shanghai",
         "last_actions": [{"skill_id": "clawhub:fridge-chef", "action": "reject", "date": "2026-11-20T00:00:00+00:00"}]}"#;
     let history = r#"{"recommendations": [{"date": "2026-11-10T00:00:00+00:00", "skill_id": "mcpmarket:portfolio-morning-brief", "user_action": "shown"}]}"#;
@@ -511,6 +506,7 @@ fn the_component_filters_exactly_like_the_native_build() {
                     mode,
                     candidates: sample.clone(),
                     installed: vec![],
+                    agent: Default::default(),
                 },
             )
             .unwrap();

@@ -39,7 +39,7 @@ fn the_daily_opt_in_walk() {
     assert_eq!(json(&out)["cron_schedule"], "0 10 * * *");
     let out = cli(Some(d), &["confirm-daily-enabled"], &[]);
     assert_eq!(json(&out)["status"], "enabled");
-    let out = cli(Some(d), &["status"], &[]);
+    let out = cli(Some(d), &["status", "--verbose"], &[]);
     let s = json(&out);
     assert_eq!(s["daily_rec_status"], "enabled");
     assert_eq!(s["host"]["state_dir_source"], "--state-dir");
@@ -95,10 +95,24 @@ fn bad_values_are_invalid_input_naming_the_flag() {
 
 #[test]
 fn usage_errors_exit_2_and_help_teaches() {
-    let out = cli(None, &["no-such-command"], &[]);
-    assert_eq!(code(&out), 2);
-    let out = cli(None, &["failure-notice"], &[]);
-    assert_eq!(code(&out), 2, "one of --dismiss/--restore is required");
+    for args in [
+        &["no-such-command"][..],
+        &["failure-notice"],
+        &["recommend", "--bogus-flag"],
+        &["--compact", "recommend", "--mode", "sometimes"],
+    ] {
+        let out = cli(None, args, &[]);
+        assert_eq!(code(&out), 2, "{args:?}");
+        // The same error object as every other failure, on stdout; clap's text on stderr.
+        let e = &json(&out)["error"];
+        assert_eq!(
+            (e["code"].clone(), e["exit_code"].clone()),
+            (json!("usage"), json!(2)),
+            "{args:?}"
+        );
+        assert!(!e["message"].as_str().unwrap().is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("error:"));
+    }
     let out = cli(None, &["--help"], &[]);
     assert_eq!(code(&out), 0);
     let help = String::from_utf8_lossy(&out.stdout);
@@ -213,7 +227,7 @@ fn state_dir_comes_from_the_environment_never_the_cwd() {
     let hermes = d.path().join("hermes");
     let out = cli(
         None,
-        &["status"],
+        &["status", "--verbose"],
         &[("HERMES_HOME", hermes.to_str().unwrap())],
     );
     assert_eq!(

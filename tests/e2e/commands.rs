@@ -11,7 +11,7 @@ use host_harness::commands::{
 use host_harness::{CacheMode, Ctx, Harness, InstancePool, Lang, Limits};
 use serde_json::{Value, json};
 
-use crate::common::{NOW, cache_dir, cli, code, json, read, root};
+use crate::common::{NOW, cache_dir, cli, code, json, read};
 
 /// A host on `state_dir` with the shared test cache and the warm instance pool (as the MCP server
 /// runs), collecting its notes instead of printing them.
@@ -37,6 +37,7 @@ fn ctx() -> Ctx {
         now: NOW.into(),
         host_timezone: Some("UTC".into()),
         lang: Lang::Zh,
+        lang_explicit: true,
     }
 }
 
@@ -45,14 +46,16 @@ fn the_library_command_and_the_cli_give_the_same_result() {
     let lib_dir = tempfile::tempdir().unwrap();
     let cli_dir = tempfile::tempdir().unwrap();
     let (host, _) = host(lib_dir.path());
-    let sample = root().join("data/sample_candidates.json");
+    let sample = crate::common::real_sample();
     let task = "把 PDF 表格转成 Excel";
     let from_lib = host
         .recommend(
             &ctx(),
             RecommendArgs {
                 mode: ModeArg::Manual,
-                candidates: JsonText(read(&sample)),
+                candidates: Some(JsonText(read(&sample))),
+                sample: false,
+                source: Default::default(),
                 task: Some(task.into()),
                 signals: vec![],
                 dry_run: false,
@@ -63,6 +66,7 @@ fn the_library_command_and_the_cli_give_the_same_result() {
                     skills_dirs: vec![],
                     no_discover: true,
                 },
+                agent: Default::default(),
             },
         )
         .unwrap();
@@ -115,7 +119,7 @@ fn a_shared_host_serves_threads_at_once_and_loses_no_update() {
             });
         }
     });
-    let status = host.status(&ctx()).unwrap().into_value().unwrap();
+    let status = host.status_verbose(&ctx()).unwrap().into_value().unwrap();
     assert_eq!(status["counts"]["history"], json!(100), "{status}");
     assert_eq!(status["state_dir"], json!(dir.path()));
     assert_eq!(status["host"]["state_dir_source"], "--state-dir");
@@ -140,6 +144,7 @@ fn refusals_and_verdicts_are_the_clis() {
             &ValidateArgs {
                 path: bad.path().into(),
                 strict: false,
+                quality: false,
             },
         )
         .unwrap();
@@ -151,6 +156,7 @@ fn refusals_and_verdicts_are_the_clis() {
             &ValidateArgs {
                 path: bad.path().join("nope"),
                 strict: false,
+                quality: false,
             },
         )
         .unwrap_err();

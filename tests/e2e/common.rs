@@ -123,3 +123,25 @@ pub fn code(out: &Output) -> i32 {
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }
+
+/// The bundled sample candidates as real search results: without their `"demo": true` (which marks
+/// every card as a demonstration and records nothing), for tests of recording and cards.
+pub fn real_sample_text() -> String {
+    let text = std::fs::read_to_string(root().join("data/sample_candidates.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v.as_object_mut().unwrap().remove("demo");
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+/// [`real_sample_text`] in a file (written once per test binary, under `target/`).
+pub fn real_sample() -> PathBuf {
+    static P: OnceLock<PathBuf> = OnceLock::new();
+    P.get_or_init(|| {
+        let path = root()
+            .join("target")
+            .join(format!("e2e-real-sample-{}.json", std::process::id()));
+        std::fs::write(&path, real_sample_text()).unwrap();
+        path
+    })
+    .clone()
+}

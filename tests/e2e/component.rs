@@ -3,8 +3,8 @@
 use guest::lifecycle as native;
 use guest::{Document, MemoryStore};
 use host_harness::{
-    Command, Ctx, FeedbackAction, InstalledSkill, Lang, MemoryStateStore, Mode, NoticeAction,
-    PromptSource, RankRequest, RecommendOptions, SkillRef, UpdateResponse,
+    Command, CommandLookup, Ctx, FeedbackAction, InstalledSkill, Lang, MemoryStateStore, Mode,
+    NoticeAction, PromptSource, RankRequest, RecommendOptions, SkillRef, UpdateResponse,
 };
 use serde_json::Value;
 
@@ -16,6 +16,7 @@ fn script() -> Vec<(&'static str, Command)> {
         name: Some(format!("Skill {id}")),
         url: Some(format!("https://clawhub.ai/x/{id}")),
         categories: cats.iter().map(|c| c.to_string()).collect(),
+        mode: None,
     };
     vec![
         ("2026-11-29T09:00:00Z", Command::Status),
@@ -138,13 +139,11 @@ fn script() -> Vec<(&'static str, Command)> {
     .collect()
 }
 
-const SAMPLE: &str = include_str!("../../data/sample_candidates.json");
-
 /// Ranking, recommending (daily and manual, recorded and dry) and rendering over several days.
 fn recommend_script() -> Vec<(&'static str, Command)> {
     let recommend = |mode, task: Option<&str>, dry_run| Command::Recommend {
         mode,
-        candidates: SAMPLE.into(),
+        candidates: crate::common::real_sample_text(),
         installed: Vec::new(),
         options: RecommendOptions {
             task: task.map(str::to_owned),
@@ -153,11 +152,50 @@ fn recommend_script() -> Vec<(&'static str, Command)> {
             remote_version: Some("0.3.0".into()),
             local_version: None,
             other_question: false,
+            agent: Default::default(),
         },
+    };
+    // The same sample plus skills that declare platforms, commands and toolsets or carry their
+    // SKILL.md, for an agent on this host's platform: the component asks the host about the commands
+    // (`host-env`), the native build asks the same lookup.
+    let fitted = |lang_task: &str| {
+        let mut list: serde_json::Value =
+            serde_json::from_str(&crate::common::real_sample_text()).unwrap();
+        let extra = serde_json::json!([
+            {"skill_id": "clawhub:notes-cli", "name": "notes-cli", "url": "https://clawhub.ai/a/notes-cli", "source": "clawhub",
+             "description": "Turns meeting transcripts into notes with decisions and action items.", "updated_at": "2026-11-20T00:00:00Z",
+             "popularity": {"downloads": 900, "stars": 30}, "prerequisites": {"commands": ["sh", "no-such-command-skill-recommender"], "env_vars": ["NOTES_TOKEN"]},
+             "required_toolsets": ["browser"]},
+            {"skill_id": "clawhub:notes-pro", "name": "notes-pro", "url": "https://clawhub.ai/a/notes-pro", "source": "clawhub",
+             "description": "Turns meeting transcripts into notes with decisions and action items.", "updated_at": "2026-11-20T00:00:00Z",
+             "popularity": {"downloads": 900, "stars": 30},
+             "raw_content": "---\nname: notes-pro\ndescription: Meeting notes. Use when the user shares a transcript.\nplatforms: [windows, linux, macos]\n---\n## When to Use\nA transcript.\n## Pitfalls\n- Unnamed speakers: ask, do not guess.\n## Verification\n- Every item has an owner.\n"},
+            {"skill_id": "clawhub:notes-win", "name": "notes-win", "url": "https://clawhub.ai/a/notes-win", "source": "clawhub",
+             "description": "Turns meeting transcripts into notes with decisions and action items.", "updated_at": "2026-11-20T00:00:00Z",
+             "popularity": {"downloads": 900, "stars": 30}, "platforms": ["plan9-only"]}
+        ]);
+        list["candidates"]
+            .as_array_mut()
+            .unwrap()
+            .extend(extra.as_array().unwrap().clone());
+        Command::Recommend {
+            mode: Mode::Manual,
+            candidates: list.to_string(),
+            installed: Vec::new(),
+            options: RecommendOptions {
+                task: Some(lang_task.into()),
+                dry_run: true,
+                agent: host_harness::AgentEnv {
+                    platform: host_harness::command_lookup::host_platform(),
+                    capabilities: Some(vec!["terminal".into(), "web_search".into()]),
+                },
+                ..RecommendOptions::default()
+            },
+        }
     };
     let rank = |mode, task: &str| Command::Rank {
         mode,
-        candidates: SAMPLE.into(),
+        candidates: crate::common::real_sample_text(),
         installed: vec![InstalledSkill {
             name: "pdf-toolkit".into(),
             ..InstalledSkill::default()
@@ -165,6 +203,7 @@ fn recommend_script() -> Vec<(&'static str, Command)> {
         request: RankRequest {
             task: Some(task.into()),
             signals: Vec::new(),
+            ..Default::default()
         },
     };
     let pick = r#"{"pick": {"skill_id": "clawhub:fridge-chef", "name": "fridge-chef", "url": "https://clawhub.ai/k/fridge-chef", "description": "拍一张冰箱照片，就能推荐今晚能做的 3 道家常菜。", "categories": ["cooking"], "source": "clawhub", "risk_level": "low", "reasons": ["好玩"]}, "local_date": "2026-12-03", "theme": "fun_try_out"}"#;
@@ -188,6 +227,11 @@ fn recommend_script() -> Vec<(&'static str, Command)> {
             recommend(Mode::Manual, Some("no such thing at all"), false),
         ),
         (
+            "2026-12-04T03:01:30Z",
+            fitted("meeting transcript action items"),
+        ),
+        ("2026-12-04T03:01:40Z", fitted("会议纪要")),
+        (
             "2026-12-04T03:02:00Z",
             Command::Render {
                 mode: Mode::Daily,
@@ -202,6 +246,15 @@ fn recommend_script() -> Vec<(&'static str, Command)> {
             },
         ),
     ]
+}
+
+/// The harness's default command lookup, as the native build's probe.
+struct Lookup(Option<CommandLookup>);
+
+impl guest::fit::CommandProbe for Lookup {
+    fn find_commands(&mut self, names: &[String]) -> Option<Vec<bool>> {
+        self.0.as_ref()?.answer(names)
+    }
 }
 
 fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<Value, String> {
@@ -229,7 +282,8 @@ fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<V
             mode,
             candidates,
             installed,
-        } => guest::filter::run(ctx, store, *mode, candidates, installed),
+            agent,
+        } => guest::filter::run_for(ctx, store, *mode, candidates, installed, agent),
         Command::Normalize {
             registry,
             json,
@@ -246,20 +300,37 @@ fn run_native(store: &mut MemoryStore, ctx: &Ctx, command: &Command) -> Result<V
             bundle,
             trust,
             force,
-        } => Ok(guest::scan::scan_bundle(bundle, *trust, *force)),
-        Command::Validate { bundle, strict } => Ok(guest::validate::validate(bundle, *strict)),
+        } => Ok(guest::quality::scan_bundle_report(bundle, *trust, *force)),
+        Command::Validate {
+            bundle,
+            strict,
+            quality,
+        } => Ok(guest::quality::validate_report(bundle, *strict, *quality)),
         Command::Rank {
             mode,
             candidates,
             installed,
             request,
-        } => guest::rank::run(ctx, store, *mode, candidates, installed, request),
+        } => {
+            let mut probe =
+                Lookup(CommandLookup::Path.for_agent(request.agent.platform.as_deref()));
+            guest::rank::run_text_with(
+                ctx, store, &mut probe, *mode, candidates, installed, request,
+            )
+            .map(|t| serde_json::from_str(&t).unwrap())
+        }
         Command::Recommend {
             mode,
             candidates,
             installed,
             options,
-        } => guest::recommend::run(ctx, store, *mode, candidates, installed, options),
+        } => {
+            let mut probe =
+                Lookup(CommandLookup::Path.for_agent(options.agent.platform.as_deref()));
+            guest::recommend::run_with(
+                ctx, store, &mut probe, *mode, candidates, installed, options,
+            )
+        }
         Command::Render { mode, input } => guest::render::run(ctx, *mode, input),
     };
     r.map_err(|e| e.to_string())
@@ -277,6 +348,7 @@ fn the_component_behaves_exactly_like_the_native_build() {
                 now: now.into(),
                 host_timezone: Some("Asia/Shanghai".into()),
                 lang,
+                lang_explicit: true,
             };
             let wasm = harness()
                 .run(&wasm_store, &ctx, &command)
@@ -304,8 +376,9 @@ fn the_component_behaves_exactly_like_the_native_build() {
         refused >= 4,
         "the script exercises refusals too ({refused})"
     );
-    // Per language: daily day 1, day 2 (dry run and recorded), manual, render.
-    assert_eq!(cards, 10, "the script renders cards");
+    // Per language: daily day 1, day 2 (dry run and recorded), manual, the fitted manual run in English
+    // (the Chinese one is silent: its only match was shown earlier in the script), render.
+    assert_eq!(cards, 12, "the script renders cards");
 }
 
 #[test]

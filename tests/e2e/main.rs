@@ -1,5 +1,6 @@
 //! End-to-end tests: the real component through the harness, and the real CLI binary.
 
+mod agent_path;
 mod candidates;
 mod cli;
 mod commands;
@@ -9,6 +10,7 @@ mod hostile;
 mod mcp;
 mod pool;
 mod preinit;
+mod readme;
 mod recommend;
 mod sandbox;
 mod security;

@@ -5,7 +5,7 @@ use host_harness::pool::{self, InstancePool, PoolStatus};
 use host_harness::{CacheMode, Command, Harness, Limits, MemoryStateStore, Mode};
 use wasmtime::{Config, Engine, Instance, Module, PoolingAllocationConfig, Store};
 
-use crate::common::{NOW, cache_dir, root};
+use crate::common::{NOW, cache_dir};
 use crate::preinit::assert_same_answer;
 
 /// A module whose memory starts as one page holding 42 at address 0 (a memory image, like the
@@ -111,11 +111,12 @@ fn more_concurrent_calls_than_slots_all_complete() {
         slots: 2,
         ..InstancePool::default()
     }));
-    let sample = std::fs::read_to_string(root().join("data/sample_candidates.json")).unwrap();
+    let sample = crate::common::real_sample_text();
     let command = Command::Filter {
         mode: Mode::Manual,
         candidates: sample,
         installed: Vec::new(),
+        agent: Default::default(),
     };
     let ctx = host_harness::Ctx::at(NOW);
     let expected = h

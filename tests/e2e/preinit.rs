@@ -46,7 +46,7 @@ fn skill_dirs() -> Vec<PathBuf> {
 
 /// Every export that uses the built tables, on the sample data and every skill corpus bundle.
 pub(crate) fn session() -> Vec<Command> {
-    let sample = fs::read_to_string(root().join("data/sample_candidates.json")).unwrap();
+    let sample = crate::common::real_sample_text();
     let mut commands = vec![
         Command::ScanCandidates {
             mode: Mode::Manual,
@@ -59,6 +59,7 @@ pub(crate) fn session() -> Vec<Command> {
             request: RankRequest {
                 task: Some("把 PDF 表格转成 Excel".into()),
                 signals: Vec::new(),
+                ..Default::default()
             },
         },
         Command::Recommend {
@@ -77,6 +78,7 @@ pub(crate) fn session() -> Vec<Command> {
         commands.push(Command::Validate {
             bundle: bundle.clone(),
             strict: false,
+            quality: true,
         });
         commands.push(Command::ScanBundle {
             bundle,

@@ -4,10 +4,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::{cli, cli_input, code, json, read, root};
+use crate::common::{cli, cli_input, code, json, read};
 
+/// The sample candidates as real search results (see `common::real_sample`).
 fn sample() -> PathBuf {
-    root().join("data/sample_candidates.json")
+    crate::common::real_sample()
 }
 
 fn stdout(out: &std::process::Output) -> String {
@@ -59,28 +60,29 @@ fn recommend_prints_the_card_and_records_shown() {
 }
 
 #[test]
-fn recommend_json_without_candidates_uses_the_sample_and_says_so() {
+fn the_sample_data_only_on_request_and_marked_as_a_demonstration() {
     let dir = tempfile::tempdir().unwrap();
-    let out = cli(
-        Some(dir.path()),
-        &[
-            "--lang",
-            "en",
-            "recommend",
-            "--mode",
-            "manual",
-            "--json",
-            "--dry-run",
-            "--no-discover",
-        ],
-        &[],
-    );
-    assert_eq!(code(&out), 0);
+    let base = [
+        "--lang",
+        "en",
+        "recommend",
+        "--mode",
+        "manual",
+        "--no-discover",
+    ];
+    // Without candidates: an error that says how to give them.
+    let out = cli(Some(dir.path()), &base, &[]);
+    assert_eq!(code(&out), 3);
+    let e = &json(&out)["error"];
+    assert_eq!(e["field"], "candidates");
+    let m = e["message"].as_str().unwrap();
     assert!(
-        stderr(&out).contains("bundled sample data"),
-        "{}",
-        stderr(&out)
+        m.contains("--candidates FILE") && m.contains("--sample") && m.contains("schema"),
+        "{m}"
     );
+    let sample = [&base[..], &["--sample", "--json"]].concat();
+    let out = cli(Some(dir.path()), &sample, &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
     let v = json(&out);
     for key in [
         "pick",
@@ -93,6 +95,15 @@ fn recommend_json_without_candidates_uses_the_sample_and_says_so() {
     ] {
         assert!(v.get(key).is_some(), "{key} missing");
     }
+    assert_eq!(
+        (v["demo"].clone(), v["recorded"].clone()),
+        (json!(true), json!(false))
+    );
+    assert!(
+        v["card"].as_str().unwrap().starts_with("[Demo] "),
+        "{}",
+        v["card"]
+    );
     assert_eq!(v["summary"]["input"], 22);
     assert!(v["pick"]["breakdown"]["task"]["weight"] == 30.0);
     assert!(
@@ -103,17 +114,12 @@ fn recommend_json_without_candidates_uses_the_sample_and_says_so() {
             .any(|b| b["reason"] == "high_risk")
     );
     assert!(
-        v["dropped"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|d| d["reason"].is_string())
-    );
-    assert_eq!(v["recorded"], false);
-    assert!(
         !dir.path().join("history.json").exists(),
-        "a dry run writes nothing"
+        "a demonstration writes nothing"
     );
+    // --sample goes alone.
+    let both = [&sample[..], &["--candidates", "x.json"]].concat();
+    assert_eq!(code(&cli(Some(dir.path()), &both, &[])), 2);
 }
 
 #[test]
@@ -185,7 +191,7 @@ fn daily_recommend_once_per_local_day_through_the_cli() {
 #[test]
 fn rank_reads_stdin_and_explains_every_score() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(sample()).unwrap();
+    let text = crate::common::real_sample_text();
     let out = cli_input(
         Some(dir.path()),
         &[

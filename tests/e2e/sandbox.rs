@@ -11,6 +11,7 @@ use crate::common::{NOW, cached_in, harness, hostile};
 
 /// What the component may import: Rust std's wasi:io and wasi:cli, and our own interfaces.
 const EXPECTED_IMPORTS: &[&str] = &[
+    "skill-recommender:core/host-env@0.1.0",
     "skill-recommender:core/state-store@0.1.0",
     "skill-recommender:core/types@0.1.0",
     "wasi:cli/environment@0.2.6",
@@ -29,7 +30,7 @@ const EXPECTED_IMPORTS: &[&str] = &[
 ];
 
 #[test]
-fn import_list_is_exactly_std_and_the_state_store() {
+fn import_list_is_exactly_std_the_state_store_and_host_env() {
     let mut imports = harness().imports().to_vec();
     imports.sort();
     assert_eq!(

@@ -56,12 +56,12 @@ fn every_wit_item_is_documented() {
 /// The daily card shown in the README is the golden file, byte for byte.
 #[test]
 fn readme_card_example_is_the_golden_card() {
-    let readme = std::fs::read_to_string(crate::common::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(crate::common::root().join("docs/scoring.md")).unwrap();
     let golden =
         std::fs::read_to_string(crate::common::root().join("guest/tests/golden/daily.zh.txt"))
             .unwrap();
     assert!(
-        readme.contains(&format!("```\n{golden}```\n")),
-        "README's daily card differs from guest/tests/golden/daily.zh.txt"
+        readme.contains(&format!("```text\n{golden}```\n")),
+        "docs/scoring.md's daily card differs from guest/tests/golden/daily.zh.txt"
     );
 }

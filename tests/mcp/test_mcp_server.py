@@ -111,9 +111,9 @@ def test_every_tool_answers_and_structured_results_match_their_schemas(tmp_path)
     async def go(s):
         out = {}
         out["rec"] = await s.call_tool("recommend_skills", {"mode": "manual", "task": "把 PDF 表格转成 Excel",
-                                                            "candidates": SAMPLE, "discovery": {"no_discover": True}})
+                                                            "candidates": SAMPLE, "no_discover": True})
         out["rec_en"] = await s.call_tool("recommend_skills", {"mode": "manual", "task": "PDF tables to Excel",
-                                                               "candidates": SAMPLE, "discovery": {"no_discover": True},
+                                                               "candidates": SAMPLE, "no_discover": True,
                                                                "dry_run": True, "lang": "en"})
         out["scan"] = await s.call_tool("scan_skill", {"path": str(bundle), "trust": "community"})
         out["validate"] = await s.call_tool("validate_skill", {"path": str(bundle), "strict": True})
@@ -174,7 +174,7 @@ def test_a_registrys_raw_response_is_accepted_as_candidates(tmp_path):
     async def go(s):
         return await s.call_tool("recommend_skills", {"mode": "manual", "task": "extract tables from PDF files",
                                                       "candidates": raw, "dry_run": True,
-                                                      "discovery": {"no_discover": True}})
+                                                      "no_discover": True})
 
     res = run(tmp_path, go)
     assert not res.is_error, res.content
@@ -258,7 +258,7 @@ def test_four_clients_times_25_feedback_calls_lose_no_record(tmp_path):
 def test_concurrent_calls_in_one_session_are_all_served(tmp_path):
     async def go(s):
         calls = [s.call_tool("record_feedback", {"action": "shown", "skill_id": f"clawhub:x{i}"}) for i in range(40)]
-        calls += [s.call_tool("recommend_skills", {"mode": "manual", "candidates": SAMPLE, "discovery": {"no_discover": True},
+        calls += [s.call_tool("recommend_skills", {"mode": "manual", "candidates": SAMPLE, "no_discover": True,
                                                    "dry_run": True}) for _ in range(4)]
         return await asyncio.gather(*calls)
 
@@ -276,7 +276,7 @@ def test_bad_input_gets_clean_errors_and_the_server_keeps_serving(tmp_path):
         out["missing"] = await s.call_tool("record_feedback", {"action": "accept"})
         out["enum"] = await s.call_tool("daily", {"action": "explode"})
         out["needs_arg"] = await s.call_tool("daily", {"action": "fail"})
-        out["oversize"] = await s.call_tool("recommend_skills", {"mode": "manual", "discovery": {"no_discover": True},
+        out["oversize"] = await s.call_tool("recommend_skills", {"mode": "manual", "no_discover": True,
                                                                   "candidates": [{"skill_id": "x:" + "y" * 3000}]})
         out["refused"] = await s.call_tool("daily", {"action": "confirm"})
         out["no_path"] = await s.call_tool("scan_skill", {"path": str(tmp_path / "nope")})

@@ -379,12 +379,50 @@ fn stale_boundary_180_vs_181_days_and_49_vs_50_popularity() {
         "181 days, 49"
     );
     assert!(kept(&o).contains(&"clawhub:s181b"), "181 days but 50");
-    assert_eq!(
-        reason(&o, "clawhub:none"),
-        Some(Reason::StaleAndLowPopularity),
-        "no date counts as stale"
+    assert!(
+        kept(&o).contains(&"clawhub:none"),
+        "no date: unknown is not stale (the original's quirk, fixed)"
     );
     assert!(kept(&o).contains(&"clawhub:nonepop"));
+}
+
+#[test]
+fn unknown_dates_and_counts_are_never_stale_or_unpopular() {
+    // What a web search gives: name, page, description, source; no date, no counts.
+    let search_only = |id: &str| {
+        let mut c = cand(id, id, "github");
+        c.updated_at = None;
+        c.popularity = crate::model::Popularity::not_given();
+        c
+    };
+    let mut old_unknown_counts = search_only("github:a/old-no-counts");
+    old_unknown_counts.updated_at = Some(days_ago(900));
+    let mut no_date_low_counts = search_only("github:a/no-date-low");
+    no_date_low_counts.popularity = crate::model::Popularity {
+        downloads: 3,
+        ..Default::default()
+    };
+    let mut known_old_low = search_only("github:a/known-old-low");
+    known_old_low.updated_at = Some(days_ago(900));
+    known_old_low.popularity = crate::model::Popularity::default();
+    let o = run(vec![
+        search_only("github:a/search-only"),
+        old_unknown_counts,
+        no_date_low_counts,
+        known_old_low,
+    ]);
+    for id in [
+        "github:a/search-only",
+        "github:a/old-no-counts",
+        "github:a/no-date-low",
+    ] {
+        assert!(kept(&o).contains(&id), "{id} kept: {:?}", o.dropped);
+    }
+    assert_eq!(
+        reason(&o, "github:a/known-old-low"),
+        Some(Reason::StaleAndLowPopularity),
+        "stale still means a known old date with known low counts"
+    );
 }
 
 #[test]

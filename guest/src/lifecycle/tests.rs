@@ -377,6 +377,7 @@ fn skill(id: &str, cats: &[&str]) -> SkillRef {
         name: Some(format!("Name of {id}")),
         url: Some(format!("https://clawhub.ai/x/{id}")),
         categories: cats.iter().map(|c| c.to_string()).collect(),
+        mode: None,
     }
 }
 

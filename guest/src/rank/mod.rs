@@ -5,6 +5,9 @@
 //! nothing is guessed. Ties are broken by complement fit, credibility, source trust and finally the
 //! `skill_id`, so the order never depends on the order of the input.
 
+pub mod adjust;
+pub mod lexicon;
+pub mod relevance;
 pub mod text;
 
 use std::cmp::Ordering;
@@ -19,7 +22,9 @@ use crate::filter::{InstalledSkill, Mode, name_key};
 use crate::model::{Candidate, trust_rank};
 use crate::scan::candidate::{Risk, RiskFinding, assess};
 use crate::state::{History, State};
-use text::{Doc, Field, Index, Vocab, analyze, coverage, display_terms, distinct, lexicon};
+use lexicon::lexicon;
+use relevance::{Match, Query, display_terms, match_doc};
+use text::{Doc, Field, Index, Vocab, analyze, distinct};
 
 /// A factor of the score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,6 +39,10 @@ pub enum FactorKey {
     WouldTry,
     DailyLife,
     Freshness,
+    /// Adjustment: can this agent run it ([`adjust`]).
+    Fit,
+    /// Adjustment: a skill or a bare prompt ([`adjust`]).
+    Quality,
 }
 
 impl FactorKey {
@@ -49,6 +58,8 @@ impl FactorKey {
             FactorKey::WouldTry => "would_try",
             FactorKey::DailyLife => "daily_life",
             FactorKey::Freshness => "freshness_diversity",
+            FactorKey::Fit => "fit",
+            FactorKey::Quality => "quality",
         }
     }
 }
@@ -158,6 +169,8 @@ pub fn theme_for_today(state: &State, clock: &Clock) -> Theme {
 pub struct Request {
     pub task: Option<String>,
     pub signals: Vec<String>,
+    /// The agent's situation as the host stated it (unknown by default: no adjustment applies).
+    pub agent: crate::fit::AgentEnv,
 }
 
 /// One factor's contribution.
@@ -167,13 +180,16 @@ pub struct Factor {
     pub weight: f64,
     /// In [0, 1].
     pub value: f64,
+    /// The value that earns no points: 0 for the protocol's factors; an adjustment's unknown value
+    /// ([`adjust`]), so that it only moves candidates it knows something about.
+    pub neutral: f64,
     /// Why, in the user's language (empty when there is nothing to say).
     pub detail: String,
 }
 
 impl Factor {
     pub fn points(&self) -> f64 {
-        self.weight * self.value
+        self.weight * (self.value - self.neutral)
     }
 }
 
@@ -187,14 +203,20 @@ pub struct Ranked {
     pub factors: Vec<Factor>,
     pub reasons: Vec<String>,
     pub exact_name_match: bool,
-    /// Task relevance in [0, 1] (0 without a task): `coverage × (0.5 + 0.5 × BM25F / best BM25F)`.
+    /// Task relevance in [0, 1] (0 without a task), the `task` factor's value (see [`relevance`]).
     pub relevance: f64,
-    /// The share of the task's tokens the candidate contains, in [0, 1] (see [`text::coverage`]).
+    /// The absolute match strength with the task, in [0, 1] (see [`relevance::Match::strength`]):
+    /// what the pick's cut-off reads.
     pub coverage: f64,
+    /// With a task: how far below the best candidate's relevance this one's is, in steps of
+    /// [`relevance::BAND`] (0 = the top band); the order puts bands before the score.
+    pub band: u32,
     /// Whether the candidate belongs to the dev/ops/docs/efficiency family.
     pub work_family: bool,
     /// Tie-breakers after the score: complement value, credibility value, source trust.
     pub tie: (f64, f64, u8),
+    /// Fit and quality, as the adjustments saw them.
+    pub assessed: adjust::Assessed,
 }
 
 impl Ranked {
@@ -207,10 +229,11 @@ impl Ranked {
             .factors
             .iter()
             .map(|f| {
-                (
-                    f.key.as_str().to_owned(),
-                    json!({"weight": f.weight, "value": round(f.value, 3), "points": round(f.points(), 2), "detail": f.detail}),
-                )
+                let mut entry = json!({"weight": f.weight, "value": round(f.value, 3), "points": round(f.points(), 2), "detail": f.detail});
+                if f.neutral != 0.0 {
+                    entry["neutral"] = json!(f.neutral);
+                }
+                (f.key.as_str().to_owned(), entry)
             })
             .collect();
         json!({
@@ -295,9 +318,9 @@ fn signal_text(v: &Value) -> Option<String> {
 /// The names of the lexicon concepts a text mentions.
 fn concepts_of(text: &str) -> BTreeSet<String> {
     let lex = lexicon();
-    lex.concepts_in(&crate::lowercase(text))
+    lex.concepts_in(text)
         .into_iter()
-        .map(|c| lex.concepts[c].clone())
+        .map(|c| lex.concepts[c].name.clone())
         .collect()
 }
 
@@ -315,7 +338,7 @@ fn category_families(categories: &[String]) -> BTreeSet<String> {
 /// The lexicon families of the concepts a text mentions.
 fn text_families(text: &str) -> BTreeSet<String> {
     let lex = lexicon();
-    lex.concepts_in(&crate::lowercase(text))
+    lex.concepts_in(text)
         .into_iter()
         .flat_map(|c| lex.families_of_concept(c).iter().cloned())
         .collect()
@@ -342,6 +365,7 @@ struct Traits {
 }
 
 impl Traits {
+    #[cfg(test)]
     fn of(c: &Candidate) -> Traits {
         let mut topics: BTreeSet<String> = c
             .categories
@@ -356,6 +380,31 @@ impl Traits {
             topics,
             category_families: category_families(&c.categories),
             text_families: text_families(&format!("{} {}", c.name, c.description)),
+        }
+    }
+
+    /// [`Traits::of`] from the candidate's analyzed document (its concepts are already found).
+    fn of_doc(c: &Candidate, doc: &Doc) -> Traits {
+        let lex = lexicon();
+        let mut topics: BTreeSet<String> = c
+            .categories
+            .iter()
+            .map(|x| x.trim().to_lowercase())
+            .filter(|x| !x.is_empty())
+            .collect();
+        let mut text_families = BTreeSet::new();
+        for o in &doc.occurrences {
+            let concept = &lex.concepts[o.concept as usize];
+            if o.field == Field::Categories as u8 {
+                topics.insert(concept.name.clone());
+            } else if o.field != Field::AgentNotes as u8 {
+                text_families.extend(concept.families.iter().cloned());
+            }
+        }
+        Traits {
+            topics,
+            category_families: category_families(&c.categories),
+            text_families,
         }
     }
 
@@ -485,6 +534,8 @@ struct Ctx<'a> {
     vocab: &'a Vocab,
     /// The profile's signals as token ids (distinct).
     signals: &'a [(String, Vec<u32>)],
+    /// The analyzed task.
+    query: Option<&'a Query>,
 }
 
 fn trend_value(c: &Candidate, cx: &Ctx<'_>) -> (f64, String) {
@@ -646,6 +697,19 @@ pub fn rank_assessed(
     request: &Request,
     env: &Env<'_>,
 ) -> Ranking {
+    // The exports refuse an unknown platform before they rank; here it counts as unknown.
+    let agent = crate::fit::Agent::resolve(&request.agent).unwrap_or_default();
+    rank_for(cands, mode, request, env, &agent)
+}
+
+/// [`rank_assessed`] for an agent already resolved, with the commands the host looked up.
+pub fn rank_for(
+    cands: Vec<(Candidate, Risk, Vec<RiskFinding>)>,
+    mode: Mode,
+    request: &Request,
+    env: &Env<'_>,
+    agent: &crate::fit::Agent,
+) -> Ranking {
     let Env {
         state,
         history,
@@ -664,6 +728,7 @@ pub fn rank_assessed(
                 c.pain_point.as_deref().unwrap_or(""),
                 c.highlights.join(" ")
             );
+            let (lead, body) = crate::render::first_sentence(&c.description);
             Doc::new(
                 &mut vocab,
                 &[
@@ -672,8 +737,12 @@ pub fn rank_assessed(
                         Field::Name,
                         &id_slug(&c.skill_id).replace(['-', '_', '/'], " "),
                     ),
-                    (Field::Categories, &c.categories.join(" ").replace('-', " ")),
-                    (Field::Description, &c.description),
+                    (
+                        Field::Categories,
+                        &c.categories.join(", ").replace('-', " "),
+                    ),
+                    (Field::Lead, lead),
+                    (Field::Body, body),
                     (Field::AgentNotes, &notes),
                 ],
             )
@@ -684,7 +753,11 @@ pub fn rank_assessed(
         .as_deref()
         .map(str::trim)
         .filter(|t| !t.is_empty());
-    let query = distinct(&task.map(|t| vocab.analyze(t)).unwrap_or_default());
+    let query = task.map(|t| {
+        let corrected = relevance::correct_typos(&vocab, t);
+        let a = vocab.analyze_text(&corrected);
+        Query::new(&mut vocab, &a)
+    });
     let signals: Vec<(String, Vec<u32>)> = profile
         .signals
         .iter()
@@ -694,7 +767,12 @@ pub fn rank_assessed(
         })
         .collect();
     let index = Index::new(&docs, &vocab);
-    let bm25: Vec<(f64, Vec<u32>)> = (0..cands.len()).map(|i| index.score(i, &query)).collect();
+    let (matches, bm25): (Vec<Match>, Vec<(f64, Vec<u32>)>) = match &query {
+        Some(q) => (0..cands.len())
+            .map(|i| (match_doc(q, &docs[i]), index.score(i, &q.tokens)))
+            .unzip(),
+        None => (Vec::new(), Vec::new()),
+    };
     let best = bm25.iter().map(|(s, _)| *s).fold(0.0, f64::max);
     let cx = Ctx {
         lang,
@@ -703,8 +781,10 @@ pub fn rank_assessed(
         theme,
         vocab: &vocab,
         signals: &signals,
+        query: query.as_ref(),
     };
     let task_key = task.map(name_key).filter(|k| !k.is_empty());
+    let no_match = Match::default();
 
     let mut ranked: Vec<Ranked> = cands
         .into_iter()
@@ -713,25 +793,20 @@ pub fn rank_assessed(
             let exact = task_key
                 .as_ref()
                 .is_some_and(|k| *k == name_key(&c.name) || *k == name_key(id_slug(&c.skill_id)));
-            // How much of the request the candidate covers, scaled by how its BM25F score compares
-            // with the best match: a weak partial match stays weak even when it is the best there is.
-            let covered = if exact {
-                1.0
-            } else {
-                coverage(&vocab, &docs[i], &query)
-            };
+            let m = matches.get(i).unwrap_or(&no_match);
+            let strength = if exact { 1.0 } else { m.strength };
             let relevance = if exact {
                 1.0
-            } else if best > 0.0 {
-                covered * (0.5 + 0.5 * bm25[i].0 / best)
             } else {
-                0.0
+                relevance::relevance(m.strength, bm25.get(i).map_or(0.0, |b| b.0), best)
             };
-            let traits = Traits::of(&c);
+            let traits = Traits::of_doc(&c, &docs[i]);
             let work_family = traits.work_family();
-            let factors = factors(
-                &c, &traits, risk, mode, task, relevance, exact, &bm25[i].1, &docs[i], &cx,
+            let mut factors = factors(
+                &c, &traits, risk, mode, task, relevance, exact, m, &docs[i], &cx,
             );
+            let assessed = adjust::Assessed::of(&c, agent);
+            factors.extend(adjust::factors(&assessed, lang));
             let score = factors.iter().map(Factor::points).sum();
             let reasons = reasons(&factors, risk, lang);
             let value = |k| factors.iter().find(|f| f.key == k).map_or(0.0, |f| f.value);
@@ -749,12 +824,20 @@ pub fn rank_assessed(
                 reasons,
                 exact_name_match: exact,
                 relevance,
-                coverage: covered,
+                coverage: strength,
+                band: 0,
                 work_family,
                 tie,
+                assessed,
             }
         })
         .collect();
+    if mode == Mode::Manual && query.is_some() {
+        let best_relevance = ranked.iter().map(|r| r.relevance).fold(0.0, f64::max);
+        for r in &mut ranked {
+            r.band = relevance::band(r.relevance, best_relevance);
+        }
+    }
     ranked.sort_by(compare);
     Ranking {
         mode,
@@ -764,10 +847,12 @@ pub fn rank_assessed(
     }
 }
 
-/// Best first: exact name match, score, then complement, credibility, trust, id.
+/// Best first: exact name match, relevance band (with a task), score, then complement,
+/// credibility, trust, id.
 fn compare(a: &Ranked, b: &Ranked) -> Ordering {
     b.exact_name_match
         .cmp(&a.exact_name_match)
+        .then(a.band.cmp(&b.band))
         .then(b.score.total_cmp(&a.score))
         .then(b.tie.0.total_cmp(&a.tie.0))
         .then(b.tie.1.total_cmp(&a.tie.1))
@@ -793,7 +878,7 @@ fn factors(
     task: Option<&str>,
     relevance: f64,
     exact: bool,
-    matched: &[u32],
+    m: &Match,
     doc: &Doc,
     cx: &Ctx<'_>,
 ) -> Vec<Factor> {
@@ -868,31 +953,14 @@ fn factors(
         key,
         weight,
         value: value.clamp(0.0, 1.0),
+        neutral: 0.0,
         detail,
     };
     match mode {
         Mode::Manual => {
-            let task_detail = match (task, exact) {
-                (None, _) => String::new(),
-                (Some(_), true) => match lang {
-                    Lang::Zh => "名称与请求完全一致".to_owned(),
-                    Lang::En => "its name is exactly what you asked for".to_owned(),
-                },
-                (Some(t), false) if relevance > 0.0 => {
-                    let matched: Vec<String> = matched
-                        .iter()
-                        .map(|&m| cx.vocab.text(m).to_owned())
-                        .collect();
-                    let shown = join(&display_terms(t, &matched), lang);
-                    match lang {
-                        Lang::Zh => format!("和你的任务相关（匹配：{shown}）"),
-                        Lang::En => format!("matches your task ({shown})"),
-                    }
-                }
-                (Some(_), false) => match lang {
-                    Lang::Zh => "和当前任务不相关".to_owned(),
-                    Lang::En => "unrelated to the task".to_owned(),
-                },
+            let task_detail = match (task, cx.query) {
+                (Some(_), Some(q)) => task_detail(q, m, exact, relevance, lang),
+                _ => String::new(),
             };
             MANUAL_WEIGHTS
                 .iter()
@@ -1003,17 +1071,88 @@ fn factors(
     }
 }
 
+/// The `task` factor's detail: what matched (as the user wrote it), and why a match counts less
+/// (wrong object, a catch-all listing).
+fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) -> String {
+    if exact {
+        return match lang {
+            Lang::Zh => "名称与请求完全一致".to_owned(),
+            Lang::En => "its name is exactly what you asked for".to_owned(),
+        };
+    }
+    if relevance <= 0.0 || m.matched.is_empty() {
+        return match lang {
+            Lang::Zh => "和当前任务不相关".to_owned(),
+            Lang::En => "unrelated to the task".to_owned(),
+        };
+    }
+    let shown = join(&display_terms(q, &m.matched), lang);
+    let mut out = match lang {
+        Lang::Zh => format!("和你的任务相关（匹配：{shown}）"),
+        Lang::En => format!("matches your task ({shown})"),
+    };
+    if m.object_miss {
+        let objects: Vec<String> = q
+            .units
+            .iter()
+            .filter(|u| {
+                matches!(u.kind, relevance::UnitKind::Concept { concept, .. } if q.objects.contains(&concept))
+            })
+            .map(|u| u.surface.clone())
+            .collect();
+        let objects = join(&objects, lang);
+        out.push_str(&match lang {
+            Lang::Zh => format!("，但处理的不是你要的对象（{objects}）"),
+            Lang::En => format!(", but not for what you named ({objects})"),
+        });
+    }
+    if m.reversed {
+        out.push_str(match lang {
+            Lang::Zh => "，但转换方向相反",
+            Lang::En => ", but it converts the other way round",
+        });
+    }
+    if m.name_action_miss {
+        out.push_str(match lang {
+            Lang::Zh => "；它名字里说的是另一件事",
+            Lang::En => "; its name says it does something else",
+        });
+    }
+    if m.catch_all {
+        out.push_str(match lang {
+            Lang::Zh => "；自称什么都能做，说法打折",
+            Lang::En => "; it says it does everything, so its claims count less",
+        });
+    }
+    if m.breadth_weight < 1.0 && !m.catch_all {
+        let pct = round(100.0 * m.breadth_weight, 0);
+        out.push_str(&match lang {
+            Lang::Zh => format!("；它声称能做 {} 类事，每项说法只算 {pct}%", m.breadth),
+            Lang::En => format!(
+                "; it claims {} different jobs, so each claim counts {pct}%",
+                m.breadth
+            ),
+        });
+    }
+    out
+}
+
 /// The readable reasons: the details of the factors that earned the most points, best first, plus the
 /// risk when it is not low.
 fn reasons(factors: &[Factor], risk: Risk, lang: Lang) -> Vec<String> {
     // The task and the user's scenario lead whenever they matched at all; the rest by points.
-    let personal = |f: &&Factor| matches!(f.key, FactorKey::Task | FactorKey::Scenario);
+    // An adjustment that raised the score ([`adjust`]: a strong skill) leads with them.
+    let personal = |f: &&Factor| {
+        matches!(f.key, FactorKey::Task | FactorKey::Scenario)
+            || (f.neutral != 0.0 && f.points() > 0.0)
+    };
     let task = factors
         .iter()
         .filter(|f| personal(f) && f.value > 0.0 && !f.detail.is_empty());
     let mut by_points: Vec<&Factor> = factors
         .iter()
         .filter(|f| !personal(f) && !f.detail.is_empty() && f.value >= 0.5)
+        .filter(|f| f.neutral == 0.0)
         .collect();
     by_points.sort_by(|a, b| {
         b.points()
@@ -1033,6 +1172,13 @@ fn reasons(factors: &[Factor], risk: Risk, lang: Lang) -> Vec<String> {
     {
         out.push(t.detail.clone());
     }
+    // What lowered it: what this agent lacks, a bare prompt.
+    out.extend(
+        factors
+            .iter()
+            .filter(|f| f.points() < 0.0 && !f.detail.is_empty())
+            .map(|f| f.detail.clone()),
+    );
     if risk != Risk::Low {
         out.push(match lang {
             Lang::Zh => "中等风险：安装前请看安全说明".to_owned(),
@@ -1088,6 +1234,7 @@ impl Ranking {
             "task": self.task,
             "theme": self.theme.map(Theme::as_str),
             "weights": weights,
+            "adjustments": adjust::table(),
             "skipped": skipped,
             "summary": {"input": count + skipped.len(), "ranked": count, "skipped": skipped.len()},
         });
@@ -1118,6 +1265,21 @@ pub fn run_text(
     installed: &[InstalledSkill],
     request: &Request,
 ) -> crate::Result<String> {
+    let mut probe = crate::fit::NoProbe;
+    run_text_with(ctx, store, &mut probe, mode, candidates, installed, request)
+}
+
+/// [`run_text`] with a host that looks up the commands candidates declare (`fit`).
+pub fn run_text_with(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    probe: &mut dyn crate::fit::CommandProbe,
+    mode: Mode,
+    candidates: &str,
+    installed: &[InstalledSkill],
+    request: &Request,
+) -> crate::Result<String> {
+    let mut agent = crate::fit::Agent::resolve(&request.agent)?;
     let items = crate::model::parse_candidates(candidates)?;
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
     let mut cands = Vec::new();
@@ -1129,8 +1291,16 @@ pub fn run_text(
                 .push(json!({"index": index, "reason": "invalid_candidate", "detail": message})),
         }
     }
-    let ranking = rank(
-        cands,
+    agent.look_up_commands(probe, &cands);
+    let assessed = cands
+        .into_iter()
+        .map(|c| {
+            let (risk, findings) = assess(&c);
+            (c, risk, findings)
+        })
+        .collect();
+    let ranking = rank_for(
+        assessed,
         mode,
         request,
         &Env {
@@ -1140,6 +1310,7 @@ pub fn run_text(
             clock: &clock,
             lang: ctx.lang,
         },
+        &agent,
     );
     Ok(ranking.into_json_text(skipped))
 }

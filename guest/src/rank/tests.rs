@@ -23,6 +23,7 @@ fn rank_with(cands: Vec<Candidate>, mode: Mode, task: Option<&str>, lang: Lang) 
     let request = Request {
         task: task.map(str::to_owned),
         signals: Vec::new(),
+        ..Default::default()
     };
     rank(
         cands,
@@ -127,13 +128,19 @@ fn breakdown_uses_the_protocol_weights_and_adds_up() {
         let r = rank_with(sample(), mode, Some("pdf"), Lang::Zh);
         for x in &r.ranked {
             let keys: Vec<_> = x.factors.iter().map(|f| (f.key, f.weight)).collect();
-            assert_eq!(keys, table.to_vec());
+            // The protocol's factors, then the two adjustments (neutral here: no content, no agent).
+            assert_eq!(keys[..7], table[..]);
+            assert_eq!(
+                keys[7..],
+                [(FactorKey::Fit, 12.0), (FactorKey::Quality, 16.0)]
+            );
+            assert!(x.factors[7..].iter().all(|f| f.points() == 0.0));
             let sum: f64 = x.factors.iter().map(Factor::points).sum();
             assert!((sum - x.score).abs() < 1e-9);
             assert!(x.factors.iter().all(|f| (0.0..=1.0).contains(&f.value)));
         }
         let json = r.to_json(Vec::new());
-        assert_eq!(json["ranked"][0]["breakdown"].as_object().unwrap().len(), 7);
+        assert_eq!(json["ranked"][0]["breakdown"].as_object().unwrap().len(), 9);
     }
 }
 
@@ -142,6 +149,7 @@ fn scenario_signals_and_installed_skills_move_the_ranking() {
     let signals = Request {
         task: None,
         signals: vec!["每周整理投资观察和股票简报".into()],
+        ..Default::default()
     };
     let r = rank(
         sample(),

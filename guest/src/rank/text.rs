@@ -1,188 +1,51 @@
-//! Text retrieval for task matching: an analyzer that works for English and Chinese, a concept map
-//! (`guest/rules/lexicon.json`) and BM25F over a candidate's fields.
+//! Text analysis for task matching, English and Chinese alike, and BM25F over a candidate's fields.
 //!
-//! Analyzer: the text is lower-cased and split into runs of letters/digits. An ASCII run is one word,
-//! Snowball-stemmed (`tables` → `tabl`, `extracts` → `extract`). A Han/Kana/Hangul run has no spaces, so
-//! it becomes overlapping character bigrams (`表格转成` → `表格 格转 转成`), the standard CJK indexing
-//! of search engines (a lone character stays a unigram). Every lexicon term found in the text adds its
-//! concept token (`@spreadsheet`), which is what lets `把 PDF 表格转成 Excel` meet a skill whose
-//! categories say `table-extraction, spreadsheet`.
+//! The analyzer lower-cases the text and splits it into ASCII words, CJK runs and clause breaks
+//! ([`lexicon::pieces`]). An ASCII word becomes its Snowball stem (`tables` → `tabl`). The stems and
+//! CJK runs form a normalized text in which one pass of the lexicon's automaton finds every concept
+//! term (adding a `@concept` token) and, inside a Chinese run, every dictionary word: that is the
+//! Chinese word segmentation (forward maximum matching over the lexicon's terms and words). The
+//! parts of a Chinese run no dictionary word covers fall back to character bigrams (a lone character
+//! stays itself), the standard CJK indexing of search engines. Stop words of both languages are
+//! dropped.
 //!
 //! BM25 is written out here rather than taken from a crate: the crates available key their term maps by
 //! std's randomly seeded `HashMap`, which would add a `wasi:random` import to the component.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
+use std::collections::BTreeSet;
 
-use aho_corasick::{AhoCorasick, MatchKind};
-
+use super::lexicon::{Kind, Piece, lexicon, pieces, stemmer};
 use crate::strmap::StrMap;
-use serde::Deserialize;
 
 /// BM25 parameters (the usual defaults).
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 
-/// Field weights for BM25F: a term in the name counts three times one in the description.
-pub const FIELD_WEIGHTS: [(Field, f64); 4] = [
-    (Field::Name, 3.0),
-    (Field::Categories, 2.0),
-    (Field::Description, 1.0),
-    (Field::AgentNotes, 0.5),
-];
-
 /// The fields of a candidate that task matching reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Field {
+    /// The name and the id's slug.
     Name,
     Categories,
-    Description,
+    /// The description's first sentence: what the skill is.
+    Lead,
+    /// The rest of the description.
+    Body,
     /// `pain_point` and `highlights`, when the agent wrote them.
     AgentNotes,
 }
 
-#[derive(Deserialize)]
-struct LexiconFile {
-    concepts: BTreeMap<String, ConceptEntry>,
-    categories: BTreeMap<String, Vec<String>>,
-}
+/// The number of fields.
+pub const FIELDS: usize = 5;
 
-#[derive(Deserialize)]
-struct ConceptEntry {
-    terms: Vec<String>,
-    families: Vec<String>,
-}
-
-/// The concept map, parsed once.
-pub struct Lexicon {
-    matcher: AhoCorasick,
-    /// For each matcher pattern: (concept index, the term is ASCII and must match whole words).
-    patterns: Vec<(usize, bool)>,
-    /// Concept names, in the file's (sorted) order.
-    pub concepts: Vec<String>,
-    /// Families of each concept.
-    families: Vec<Vec<String>>,
-    /// Category name → families.
-    category_families: BTreeMap<String, BTreeSet<String>>,
-}
-
-static LEXICON_JSON: &str = include_str!("../../rules/lexicon.json");
-
-/// The built-in lexicon.
-pub fn lexicon() -> &'static Lexicon {
-    static L: OnceLock<Lexicon> = OnceLock::new();
-    L.get_or_init(|| Lexicon::parse(LEXICON_JSON).expect("the built-in lexicon is valid"))
-}
-
-impl Lexicon {
-    pub fn parse(json: &str) -> Result<Lexicon, String> {
-        let file: LexiconFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        let mut terms = Vec::new();
-        let mut patterns = Vec::new();
-        let mut concepts = Vec::new();
-        let mut families = Vec::new();
-        for (i, (name, entry)) in file.concepts.into_iter().enumerate() {
-            for t in entry.terms {
-                let t = t.to_lowercase();
-                if t.is_empty() {
-                    return Err(format!("concept {name:?} has an empty term"));
-                }
-                patterns.push((i, t.is_ascii()));
-                terms.push(t);
-            }
-            concepts.push(name);
-            families.push(entry.families);
-        }
-        let matcher = AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostLongest)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .prefilter(false)
-            .build(&terms)
-            .map_err(|e| e.to_string())?;
-        let mut category_families: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for (family, cats) in file.categories {
-            for c in cats {
-                category_families
-                    .entry(c.to_lowercase())
-                    .or_default()
-                    .insert(family.clone());
-            }
-        }
-        Ok(Lexicon {
-            matcher,
-            patterns,
-            concepts,
-            families,
-            category_families,
-        })
-    }
-
-    /// Concept indices named by lexicon terms in `lower` (already lower-cased).
-    pub fn concepts_in(&self, lower: &str) -> BTreeSet<usize> {
-        let bytes = lower.as_bytes();
-        let mut found = BTreeSet::new();
-        for m in self.matcher.find_iter(lower) {
-            let (concept, ascii) = self.patterns[m.pattern().as_usize()];
-            if ascii {
-                let before_ok = m.start() == 0 || !is_word_byte(bytes[m.start() - 1]);
-                let rest = &bytes[m.end()..];
-                let after_ok = [0usize, 1, 2].iter().any(|&skip| {
-                    let plural = match skip {
-                        0 => true,
-                        1 => rest.first() == Some(&b's'),
-                        _ => rest.starts_with(b"es"),
-                    };
-                    plural && rest.get(skip).is_none_or(|&b| !is_word_byte(b))
-                });
-                if !(before_ok && after_ok) {
-                    continue;
-                }
-            }
-            found.insert(concept);
-        }
-        found
-    }
-
-    /// The first term of `concept` that occurs in `lower` (as the matcher finds it).
-    pub fn surface_in(&self, concept: &str, lower: &str) -> Option<String> {
-        let target = self.concepts.iter().position(|c| c == concept)?;
-        let bytes = lower.as_bytes();
-        self.matcher.find_iter(lower).find_map(|m| {
-            let (c, ascii) = self.patterns[m.pattern().as_usize()];
-            let bounded = !ascii
-                || ((m.start() == 0 || !is_word_byte(bytes[m.start() - 1]))
-                    && bytes
-                        .get(m.end())
-                        .is_none_or(|&b| !is_word_byte(b) || b == b's'));
-            (c == target && bounded).then(|| lower[m.start()..m.end()].to_owned())
-        })
-    }
-
-    /// Families a concept belongs to.
-    pub fn families_of_concept(&self, concept: usize) -> &[String] {
-        &self.families[concept]
-    }
-
-    /// Families a category belongs to (by the `categories` table of the lexicon).
-    pub fn families_of_category(&self, category: &str) -> Option<&BTreeSet<String>> {
-        self.category_families.get(&category.trim().to_lowercase())
-    }
-}
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b >= 0x80
-}
-
-/// CJK scripts written without spaces.
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF      // Hiragana, Katakana
-        | 0x3400..=0x4DBF    // CJK Extension A
-        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
-        | 0xAC00..=0xD7AF    // Hangul syllables
-        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
-        | 0x20000..=0x2FA1F) // Extensions B–F, compatibility supplement
-}
+/// Field weights for BM25F: a term in the name counts three times one in the description's body.
+pub const FIELD_WEIGHTS: [(Field, f64); FIELDS] = [
+    (Field::Name, 3.0),
+    (Field::Categories, 2.0),
+    (Field::Lead, 1.5),
+    (Field::Body, 1.0),
+    (Field::AgentNotes, 0.5),
+];
 
 /// Build the lexicon and the stemmer now ([`crate::initialize`]).
 pub(crate) fn initialize() {
@@ -190,85 +53,77 @@ pub(crate) fn initialize() {
     stemmer();
 }
 
-fn stemmer() -> &'static rust_stemmers::Stemmer {
-    static S: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
-    S.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
+/// What kind of token a lexical token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokKind {
+    /// An English stem.
+    Word,
+    /// A Chinese dictionary word.
+    CjkWord,
+    /// A character bigram (or lone character) of a Chinese stretch no dictionary word covers.
+    CjkGram,
 }
 
-/// Words that carry no meaning for matching.
-const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "get", "help",
-    "how", "i", "in", "into", "is", "it", "its", "like", "make", "me", "my", "need", "of", "on",
-    "or", "skill", "skills", "some", "that", "the", "this", "to", "tool", "tools", "use", "want",
-    "with", "you", "your", "把", "的", "了", "和", "我", "帮", "一个", "想要", "帮我", "能够",
-    "可以",
-];
-
-/// One token as the tokenizer finds it, before stemming and interning.
-enum Tok<'a> {
-    /// A run of letters/digits without CJK (lower case): stemmed, then a token.
-    Word(&'a str),
-    /// A CJK character bigram (or a lone character): a token as it is.
-    Cjk(&'a str),
-    /// A lexicon concept, by index.
-    Concept(usize),
+/// One lexical token of an analyzed text.
+#[derive(Debug, Clone, Copy)]
+pub struct Token {
+    pub id: u32,
+    pub kind: TokKind,
+    /// Clause index.
+    pub clause: u16,
+    /// Inside the text's side part (after a side marker such as "then" or 然后).
+    pub side: bool,
+    /// Not part of any concept term.
+    pub free: bool,
+    /// For a bigram: which uncovered stretch it comes from (bigrams of one stretch form one unit).
+    pub stretch: u32,
+    /// Byte range in the lower-cased text.
+    pub at: (u32, u32),
 }
 
-/// Split lower-cased text into words, CJK bigrams and concepts (in that order per run; concepts last).
-fn tokenize(lower: &str, mut emit: impl FnMut(Tok<'_>)) {
-    let mut start = None::<usize>;
-    let mut run_cjk = false;
-    let flush = |from: usize, to: usize, cjk: bool, emit: &mut dyn FnMut(Tok<'_>)| {
-        let run = &lower[from..to];
-        if !cjk {
-            emit(Tok::Word(run));
-            return;
-        }
-        let idx: Vec<usize> = run
-            .char_indices()
-            .map(|(i, _)| i)
-            .chain([run.len()])
-            .collect();
-        if idx.len() == 2 {
-            emit(Tok::Cjk(run));
-        } else {
-            for w in idx.windows(3) {
-                emit(Tok::Cjk(&run[w[0]..w[2]]));
-            }
-        }
-    };
-    for (i, c) in lower.char_indices() {
-        if c.is_alphanumeric() {
-            let cjk = is_cjk(c);
-            match start {
-                Some(s) if cjk != run_cjk => {
-                    flush(s, i, run_cjk, &mut emit);
-                    start = Some(i);
-                }
-                Some(_) => {}
-                None => start = Some(i),
-            }
-            run_cjk = cjk;
-        } else if let Some(s) = start.take() {
-            flush(s, i, run_cjk, &mut emit);
-        }
-    }
-    if let Some(s) = start {
-        flush(s, lower.len(), run_cjk, &mut emit);
-    }
-    for c in lexicon().concepts_in(lower) {
-        emit(Tok::Concept(c));
-    }
+/// One concept found in an analyzed text.
+#[derive(Debug, Clone, Copy)]
+pub struct ConceptHit {
+    pub concept: usize,
+    pub clause: u16,
+    /// Sentence index.
+    pub sentence: u16,
+    pub side: bool,
+    /// Byte range in the lower-cased text.
+    pub at: (u32, u32),
 }
 
-/// The tokens of a text: stemmed words, CJK bigrams and `@concept` tokens. Order follows the text
-/// (concepts last); repeated tokens repeat (term frequency matters).
-pub fn analyze(text: &str) -> Vec<String> {
-    let mut vocab = Vocab::default();
-    let ids = vocab.analyze(text);
-    ids.into_iter()
-        .map(|id| vocab.text(id).to_owned())
-        .collect()
+/// An analyzed text.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// The lower-cased text the byte ranges refer to.
+    pub lower: String,
+    pub tokens: Vec<Token>,
+    pub concepts: Vec<ConceptHit>,
+    /// Conversions the text describes: (source object, target object), from "X to Y", "X 转 Y".
+    pub directions: Vec<(usize, usize)>,
+    /// The text calls itself all-in-one (a lexicon catch-all marker).
+    pub catch_all: bool,
+}
+
+/// A token of the normalized text, with where it came from.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    norm: (usize, usize),
+    orig: (usize, usize),
+    clause: u16,
+    sentence: u16,
+    /// For a word: its stem's id; `None` for a CJK run.
+    word: Option<(u32, bool)>,
+}
+
+/// A stretch of the normalized text a lexicon hit covers.
+#[derive(Debug, Clone, Copy)]
+struct Cover {
+    from: usize,
+    to: usize,
+    concept: bool,
+    stop: bool,
 }
 
 /// Interned tokens: every distinct token is a number, and each distinct word is stemmed once, so
@@ -277,8 +132,21 @@ pub fn analyze(text: &str) -> Vec<String> {
 pub struct Vocab {
     ids: StrMap<u32>,
     texts: Vec<String>,
-    /// Raw lower-case word → its stem's id (`None`: a stop word).
-    words: StrMap<Option<u32>>,
+    /// Raw lower-case word → (its stem's id, whether it is a stop word).
+    words: StrMap<(u32, bool)>,
+    /// Scratch buffers reused between texts.
+    norm: String,
+    spans: Vec<Span>,
+    /// Token id of each concept's `@name`, once interned.
+    concept_ids: Vec<Option<u32>>,
+}
+
+/// Normalize a text without a vocabulary (stems computed on the spot): for one-off lookups.
+pub fn normalize_plain(text: &str) -> String {
+    let mut v = Vocab::default();
+    let lower = crate::lowercase(text);
+    v.normalize(&lower);
+    std::mem::take(&mut v.norm)
 }
 
 impl Vocab {
@@ -292,6 +160,25 @@ impl Vocab {
         id
     }
 
+    /// The id of a token already seen.
+    pub fn get(&self, token: &str) -> Option<u32> {
+        self.ids.get(token).copied()
+    }
+
+    /// The number of distinct tokens.
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// Whether any analyzed text had this raw (lower-case) word.
+    pub fn knows_word(&self, raw: &str) -> bool {
+        self.words.get(raw).is_some()
+    }
+
     /// The token text of an id.
     pub fn text(&self, id: u32) -> &str {
         &self.texts[id as usize]
@@ -302,59 +189,398 @@ impl Vocab {
         self.text(id).starts_with('@')
     }
 
-    fn word(&mut self, raw: &str) -> Option<u32> {
-        if let Some(&id) = self.words.get(raw) {
-            return id;
+    /// A raw word's stem id and whether it is a stop word.
+    fn word(&mut self, raw: &str) -> (u32, bool) {
+        if let Some(&w) = self.words.get(raw) {
+            return w;
         }
         let stem = stemmer().stem(raw);
-        let id = (!STOP_WORDS.contains(&stem.as_ref())).then(|| self.intern(&stem));
-        self.words.insert(raw, id);
-        id
+        let stop = lexicon().is_stop_stem(&stem);
+        let w = (self.intern(&stem), stop);
+        self.words.insert(raw, w);
+        w
     }
 
-    /// Analyze a text into token ids (see [`analyze`]).
-    pub fn analyze(&mut self, text: &str) -> Vec<u32> {
-        let lower = crate::lowercase(text);
-        let mut out = Vec::new();
-        let lex = lexicon();
-        tokenize(&lower, |t| match t {
-            Tok::Word(w) => out.extend(self.word(w)),
-            Tok::Cjk(b) => {
-                if !STOP_WORDS.contains(&b) {
-                    out.push(self.intern(b));
+    /// Fill `self.norm` and `self.spans` for a lower-cased text.
+    fn normalize(&mut self, lower: &str) {
+        let mut norm = std::mem::take(&mut self.norm);
+        let mut spans = std::mem::take(&mut self.spans);
+        norm.clear();
+        spans.clear();
+        let base = lower.as_ptr() as usize;
+        let mut clause = 0u16;
+        let mut sentence = 0u16;
+        pieces(lower, |p| match p {
+            Piece::Word(w) => {
+                let word = self.word(w);
+                norm.push(' ');
+                let s = norm.len();
+                norm.push_str(&self.texts[word.0 as usize]);
+                let e = norm.len();
+                norm.push(' ');
+                let o = w.as_ptr() as usize - base;
+                spans.push(Span {
+                    norm: (s, e),
+                    orig: (o, o + w.len()),
+                    clause,
+                    sentence,
+                    word: Some(word),
+                });
+            }
+            Piece::Cjk(r) => {
+                norm.push(' ');
+                let s = norm.len();
+                norm.push_str(r);
+                let e = norm.len();
+                norm.push(' ');
+                let o = r.as_ptr() as usize - base;
+                spans.push(Span {
+                    norm: (s, e),
+                    orig: (o, o + r.len()),
+                    clause,
+                    sentence,
+                    word: None,
+                });
+            }
+            Piece::Break(strong) => {
+                norm.push('|');
+                clause = clause.saturating_add(1);
+                if strong {
+                    sentence = sentence.saturating_add(1);
                 }
             }
-            Tok::Concept(c) => {
-                let name = format!("@{}", lex.concepts[c]);
-                out.push(self.intern(&name));
-            }
         });
+        self.norm = norm;
+        self.spans = spans;
+    }
+
+    /// Analyze a text: lexical tokens (stems, Chinese words, bigrams of uncovered Chinese stretches)
+    /// and the concepts it names.
+    pub fn analyze_text(&mut self, text: &str) -> Analysis {
+        let lower = crate::lowercase(text);
+        self.normalize(&lower);
+        let lex = lexicon();
+        let mut out = Analysis::default();
+        let spans = std::mem::take(&mut self.spans);
+        let norm = std::mem::take(&mut self.norm);
+        // Where the side part starts in the normalized text (after the first side marker that
+        // follows some content).
+        let mut side_from = usize::MAX;
+        // Per span: the norm ranges inside it that hits cover, and whether a concept covers it.
+        // (span index, cover) in span order: hits come left to right.
+        let mut covered: Vec<(usize, Cover)> = Vec::new();
+        let mut first = 0usize;
+        // (sentence, position, object) in text order, and the first direction marker of each
+        // sentence.
+        let mut objects: Vec<(u16, usize, usize)> = Vec::new();
+        let mut markers: Vec<(u16, usize)> = Vec::new();
+        let mut converts = false;
+        let mut seen_action = false;
+        for hit in lex.hits(&norm) {
+            while first < spans.len() && spans[first].norm.1 <= hit.start {
+                first += 1;
+            }
+            if first >= spans.len() {
+                break;
+            }
+            let concepts = lex.hit_concepts(&hit);
+            let stop = lex.hit_is_stop(&hit);
+            if lex.hit_is_side(&hit) && side_from == usize::MAX && hit.start > 2 {
+                side_from = hit.start;
+            }
+            out.catch_all |= lex.hit_is_catch_all(&hit);
+            if lex.hit_is_direction(&hit) && !markers.iter().any(|m| m.0 == spans[first].sentence) {
+                markers.push((spans[first].sentence, hit.start));
+            }
+            let is_action = concepts
+                .iter()
+                .any(|&c| lex.concepts[c].kind == Kind::Action);
+            // "… and remove the blank pages": a second action after "and" starts the side part.
+            if is_action && seen_action && side_from == usize::MAX && first > 0 {
+                let prev = &spans[first - 1];
+                if prev.clause == spans[first].clause
+                    && prev
+                        .word
+                        .is_some_and(|(id, _)| self.texts[id as usize] == "and")
+                {
+                    side_from = prev.norm.0;
+                }
+            }
+            seen_action |= is_action;
+            for &c in concepts {
+                let concept = &lex.concepts[c];
+                match concept.kind {
+                    Kind::Object if !concept.generic => {
+                        objects.push((spans[first].sentence, hit.start, c));
+                    }
+                    Kind::Action
+                        if matches!(
+                            concept.name.as_str(),
+                            "convert" | "extract" | "transcribe"
+                        ) =>
+                    {
+                        converts = true;
+                    }
+                    _ => {}
+                }
+            }
+            let mut last = first;
+            while last + 1 < spans.len() && spans[last + 1].norm.0 < hit.end {
+                last += 1;
+            }
+            let clause = spans[first].clause;
+            let sentence = spans[first].sentence;
+            let o_start = spans[first].orig.0 + hit.start.saturating_sub(spans[first].norm.0);
+            let o_end = if hit.end >= spans[last].norm.1 {
+                spans[last].orig.1
+            } else {
+                spans[last].orig.0 + (hit.end - spans[last].norm.0)
+            };
+            for span in first..=last {
+                covered.push((
+                    span,
+                    Cover {
+                        from: hit.start,
+                        to: hit.end,
+                        concept: !concepts.is_empty(),
+                        stop,
+                    },
+                ));
+            }
+            for &c in concepts {
+                out.concepts.push(ConceptHit {
+                    concept: c,
+                    clause,
+                    sentence,
+                    side: hit.start >= side_from,
+                    at: (o_start as u32, o_end as u32),
+                });
+            }
+        }
+        // A name ("PDF to Word") is a conversion by itself.
+        if converts || spans.len() <= 6 {
+            for &(clause, at) in &markers {
+                let before = objects.iter().filter(|o| o.0 == clause && o.1 < at);
+                for &(_, _, src) in before {
+                    for &(_, _, dst) in objects.iter().filter(|o| o.0 == clause && o.1 > at) {
+                        if src != dst && !out.directions.contains(&(src, dst)) {
+                            out.directions.push((src, dst));
+                        }
+                    }
+                }
+            }
+        }
+        let mut stretch = 0u32;
+        let mut next_cover = 0usize;
+        for (i, sp) in spans.iter().enumerate() {
+            let from = next_cover;
+            while next_cover < covered.len() && covered[next_cover].0 == i {
+                next_cover += 1;
+            }
+            let covers = &covered[from..next_cover];
+            let side = sp.norm.0 >= side_from;
+            let clause = sp.clause;
+            match sp.word {
+                Some((id, stop)) => {
+                    if !stop {
+                        out.tokens.push(Token {
+                            id,
+                            kind: TokKind::Word,
+                            clause,
+                            side,
+                            free: !covers.iter().any(|c| c.1.concept),
+                            stretch: 0,
+                            at: (sp.orig.0 as u32, sp.orig.1 as u32),
+                        });
+                    }
+                }
+                None => {
+                    // Walk the CJK run: dictionary hits are words; the gaps become bigrams.
+                    let mut pos = sp.norm.0;
+                    let mut emit_gap =
+                        |from: usize, to: usize, out: &mut Analysis, v: &mut Vocab| {
+                            if from >= to {
+                                return;
+                            }
+                            stretch += 1;
+                            let gap = &norm[from..to];
+                            let idx: Vec<usize> = gap
+                                .char_indices()
+                                .map(|(k, _)| k)
+                                .chain([gap.len()])
+                                .collect();
+                            let grams: Vec<(usize, usize)> = if idx.len() == 2 {
+                                vec![(0, gap.len())]
+                            } else {
+                                idx.windows(3).map(|w| (w[0], w[2])).collect()
+                            };
+                            for (a, b) in grams {
+                                let id = v.intern(&gap[a..b]);
+                                let o = sp.orig.0 + (from - sp.norm.0);
+                                out.tokens.push(Token {
+                                    id,
+                                    kind: TokKind::CjkGram,
+                                    clause,
+                                    side: from >= side_from,
+                                    free: true,
+                                    stretch,
+                                    at: ((o + a) as u32, (o + b) as u32),
+                                });
+                            }
+                        };
+                    for (_, c) in covers {
+                        let (s, e) = (c.from.max(sp.norm.0), c.to.min(sp.norm.1));
+                        if s > pos {
+                            emit_gap(pos, s, &mut out, self);
+                        }
+                        let word = &norm[s..e];
+                        if !c.stop {
+                            let id = self.intern(word);
+                            let o = sp.orig.0 + (s - sp.norm.0);
+                            out.tokens.push(Token {
+                                id,
+                                kind: TokKind::CjkWord,
+                                clause,
+                                side: s >= side_from,
+                                free: !c.concept,
+                                stretch: 0,
+                                at: (o as u32, (o + (e - s)) as u32),
+                            });
+                        }
+                        pos = pos.max(e);
+                    }
+                    if pos < sp.norm.1 {
+                        emit_gap(pos, sp.norm.1, &mut out, self);
+                    }
+                }
+            }
+        }
+        self.spans = spans;
+        self.norm = norm;
+        out.lower = lower;
         out
+    }
+
+    /// The lexical and concept token ids of a text, in order (concepts last; repeats kept).
+    pub fn analyze(&mut self, text: &str) -> Vec<u32> {
+        let a = self.analyze_text(text);
+        let mut ids: Vec<u32> = a.tokens.iter().map(|t| t.id).collect();
+        let lex = lexicon();
+        for c in &a.concepts {
+            let name = format!("@{}", lex.concepts[c.concept].name);
+            ids.push(self.intern(&name));
+        }
+        ids
     }
 }
 
-/// The number of fields.
-const FIELDS: usize = 4;
+/// The tokens of a text as strings: stems, Chinese words, bigrams and `@concept` tokens.
+pub fn analyze(text: &str) -> Vec<String> {
+    let mut vocab = Vocab::default();
+    let ids = vocab.analyze(text);
+    ids.into_iter()
+        .map(|id| vocab.text(id).to_owned())
+        .collect()
+}
 
-/// A document: the analyzed fields of one candidate, as token ids.
+/// A concept occurrence in a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Occurrence {
+    pub concept: u16,
+    pub field: u8,
+    pub clause: u16,
+    pub sentence: u16,
+}
+
+/// A document: the analyzed fields of one candidate, as token ids, and its concepts.
 #[derive(Debug, Clone, Default)]
 pub struct Doc {
     fields: [Vec<u32>; FIELDS],
     /// Every distinct token, sorted.
     terms: Vec<u32>,
+    /// Concept occurrences, sorted by concept.
+    pub occurrences: Vec<Occurrence>,
+    /// Distinct specific objects and actions claimed (see `relevance::breadth_weight`).
+    pub breadth: u16,
+    /// The listing calls itself all-in-one.
+    pub catch_all: bool,
+    /// Conversions it describes: (source, target) concept pairs.
+    pub directions: Vec<(u16, u16)>,
+    /// Actions its name states (`pptx-translator`, `youtube-downloader`).
+    pub name_actions: Vec<u16>,
+    /// It names at least one specific object (not only files, text or data).
+    pub has_object: bool,
 }
 
 impl Doc {
     pub fn new(vocab: &mut Vocab, fields: &[(Field, &str)]) -> Doc {
         let mut doc = Doc::default();
+        let lex = lexicon();
+        // Clause numbers run on across the texts of a field, so that two texts never share one.
+        let mut clause_base = [0u16; FIELDS];
+        let mut sentence_base = [0u16; FIELDS];
         for (f, text) in fields {
-            let ids = vocab.analyze(text);
-            doc.fields[*f as usize].extend(ids);
+            let a = vocab.analyze_text(text);
+            let fi = *f as usize;
+            doc.catch_all |= a.catch_all;
+            for &(x, y) in &a.directions {
+                let pair = (x as u16, y as u16);
+                if !doc.directions.contains(&pair) {
+                    doc.directions.push(pair);
+                }
+            }
+            let base = clause_base[fi];
+            let sbase = sentence_base[fi];
+            let mut max_clause = 0;
+            let mut max_sentence = 0;
+            doc.fields[fi].extend(a.tokens.iter().map(|t| t.id));
+            for c in &a.concepts {
+                let name = &lex.concepts[c.concept].name;
+                let id = vocab.concept_id(c.concept, name);
+                doc.fields[fi].push(id);
+                doc.occurrences.push(Occurrence {
+                    concept: c.concept as u16,
+                    field: fi as u8,
+                    clause: base + c.clause,
+                    sentence: sbase + c.sentence,
+                });
+                max_clause = max_clause.max(c.clause);
+                max_sentence = max_sentence.max(c.sentence);
+            }
+            clause_base[fi] = base + max_clause + 1;
+            sentence_base[fi] = sbase + max_sentence + 1;
+            if fi == Field::Name as usize {
+                for c in &a.concepts {
+                    if lex.concepts[c.concept].kind == Kind::Action
+                        && !doc.name_actions.contains(&(c.concept as u16))
+                    {
+                        doc.name_actions.push(c.concept as u16);
+                    }
+                }
+            }
         }
         let mut terms: Vec<u32> = doc.fields.iter().flatten().copied().collect();
         terms.sort_unstable();
         terms.dedup();
         doc.terms = terms;
+        doc.occurrences.sort_unstable();
+        doc.occurrences.dedup();
+        let mut claimed: Vec<u16> = doc
+            .occurrences
+            .iter()
+            .filter(|o| o.field != Field::AgentNotes as u8)
+            .filter(|o| {
+                let c = &lex.concepts[o.concept as usize];
+                c.kind == Kind::Action || (c.kind == Kind::Object && !c.generic)
+            })
+            .map(|o| o.concept)
+            .collect();
+        claimed.dedup();
+        doc.breadth = claimed.len() as u16;
+        doc.has_object = doc.occurrences.iter().any(|o| {
+            let c = &lex.concepts[o.concept as usize];
+            c.kind == Kind::Object && !c.generic && o.field != Field::AgentNotes as u8
+        });
         doc
     }
 
@@ -366,6 +592,37 @@ impl Doc {
     /// Every distinct token, sorted.
     pub fn terms(&self) -> &[u32] {
         &self.terms
+    }
+
+    /// The fields (by [`Field`] index) holding a token.
+    pub fn fields_with(&self, id: u32) -> impl Iterator<Item = usize> + '_ {
+        (0..FIELDS).filter(move |&f| self.fields[f].contains(&id))
+    }
+
+    /// The occurrences of a concept.
+    pub fn occurrences_of(&self, concept: usize) -> &[Occurrence] {
+        let c = concept as u16;
+        let from = self.occurrences.partition_point(|o| o.concept < c);
+        let to = self.occurrences.partition_point(|o| o.concept <= c);
+        &self.occurrences[from..to]
+    }
+}
+
+impl Vocab {
+    /// The token id of a concept (`@name`), cached by concept index.
+    fn concept_id(&mut self, concept: usize, name: &str) -> u32 {
+        if let Some(Some(id)) = self.concept_ids.get(concept) {
+            return *id;
+        }
+        let mut key = String::with_capacity(name.len() + 1);
+        key.push('@');
+        key.push_str(name);
+        let id = self.intern(&key);
+        if self.concept_ids.len() <= concept {
+            self.concept_ids.resize(concept + 1, None);
+        }
+        self.concept_ids[concept] = Some(id);
+        id
     }
 }
 
@@ -398,214 +655,50 @@ impl<'a> Index<'a> {
         }
     }
 
+    /// How many documents hold a token (0 for a token first seen in the query).
+    pub fn doc_freq(&self, term: u32) -> u32 {
+        self.doc_freq.get(term as usize).copied().unwrap_or(0)
+    }
+
     /// Inverse document frequency (the BM25+ form, always positive).
-    fn idf(&self, term: u32) -> f64 {
+    pub fn idf(&self, term: u32) -> f64 {
         let n = self.docs.len() as f64;
-        let df = self.doc_freq.get(term as usize).copied().unwrap_or(0) as f64;
+        let df = self.doc_freq(term) as f64;
         libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
     }
 
     /// The BM25F score of document `i` for the distinct query tokens, and the ones it matched.
-    pub fn score(&self, i: usize, query: &[u32]) -> (f64, Vec<u32>) {
+    pub fn score(&self, i: usize, query: &[(u32, f64)]) -> (f64, Vec<u32>) {
         let doc = &self.docs[i];
         let mut score = 0.0;
         let mut matched = Vec::new();
-        for &term in query {
+        for &(term, weight) in query {
             if !doc.has(term) {
                 continue;
             }
             // Field-weighted, length-normalized term frequency.
             let mut tf = 0.0;
-            for (field, weight) in FIELD_WEIGHTS {
+            for (field, fw) in FIELD_WEIGHTS {
                 let toks = &doc.fields[field as usize];
                 let count = toks.iter().filter(|&&t| t == term).count() as f64;
                 if count == 0.0 {
                     continue;
                 }
                 let norm = 1.0 - B + B * (toks.len() as f64 / self.avg_len[field as usize]);
-                tf += weight * count / norm;
+                tf += fw * count / norm;
             }
-            score += self.idf(term) * tf * (K1 + 1.0) / (tf + K1);
+            score += weight * self.idf(term) * tf * (K1 + 1.0) / (tf + K1);
             matched.push(term);
         }
         (score, matched)
     }
 }
 
-/// Distinct query tokens in first-seen order.
+/// Distinct ids in first-seen order.
 pub fn distinct(ids: &[u32]) -> Vec<u32> {
     let mut seen = BTreeSet::new();
     ids.iter().copied().filter(|id| seen.insert(*id)).collect()
 }
 
-/// Weight of a concept token in [`coverage`], relative to a word or bigram: a concept is a broad
-/// match (`@devops` for "kubernetes" and for a commit-message tool alike), so alone it is never
-/// enough.
-pub const CONCEPT_COVERAGE_WEIGHT: f64 = 0.5;
-
-/// The share of the distinct `query` tokens that `doc` contains, in [0, 1]: words and
-/// bigrams weigh 1, concepts [`CONCEPT_COVERAGE_WEIGHT`]. Independent of the other candidates, so a
-/// threshold on it means the same for 20 candidates or 100,000.
-pub fn coverage(vocab: &Vocab, doc: &Doc, query: &[u32]) -> f64 {
-    let (mut have, mut all) = (0.0, 0.0);
-    for &t in query {
-        let w = if vocab.is_concept(t) {
-            CONCEPT_COVERAGE_WEIGHT
-        } else {
-            1.0
-        };
-        all += w;
-        if doc.has(t) {
-            have += w;
-        }
-    }
-    if all > 0.0 { have / all } else { 0.0 }
-}
-
-/// The matched tokens as the user wrote them: for a concept, the term of it that appears in the
-/// query; for a word or bigram, itself when it appears verbatim. In query order, at most six.
-pub fn display_terms(query_text: &str, matched: &[String]) -> Vec<String> {
-    let lower = query_text.to_lowercase();
-    let lex = lexicon();
-    let mut found: Vec<(usize, String)> = Vec::new();
-    let mut add = |surface: &str| {
-        if let Some(pos) = lower.find(surface)
-            && !found
-                .iter()
-                .any(|(_, s)| s == surface || s.contains(surface))
-        {
-            found.retain(|(_, s)| !surface.contains(s.as_str()));
-            found.push((pos, surface.to_owned()));
-        }
-    };
-    for t in matched {
-        match t.strip_prefix('@') {
-            Some(concept) => {
-                if let Some(term) = lex.surface_in(concept, &lower) {
-                    add(&term);
-                }
-            }
-            None => add(t),
-        }
-    }
-    found.sort();
-    found.into_iter().take(6).map(|(_, s)| s).collect()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chinese_runs_become_bigrams_and_concepts() {
-        let toks = analyze("把 PDF 表格转成 Excel");
-        for t in [
-            "pdf",
-            "表格",
-            "格转",
-            "转成",
-            "excel",
-            "@pdf",
-            "@table",
-            "@convert",
-            "@spreadsheet",
-        ] {
-            assert!(toks.iter().any(|x| x == t), "{t} missing from {toks:?}");
-        }
-        assert!(!toks.iter().any(|x| x == "把"), "stop word kept: {toks:?}");
-    }
-
-    #[test]
-    fn english_words_are_stemmed_and_plurals_meet_concepts() {
-        let toks = analyze("Extracts tables from PDFs");
-        assert!(toks.contains(&"extract".to_owned()), "{toks:?}");
-        assert!(toks.contains(&"@table".to_owned()), "{toks:?}");
-        assert!(toks.contains(&"@pdf".to_owned()), "{toks:?}");
-        assert!(toks.contains(&"@extract".to_owned()), "{toks:?}");
-    }
-
-    #[test]
-    fn ascii_terms_match_whole_words_only() {
-        // `ci` is a devops term; it must not fire inside `social` or `recipe`.
-        let toks = analyze("social recipes");
-        assert!(!toks.contains(&"@devops".to_owned()), "{toks:?}");
-        assert!(toks.contains(&"@cooking".to_owned()), "{toks:?}");
-    }
-
-    #[test]
-    fn mixed_script_runs_split_at_the_script_change() {
-        let toks = analyze("导出为Excel文件");
-        assert!(toks.contains(&"excel".to_owned()), "{toks:?}");
-        assert!(toks.contains(&"导出".to_owned()), "{toks:?}");
-        assert!(toks.contains(&"文件".to_owned()), "{toks:?}");
-    }
-
-    #[test]
-    fn bm25_prefers_the_field_weighted_match_and_the_rarer_term() {
-        let mut v = Vocab::default();
-        let docs = vec![
-            Doc::new(
-                &mut v,
-                &[
-                    (Field::Name, "pdf-merge"),
-                    (Field::Description, "merge files"),
-                ],
-            ),
-            Doc::new(
-                &mut v,
-                &[
-                    (Field::Name, "notes"),
-                    (Field::Description, "keeps pdf notes"),
-                ],
-            ),
-            Doc::new(
-                &mut v,
-                &[
-                    (Field::Name, "calendar"),
-                    (Field::Description, "family calendar"),
-                ],
-            ),
-        ];
-        let q = distinct(&v.analyze("pdf"));
-        let both = distinct(&v.analyze("merge pdf"));
-        let ix = Index::new(&docs, &v);
-        let (a, _) = ix.score(0, &q);
-        let (b, _) = ix.score(1, &q);
-        let (c, m) = ix.score(2, &q);
-        assert!(a > b && b > 0.0, "name beats description: {a} {b}");
-        assert_eq!((c, m.len()), (0.0, 0));
-        assert!(coverage(&v, &docs[0], &both) > coverage(&v, &docs[1], &both));
-    }
-
-    #[test]
-    fn interning_stems_each_word_once_and_keeps_stop_words_out() {
-        let mut v = Vocab::default();
-        let a = v.analyze("Tables and tables, the TABLE");
-        assert_eq!(a.len(), 4, "{a:?}"); // tabl ×3 + @table
-        assert!(a[..3].iter().all(|&id| v.text(id) == "tabl"));
-        assert_eq!(v.text(a[3]), "@table");
-        assert!(v.is_concept(a[3]));
-    }
-
-    #[test]
-    fn every_lexicon_term_finds_its_concept() {
-        let lex = lexicon();
-        let file: LexiconFile = serde_json::from_str(LEXICON_JSON).unwrap();
-        for (name, entry) in file.concepts {
-            for t in entry.terms {
-                let found = analyze(&t);
-                assert!(
-                    found.contains(&format!("@{name}")),
-                    "{t:?} does not find @{name}: {found:?}"
-                );
-            }
-            for fam in entry.families {
-                assert!(
-                    ["work", "life", "fun", "practical"].contains(&fam.as_str()),
-                    "{name}: {fam}"
-                );
-            }
-        }
-        assert!(lex.families_of_category("Cooking").unwrap().contains("fun"));
-    }
-}
+mod tests;

@@ -4,7 +4,15 @@ use super::*;
 use crate::MemoryStore;
 use crate::state::{History, State};
 
-const SAMPLE: &str = include_str!("../../../data/sample_candidates.json");
+const DEMO: &str = include_str!("../../../data/sample_candidates.json");
+
+/// The sample candidates as real input (without `"demo": true`, which would mark every card as a
+/// demonstration and record nothing).
+static REAL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let mut v: serde_json::Value = serde_json::from_str(DEMO).unwrap();
+    v.as_object_mut().unwrap().remove("demo");
+    v.to_string()
+});
 const NOW: &str = "2026-11-29T02:00:00Z";
 
 fn ctx_at(now: &str, lang: Lang) -> Ctx {
@@ -12,6 +20,7 @@ fn ctx_at(now: &str, lang: Lang) -> Ctx {
         now: now.into(),
         host_timezone: Some("Asia/Shanghai".into()),
         lang,
+        lang_explicit: true,
     }
 }
 
@@ -66,7 +75,7 @@ fn manual_pick_has_alternatives_the_card_and_a_shown_record() {
         dry_run: false,
         ..manual("把 PDF 表格转成 Excel")
     };
-    let out = run(&ctx(Lang::Zh), &mut store, Mode::Manual, SAMPLE, &[], &opts).unwrap();
+    let out = run(&ctx(Lang::Zh), &mut store, Mode::Manual, &REAL, &[], &opts).unwrap();
     assert_eq!(out["silent"], false);
     assert_eq!(out["pick"]["skill_id"], "clawhub:pdf-table-to-excel");
     assert_eq!(
@@ -116,7 +125,7 @@ fn a_dry_run_writes_nothing() {
             &ctx(Lang::En),
             &mut store,
             mode,
-            SAMPLE,
+            &REAL,
             &[],
             &Options {
                 dry_run: true,
@@ -140,7 +149,7 @@ fn a_high_risk_skill_never_appears() {
     ] {
         for mode in [Mode::Manual, Mode::Daily] {
             let mut store = enabled_store();
-            let out = run(&ctx(Lang::Zh), &mut store, mode, SAMPLE, &[], &manual(task)).unwrap();
+            let out = run(&ctx(Lang::Zh), &mut store, mode, &REAL, &[], &manual(task)).unwrap();
             assert!(
                 !ids(&out).contains(&"clawhub:quick-env-bootstrap".to_owned()),
                 "{task}: {out}"
@@ -169,7 +178,7 @@ fn medium_risk_is_explained_in_manual_and_never_shown_daily() {
         &ctx(Lang::En),
         &mut store,
         Mode::Manual,
-        SAMPLE,
+        &REAL,
         &[],
         &manual("auto-dub short videos into other languages"),
     )
@@ -185,7 +194,7 @@ fn medium_risk_is_explained_in_manual_and_never_shown_daily() {
         &ctx(Lang::En),
         &mut store,
         Mode::Daily,
-        SAMPLE,
+        &REAL,
         &[],
         &Options {
             dry_run: true,
@@ -211,7 +220,7 @@ fn a_task_nothing_matches_gets_no_pick_rather_than_a_random_one() {
         &ctx(Lang::En),
         &mut store,
         Mode::Manual,
-        SAMPLE,
+        &REAL,
         &[],
         &manual("kubernetes helm chart linting"),
     )
@@ -226,7 +235,7 @@ fn a_task_nothing_matches_gets_no_pick_rather_than_a_random_one() {
         &ctx(Lang::En),
         &mut store,
         Mode::Manual,
-        SAMPLE,
+        &REAL,
         &[],
         &manual("astronomy telescope star charts"),
     )
@@ -302,7 +311,7 @@ fn daily_runs_only_when_the_gate_allows() {
             &ctx(Lang::Zh),
             &mut store,
             Mode::Daily,
-            SAMPLE,
+            &REAL,
             &[],
             &Options::default(),
         )
@@ -326,15 +335,7 @@ fn seven_daily_runs_rotate_themes_never_repeat_and_cap_work_streaks() {
     for day in 0..7 {
         let now = format!("2026-12-{:02}T02:00:00Z", day + 1);
         let c = ctx_at(&now, Lang::Zh);
-        let out = run(
-            &c,
-            &mut store,
-            Mode::Daily,
-            SAMPLE,
-            &[],
-            &Options::default(),
-        )
-        .unwrap();
+        let out = run(&c, &mut store, Mode::Daily, &REAL, &[], &Options::default()).unwrap();
         assert_eq!(out["silent"], false, "day {day}: {out}");
         assert_eq!(out["pick"]["risk_level"], "low");
         assert!(
@@ -353,15 +354,7 @@ fn seven_daily_runs_rotate_themes_never_repeat_and_cap_work_streaks() {
         themes.push(out["theme"].as_str().unwrap().to_owned());
         work.push(out["pick"]["work_family"].as_bool().unwrap());
         // A second run the same day stays silent.
-        let again = run(
-            &c,
-            &mut store,
-            Mode::Daily,
-            SAMPLE,
-            &[],
-            &Options::default(),
-        )
-        .unwrap();
+        let again = run(&c, &mut store, Mode::Daily, &REAL, &[], &Options::default()).unwrap();
         assert_eq!(again["reason"], "daily_quota_exhausted");
     }
     let distinct: std::collections::BTreeSet<_> = picks.iter().collect();
@@ -450,7 +443,7 @@ fn the_update_question_is_appended_only_when_due_and_no_other_question_is_asked(
         &ctx(Lang::Zh),
         &mut store,
         Mode::Manual,
-        SAMPLE,
+        &REAL,
         &[],
         &opts(true),
     )
@@ -466,7 +459,7 @@ fn the_update_question_is_appended_only_when_due_and_no_other_question_is_asked(
         &ctx(Lang::Zh),
         &mut store,
         Mode::Manual,
-        SAMPLE,
+        &REAL,
         &[],
         &opts(false),
     )
@@ -489,7 +482,7 @@ fn the_update_question_is_appended_only_when_due_and_no_other_question_is_asked(
         &ctx(Lang::Zh),
         &mut store,
         Mode::Manual,
-        SAMPLE,
+        &REAL,
         &[],
         &opts(false),
     )
@@ -501,7 +494,7 @@ fn the_update_question_is_appended_only_when_due_and_no_other_question_is_asked(
         remote_version: Some("soon".into()),
         ..manual("pdf")
     };
-    let err = run(&ctx(Lang::Zh), &mut store, Mode::Manual, SAMPLE, &[], &bad).unwrap_err();
+    let err = run(&ctx(Lang::Zh), &mut store, Mode::Manual, &REAL, &[], &bad).unwrap_err();
     assert!(err.to_string().contains("remote-version"), "{err}");
 }
 
@@ -553,4 +546,291 @@ fn the_pick_threshold_does_not_depend_on_how_many_candidates_there_are() {
             out["reason"]
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The agent's path (issue 15): what a search gives, demo data, nothing left, feedback, language.
+
+/// What an agent's web search gives: name, page, description, source; no date, no counts.
+fn search_only() -> String {
+    json!({"candidates": [
+        {"skill_id": "clawhub:invoice-ocr", "name": "invoice-ocr", "url": "https://clawhub.ai/acme/invoice-ocr", "source": "clawhub",
+         "description": "Reads scanned invoices and receipts and exports line items to a spreadsheet."},
+        {"skill_id": "skillssh:acme/skills/meeting-notes", "name": "meeting-notes", "url": "https://skills.sh/acme/skills/meeting-notes", "source": "skillssh",
+         "description": "Turns meeting transcripts into notes with decisions and action items. Scanned pages are not supported."},
+        {"skill_id": "github:acme/k8s-helper", "name": "k8s-helper", "url": "https://github.com/acme/k8s-helper", "source": "github",
+         "description": "Deploys services to Kubernetes with health checks and rollbacks."}
+    ]})
+    .to_string()
+}
+
+#[test]
+fn search_only_candidates_are_kept_and_the_card_says_what_was_unknown() {
+    let mut store = MemoryStore::new();
+    let out = run(
+        &ctx(Lang::En),
+        &mut store,
+        Mode::Manual,
+        &search_only(),
+        &[],
+        &manual("turn my meeting transcript into action items"),
+    )
+    .unwrap();
+    assert_eq!(out["summary"]["kept"], 3, "{}", out["dropped"]);
+    assert_eq!(
+        out["pick"]["skill_id"],
+        "skillssh:acme/skills/meeting-notes"
+    );
+    assert_eq!(out["pick"]["unknown"], json!(["updated_at", "popularity"]));
+    assert_eq!(out["confidence"], "low");
+    assert_eq!(
+        out["confidence_reasons"],
+        json!(["unknown_updated_at", "unknown_popularity"])
+    );
+    let card = out["card"].as_str().unwrap();
+    assert!(
+        card.contains(
+            "(This pick is less certain: the source states neither an update date nor download or star counts.)"
+        ),
+        "{card}"
+    );
+    // The pain point is never the limitation sentence.
+    assert!(!card.contains("not supported"), "{card}");
+    // Every label, joiner and mark of an English card is English.
+    assert!(
+        !card.chars().any(|c| matches!(c, '\u{3000}'..='\u{303f}' | '\u{4e00}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')),
+        "{card}"
+    );
+    assert!(
+        card.contains("\nID: skillssh:acme/skills/meeting-notes\n"),
+        "{card}"
+    );
+}
+
+#[test]
+fn the_sample_data_is_a_demonstration_and_never_recorded() {
+    let mut store = MemoryStore::new();
+    let opts = Options {
+        dry_run: false,
+        ..manual("把 PDF 表格转成 Excel")
+    };
+    let out = run(&ctx(Lang::Zh), &mut store, Mode::Manual, DEMO, &[], &opts).unwrap();
+    assert_eq!(
+        (out["demo"].clone(), out["recorded"].clone()),
+        (json!(true), json!(false))
+    );
+    let card = out["card"].as_str().unwrap();
+    assert!(card.starts_with("【演示】"), "{card}");
+    assert_eq!(store.saves, 0, "a demonstration writes nothing");
+    let en = run(&ctx(Lang::En), &mut store, Mode::Manual, DEMO, &[], &opts).unwrap();
+    assert!(en["card"].as_str().unwrap().starts_with("[Demo] "));
+}
+
+#[test]
+fn nothing_left_says_why_per_reason() {
+    let mut store = MemoryStore::new();
+    let stale = json!([
+        {"skill_id": "github:a/old", "name": "old", "url": "https://github.com/a/old", "description": "An old tool nobody uses for anything much.",
+         "updated_at": "2020-01-01T00:00:00Z", "popularity": {"downloads": 1, "stars": 0}},
+        {"skill_id": "github:a/old2", "name": "old2", "url": "https://github.com/a/old2", "description": "Another old tool nobody uses at all.",
+         "updated_at": "2020-01-01T00:00:00Z", "popularity": {"downloads": 0, "stars": 2}},
+        {"skill_id": "github:a/short", "name": "short", "url": "https://github.com/a/short", "description": "Too short."}
+    ])
+    .to_string();
+    let out = run(
+        &ctx(Lang::En),
+        &mut store,
+        Mode::Manual,
+        &stale,
+        &[],
+        &manual("anything"),
+    )
+    .unwrap();
+    assert_eq!(out["reason"], "no_usable_candidates");
+    assert_eq!(
+        out["summary"]["by_reason"],
+        json!({"stale_and_low_popularity": 2, "description_too_short": 1})
+    );
+    let m = out["message"].as_str().unwrap();
+    assert!(
+        m.starts_with("No candidate is left to recommend: all 3"),
+        "{m}"
+    );
+    assert!(m.contains("\n- stale_and_low_popularity: 2 ("), "{m}");
+    assert!(m.contains("\n- description_too_short: 1 ("), "{m}");
+    let none = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Manual,
+        "[]",
+        &[],
+        &manual("x"),
+    )
+    .unwrap();
+    assert_eq!(none["reason"], "no_usable_candidates");
+    assert!(
+        none["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("没有收到任何候选")
+    );
+}
+
+#[test]
+fn manual_recommendations_never_use_up_the_daily_push() {
+    let mut store = enabled_store();
+    let opts = Options {
+        dry_run: false,
+        ..manual("把 PDF 表格转成 Excel")
+    };
+    for _ in 0..2 {
+        let out = run(&ctx(Lang::Zh), &mut store, Mode::Manual, &REAL, &[], &opts).unwrap();
+        assert_eq!(out["recorded"], true);
+    }
+    let gate = crate::lifecycle::daily_gate(&ctx(Lang::Zh), &mut store, true).unwrap();
+    assert_eq!(
+        (gate["run"].clone(), gate["reason"].clone()),
+        (json!(true), json!("ok"))
+    );
+    let daily = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Daily,
+        &REAL,
+        &[],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(daily["silent"], false, "{}", daily["reason"]);
+    // The daily push does use it up; a record without `mode` (the original's) counts as daily too.
+    let again = crate::lifecycle::daily_gate(&ctx(Lang::Zh), &mut store, true).unwrap();
+    assert_eq!(again["reason"], "daily_quota_exhausted");
+    let legacy = json!({"recommendations": [{"date": NOW, "skill_id": "clawhub:x", "name": "x", "url": "https://clawhub.ai/a/x",
+        "categories": [], "user_action": "shown"}]});
+    let mut old = MemoryStore::with(
+        Some(
+            &serde_json::to_string(&State {
+                daily_rec_status: DailyStatus::Enabled,
+                ..State::default()
+            })
+            .unwrap(),
+        ),
+        Some(&legacy.to_string()),
+    );
+    let gate = crate::lifecycle::daily_gate(&ctx(Lang::Zh), &mut old, true).unwrap();
+    assert_eq!(gate["reason"], "daily_quota_exhausted");
+}
+
+#[test]
+fn feedback_resolves_against_what_was_shown() {
+    use crate::lifecycle::{FeedbackAction, SkillRef, feedback};
+    let mut store = MemoryStore::new();
+    let opts = Options {
+        dry_run: false,
+        ..manual("把 PDF 表格转成 Excel")
+    };
+    let out = run(&ctx(Lang::Zh), &mut store, Mode::Manual, &REAL, &[], &opts).unwrap();
+    let alt = out["alternatives"][0].clone();
+    let by = |id: &str| SkillRef {
+        skill_id: id.into(),
+        ..SkillRef::default()
+    };
+    // The name as the card shows it.
+    let accepted = feedback(
+        &ctx(Lang::Zh),
+        &mut store,
+        FeedbackAction::Accept,
+        &by("pdf-table-to-excel"),
+    )
+    .unwrap();
+    assert_eq!(accepted["skill_id"], "clawhub:pdf-table-to-excel");
+    assert_eq!(accepted["resolved_by"], "name");
+    assert_eq!(
+        accepted["record"]["url"],
+        "https://clawhub.ai/tabulark/pdf-table-to-excel"
+    );
+    assert_eq!(accepted["record"]["user_action"], "accepted");
+    // An alternative, by its id: a new record with its name and URL.
+    let alt_id = alt["skill_id"].as_str().unwrap();
+    let rejected = feedback(
+        &ctx(Lang::Zh),
+        &mut store,
+        FeedbackAction::Reject,
+        &by(alt_id),
+    )
+    .unwrap();
+    assert_eq!(rejected["resolved_by"], "id");
+    assert_eq!(rejected["record"]["name"], alt["name"]);
+    assert_eq!(rejected["record"]["url"], alt["url"]);
+    assert_eq!(rejected["record"]["mode"], "manual");
+    // Never shown, no name and URL: refused, listing what was shown; nothing written.
+    let before = store.saves;
+    let err = feedback(
+        &ctx(Lang::Zh),
+        &mut store,
+        FeedbackAction::Accept,
+        &by("meeting-minutes-cn"),
+    )
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("skill-id") && text.contains("clawhub:pdf-table-to-excel"),
+        "{text}"
+    );
+    assert_eq!(store.saves, before);
+    // A skill found elsewhere: with its name and URL it is recorded as given.
+    let given = SkillRef {
+        name: Some("Meeting minutes".into()),
+        url: Some("https://clawhub.ai/a/meeting-minutes-cn".into()),
+        ..by("clawhub:meeting-minutes-cn")
+    };
+    let ok = feedback(&ctx(Lang::Zh), &mut store, FeedbackAction::Accept, &given).unwrap();
+    assert_eq!(ok["resolved_by"], "given");
+}
+
+#[test]
+fn a_chosen_language_is_kept_for_later_calls() {
+    let mut store = MemoryStore::new();
+    let opts = Options {
+        dry_run: false,
+        ..manual("meeting minutes")
+    };
+    run(&ctx(Lang::En), &mut store, Mode::Manual, &REAL, &[], &opts).unwrap();
+    assert_eq!(state_of(&store).lang.as_deref(), Some("en"));
+    // A later call that does not choose (the locale said zh) follows the state; one that chooses wins.
+    let guess = Ctx {
+        lang: Lang::Zh,
+        lang_explicit: false,
+        ..ctx(Lang::Zh)
+    };
+    let out = run(
+        &guess,
+        &mut store,
+        Mode::Manual,
+        &REAL,
+        &[],
+        &manual("pdf tables to excel"),
+    )
+    .unwrap();
+    assert!(
+        out["card"]
+            .as_str()
+            .unwrap()
+            .starts_with("Recommended for you")
+    );
+    let status = crate::lifecycle::status(&guess, &mut store).unwrap();
+    assert_eq!(
+        (status["lang"].clone(), status["lang_source"].clone()),
+        (json!("en"), json!("state"))
+    );
+    let chosen = run(
+        &ctx(Lang::Zh),
+        &mut store,
+        Mode::Manual,
+        &REAL,
+        &[],
+        &manual("pdf tables to excel"),
+    )
+    .unwrap();
+    assert!(chosen["card"].as_str().unwrap().starts_with("推荐给你"));
 }

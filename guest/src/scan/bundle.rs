@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::content::{FileKind, Finding, evidence, kind_of, scan_text};
+use super::content::{FileKind, FilePlace, Finding, evidence, kind_of, scan_file};
 use super::rules::{RuleSet, Severity};
 use super::{Trust, policy, verdict};
 
@@ -134,6 +134,7 @@ fn finding(
         line: 0,
         evidence,
         description: description.into(),
+        related: Vec::new(),
     }
 }
 
@@ -286,18 +287,42 @@ fn note_finding(n: &BundleNote) -> Finding {
         line: 0,
         evidence: evidence(&n.message, 0, 0),
         description: what.into(),
+        related: Vec::new(),
     }
 }
 
-/// Scan every entry; findings sorted most severe first.
+/// Scan every entry (pass one: the rules' findings and facts of every text file), then judge the
+/// facts of the whole bundle together (pass two); findings sorted most severe first.
 pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     let rules = RuleSet::builtin();
     let mut out: Vec<Finding> = bundle.notes.iter().map(note_finding).collect();
+    let mut scanned = Vec::new();
     for f in &bundle.files {
         structural(f, &mut out);
         if let (EntryKind::Text, Some(text)) = (f.kind, &f.content) {
-            out.extend(scan_text(rules, &f.path, text));
+            let mut scan = scan_file(rules, &f.path, text);
+            out.append(&mut scan.findings);
+            scanned.push((f.path.as_str(), text.as_str(), scan.facts));
         }
+    }
+    let view = super::judge::Bundle {
+        rules,
+        files: scanned
+            .iter()
+            .map(|(path, content, facts)| super::judge::File {
+                path,
+                content,
+                kind: kind_of(path, content),
+                place: FilePlace::of(path),
+                facts,
+            })
+            .collect(),
+        prior: &out,
+    };
+    let judged = super::judge::judge(&view);
+    out.extend(judged);
+    if teaches_security(bundle) {
+        cap_documentation(bundle, &mut out);
     }
     if !bundle
         .files
@@ -328,6 +353,56 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
             .then(a.line.cmp(&b.line))
     });
     out
+}
+
+/// What a skill says it is for, when that is teaching or practising security: penetration testing,
+/// CTFs, red teaming, incident response, malware triage, detection engineering.
+fn teaching() -> &'static regex_automata::meta::Regex {
+    static R: std::sync::OnceLock<regex_automata::meta::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        super::rules::line_regex(r"(?i)\b(pen-?test\w*|penetration test\w*|red[- ]team\w*|ctf|capture[- ]the[- ]flag|offensive security|security (training|lab|course|teaching|awareness)|hacking lab|hack ?the ?box|tryhackme|oscp|malware (analysis|triage|sample)|incident response|dfir|forensics?|detection engineering|threat hunting|blue team|soc analyst|phishing[- ]awareness)\b")
+            .expect("valid")
+    })
+}
+
+/// The skill declares (in SKILL.md's `name` or `description`) that it teaches or practises security.
+fn teaches_security(bundle: &Bundle) -> bool {
+    let Some(text) = bundle
+        .files
+        .iter()
+        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+        .and_then(|f| f.content.as_deref())
+    else {
+        return false;
+    };
+    ["name", "description"].iter().any(|k| {
+        crate::validate::frontmatter_string(text, k)
+            .is_some_and(|v| teaching().is_match(v.as_bytes()))
+    })
+}
+
+/// In a skill that teaches security, attack commands in its documentation (Markdown and text, not
+/// the scripts it ships) are what it teaches: capped at `high`, so a reviewer still looks, but not a
+/// hard block. Scripts, prompt injection and hidden text are never capped.
+fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
+    for f in out.iter_mut() {
+        let is_doc = bundle
+            .files
+            .iter()
+            .find(|b| b.path == f.file)
+            .and_then(|b| b.content.as_deref().map(|c| kind_of(&b.path, c)))
+            .is_some_and(|k| k != FileKind::Code);
+        if is_doc
+            && f.severity == Severity::Critical
+            && !matches!(
+                f.category.as_str(),
+                "prompt_injection" | "invisible_text" | "structural"
+            )
+        {
+            f.severity = Severity::High;
+            f.description.push_str(" (Capped at high: the skill says it teaches or practises security testing, and this is in its documentation, not in a script it runs.)");
+        }
+    }
 }
 
 /// The skill's name: SKILL.md's frontmatter `name`, else the bundle name.

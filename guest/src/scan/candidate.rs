@@ -1,11 +1,11 @@
 //! Candidate risk: raise each candidate's `risk_level` (never lower it) from its source's trust, the
-//! registry's own verdicts, its metadata and the content rules, and explain every raise.
+//! registry's own verdicts, its metadata and the content scanner (its `raw_content` is judged like a
+//! bundle's SKILL.md), and explain every raise.
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::content::scan_text;
-use super::rules::{RuleSet, Severity};
+use super::rules::Severity;
 use crate::filter::Mode;
 use crate::model::{Candidate, trust_rank};
 
@@ -219,19 +219,36 @@ pub fn assess(c: &Candidate) -> (Risk, Vec<RiskFinding>) {
             "Fewer than two of source code, install docs and a security note are known: too little to judge the skill by.",
         );
     }
-    let rules = RuleSet::builtin();
+    // Name and description are prose: both passes, each as a one-file bundle of plain text.
     let texts = [
         ("name", c.name.as_str(), "name.txt"),
         ("description", c.description.as_str(), "description.txt"),
     ];
     let mut content_findings = Vec::new();
     for (field, text, as_file) in texts {
-        for x in scan_text(rules, as_file, text) {
-            content_findings.push((field.to_owned(), x));
+        let bundle = super::bundle::Bundle {
+            name: c.name.clone(),
+            files: vec![super::bundle::BundleFile::text(as_file, text)],
+            notes: Vec::new(),
+        };
+        for x in super::bundle::findings(&bundle) {
+            if x.category != "structural" {
+                content_findings.push((field.to_owned(), x));
+            }
         }
     }
+    // The skill's text goes through the same two passes as a bundle's SKILL.md: rules and facts,
+    // then the judge (a one-file bundle, so findings that need other files cannot fire).
     if let Some(raw) = &c.raw_content {
-        for x in scan_text(rules, "SKILL.md", raw) {
+        let bundle = super::bundle::Bundle {
+            name: c.name.clone(),
+            files: vec![super::bundle::BundleFile::text("SKILL.md", raw)],
+            notes: Vec::new(),
+        };
+        for x in super::bundle::findings(&bundle) {
+            if x.category == "structural" {
+                continue;
+            }
             content_findings.push((format!("raw_content:{}", x.line), x));
         }
     }
@@ -288,7 +305,11 @@ pub fn scan_candidates_text(items: Vec<Result<Candidate, String>>, mode: Mode) -
             (_, true) => format!("{} risk as labelled by the agent", risk.as_str()),
             (_, false) => {
                 let reasons = deciding(&findings, risk, |f| &f.description);
-                format!("{} risk: {}", risk.as_str(), reasons.join(" "))
+                if reasons.is_empty() {
+                    format!("{} risk as labelled by the agent", risk.as_str())
+                } else {
+                    format!("{} risk: {}", risk.as_str(), reasons.join(" "))
+                }
             }
         };
         let mut value = serde_json::to_value(&c).expect("candidates serialize");

@@ -29,6 +29,22 @@ pub struct Finding {
     pub evidence: String,
     /// What fired and what a user can do about it.
     pub description: String,
+    /// For findings that combine facts: the other ends (where a secret was read, where a file was
+    /// downloaded, the lure sentence next to the archive password…). Empty for single-line rules.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}
+
+/// The other end of a finding that combines facts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    /// What this place contributes: `source`, `transform`, `sink`, `download`, `execute`, `signal`,
+    /// `setting`, `write`, `concealment`, `condition`, `definition`.
+    pub role: String,
+    pub file: String,
+    /// 1-based.
+    pub line: usize,
+    pub evidence: String,
 }
 
 /// How a file's lines are read.
@@ -45,6 +61,21 @@ pub enum FileKind {
 /// Choose how to read a file from its path (and first line, for extension-less scripts).
 pub fn kind_of(path: &str, content: &str) -> FileKind {
     let lower = path.to_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    if matches!(
+        name,
+        "makefile"
+            | "gnumakefile"
+            | "dockerfile"
+            | "justfile"
+            | "rakefile"
+            | "gemfile"
+            | "procfile"
+            | "vagrantfile"
+            | "containerfile"
+    ) {
+        return FileKind::Code;
+    }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     match ext {
         "md" | "markdown" | "mdx" => FileKind::Markdown,
@@ -59,13 +90,13 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
 /// ([`crate::initialize`]).
 pub(crate) fn initialize() {
     RuleSet::builtin().compile_lazy();
+    super::hosts::initialize();
     negation();
     redactors();
     install_prompt_words();
     install_prompt();
     payload();
-    outbound_send();
-    loopback();
+    defensive();
 }
 
 fn negation() -> &'static Regex {
@@ -84,12 +115,6 @@ fn is_comment(line: &str) -> bool {
         || t.starts_with("<!--")
         || t.starts_with(';')
         || t.starts_with("REM ")
-}
-
-/// Categories whose findings are demoted on comment and negated lines: talking about an attack is not
-/// one. Injection and smuggling are not demoted ("do NOT tell the user" is the attack).
-fn demotable(category: &str) -> bool {
-    !matches!(category, "prompt_injection" | "invisible_text")
 }
 
 fn redactors() -> &'static [Regex] {
@@ -135,6 +160,13 @@ pub fn evidence(line: &str, start: usize, end: usize) -> String {
     format!("{}{excerpt}…", if from > 0 { "…" } else { "" })
 }
 
+/// Zero-width characters that can split a word without showing (removing the joiner U+200D from an
+/// emoji sequence only changes how the emoji draws, not any word).
+const ZERO_WIDTH: &[char] = &[
+    '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}',
+    '\u{FEFF}',
+];
+
 fn is_emoji_neighbour(c: Option<char>) -> bool {
     c.is_some_and(|c| {
         ('\u{1F000}'..='\u{1FAFF}').contains(&c)
@@ -144,7 +176,14 @@ fn is_emoji_neighbour(c: Option<char>) -> bool {
 }
 
 /// Invisible and smuggled characters on one line.
-fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, out: &mut Vec<Finding>) {
+fn invisible(
+    line: &str,
+    file: &str,
+    line_no: usize,
+    first_line: bool,
+    code: bool,
+    out: &mut Vec<Finding>,
+) {
     let chars: Vec<char> = line.chars().collect();
     let tags: String = chars
         .iter()
@@ -163,6 +202,7 @@ fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, out: &mut
             file: file.into(),
             line: line_no,
             evidence: format!("{} invisible Unicode Tag characters spelling {:?}", tags.chars().count(), tags.chars().take(80).collect::<String>()),
+            related: Vec::new(),
             description: "Unicode Tag characters (U+E0000–U+E007F) are invisible to people but read by models: a known way to smuggle instructions. Remove them; no legitimate skill needs them.".into(),
         });
     }
@@ -174,10 +214,12 @@ fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, out: &mut
         out.push(Finding {
             rule_id: "invisible_text.bidi-control".into(),
             category: "invisible_text".into(),
-            severity: Severity::High,
+            // In code, an override makes a line run differently from how it reads (Trojan Source).
+            severity: if code { Severity::Critical } else { Severity::High },
             file: file.into(),
             line: line_no,
             evidence: format!("{bidi} bidirectional control character(s): {}", line.chars().filter(|c| !matches!(*c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')).take(EVIDENCE_CHARS).collect::<String>()),
+            related: Vec::new(),
             description: "Bidirectional override characters make text display differently from what is executed or read (\"Trojan Source\"). Remove them.".into(),
         });
     }
@@ -200,10 +242,12 @@ fn invisible(line: &str, file: &str, line_no: usize, first_line: bool, out: &mut
         out.push(Finding {
             rule_id: "invisible_text.zero-width".into(),
             category: "invisible_text".into(),
-            severity: Severity::Medium,
+            // Many of them on one line split words on purpose (to slip past scanners or encode data).
+            severity: if zero_width >= 8 { Severity::High } else { Severity::Medium },
             file: file.into(),
             line: line_no,
             evidence: format!("{zero_width} zero-width character(s) in: {}", evidence(&line.replace(['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'], "·"), 0, 0)),
+            related: Vec::new(),
             description: "Zero-width characters can hide words from people or split keywords to evade scanners. Remove them unless they are part of an emoji sequence.".into(),
         });
     }
@@ -248,30 +292,6 @@ fn payload() -> &'static Regex {
     })
 }
 
-/// Rules that mean "this code reads credentials".
-pub const CREDENTIAL_ACCESS_RULES: &[&str] = &[
-    "exfiltration.ssh-keys",
-    "exfiltration.cloud-credentials",
-    "exfiltration.other-agent-secrets",
-    "exfiltration.browser-data",
-    "exfiltration.env-dump",
-    "exfiltration.stage-secrets",
-    "exfiltration.agent-memory-files",
-];
-
-fn outbound_send() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        line_regex(r#"(?i)\b(requests|httpx|session)\.(post|put|patch)\s*\(|\burlopen\s*\(|\baxios\.(post|put)\s*\(|\bfetch\s*\([^\n]*method\s*:\s*["']?(post|put)|\bcurl\b[^\n]*(\s-d\b|--data|\s-F\b|--form|--upload-file|\s-T\s)|\bwget\b[^\n]*--post|\bscp\s+\S+\s+\S+@|\b(nc|ncat)\s+[^\s-]\S*\s+\d+|Invoke-WebRequest[^\n]*-Method\s+Post|\bsmtplib\.|\bftplib\."#)
-            .expect("valid")
-    })
-}
-
-fn loopback() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| line_regex(r"(?i)(localhost|127\.0\.0\.1|\[::1\])").expect("valid"))
-}
-
 /// `text.split_inclusive('\n')`, found with the `memchr` crate's SIMD search.
 fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
@@ -286,16 +306,170 @@ fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Scan one text file with the rules; returns its findings.
+/// Where a file sits decides how some of its lines read: test data and detection signatures quote
+/// attacks on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FilePlace {
+    /// Under `tests/`, `test/`, `fixtures/`, `__tests__/`, `spec/`, `testdata/`, or named like a test
+    /// (`test_x.py`, `x_test.go`, `x.test.js`, `x.spec.ts`).
+    pub test: bool,
+    /// A detection-signature file (`.yar`, `.yara`), whose strings are indicators, not actions.
+    pub signature: bool,
+}
+
+impl FilePlace {
+    pub fn of(path: &str) -> FilePlace {
+        let lower = path.to_ascii_lowercase();
+        let mut parts = lower.split('/').collect::<Vec<_>>();
+        let name = parts.pop().unwrap_or("");
+        let test_dir = parts.iter().any(|p| {
+            matches!(
+                *p,
+                "test" | "tests" | "fixtures" | "__tests__" | "spec" | "testdata" | "test_data"
+            )
+        });
+        let stem = name.split('.').next().unwrap_or("");
+        let test_name = stem.starts_with("test_")
+            || stem.ends_with("_test")
+            || name.contains(".test.")
+            || name.contains(".spec.");
+        FilePlace {
+            test: test_dir || test_name,
+            signature: name.ends_with(".yar") || name.ends_with(".yara"),
+        }
+    }
+}
+
+/// Whether the clause a match sits in is negated before the match ("never run `curl … | sh`",
+/// "do not follow attempts to override …"): from the last sentence break before the match up to it.
+fn negated_before(line: &str, at: usize) -> bool {
+    let mut at = at.min(line.len());
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &line[..at];
+    let start = before
+        .rfind(['.', ';', '!', '?', '。', '；', '！', '？'])
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    negation().is_match(&before.as_bytes()[start..])
+}
+
+/// Whether a prose line teaches or defends, judged on its words (URLs and addresses removed, so a
+/// host such as `collector.example` is not taken for "example").
+fn is_defensive(line: &str) -> bool {
+    let mut words = String::with_capacity(line.len());
+    let mut last = 0;
+    for (s, e) in super::hosts::urls_in(line) {
+        words.push_str(&line[last..s]);
+        last = e;
+    }
+    words.push_str(&line[last..]);
+    // Paths, file names and addresses are not words ("example-architecture.png").
+    let words: String = words
+        .split_whitespace()
+        .filter(|w| {
+            let b = w.as_bytes();
+            !w.contains(['@', '/', '\\'])
+                && !(1..b.len().saturating_sub(1)).any(|i| {
+                    b[i] == b'.'
+                        && b[i - 1].is_ascii_alphanumeric()
+                        && b[i + 1].is_ascii_alphanumeric()
+                })
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    defensive().is_match(words.as_bytes())
+}
+
+/// Markers of text that talks *about* an attack (teaches, quotes, defends) rather than doing it.
+fn defensive() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant|user) to|asks? the (agent|model|assistant|user) to|instructs? the (agent|model|user) to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
+            .expect("valid")
+    })
+}
+
+/// Whether the byte range `at..to` of a prose line sits inside a quoted span ("…", `…`, “…”,
+/// 「…」, 『…』, or '…' opened after a non-letter): a quoted phrase is shown, not said.
+pub fn is_quoted(line: &str, at: usize) -> bool {
+    let mut open: Option<(char, usize)> = None;
+    let mut prev: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        if i >= at {
+            return open.is_some();
+        }
+        match open {
+            Some((q, _)) => {
+                let closes = match q {
+                    '“' => c == '”',
+                    '「' => c == '」',
+                    '『' => c == '』',
+                    '\'' => c == '\'' && !line[i + 1..].starts_with(|n: char| n.is_alphanumeric()),
+                    q => c == q,
+                };
+                if closes {
+                    open = None;
+                }
+            }
+            None => {
+                let opens = match c {
+                    // A straight double quote right after a letter closes a quote opened on an
+                    // earlier line (`…example" or "…`); it opens nothing.
+                    '"' => !prev.is_some_and(char::is_alphanumeric),
+                    '`' | '“' | '「' | '『' => true,
+                    '\'' => !prev.is_some_and(char::is_alphanumeric),
+                    _ => false,
+                };
+                if opens {
+                    open = Some((c, i));
+                }
+            }
+        }
+        prev = Some(c);
+    }
+    false
+}
+
+/// How one line is read, decided only for lines where a rule fired.
+#[derive(Debug, Clone, Copy, Default)]
+struct LineContext {
+    comment: bool,
+    negated: bool,
+    defensive: bool,
+    table: bool,
+    blockquote: bool,
+}
+
+/// The result of scanning one text file: the rules' own findings and the facts for the judge.
+#[derive(Debug, Clone, Default)]
+pub struct FileScan {
+    pub findings: Vec<Finding>,
+    pub facts: super::facts::FileFacts,
+}
+
+/// Scan one text file with the rules; returns its findings (the rules' own, without the judge).
 pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
+    scan_file(rules, file, content).findings
+}
+
+/// Scan one text file: the rules' findings and the facts they state.
+pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
+    use super::facts::Fact;
+    use super::rules::Context;
     let kind = kind_of(file, content);
-    let mut out: Vec<Finding> = Vec::new();
+    let place = FilePlace::of(file);
+    let mut scan = FileScan::default();
+    let out = &mut scan.findings;
     let mut per_rule: std::collections::BTreeMap<usize, usize> = Default::default();
     let mut in_fence: Option<&str> = None;
     let mut prompt_at: Option<usize> = None;
+    let mut section = 0u32;
     // A command continued with a trailing `\` is matched as one logical line (reported at its first
     // physical line), so splitting `curl ... \` / `-d "$TOKEN"` across lines hides nothing.
-    let mut continued: Option<(usize, String)> = None;
+    let mut continued: Option<(usize, usize, String)> = None;
     // The keyword automaton runs once over the whole file; each physical line takes the occurrences
     // that start on it (the rules they belong to are the line's candidates).
     let mut keywords = rules.keywords_in(content).peekable();
@@ -303,6 +477,7 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
     let mut end = 0;
     // Lines with their terminators, then "\n" / "\r\n" stripped: the lines `str::lines` gives.
     for (idx, raw) in lines_inclusive(content).enumerate() {
+        let physical_start = end;
         end += raw.len();
         let physical = match raw.strip_suffix('\n') {
             Some(l) => l.strip_suffix('\r').unwrap_or(l),
@@ -316,25 +491,34 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
             rules.add_candidates(content, found, &mut candidates);
             keywords.next();
         }
-        // Every character `invisible` looks for is outside ASCII.
+        // Every character `invisible` looks for is outside ASCII, and so is every keyword the
+        // automaton leaves out.
         let ascii = crate::is_ascii(physical);
         if !ascii {
-            invisible(physical, file, idx + 1, idx == 0, &mut out);
+            invisible(
+                physical,
+                file,
+                idx + 1,
+                idx == 0,
+                kind == FileKind::Code,
+                out,
+            );
+            rules.add_non_ascii(&mut candidates);
         }
         let joined;
-        let (line_no, line, is_joined) = match continued.take() {
-            Some((start, mut acc)) => {
+        let (line_no, line_start, line, is_joined) = match continued.take() {
+            Some((start_no, start_at, mut acc)) => {
                 acc.push(' ');
                 acc.push_str(physical.trim_start());
                 joined = acc;
-                (start, joined.as_str(), true)
+                (start_no, start_at, joined.as_str(), true)
             }
-            None => (idx + 1, physical, false),
+            None => (idx + 1, physical_start, physical, false),
         };
         let in_code_now =
             kind == FileKind::Code || kind == FileKind::Markdown && in_fence.is_some();
         if in_code_now && line.ends_with('\\') && line.len() < 64 * 1024 {
-            continued = Some((line_no, line[..line.len() - 1].to_owned()));
+            continued = Some((line_no, line_start, line[..line.len() - 1].to_owned()));
             continue;
         }
         if kind == FileKind::Markdown {
@@ -347,6 +531,9 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
                     other => other,
                 };
                 continue;
+            }
+            if in_fence.is_none() && trimmed.starts_with('#') {
+                section = line_no as u32;
             }
         }
         let in_code = match kind {
@@ -376,45 +563,124 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
                 line: line_no,
                 evidence: evidence(line, 0, line.len()),
                 description: format!("Line {at} tells the user to paste a command into a terminal, and this line pipes downloaded or decoded content into a shell: the shape of the ClawHavoc infostealer campaign. Do not run it; install only from a reviewed package."),
+                related: Vec::new(),
             });
             prompt_at = None;
+        }
+        let inline_code = !in_code && kind == FileKind::Markdown && line.contains('`');
+        // Words split by zero-width characters are read again without them: splitting a keyword
+        // must not hide it.
+        if !ascii && line.contains(ZERO_WIDTH) {
+            let cleaned: String = line.chars().filter(|c| !ZERO_WIDTH.contains(c)).collect();
+            for hit in rules.scan_line(&cleaned, in_code) {
+                let rule = &rules.rules[hit.rule];
+                let Some(severity) = rule.severity else {
+                    continue;
+                };
+                out.push(Finding {
+                    rule_id: rule.id.clone(),
+                    category: rule.category.clone(),
+                    severity,
+                    file: file.into(),
+                    line: line_no,
+                    evidence: evidence(&cleaned, hit.start, hit.end),
+                    description: format!(
+                        "{} (Found after removing the zero-width characters that split its words: hiding it from people and scanners is itself a warning sign.)",
+                        rule.description
+                    ),
+                    related: Vec::new(),
+                });
+            }
         }
         let hits = if is_joined {
             // A joined line is new text: search it (rare).
             rules.scan_line(line, in_code)
         } else {
-            rules.confirm(line, in_code, &candidates)
+            rules.confirm_in(line, rules.scope(in_code, inline_code), &candidates)
         };
         if hits.is_empty() {
             continue;
         }
-        // Only a line with findings needs to know whether it is a comment or a negated sentence.
-        let comment = in_code && is_comment(line)
-            || kind != FileKind::Code && line.trim_start().starts_with("<!--");
-        let negated = negation().is_match(line.as_bytes());
+        // Only a line with findings needs to know how it reads.
+        let ctx = LineContext {
+            comment: in_code && is_comment(line)
+                || kind != FileKind::Code && line.trim_start().starts_with("<!--"),
+            // Negation is a matter of sentences: in code, "do not" sits in strings and comments.
+            // Decided per match (the clause before it), below.
+            negated: !in_code,
+            defensive: !in_code && is_defensive(line),
+            table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
+            blockquote: !in_code
+                && kind == FileKind::Markdown
+                && line.trim_start().starts_with('>'),
+        };
+        let line_end = end;
         for hit in hits {
             let rule = &rules.rules[hit.rule];
+            let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
+                Context::Comment => ctx.comment,
+                Context::Negated => ctx.negated && negated_before(line, hit.start),
+                Context::Defensive => ctx.defensive,
+                Context::Table => ctx.table,
+                Context::Blockquote => ctx.blockquote,
+                Context::Quoted => !in_code && is_quoted(line, hit.start),
+                Context::Test => place.test,
+                Context::Signature => place.signature,
+            });
+            if let Some(fact) = rule.fact
+                && mention.is_none()
+            {
+                let base = Fact {
+                    kind: fact,
+                    rule: hit.rule as u16,
+                    line: line_no as u32,
+                    start: line_start as u32,
+                    end: line_end as u32,
+                    at: hit.start as u32,
+                    to: hit.end as u32,
+                    prose: !in_code,
+                    section,
+                    capture: None,
+                };
+                rules.facts_on_line(hit.rule, line, &base, &mut scan.facts);
+            }
+            let Some(rule_severity) = rule.severity else {
+                continue;
+            };
             let n = per_rule.entry(hit.rule).or_default();
             *n += 1;
             if *n > MAX_FINDINGS_PER_RULE_PER_FILE {
                 continue;
             }
-            let demote = demotable(&rule.category) && (comment || negated);
-            let (severity, description) = if demote && rule.severity > Severity::Low {
-                let why = if comment {
-                    "a comment"
-                } else {
-                    "a negated sentence"
-                };
-                (
-                    Severity::Low,
+            // A code rule that ran only because of `inline code` in a sentence: a command named in
+            // prose is informational on its own (the judge still combines its fact).
+            let inline_only = inline_code && rule.scope == super::rules::Scope::Code;
+            let (severity, description) = match mention {
+                // A key in Markdown prose may be an example that escaped the placeholder checks;
+                // in code, a config file or a key file it is a leak.
+                None if rule.category == "credential_exposure"
+                    && !in_code
+                    && kind == FileKind::Markdown
+                    && rule_severity > Severity::High =>
+                {
+                    (Severity::High, rule.description.clone())
+                }
+                None if inline_only && rule_severity > Severity::Medium => (
+                    Severity::Medium,
                     format!(
-                        "{} (Informational: it appears in {why}, so it is mentioned rather than done.)",
+                        "{} (Informational: it is named in a sentence, not in a script or code block.)",
                         rule.description
                     ),
-                )
-            } else {
-                (rule.severity, rule.description.clone())
+                ),
+                Some(c) if rule_severity > Severity::Low => (
+                    Severity::Low,
+                    format!(
+                        "{} (Informational: it appears {}, so it is mentioned rather than done.)",
+                        rule.description,
+                        c.phrase()
+                    ),
+                ),
+                _ => (rule_severity, rule.description.clone()),
             };
             out.push(Finding {
                 rule_id: rule.id.clone(),
@@ -424,35 +690,7 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
                 line: line_no,
                 evidence: evidence(line, hit.start, hit.end),
                 description,
-            });
-        }
-    }
-    // Read-then-send across lines: credentials are read somewhere in this file and something is sent
-    // out elsewhere in it.
-    let reads: Vec<usize> = out
-        .iter()
-        .filter(|f| {
-            f.severity >= Severity::High && CREDENTIAL_ACCESS_RULES.contains(&f.rule_id.as_str())
-        })
-        .map(|f| f.line)
-        .collect();
-    if let Some(&read_line) = reads.first()
-        && kind != FileKind::Text
-    {
-        let send = content.lines().enumerate().find(|(_, l)| {
-            outbound_send().is_match(l.as_bytes())
-                && !loopback().is_match(l.as_bytes())
-                && !is_comment(l)
-        });
-        if let Some((i, l)) = send {
-            out.push(Finding {
-                rule_id: "exfiltration.credentials-to-network".into(),
-                category: "exfiltration".into(),
-                severity: Severity::Critical,
-                file: file.into(),
-                line: i + 1,
-                evidence: evidence(l, 0, l.len()),
-                description: format!("This file reads credentials (line {read_line}) and sends data out (this line): the shape of a credential stealer. Do not install it."),
+                related: Vec::new(),
             });
         }
     }
@@ -470,10 +708,11 @@ pub fn scan_text(rules: &RuleSet, file: &str, content: &str) -> Vec<Finding> {
                     n - MAX_FINDINGS_PER_RULE_PER_FILE
                 ),
                 description: format!("{} (further occurrences in this file)", r.title),
+                related: Vec::new(),
             });
         }
     }
-    out
+    scan
 }
 
 #[cfg(test)]

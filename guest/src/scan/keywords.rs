@@ -253,6 +253,7 @@ mod tests {
     fn the_bundled_keywords_fit_a_small_table() {
         let k = crate::scan::RuleSet::builtin().keyword_table();
         let classes = k.stride / 4;
+        eprintln!("{classes} classes, {} bytes", k.memory_usage());
         assert!(classes <= 128, "{classes} classes");
         assert!(k.memory_usage() < 2 << 20, "{} bytes", k.memory_usage());
     }

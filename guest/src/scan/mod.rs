@@ -6,13 +6,16 @@
 pub mod bundle;
 pub mod candidate;
 pub mod content;
+pub mod facts;
+pub mod hosts;
+pub mod judge;
 pub mod keywords;
 pub mod rules;
 
 pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, scan_bundle};
 pub use candidate::scan_candidates;
 pub(crate) use content::initialize;
-pub use content::{Finding, scan_text};
+pub use content::{Finding, Related, scan_file, scan_text};
 pub use rules::{RuleSet, Severity};
 
 use serde::Serialize;

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 use regex_automata::meta::Regex;
 use serde::{Deserialize, Serialize};
 
+use super::facts::{Fact, FactKind, FileFacts};
 use super::keywords::{Keywords, Occurrences};
 
 /// The bundled rule file.
@@ -52,12 +53,79 @@ pub enum Scope {
     Prose,
 }
 
+/// A way a line can only *mention* what a rule matches (quote it, teach it, deny it), in which case
+/// the rule's finding is demoted to `low` and it states no fact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Context {
+    /// A code comment (or an HTML comment line in Markdown).
+    Comment,
+    /// A negated sentence ("never", "do not", 「不要」).
+    Negated,
+    /// In prose, the match sits inside quotes or backticks.
+    Quoted,
+    /// In prose, the line teaches or defends ("for example", "attackers", "such as", "detect").
+    Defensive,
+    /// In Markdown prose, a table row.
+    Table,
+    /// In Markdown prose, a blockquote line (`> …`): an example shown, for rules that say so.
+    Blockquote,
+    /// A test file or fixture folder.
+    Test,
+    /// A detection-signature file (YARA).
+    Signature,
+}
+
+impl Context {
+    /// How a finding's description says where it appeared.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Context::Comment => "in a comment",
+            Context::Negated => "in a negated sentence",
+            Context::Quoted => "in quotes, as an example",
+            Context::Defensive => "in text that teaches or defends against it",
+            Context::Table => "in a table row describing it",
+            Context::Blockquote => "in a quoted example",
+            Context::Test => "in a test file",
+            Context::Signature => "in a detection signature",
+        }
+    }
+}
+
+/// Where a rule's match is only a mention, unless the rule says otherwise (`mention_in`): talking
+/// about an attack is not one. Injection wording is a mention when quoted, taught, denied, in a
+/// table or a test; commands and code when commented out, denied or in a signature file. Invisible
+/// characters never are.
+pub fn default_mention(category: &str) -> &'static [Context] {
+    use Context::*;
+    match category {
+        "prompt_injection" => &[Negated, Quoted, Defensive, Table, Test, Signature],
+        "invisible_text" => &[],
+        "credential_exposure" => &[Test, Signature, Quoted, Defensive],
+        _ => &[Comment, Negated, Defensive, Table, Signature],
+    }
+}
+
 /// One rule as written in the data file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RuleSpec {
     pub id: String,
     pub category: String,
-    pub severity: Severity,
+    /// The severity of the rule's own finding; absent for rules that only state a fact for the judge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Severity>,
+    /// The fact the rule states about its line ([`super::facts`]), for the judge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fact: Option<FactKind>,
+    /// A detail of the fact (which kind of secret, which channel, which kind of file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// State a fact for every match on the line, not only the first (rules that capture a name).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all: bool,
+    /// Where a match is only a mention; when absent, [`default_mention`] of the category.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mention_in: Option<Vec<Context>>,
     pub title: String,
     pub description: String,
     pub keywords: Vec<String>,
@@ -97,8 +165,14 @@ pub struct RuleSet {
     /// The rules that apply in code (scope any or code), and in prose (any or prose).
     in_code: RuleBits,
     in_prose: RuleBits,
+    /// Rules with a keyword outside ASCII: candidates on every line that is not plain ASCII. Such
+    /// keywords stay out of the automaton, whose table would otherwise need a column for each byte
+    /// of every CJK, Cyrillic or Japanese keyword (a line holding one is never plain ASCII).
+    non_ascii: RuleBits,
     regexes: Vec<OnceLock<Regex>>,
     unless: Vec<OnceLock<Vec<Regex>>>,
+    /// Which of each rule's capture groups are named (the captures a fact keeps).
+    named_groups: Vec<OnceLock<Vec<usize>>>,
 }
 
 /// Most rules a rule file may have ([`RuleBits`] is a fixed-size set).
@@ -200,6 +274,7 @@ impl RuleSet {
         let mut keyword_rules: Vec<RuleBits> = Vec::new();
         let mut word_rules: Vec<RuleBits> = Vec::new();
         let (mut in_code, mut in_prose) = (RuleBits::new(), RuleBits::new());
+        let mut non_ascii = RuleBits::new();
         for (i, r) in file.rules.iter().enumerate() {
             if r.keywords.iter().all(|k| k.trim().is_empty()) {
                 return Err(format!("rule {}: no keywords", r.id));
@@ -213,6 +288,10 @@ impl RuleSet {
             for k in &r.keywords {
                 let k = k.trim().to_lowercase();
                 if k.is_empty() {
+                    continue;
+                }
+                if !k.is_ascii() {
+                    non_ascii.insert(i);
                     continue;
                 }
                 if k.contains(['\n', '\r']) {
@@ -248,8 +327,10 @@ impl RuleSet {
             word_rules,
             in_code,
             in_prose,
+            non_ascii,
             regexes: (0..n).map(|_| OnceLock::new()).collect(),
             unless: (0..n).map(|_| OnceLock::new()).collect(),
+            named_groups: (0..n).map(|_| OnceLock::new()).collect(),
         })
     }
 
@@ -273,11 +354,73 @@ impl RuleSet {
         })
     }
 
+    fn named(&self, i: usize) -> &[usize] {
+        self.named_groups[i].get_or_init(|| {
+            let info = self.regex(i).group_info();
+            let pid = regex_automata::PatternID::ZERO;
+            (1..info.group_len(pid))
+                .filter(|&g| info.to_name(pid, g).is_some())
+                .collect()
+        })
+    }
+
     /// Compile every rule's regex and exemptions now instead of on a rule's first keyword hit.
     pub fn compile_lazy(&self) {
         for i in 0..self.rules.len() {
             self.regex(i);
             self.exemptions(i);
+            self.named(i);
+        }
+    }
+
+    /// Where rule `i`'s match is only a mention ([`RuleSpec::mention_in`] or the category's default).
+    pub fn mention_contexts(&self, i: usize) -> &[Context] {
+        match &self.rules[i].mention_in {
+            Some(v) => v,
+            None => default_mention(&self.rules[i].category),
+        }
+    }
+
+    /// State rule `i`'s fact about `line` (where it matched as `base` says): once, or for every
+    /// match when the rule says `all`; each with the first named group that took part in it as its
+    /// capture.
+    pub fn facts_on_line(&self, i: usize, line: &str, base: &Fact, out: &mut FileFacts) {
+        if out.is_full(base.kind) {
+            out.dropped += 1;
+            return;
+        }
+        let named = self.named(i);
+        if !self.rules[i].all && named.is_empty() {
+            out.push(base.clone());
+            return;
+        }
+        let re = self.regex(i);
+        let capture_of = |caps: &regex_automata::util::captures::Captures| {
+            named
+                .iter()
+                .find_map(|&g| caps.get_group(g))
+                .and_then(|sp| line.get(sp.start..sp.end))
+                .map(Box::<str>::from)
+        };
+        if self.rules[i].all {
+            for caps in re.captures_iter(line.as_bytes()).take(32) {
+                let Some(m) = caps.get_match() else { continue };
+                out.push(Fact {
+                    at: m.start() as u32,
+                    to: m.end() as u32,
+                    capture: capture_of(&caps),
+                    ..base.clone()
+                });
+            }
+        } else {
+            let mut caps = re.create_captures();
+            let input =
+                regex_automata::Input::new(line.as_bytes()).span(base.at as usize..line.len());
+            re.search_captures(&input, &mut caps);
+            out.push(Fact {
+                capture: capture_of(&caps),
+                ..base.clone()
+            });
         }
     }
 
@@ -296,6 +439,9 @@ impl RuleSet {
     /// The rules that fire on `line` in a context where `in_code` tells fenced/script code from prose.
     pub fn scan_line(&self, line: &str, in_code: bool) -> Vec<Hit> {
         let mut candidates = RuleBits::new();
+        if !crate::is_ascii(line) {
+            self.add_non_ascii(&mut candidates);
+        }
         for found in self.keywords.find_iter(line.as_bytes()) {
             self.add_candidates(line, found, &mut candidates);
         }
@@ -343,17 +489,43 @@ impl RuleSet {
         }
     }
 
+    /// Add the rules that have a keyword outside ASCII (for a line that is not plain ASCII).
+    pub fn add_non_ascii(&self, out: &mut RuleBits) {
+        out.union(&self.non_ascii);
+    }
+
     /// Of the `candidates` (rules whose keywords occur on `line`), those that apply where the line
     /// is (code or prose) and whose regex matches while no exemption does, in rule order.
     pub fn confirm(&self, line: &str, in_code: bool, candidates: &RuleBits) -> Vec<Hit> {
+        self.confirm_in(line, self.scope(in_code, false), candidates)
+    }
+
+    /// The rules that apply on a line: code, prose, or prose with inline code (`…` spans in Markdown
+    /// prose are commands too, so both kinds of rule run there).
+    pub fn scope(&self, in_code: bool, inline_code: bool) -> std::borrow::Cow<'_, RuleBits> {
+        use std::borrow::Cow;
+        match (in_code, inline_code) {
+            (true, _) => Cow::Borrowed(&self.in_code),
+            (false, false) => Cow::Borrowed(&self.in_prose),
+            (false, true) => {
+                let mut both = self.in_prose.clone();
+                both.union(&self.in_code);
+                Cow::Owned(both)
+            }
+        }
+    }
+
+    /// [`RuleSet::confirm`] with the scope given as a set of rules.
+    pub fn confirm_in(
+        &self,
+        line: &str,
+        scope: std::borrow::Cow<'_, RuleBits>,
+        candidates: &RuleBits,
+    ) -> Vec<Hit> {
         if candidates.is_empty() {
             return Vec::new();
         }
-        let scope = if in_code {
-            &self.in_code
-        } else {
-            &self.in_prose
-        };
+        let scope = scope.as_ref();
         // (One combined automaton of all rules telling which regexes match a line was measured and
         // rejected: 5–8% faster on ordinary text, but on some lines, e.g. `mkfs.ext4 disk.img`, its
         // lazy DFA gives up and the fallback engine's cache for 101 patterns takes ~290 MiB.)

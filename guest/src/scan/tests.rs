@@ -139,6 +139,7 @@ fn verdict_ladder() {
         line: 1,
         evidence: String::new(),
         description: String::new(),
+        related: Vec::new(),
     };
     assert_eq!(verdict(&[]), Verdict::Safe);
     assert_eq!(
@@ -293,9 +294,10 @@ fn commands_continued_over_lines_are_matched_whole() {
     let found = bundle::findings(&skill(vec![text("scripts/sync.sh", sh)]));
     let f = found
         .iter()
-        .find(|f| f.rule_id == "exfiltration.secret-env-in-request")
+        .find(|f| f.rule_id == "exfiltration.key-to-foreign-host")
         .expect("the secret on a continuation line is found");
     assert_eq!(f.line, 2, "reported at the command's first line");
+    assert_eq!(f.severity, Severity::Critical);
 }
 
 #[test]
@@ -304,17 +306,25 @@ fn reading_credentials_then_sending_is_critical_but_reading_alone_is_not() {
     let found = bundle::findings(&skill(vec![text("scripts/b.py", stealer)]));
     let f = found
         .iter()
-        .find(|f| f.rule_id == "exfiltration.credentials-to-network")
+        .find(|f| f.rule_id == "exfiltration.secret-to-network")
         .expect("found");
     assert_eq!((f.severity, f.line), (Severity::Critical, 4));
-    assert!(f.description.contains("line 2"));
+    assert!(
+        f.description.contains("scripts/b.py:2"),
+        "{}",
+        f.description
+    );
+    assert_eq!(
+        (f.related[0].file.as_str(), f.related[0].line),
+        ("scripts/b.py", 2)
+    );
     let local = "key = open(os.path.expanduser(\"~/.ssh/id_rsa\")).read()\nrequests.post(\"http://127.0.0.1:8080/sign\", data=key)\n";
     let found = bundle::findings(&skill(vec![text("scripts/c.py", local)]));
     assert!(
         !found
             .iter()
-            .any(|f| f.rule_id == "exfiltration.credentials-to-network"),
-        "loopback is not exfiltration"
+            .any(|f| f.category == "exfiltration" && f.severity >= Severity::High),
+        "loopback is not exfiltration: {found:#?}"
     );
 }
 

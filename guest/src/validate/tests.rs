@@ -56,21 +56,6 @@ fn every_spec_rule_has_a_code() {
             "missing_name",
         ),
         (
-            "upper",
-            "---\nname: PDF\ndescription: d\n---\nbody\n",
-            "invalid_name",
-        ),
-        (
-            "hyphens",
-            "---\nname: -pdf\ndescription: d\n---\nbody\n",
-            "invalid_name",
-        ),
-        (
-            "double",
-            "---\nname: p--df\ndescription: d\n---\nbody\n",
-            "invalid_name",
-        ),
-        (
             "no desc",
             "---\nname: p\n---\nbody\n",
             "missing_description",
@@ -158,6 +143,43 @@ fn lenient_mode_warns_and_loads_where_the_spec_says_so() {
         codes(&validate(&bundle("p", empty_body), false), "warnings"),
         ["empty_body"]
     );
+    let strict = validate(&bundle("p", empty_body), true);
+    assert_eq!(
+        (strict["valid"].clone(), codes(&strict, "warnings")),
+        (json!(true), vec!["empty_body".to_owned()]),
+        "the spec does not require a body: a warning in strict mode too"
+    );
+}
+
+#[test]
+fn names_off_the_format_load_with_a_warning_and_fail_strict() {
+    for (name, dir) in [
+        ("PDF", "PDF"),
+        ("-pdf", "-pdf"),
+        ("p--df", "p--df"),
+        ("My Skill", "My Skill"),
+    ] {
+        let md = format!("---\nname: {name}\ndescription: d\n---\nbody\n");
+        let v = validate(&bundle(dir, &md), false);
+        assert_eq!(v["valid"], true, "{name}: {v}");
+        assert_eq!(codes(&v, "warnings"), ["invalid_name"], "{name}");
+        let v = validate(&bundle(dir, &md), true);
+        assert_eq!(
+            (v["valid"].clone(), codes(&v, "errors")),
+            (json!(false), vec!["invalid_name".to_owned()]),
+            "{name}"
+        );
+    }
+    // A name that is off the format and differs from the folder: two warnings, still loads.
+    let v = validate(
+        &bundle(
+            "csv-helper",
+            "---\nname: CSV_Helper\ndescription: d\n---\nbody\n",
+        ),
+        false,
+    );
+    assert_eq!(v["valid"], true);
+    assert_eq!(codes(&v, "warnings"), ["invalid_name", "name_mismatch"]);
 }
 
 #[test]

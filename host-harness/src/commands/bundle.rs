@@ -35,7 +35,8 @@ impl From<TrustLevel> for Trust {
     }
 }
 
-/// `scan-bundle`: scan a skill folder, `.zip`/`.skill` archive or SKILL.md and decide the install policy.
+/// `scan-bundle`: scan a skill folder, `.zip`/`.skill` archive or SKILL.md and decide the install policy;
+/// the result also carries the bundle's `quality` (as `validate` with `quality`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ScanBundleArgs {
     /// The skill folder, `.zip`/`.skill` archive or SKILL.md file, on this machine.
@@ -71,6 +72,10 @@ pub struct ValidateArgs {
     /// Every rule is an error (default: the specification's lenient client guidance).
     #[serde(default)]
     pub strict: bool,
+    /// Also assess how much of the skill is more than a prompt: `quality: {level: prompt-only|basic|
+    /// strong, score, signals: [{id, found, evidence, note}]}`. Never changes validity.
+    #[serde(default)]
+    pub quality: bool,
 }
 
 /// Read a bundle; a missing or unreadable path is invalid input naming it.
@@ -102,6 +107,7 @@ impl Host {
         let command = Command::Validate {
             bundle: read(&args.path)?,
             strict: args.strict,
+            quality: args.quality,
         };
         let text = self.harness.run_text_owned(&NullStateStore, ctx, command)?;
         Output::parsed(&text, |v: &Value| match v["valid"].as_bool() {

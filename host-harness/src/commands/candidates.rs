@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{Host, JsonText, Output, Verdict};
-use crate::{Command, Ctx, Error, Mode, NullStateStore, RankRequest, RecommendOptions, Registry};
+use crate::{
+    AgentEnv, Command, Ctx, Error, Mode, NullStateStore, RankRequest, RecommendOptions, Registry,
+};
 
 /// Manual (the user asked) or daily (the automation).
 #[derive(
@@ -75,6 +77,33 @@ pub struct DiscoveryArgs {
     pub no_discover: bool,
 }
 
+/// The agent that will run the skills (docs/fit-and-quality.md): what it runs on and what it can do.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AgentArgs {
+    /// The agent's OS: linux, macos or windows (aliases such as darwin and win32 are accepted). Default:
+    /// this machine's. Skills that declare other platforms are dropped (`platform_unsupported`).
+    #[serde(default)]
+    pub platform: Option<String>,
+    /// The agent's capabilities or toolsets (terminal, browser, web_search, file, code_execution,
+    /// vision, ...). Default: unknown, so required toolsets change nothing; skills needing one not
+    /// listed rank lower and the card says what the user would need.
+    #[serde(default)]
+    pub capabilities: Option<Vec<String>>,
+}
+
+impl AgentArgs {
+    /// What the component is told: the platform defaults to this machine's.
+    pub fn env(&self) -> AgentEnv {
+        AgentEnv {
+            platform: self
+                .platform
+                .clone()
+                .or_else(|| Some(std::env::consts::OS.to_owned())),
+            capabilities: self.capabilities.clone(),
+        }
+    }
+}
+
 /// `normalize`: a registry's own JSON → `{"registry", "candidates", "skipped", "warnings", "summary"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct NormalizeArgs {
@@ -89,48 +118,104 @@ pub struct NormalizeArgs {
     pub response: JsonText,
 }
 
+/// The registry a candidates input comes from, when it is a registry's own response that should not be
+/// detected from its shape (the component detects it otherwise).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SourceArgs {
+    /// The registry whose API response `candidates` is (clawhub, skillssh, smithery, glama, skillhub,
+    /// github, mcpmarket); auto (the default) reads candidates or detects a registry response.
+    #[serde(default)]
+    pub from: RegistryArg,
+    /// Base URL of a self-hosted registry (SkillHub), for page URLs.
+    #[serde(default)]
+    pub base_url: Option<String>,
+}
+
+impl SourceArgs {
+    /// The candidates text the component reads: as given, or wrapped as
+    /// `{"from": "<registry>", "base_url"?: ..., "response": <text>}` when a registry is named.
+    pub fn wrap(&self, candidates: JsonText) -> String {
+        let text = candidates.into_string();
+        match self.from.registry().filter(|r| *r != Registry::Candidates) {
+            None => text,
+            Some(r) => {
+                let base = self
+                    .base_url
+                    .as_ref()
+                    .map(|b| format!(",\"base_url\":{}", Value::String(b.clone())))
+                    .unwrap_or_default();
+                format!("{{\"from\":\"{}\"{base},\"response\":{text}}}", r.as_str())
+            }
+        }
+    }
+}
+
+/// The built-in demonstration data (`recommend --sample`): marked `"demo": true`, so its card says it
+/// is a demonstration and nothing from it is recorded.
+pub const SAMPLE_CANDIDATES: &str = include_str!("../../../data/sample_candidates.json");
+
+/// What `recommend` says when it is given no candidates.
+pub const NO_CANDIDATES: &str = "no candidates given: pass --candidates FILE (or - for standard input) with what your search found — {\"candidates\": [{\"skill_id\", \"name\", \"url\", \"description\", \"source\"}, ...]} (schema/candidates.schema.json) or a registry's own API response — or --sample for the built-in demonstration";
+
 /// `filter`: drop duplicates, incomplete, installed, cooled-down, stale and over-quota candidates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FilterArgs {
     pub mode: ModeArg,
-    /// `{"candidates": [...]}` or an array of candidate records.
+    /// `{"candidates": [...]}` or an array of candidate records (schema/candidates.schema.json), or a
+    /// registry's own API response.
     pub candidates: JsonText,
-    /// Where installed skills are looked for (default: the usual skill directories).
-    #[serde(default)]
+    #[serde(flatten)]
+    pub source: SourceArgs,
+    #[serde(flatten)]
     pub discovery: DiscoveryArgs,
+    #[serde(flatten)]
+    pub agent: AgentArgs,
 }
 
 /// `scan`: each candidate's risk from its source, registry verdicts, metadata and content rules.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ScanArgs {
     pub mode: ModeArg,
-    /// `{"candidates": [...]}` or an array of candidate records.
+    /// `{"candidates": [...]}` or an array of candidate records, or a registry's own API response.
     pub candidates: JsonText,
+    #[serde(flatten)]
+    pub source: SourceArgs,
 }
 
 /// `rank`: score candidates with a per-factor breakdown (reads state, never writes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RankArgs {
     pub mode: ModeArg,
-    /// `{"candidates": [...]}` or an array of candidate records.
+    /// `{"candidates": [...]}` or an array of candidate records, or a registry's own API response.
     pub candidates: JsonText,
+    #[serde(flatten)]
+    pub source: SourceArgs,
     /// The user's request in their own words, Chinese or English.
     #[serde(default)]
     pub task: Option<String>,
     /// Scenario hints beside the state's scenario memory (e.g. "weekly investor updates").
     #[serde(default)]
     pub signals: Vec<String>,
-    /// Where installed skills are looked for (default: the usual skill directories).
-    #[serde(default)]
+    #[serde(flatten)]
     pub discovery: DiscoveryArgs,
+    #[serde(flatten)]
+    pub agent: AgentArgs,
 }
 
 /// `recommend`: filter → scan → rank → pick → card in one call; records `shown` unless a dry run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RecommendArgs {
     pub mode: ModeArg,
-    /// `{"candidates": [...]}` or an array of candidate records.
-    pub candidates: JsonText,
+    /// What the search found: `{"candidates": [...]}` or an array of candidate records
+    /// (schema/candidates.schema.json; skill_id, name, url and description are enough), or a registry's
+    /// own API response. Required unless `sample`.
+    #[serde(default)]
+    pub candidates: Option<JsonText>,
+    /// Use the built-in demonstration data instead (the card says so; nothing is recorded).
+    #[serde(default)]
+    pub sample: bool,
+    #[serde(flatten)]
+    pub source: SourceArgs,
     /// The user's request in their own words, Chinese or English.
     #[serde(default)]
     pub task: Option<String>,
@@ -150,9 +235,10 @@ pub struct RecommendArgs {
     /// Another authorization question is asked this turn: defer the update question.
     #[serde(default)]
     pub other_question: bool,
-    /// Where installed skills are looked for (default: the usual skill directories).
-    #[serde(default)]
+    #[serde(flatten)]
     pub discovery: DiscoveryArgs,
+    #[serde(flatten)]
+    pub agent: AgentArgs,
 }
 
 /// `render`: the card for a `recommend` result (e.g. in the other language). Reads no state.
@@ -194,25 +280,43 @@ impl Host {
         Ok(out)
     }
 
-    /// `filter`: reads state, never writes.
+    /// `filter`: reads state, never writes; nothing usable when it kept nothing.
     pub fn filter(&self, ctx: &Ctx, args: FilterArgs) -> Result<Output, Error> {
         let (store, _, _) = self.state_store()?;
         let (installed, report) = self.discover_installed(&args.discovery);
         let command = Command::Filter {
             mode: args.mode.into(),
-            candidates: args.candidates.into_string(),
+            candidates: args.source.wrap(args.candidates),
             installed,
+            agent: args.agent.env(),
         };
         let text = self.harness.run_text_owned(&store, ctx, command)?;
         self.note_migrations(&store);
-        Ok(Output::from_text(text).with("discovery", report))
+        // Only the summary is read (the kept list may be 100,000 candidates long).
+        #[derive(Deserialize)]
+        struct Head {
+            summary: Summary,
+        }
+        #[derive(Deserialize)]
+        struct Summary {
+            kept: usize,
+        }
+        let kept = serde_json::from_str::<Head>(&text).map_or(1, |h| h.summary.kept);
+        let verdict = if kept == 0 {
+            Verdict::NothingUsable
+        } else {
+            Verdict::Done
+        };
+        Ok(Output::from_text(text)
+            .with_verdict(verdict)
+            .with("discovery", report))
     }
 
     /// `scan`: reads no state.
     pub fn scan(&self, ctx: &Ctx, args: ScanArgs) -> Result<Output, Error> {
         let command = Command::ScanCandidates {
             mode: args.mode.into(),
-            candidates: args.candidates.into_string(),
+            candidates: args.source.wrap(args.candidates),
         };
         let text = self.harness.run_text_owned(&NullStateStore, ctx, command)?;
         Ok(Output::from_text(text))
@@ -224,11 +328,12 @@ impl Host {
         let (installed, report) = self.discover_installed(&args.discovery);
         let command = Command::Rank {
             mode: args.mode.into(),
-            candidates: args.candidates.into_string(),
+            candidates: args.source.wrap(args.candidates),
             installed,
             request: RankRequest {
                 task: args.task,
                 signals: args.signals,
+                agent: args.agent.env(),
             },
         };
         let text = self.harness.run_text_owned(&store, ctx, command)?;
@@ -236,13 +341,31 @@ impl Host {
         Ok(Output::parsed(&text, skipped_is_partial)?.with("discovery", report))
     }
 
-    /// `recommend`: the main job, one transaction (records `shown` unless a dry run).
+    /// `recommend`: the main job, one transaction (records `shown` unless a dry run); nothing usable
+    /// when every candidate was dropped or blocked (its `message` says why, per reason).
     pub fn recommend(&self, ctx: &Ctx, args: RecommendArgs) -> Result<Output, Error> {
+        let candidates = match (args.candidates, args.sample) {
+            (Some(c), false) => args.source.wrap(c),
+            (None, true) if args.source.from == RegistryArg::Auto => SAMPLE_CANDIDATES.to_owned(),
+            (Some(_), true) | (None, true) => {
+                return Err(Error::InvalidInput {
+                    field: "sample".into(),
+                    message: "the demonstration data goes alone: without candidates or a registry"
+                        .into(),
+                });
+            }
+            (None, false) => {
+                return Err(Error::InvalidInput {
+                    field: "candidates".into(),
+                    message: NO_CANDIDATES.into(),
+                });
+            }
+        };
         let (store, _, _) = self.state_store()?;
         let (installed, report) = self.discover_installed(&args.discovery);
         let command = Command::Recommend {
             mode: args.mode.into(),
-            candidates: args.candidates.into_string(),
+            candidates,
             installed,
             options: RecommendOptions {
                 task: args.task,
@@ -251,11 +374,22 @@ impl Host {
                 remote_version: args.remote_version,
                 local_version: args.local_version,
                 other_question: args.other_question,
+                agent: args.agent.env(),
             },
         };
         let text = self.harness.run_text_owned(&store, ctx, command)?;
         self.note_migrations(&store);
-        Ok(Output::from_text(text).with("discovery", report))
+        #[derive(Deserialize)]
+        struct Head {
+            reason: Option<String>,
+        }
+        let verdict = match serde_json::from_str::<Head>(&text) {
+            Ok(Head { reason: Some(r) }) if r == "no_usable_candidates" => Verdict::NothingUsable,
+            _ => Verdict::Done,
+        };
+        Ok(Output::from_text(text)
+            .with_verdict(verdict)
+            .with("discovery", report))
     }
 
     /// `render`: reads no state.

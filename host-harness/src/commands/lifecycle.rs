@@ -174,6 +174,10 @@ pub struct FeedbackArgs {
     /// Its categories.
     #[serde(default)]
     pub categories: Vec<String>,
+    /// For `shown`: the flow that showed it (`daily` uses up the day's push; without it the record
+    /// counts as daily, as the original's records do).
+    #[serde(default)]
+    pub mode: Option<super::ModeArg>,
 }
 
 impl FeedbackArgs {
@@ -185,6 +189,7 @@ impl FeedbackArgs {
             skill_name: None,
             skill_url: None,
             categories: Vec::new(),
+            mode: None,
         }
     }
 }
@@ -208,34 +213,43 @@ impl Host {
         Ok(Output::from_text(text))
     }
 
-    /// `status`: the state summary, where things live and what the host is. Never writes.
+    /// `status`: the state summary and where the state lives. Never writes.
     pub fn status(&self, ctx: &Ctx) -> Result<Output, Error> {
+        self.status_with(ctx, false)
+    }
+
+    /// `status --verbose`: also the host's internals — the compiled-component cache, pre-initialization,
+    /// the instance pool, where the state directory came from and the component's imports.
+    pub fn status_verbose(&self, ctx: &Ctx) -> Result<Output, Error> {
+        self.status_with(ctx, true)
+    }
+
+    fn status_with(&self, ctx: &Ctx, verbose: bool) -> Result<Output, Error> {
         let (store, dir, source) = self.state_store()?;
         let text = self.harness.run_text_owned(&store, ctx, Command::Status)?;
         self.note_migrations(&store);
         let h = &self.harness;
+        let mut paths = json!({
+            "state": store.location(Document::State),
+            "history": store.location(Document::History),
+        });
+        let out = Output::from_text(text).with("state_dir", json!(dir));
+        if !verbose {
+            return Ok(out.with("paths", paths));
+        }
         let mut cache = h.cache_outcome().to_json();
         cache["preinit"] = json!(h.preinit().describe());
         cache["instance_pool"] = json!(h.instance_pool().describe());
+        paths["cache"] = cache;
         // Where things live (differs per machine and run) apart from what the host is (the same in
         // every host of this component): hosts compare `status` minus `state_dir` and `paths`.
-        Ok(Output::from_text(text)
-            .with("state_dir", json!(dir))
-            .with(
-                "paths",
-                json!({
-                    "state": store.location(Document::State),
-                    "history": store.location(Document::History),
-                    "cache": cache,
-                }),
-            )
-            .with(
-                "host",
-                json!({
-                    "state_dir_source": source.as_str(),
-                    "component_imports": h.imports(),
-                }),
-            ))
+        Ok(out.with("paths", paths).with(
+            "host",
+            json!({
+                "state_dir_source": source.as_str(),
+                "component_imports": h.imports(),
+            }),
+        ))
     }
 
     /// The daily lifecycle: `status` or one transition.
@@ -258,6 +272,7 @@ impl Host {
             name: args.skill_name,
             url: args.skill_url,
             categories: args.categories,
+            mode: args.mode.map(Into::into),
         };
         self.lifecycle(ctx, Command::Feedback { action, skill })
     }

@@ -34,8 +34,8 @@ pub mod schema;
 
 pub use bundle::{ScanBundleArgs, TrustLevel, ValidateArgs};
 pub use candidates::{
-    DiscoveryArgs, FilterArgs, ModeArg, NormalizeArgs, RankArgs, RecommendArgs, RegistryArg,
-    RenderArgs, ScanArgs,
+    AgentArgs, DiscoveryArgs, FilterArgs, ModeArg, NO_CANDIDATES, NormalizeArgs, RankArgs,
+    RecommendArgs, RegistryArg, RenderArgs, SAMPLE_CANDIDATES, ScanArgs, SourceArgs,
 };
 pub use lifecycle::{
     DailyAction, DailyArgs, FeedbackArgs, FeedbackKind, NoticeAnswer, PromptSourceArg,

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::Error;
 
-/// A successful result that may still say "no" (the CLI's exit codes 7, 8 and 9).
+/// A successful result that may still say "no" (the CLI's exit codes 7, 8, 9 and 10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// Nothing to flag (exit 0).
@@ -16,6 +16,9 @@ pub enum Verdict {
     Blocked,
     /// A bundle's install policy is `ask`: confirm with the user first (exit 9).
     Ask,
+    /// Nothing usable: every candidate was dropped or blocked, or none was given (`recommend`'s
+    /// `no_usable_candidates`, `filter` keeping nothing; exit 10).
+    NothingUsable,
 }
 
 impl Verdict {
@@ -26,16 +29,18 @@ impl Verdict {
             Verdict::Partial => 7,
             Verdict::Blocked => 8,
             Verdict::Ask => 9,
+            Verdict::NothingUsable => 10,
         }
     }
 
-    /// `"done"`, `"partial"`, `"blocked"` or `"ask"`.
+    /// `"done"`, `"partial"`, `"blocked"`, `"ask"` or `"nothing_usable"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Done => "done",
             Verdict::Partial => "partial",
             Verdict::Blocked => "blocked",
             Verdict::Ask => "ask",
+            Verdict::NothingUsable => "nothing_usable",
         }
     }
 }
@@ -84,6 +89,12 @@ impl Output {
             body: Body::Value(value),
             extra: Vec::new(),
         })
+    }
+
+    /// The same output with `verdict`.
+    pub(crate) fn with_verdict(mut self, verdict: Verdict) -> Output {
+        self.verdict = verdict;
+        self
     }
 
     /// Add a top-level field (it replaces a field of the same name in the guest's object).

@@ -31,8 +31,9 @@ pub use tools::tool_list;
 /// How the server runs.
 #[derive(Debug, Clone)]
 pub struct McpOptions {
-    /// Language of user-facing text when a call does not choose one.
-    pub lang: Lang,
+    /// Language of user-facing text when a call does not choose one (`--lang`); `None`: the state's
+    /// language, else the locale's, exactly as for a CLI command.
+    pub lang: Option<Lang>,
     /// A fixed `now` for every call (tests and replays); `None` reads the system clock per call.
     pub now: Option<String>,
     /// The host's time zone for every call; `None` asks the system.
@@ -69,9 +70,11 @@ impl McpServer {
         }
     }
 
-    /// The context for one call: now (fixed or the clock), the zone, the call's language or the default.
+    /// The context for one call: now (fixed or the clock), the zone, the call's language, else the
+    /// server's `--lang`, else the state's or the locale's (as for a CLI command).
     fn ctx(&self, lang: Option<Lang>) -> Ctx {
-        let mut ctx = crate::system_context(lang.unwrap_or(self.options.lang));
+        let lang = lang.or(self.options.lang);
+        let mut ctx = crate::user_context(lang, |k| std::env::var_os(k));
         if let Some(now) = &self.options.now {
             ctx.now = now.clone();
         }

@@ -15,7 +15,7 @@ run in a WebAssembly sandbox with no file, network, environment or process acces
 Usage: skill-recommender [OPTIONS] <COMMAND>
 
 Commands:
-  status                 Show the state summary. Never writes.
+  status                 [--verbose]: show the state summary (--verbose: the host's internals). Never writes.
   prompt-daily           --source post_install|manual: record that the daily question was asked
   enable-daily           [--scheduler-available]: -> pending_schedule; prints the automation to create
   confirm-daily-enabled  The automation was created: pending_schedule -> enabled
@@ -26,14 +26,15 @@ Commands:
   failure-notice         --dismiss|--restore
   update-check           --remote-version R [--local-version V]
   update-notice          --accept|--dismiss
-  shown|accept|reject    --skill-id ID [--skill-name N] [--skill-url U] [--categories a,b]
+  shown                  --skill-id ID [--skill-name N] [--skill-url U] [--categories a,b] [--mode manual|daily]
+  accept|reject          --skill-id ID (the card's ID, or the name it showed) [--skill-name N --skill-url U] [--categories a,b]
   normalize              [--from REGISTRY] [--base-url URL] FILE|-
-  filter                 --candidates FILE|- --mode manual|daily [--skills-dir DIR]... [--no-discover]
-  scan                   --candidates FILE|- --mode manual|daily
+  filter                 --candidates FILE|- [--from REGISTRY [--base-url URL]] --mode manual|daily [--platform OS] [--capabilities LIST] [--skills-dir DIR]... [--no-discover]
+  scan                   --candidates FILE|- [--from REGISTRY [--base-url URL]] --mode manual|daily
   scan-bundle            PATH [--trust T] [--source URL] [--force] [--text]   (folder or SKILL.md)
-  validate               PATH [--strict]
-  rank                   --candidates FILE|- --mode manual|daily [--task TEXT] [--signal TEXT]... [--skills-dir DIR]... [--no-discover]
-  recommend              --mode manual|daily [--candidates FILE|-] [--task TEXT] [--signal TEXT]... [--json] [--dry-run]
+  validate               PATH [--strict] [--quality]
+  rank                   --candidates FILE|- [--from REGISTRY [--base-url URL]] --mode manual|daily [--task TEXT] [--signal TEXT]... [--platform OS] [--capabilities LIST] [--skills-dir DIR]... [--no-discover]
+  recommend              --mode manual|daily (--candidates FILE|- [--from REGISTRY [--base-url URL]] | --sample) [--task TEXT] [--signal TEXT]... [--platform OS] [--capabilities LIST] [--json] [--dry-run]
                          [--remote-version SEMVER [--local-version SEMVER]] [--other-question] [--skills-dir DIR]... [--no-discover]
   render                 --mode manual|daily --input FILE|- [--json]
 
@@ -41,7 +42,7 @@ Options:
   --state-dir <DIR>        State directory (default: see below)
   --now <RFC3339>          The current time (default: the system clock)
   --timezone <ZONE>        The host's IANA time zone (default: the system's zone)
-  --lang <LANG>            zh (default) or en
+  --lang <LANG>            zh or en (default: the state's lang, else the locale: LC_ALL, LC_MESSAGES, LANG)
   --legacy-data-dir <DIR>  Migrate a legacy in-repo data/ directory once
   --cache-dir <DIR>        Accepted for compatibility; the Node host keeps no compiled cache
   --no-cache               Accepted for compatibility (there is no cache)
@@ -55,10 +56,14 @@ State lives outside the skill's install directory, first match wins:
   ~/.hermes/state/skill-recommender (if ~/.hermes exists), ~/.skill-recommender
 
 Exit codes: 0 success, 1 internal, 2 usage, 3 invalid input, 4 state error, 5 sandbox limit,
-6 refused transition, 7 partial (normalize), 8 block/invalid, 9 ask.
+6 refused transition, 7 partial (normalize), 8 block/invalid, 9 ask, 10 nothing usable (every
+candidate dropped or blocked).
 `;
 
 class UsageError extends Error {}
+
+/** What `recommend` says without candidates (the Rust CLI's words). */
+const NO_CANDIDATES = 'no candidates given: pass --candidates FILE (or - for standard input) with what your search found — {"candidates": [{"skill_id", "name", "url", "description", "source"}, ...]} (schema/candidates.schema.json) or a registry\'s own API response — or --sample for the built-in demonstration';
 
 const GLOBAL_VALUES = new Set(['--state-dir', '--now', '--timezone', '--lang', '--legacy-data-dir', '--cache-dir', '--component']);
 const GLOBAL_FLAGS = new Set(['--no-cache', '--compact']);
@@ -70,8 +75,10 @@ const ENUMS = {
   '--trust': ['builtin', 'trusted', 'community', 'agent-created'],
 };
 const SKILL = { values: ['--skill-id', '--skill-name', '--skill-url'], multi: ['--categories'], flags: [], required: ['--skill-id'] };
+const SHOWN = { ...SKILL, values: [...SKILL.values, '--mode'] };
+const FROM = ['--from', '--base-url'];
 const COMMANDS = {
-  status: {},
+  status: { flags: ['--verbose'] },
   'prompt-daily': { values: ['--source'], required: ['--source'] },
   'enable-daily': { flags: ['--scheduler-available'] },
   'confirm-daily-enabled': {},
@@ -82,28 +89,29 @@ const COMMANDS = {
   'failure-notice': { flags: ['--dismiss', '--restore'], oneOf: ['--dismiss', '--restore'] },
   'update-check': { values: ['--local-version', '--remote-version'], required: ['--remote-version'] },
   'update-notice': { flags: ['--accept', '--dismiss'], oneOf: ['--accept', '--dismiss'] },
-  shown: SKILL,
+  shown: SHOWN,
   accept: SKILL,
   reject: SKILL,
   normalize: { values: ['--from', '--base-url'], positional: 'FILE|-' },
-  filter: { values: ['--candidates', '--mode'], multi: ['--skills-dir'], flags: ['--no-discover'], required: ['--candidates', '--mode'] },
-  scan: { values: ['--candidates', '--mode'], required: ['--candidates', '--mode'] },
+  filter: { values: ['--candidates', '--mode', '--platform', ...FROM], multi: ['--skills-dir', '--capabilities'], flags: ['--no-discover'], required: ['--candidates', '--mode'], requires: { '--base-url': ['--from', 'REGISTRY'] } },
+  scan: { values: ['--candidates', '--mode', ...FROM], required: ['--candidates', '--mode'], requires: { '--base-url': ['--from', 'REGISTRY'] } },
   'scan-bundle': { values: ['--trust', '--source'], flags: ['--force', '--text'], positional: 'PATH' },
-  validate: { flags: ['--strict'], positional: 'PATH' },
-  rank: { values: ['--candidates', '--mode', '--task'], multi: ['--signal', '--skills-dir'], flags: ['--no-discover'], required: ['--candidates', '--mode'] },
+  validate: { flags: ['--strict', '--quality'], positional: 'PATH' },
+  rank: { values: ['--candidates', '--mode', '--task', '--platform', ...FROM], multi: ['--signal', '--skills-dir', '--capabilities'], flags: ['--no-discover'], required: ['--candidates', '--mode'], requires: { '--base-url': ['--from', 'REGISTRY'] } },
   recommend: {
-    values: ['--mode', '--candidates', '--task', '--remote-version', '--local-version'],
-    multi: ['--signal', '--skills-dir'],
-    flags: ['--json', '--dry-run', '--other-question', '--no-discover'],
+    values: ['--mode', '--candidates', '--task', '--remote-version', '--local-version', '--platform', ...FROM],
+    multi: ['--signal', '--skills-dir', '--capabilities'],
+    flags: ['--json', '--dry-run', '--other-question', '--no-discover', '--sample'],
     required: ['--mode'],
-    requires: { '--local-version': ['--remote-version', 'SEMVER'] },
+    requires: { '--local-version': ['--remote-version', 'SEMVER'], '--base-url': ['--from', 'REGISTRY'] },
+    conflicts: [['--sample', '--candidates'], ['--sample', '--from']],
   },
   render: { values: ['--mode', '--input'], flags: ['--json'], required: ['--mode', '--input'] },
 };
 
 /** Parse argv like clap does for the Rust CLI: global flags anywhere, `--flag value` or `--flag=value`, last wins. */
 export function parse(argv) {
-  const g = { '--lang': 'zh' };
+  const g = {};
   let command = null;
   const o = {};
   let positional;
@@ -169,6 +177,9 @@ export function parse(argv) {
   if (spec.positional && positional === undefined) {
     throw new UsageError(`the following required arguments were not provided:\n  <${spec.positional}>`);
   }
+  for (const [a, b] of spec.conflicts ?? []) {
+    if (o[a] !== undefined && o[b] !== undefined) throw new UsageError(`the argument '${a}' cannot be used with '${b} <VALUE>'`);
+  }
   if (spec.oneOf) {
     const given = spec.oneOf.filter((f) => o[f]);
     if (given.length === 0) throw new UsageError(`the following required arguments were not provided:\n  <${spec.oneOf.join('|')}>`);
@@ -220,14 +231,17 @@ function print(value, compact) {
   process.stdout.write(`${stringifySorted(value, compact)}\n`);
 }
 
-/** Exit codes of successful calls that still say "no": 7 partial, 8 block/invalid, 9 ask. */
-function exitCodeOf(v) {
+/** Exit codes of successful calls that still say "no": 7 partial, 8 block/invalid, 9 ask, 10 nothing usable. */
+export function exitCodeOf(v) {
   if (Array.isArray(v.skipped) && v.skipped.length) {
     process.stderr.write('skill-recommender: some items were skipped; see "skipped" in the output\n');
     return 7;
   }
   if (v.policy === 'block' || v.valid === false) return 8;
   if (v.policy === 'ask') return 9;
+  // recommend: every candidate dropped or blocked (or none given); filter: nothing kept.
+  if (v.reason === 'no_usable_candidates') return 10;
+  if (Array.isArray(v.kept) && v.kept.length === 0 && v.mode !== undefined && v.summary?.kept === 0) return 10;
   return 0;
 }
 
@@ -235,12 +249,17 @@ function reportText(v) {
   const s = (k) => (typeof v[k] === 'string' ? v[k] : '');
   const st = v.stats ?? {};
   let out = `skill:   ${s('skill')}\ntrust:   ${s('trust')}\nverdict: ${s('verdict').toUpperCase()}\npolicy:  ${s('policy').toUpperCase()}  (${s('reason')})\nfiles:   ${JSON.stringify(st.files ?? null)} (${JSON.stringify(st.bytes ?? null)} bytes), ${JSON.stringify(st.rules ?? null)} rules\n`;
+  if (v.quality && typeof v.quality.summary === 'string') out += `quality: ${v.quality.summary}\n`;
   const findings = Array.isArray(v.findings) ? v.findings : [];
   if (!findings.length) out += '\nNo findings.\n';
   for (const f of findings) {
     const fs = (k) => (typeof f[k] === 'string' ? f[k] : '');
     const place = typeof f.line === 'number' && f.line > 0 ? `${fs('file')}:${f.line}` : fs('file');
     out += `\n[${fs('severity').toUpperCase()}] ${fs('rule_id')}  ${place}\n    ${fs('evidence')}\n    ${fs('description')}\n`;
+    for (const r of Array.isArray(f.related) ? f.related : []) {
+      const rs = (k) => (typeof r[k] === 'string' ? r[k] : '');
+      out += `    ${rs('role')} ${rs('file')}:${JSON.stringify(r.line ?? null)}  ${rs('evidence')}\n`;
+    }
   }
   return out;
 }
@@ -249,7 +268,7 @@ async function run({ global: g, command, options: o, positional }) {
   if (g['--component'] !== undefined) {
     throw invalidInput('component', `the Node host runs only the component transpiled at build time (hosts/node/dist/); to use ${g['--component']}, rebuild with SKILL_RECOMMENDER_COMPONENT=${g['--component']} npm run build`);
   }
-  const lang = g['--lang'];
+  const lang = g['--lang'];   // undefined: the state's lang, else the locale's (the component decides)
   const timezone = g['--timezone'];
   const now = g['--now'];
   const stateless = ['scan', 'scan-bundle', 'validate', 'normalize', 'render'].includes(command);
@@ -262,16 +281,20 @@ async function run({ global: g, command, options: o, positional }) {
   });
   const limit = host.component.limits.maxInputBytes;   // the host's own input limit (the defaults here)
   const discovery = () => ({ skillsDirs: o['--skills-dir'] ?? [], discover: !o['--no-discover'] });
+  // --platform (default: this machine's), --capabilities a,b (repeatable, like clap's value delimiter).
+  const agent = () => ({ platform: o['--platform'], capabilities: o['--capabilities'] });
+  const registry = () => ({ from: o['--from'], baseUrl: o['--base-url'] });
   const skill = () => ({
     skillId: o['--skill-id'],
     name: o['--skill-name'],
     url: o['--skill-url'],
     categories: (o['--categories'] ?? []).flatMap((c) => c.split(',')),
+    mode: o['--mode'],
   });
   switch (command) {
-    case 'scan': return host.scan({ candidates: readInput('candidates', o['--candidates'], limit), mode: o['--mode'] });
+    case 'scan': return host.scan({ candidates: readInput('candidates', o['--candidates'], limit), mode: o['--mode'], ...registry() });
     case 'scan-bundle': return host.scanBundle({ path: positional, trust: o['--trust'], source: o['--source'], force: !!o['--force'] });
-    case 'validate': return host.validate({ path: positional, strict: !!o['--strict'] });
+    case 'validate': return host.validate({ path: positional, strict: !!o['--strict'], quality: !!o['--quality'] });
     case 'render': return host.render({ mode: o['--mode'], input: readInput('input', o['--input'], limit) });
     case 'normalize': {
       const out = await host.normalize({ json: readInput('input', positional, limit), from: o['--from'] ?? 'auto', baseUrl: o['--base-url'] });
@@ -284,7 +307,7 @@ async function run({ global: g, command, options: o, positional }) {
   }
   let out;
   switch (command) {
-    case 'status': out = await host.status(); break;
+    case 'status': out = await host.status({ verbose: !!o['--verbose'] }); break;
     case 'prompt-daily': out = await host.promptDaily({ source: o['--source'] }); break;
     case 'enable-daily': out = await host.enableDaily({ schedulerAvailable: !!o['--scheduler-available'] }); break;
     case 'confirm-daily-enabled': out = await host.confirmDailyEnabled(); break;
@@ -298,13 +321,13 @@ async function run({ global: g, command, options: o, positional }) {
     case 'shown': case 'accept': case 'reject': out = await host.feedback({ action: command, skill: skill() }); break;
     case 'filter': {
       const candidates = readInput('candidates', o['--candidates'], limit);
-      out = await host.filter({ candidates, mode: o['--mode'], ...discovery() });
+      out = await host.filter({ candidates, mode: o['--mode'], ...agent(), ...registry(), ...discovery() });
       for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
       break;
     }
     case 'rank': {
       const candidates = readInput('candidates', o['--candidates'], limit);
-      out = await host.rank({ candidates, mode: o['--mode'], task: o['--task'], signals: o['--signal'] ?? [], ...discovery() });
+      out = await host.rank({ candidates, mode: o['--mode'], task: o['--task'], signals: o['--signal'] ?? [], ...agent(), ...registry(), ...discovery() });
       for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
       break;
     }
@@ -312,14 +335,16 @@ async function run({ global: g, command, options: o, positional }) {
       let candidates;
       if (o['--candidates'] !== undefined) {
         candidates = readInput('candidates', o['--candidates'], limit);
-      } else {
-        process.stderr.write('skill-recommender: no --candidates given: using the bundled sample data (data/sample_candidates.json), for development only\n');
+      } else if (o['--sample']) {
+        // The demonstration data carries "demo": true: the card says so and nothing is recorded.
         candidates = readFileSync(new URL('../dist/sample_candidates.json', import.meta.url), 'utf8');
+      } else {
+        throw invalidInput('candidates', NO_CANDIDATES);
       }
       out = await host.recommend({
         candidates, mode: o['--mode'], task: o['--task'], signals: o['--signal'] ?? [],
         dryRun: !!o['--dry-run'], remoteVersion: o['--remote-version'], localVersion: o['--local-version'],
-        otherQuestion: !!o['--other-question'], ...discovery(),
+        otherQuestion: !!o['--other-question'], ...agent(), ...registry(), ...discovery(),
       });
       for (const w of out.discovery.warnings) process.stderr.write(`skill-recommender: ${w}\n`);
       break;
@@ -334,10 +359,13 @@ async function run({ global: g, command, options: o, positional }) {
 
 async function main() {
   let parsed;
+  const argv = process.argv.slice(2);
   try {
-    parsed = parse(process.argv.slice(2));
+    parsed = parse(argv);
   } catch (e) {
     if (e instanceof UsageError) {
+      // The same {"error": ...} object as every other failure, on stdout; the parser's text on stderr.
+      print({ error: { code: 'usage', message: e.message.split('\n')[0], exit_code: 2 } }, argv.includes('--compact'));
       process.stderr.write(`error: ${e.message}\n\nUsage: skill-recommender [OPTIONS] <COMMAND>\n\nFor more information, try '--help'.\n`);
       return 2;
     }
@@ -354,6 +382,9 @@ async function main() {
       // The card text; a silent result prints nothing and says why on stderr.
       if (typeof value.card === 'string') {
         process.stdout.write(value.card);
+      } else if (value.reason === 'no_usable_candidates') {
+        // Nothing left: say why on stdout too (one line per reason), not only on stderr.
+        process.stdout.write(`${value.message}\n`);
       } else {
         process.stderr.write(`skill-recommender: nothing to show (${typeof value.reason === 'string' ? value.reason : 'silent'}): ${typeof value.message === 'string' ? value.message : ''}\n`);
       }

@@ -87,6 +87,8 @@ writeFileSync(join(dist, 'templates.json'), JSON.stringify({
   history: readFileSync(join(data, 'history.json'), 'utf8'),
 }) + '\n');
 writeFileSync(join(dist, 'sample_candidates.json'), readFileSync(join(data, 'sample_candidates.json')));
+// The guest's platform vocabulary: the host decides with it whether to look commands up (src/commands.js).
+writeFileSync(join(dist, 'fit.json'), readFileSync(join(pkg, '../../guest/rules/fit.json')));
 const cores = readdirSync(dist).filter((f) => f.endsWith('.wasm')).sort();
 writeFileSync(join(dist, 'component.json'), JSON.stringify({
   source: wasm,

@@ -118,7 +118,7 @@ export async function callGuest(store, call, { dist = DEFAULT_DIST, limits = LIM
   }
 }
 
-function runInWorker(component, { iface, fn, args }, session, limits, deadlineMs) {
+function runInWorker(component, { iface, fn, args, lookupCommands = false }, session, limits, deadlineMs) {
   return new Promise((resolve, reject) => {
     const { port1, port2 } = new MessageChannel();
     const flagBuffer = new SharedArrayBuffer(4);
@@ -129,7 +129,7 @@ function runInWorker(component, { iface, fn, args }, session, limits, deadlineMs
         modules: component.modules,
         port: port2,
         flag: flagBuffer,
-        call: { iface, fn, args },
+        call: { iface, fn, args, lookupCommands },
         limits: { maxDocumentBytes: limits.maxDocumentBytes, maxGuestStderrBytes: limits.maxGuestStderrBytes },
       },
       transferList: [port2],

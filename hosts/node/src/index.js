@@ -14,6 +14,7 @@ import { HostError, invalidInput } from './errors.js';
 import { FileStateStore, MemoryStateStore, NullStateStore, resolveStateDir } from './store.js';
 import { readBundle, BundleError } from './bundle.js';
 import { defaultDirs, discover } from './discover.js';
+import { looksUpFor } from './commands.js';
 
 export { HostError } from './errors.js';
 export { FileStateStore, MemoryStateStore, NullStateStore, resolveStateDir, atomicWrite } from './store.js';
@@ -64,6 +65,27 @@ export function detectLegacyDir(from = fileURLToPath(new URL('../bin/skill-recom
   return null;
 }
 
+/**
+ * The language the user's locale asks for (the Rust host's `locale_lang`): the first non-empty of
+ * LC_ALL, LC_MESSAGES and LANG; `zh*` is zh, any other locale en, none at all zh.
+ */
+export function localeLang(env = process.env) {
+  const locale = ['LC_ALL', 'LC_MESSAGES', 'LANG'].map((k) => env[k]).find((v) => v && v.trim());
+  if (!locale) return 'zh';
+  return locale.trim().toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+/**
+ * Candidates text for a named registry: `{"from": registry, "response": <text>}` (the component reads
+ * the registry's own JSON; `auto`/undefined leaves the text as it is, detected by the component).
+ */
+export function withRegistry(text, from, baseUrl) {
+  if (from === undefined || from === null || from === 'auto') return text;
+  if (!REGISTRIES.includes(from)) throw invalidInput('from', `unknown registry ${JSON.stringify(from)}`);
+  const base = baseUrl ? `,"base_url":${JSON.stringify(String(baseUrl))}` : '';
+  return `{"from":${JSON.stringify(from)}${base},"response":${text}}`;
+}
+
 /** Trust derived from a source URL: `trusted` only for an exact official repository. */
 export function trustOfSource(url) {
   const m = /^https?:\/\/(?:www\.)?github\.com\/([^/?#]+)\/([^/?#]+)/i.exec(String(url).trim());
@@ -78,16 +100,17 @@ export class Host {
    * @param {object} o.store       a FileStateStore, MemoryStateStore or your own ({begin, location})
    * @param {string} [o.stateDir]  for `status`: where state lives
    * @param {string} [o.stateDirSource]
-   * @param {'zh'|'en'} [o.lang]
+   * @param {'zh'|'en'} [o.lang]  chosen for every call; default: the state's `lang`, else the locale's
    * @param {string} [o.now]       RFC 3339 time for every call (default: the clock at each call)
    * @param {string} [o.timezone]  the host's IANA zone (default: the system's)
    */
-  constructor({ store, stateDir = null, stateDirSource = null, lang = 'zh', now, timezone, dist, limits, keepNumbers = false } = {}) {
+  constructor({ store, stateDir = null, stateDirSource = null, lang, now, timezone, dist, limits, keepNumbers = false, env = process.env } = {}) {
     this.store = store;
     this.component = { dist: dist ?? DEFAULT_DIST, limits: { ...LIMITS, ...(limits ?? {}) }, keepNumbers };
     this.stateDir = stateDir;
     this.stateDirSource = stateDirSource;
-    this.lang = lang;
+    this.lang = lang ?? null;
+    this.localeLang = localeLang(env);
     this.now = now;
     this.timezone = timezone;
   }
@@ -96,7 +119,8 @@ export class Host {
     return {
       now: o.now ?? this.now ?? new Date().toISOString(),
       hostTimezone: o.timezone ?? this.timezone ?? systemZone(),
-      lang: o.lang ?? this.lang,
+      lang: o.lang ?? this.lang ?? this.localeLang,
+      langExplicit: (o.lang ?? this.lang) != null,
     };
   }
 
@@ -108,19 +132,22 @@ export class Host {
   /** A call that reads no state; inputBytes (its input's size) sets the deadline. */
   #stateless(inputBytes, iface, fn, ...args) { return callGuest(new NullStateStore(), { iface, fn, args, inputBytes }, this.component); }
 
-  async status(o = {}) {
+  /** The state summary; `verbose` adds the host's internals (`paths.cache`, `host`). */
+  async status({ verbose = false, ...o } = {}) {
     const out = await this.#life('status', this.ctx(o));
-    const { meta } = await loadComponent(this.component.dist, this.component.limits);
     out.state_dir = this.stateDir;
     out.paths = {
       state: this.store.location('state'),
       history: this.store.location('history'),
-      cache: { outcome: 'disabled', path: null },
     };
-    out.host = {
-      state_dir_source: this.stateDirSource,
-      component_imports: meta.imports,
-    };
+    if (verbose) {
+      const { meta } = await loadComponent(this.component.dist, this.component.limits);
+      out.paths.cache = { outcome: 'disabled', path: null };
+      out.host = {
+        state_dir_source: this.stateDirSource,
+        component_imports: meta.imports,
+      };
+    }
     return out;
   }
 
@@ -150,9 +177,12 @@ export class Host {
 
   updateNotice({ response, ...o }) { return this.#life('updateNotice', this.ctx(o), response); }
 
-  /** action: shown | accept | reject; skill: {skillId, name?, url?, categories?} */
+  /** action: shown | accept | reject; skill: {skillId, name?, url?, categories?, mode?: manual|daily (shown)} */
   feedback({ action, skill, ...o }) {
-    const ref = { skillId: String(skill.skillId), name: skill.name ?? undefined, url: skill.url ?? undefined, categories: skill.categories ?? [] };
+    const ref = {
+      skillId: String(skill.skillId), name: skill.name ?? undefined, url: skill.url ?? undefined,
+      categories: skill.categories ?? [], mode: skill.mode ?? undefined,
+    };
     return this.#life('feedback', this.ctx(o), action, ref);
   }
 
@@ -173,39 +203,47 @@ export class Host {
    * Filter candidates (a JSON string) against state, history and installed skills.
    * discover: look in the usual skill folders (default true); skillsDirs: more folders; cwd/home for them.
    */
-  async filter({ candidates, mode, ...o }) {
+  async filter({ candidates, mode, from, baseUrl, platform, capabilities, ...o }) {
+    candidates = withRegistry(candidates, from, baseUrl);
     const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
-    const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed], inputBytes }, this.component);
+    const agent = agentEnv(platform, capabilities);
+    const out = await callGuest(this.store, { iface: 'filter', fn: 'filter', args: [this.ctx(o), mode, candidates, installed, agent], inputBytes }, this.component);
     out.discovery = discovery;
     return out;
   }
 
   /**
    * Rank candidates (a JSON string) with a per-factor breakdown. Reads state, never writes.
-   * task: the user's request; signals: scenario hints; discovery options as for filter.
+   * task: the user's request; signals: scenario hints; platform, capabilities: the agent's (platform
+   * defaults to this machine's); discovery options as for filter.
    */
-  async rank({ candidates, mode, task, signals = [], ...o }) {
+  async rank({ candidates, mode, task, signals = [], from, baseUrl, platform, capabilities, ...o }) {
+    candidates = withRegistry(candidates, from, baseUrl);
     const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
-    const request = { task: task ?? undefined, signals };
-    const out = await callGuest(this.store, { iface: 'rank', fn: 'rank', args: [this.ctx(o), mode, candidates, installed, request], inputBytes }, this.component);
+    const agent = agentEnv(platform, capabilities);
+    const request = { task: task ?? undefined, signals, agent };
+    const out = await callGuest(this.store, { iface: 'rank', fn: 'rank', args: [this.ctx(o), mode, candidates, installed, request], inputBytes, lookupCommands: looksUpFor(agent.platform) }, this.component);
     out.discovery = discovery;
     return out;
   }
 
   /**
    * The main job in one call: filter -> scan -> rank -> pick -> card; records `shown` for the pick
-   * unless dryRun. Options: task, signals, dryRun, remoteVersion, localVersion, otherQuestion, discovery.
+   * unless dryRun. Options: task, signals, dryRun, remoteVersion, localVersion, otherQuestion, platform,
+   * capabilities, discovery.
    */
-  async recommend({ candidates, mode, task, signals = [], dryRun = false, remoteVersion, localVersion, otherQuestion = false, ...o }) {
+  async recommend({ candidates, mode, task, signals = [], dryRun = false, remoteVersion, localVersion, otherQuestion = false, from, baseUrl, platform, capabilities, ...o }) {
+    candidates = withRegistry(candidates, from, baseUrl);
     const inputBytes = this.#checkSize('candidates', candidates);
     const { installed, discovery } = installedSkills(o);
+    const agent = agentEnv(platform, capabilities);
     const request = {
       task: task ?? undefined, signals, dryRun: !!dryRun, remoteVersion: remoteVersion ?? undefined,
-      localVersion: localVersion ?? undefined, otherQuestion: !!otherQuestion,
+      localVersion: localVersion ?? undefined, otherQuestion: !!otherQuestion, agent,
     };
-    const out = await callGuest(this.store, { iface: 'recommend', fn: 'recommend', args: [this.ctx(o), mode, candidates, installed, request], inputBytes }, this.component);
+    const out = await callGuest(this.store, { iface: 'recommend', fn: 'recommend', args: [this.ctx(o), mode, candidates, installed, request], inputBytes, lookupCommands: looksUpFor(agent.platform) }, this.component);
     out.discovery = discovery;
     return out;
   }
@@ -217,7 +255,8 @@ export class Host {
   }
 
   /** Candidate risk. Reads no state. */
-  scan({ candidates, mode }) {
+  scan({ candidates, mode, from, baseUrl }) {
+    candidates = withRegistry(candidates, from, baseUrl);
     const inputBytes = this.#checkSize('candidates', candidates);
     return this.#stateless(inputBytes, 'scan', 'scanCandidates', mode, candidates);
   }
@@ -230,11 +269,22 @@ export class Host {
     return this.#stateless(bytes, 'scan', 'scanBundle', bundle, t, !!force);
   }
 
-  /** Validate a skill folder's or SKILL.md's frontmatter and layout. */
-  validate({ path, strict = false }) {
+  /** Validate a skill folder's or SKILL.md's frontmatter and layout; quality: also assess its quality. */
+  validate({ path, strict = false, quality = false }) {
     const { bundle, bytes } = readBundleArg(path, this.component.limits);
-    return this.#stateless(bytes, 'scan', 'validate', bundle, !!strict);
+    return this.#stateless(bytes, 'scan', 'validate', bundle, !!strict, !!quality);
   }
+}
+
+/**
+ * The agent's situation for the component (WIT agent-env): platform defaults to this machine's
+ * (`process.platform`, read by the component's alias table); capabilities: a list or a comma-separated
+ * string, undefined = unknown.
+ */
+function agentEnv(platform, capabilities) {
+  const caps = capabilities == null ? undefined
+    : (Array.isArray(capabilities) ? capabilities : [capabilities]).flatMap((c) => String(c).split(','));
+  return { platform: platform ?? process.platform, capabilities: caps };
 }
 
 /** Installed skills from the usual folders (unless discover: false) and skillsDirs, with the report. */

@@ -3,6 +3,7 @@
 // Atomics.wait until the answer is there); saves are staged here and handed back with the result.
 import { parentPort, workerData, receiveMessageOnPort } from 'node:worker_threads';
 import { makeWasiStubs } from './wasi-stubs.js';
+import { findCommands } from './commands.js';
 
 const { distUrl, modules, port, flag: flagBuffer, call, limits } = workerData;
 const flag = new Int32Array(flagBuffer);
@@ -46,6 +47,7 @@ try {
   const instance = instantiate((name) => modules[name], {
     ...wasi.imports,
     'skill-recommender:core/state-store': stateStore,
+    'skill-recommender:core/host-env': { findCommands: (names) => findCommands(names, call.lookupCommands) },
     'skill-recommender:core/types': {},
   });
   const text = instance[call.iface][call.fn](...call.args);

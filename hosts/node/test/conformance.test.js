@@ -97,6 +97,11 @@ for (const file of files) {
       const env = { ...process.env, HOME: home, SKILL_RECOMMENDER_CACHE_DIR: cacheDir };
       delete env.SKILL_RECOMMENDER_STATE_DIR;
       delete env.HERMES_HOME;
+      // The locale decides the language without --lang: pinned (tests/conformance/README.md), then the case's env.
+      delete env.LC_ALL;
+      delete env.LC_MESSAGES;
+      env.LANG = 'zh_CN.UTF-8';
+      Object.assign(env, c.env ?? {});
       const r = spawnSync(process.execPath, [CLI, ...args], {
         cwd: filesDir, env, input: typeof c.stdin === 'string' ? c.stdin : '', encoding: 'utf8', timeout: 60_000,
       });

@@ -108,6 +108,11 @@ def run_case(cli: List[str], case: Dict[str, Any], cache_dir: str) -> Dict[str, 
         env = dict(os.environ)
         env.pop("SKILL_RECOMMENDER_STATE_DIR", None)
         env.pop("HERMES_HOME", None)
+        # The locale decides the language without --lang: pinned (tests/conformance/README.md), then the case's env.
+        env.pop("LC_ALL", None)
+        env.pop("LC_MESSAGES", None)
+        env["LANG"] = "zh_CN.UTF-8"
+        env.update({k: str(v) for k, v in (case.get("env") or {}).items()})
         env["HOME"] = home
         env["SKILL_RECOMMENDER_CACHE_DIR"] = cache_dir
         stdin = case.get("stdin")

@@ -29,16 +29,20 @@ def test_global_flags_go_before_or_after_the_command_and_the_last_wins(tmp_path)
     assert "\n" not in a.stdout.strip(), "--compact after the command applies"
 
 
-def test_usage_errors_exit_2_with_nothing_on_stdout(tmp_path):
+def test_usage_errors_exit_2_with_the_error_object_on_stdout(tmp_path):
     for args in (
         ["--cache-dir", str(tmp_path), "--no-cache", "status"],
         ["failure-notice", "--dismiss", "--restore"],
         ["--lang", "fr", "status"],
         ["status", "--stat-dir", "x"],
+        ["recommend", "--mode", "manual", "--base-url", "https://hub.example.com"],
         [],
     ):
         p = run(["--state-dir", str(tmp_path / "s")] + args, tmp_path)
-        assert (p.returncode, p.stdout) == (2, ""), args
+        assert p.returncode == 2, args
+        err = json.loads(p.stdout)["error"]
+        assert (err["code"], err["exit_code"]) == ("usage", 2), args
+        assert err["message"], args
         assert p.stderr.strip(), args
 
 

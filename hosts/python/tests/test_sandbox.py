@@ -3,6 +3,7 @@ project's hostile fixture component (built by `cargo build -p host-harness`) whe
 
 import json
 import os
+import sys
 
 import pytest
 import wasmtime
@@ -21,10 +22,27 @@ STD_IMPORTS = {
 }
 
 
-def test_the_component_imports_only_std_io_cli_and_the_state_store(tmp_path):
-    imports = Host(tmp_path, now=NOW, no_cache=True).status()["host"]["component_imports"]
+def test_the_component_imports_only_std_io_cli_the_state_store_and_host_env(tmp_path):
+    imports = Host(tmp_path, now=NOW, no_cache=True).status(verbose=True)["host"]["component_imports"]
     bases = {i.split("@")[0] for i in imports}
-    assert bases - STD_IMPORTS == {"skill-recommender:core/types", "skill-recommender:core/state-store"}
+    assert bases - STD_IMPORTS == {
+        "skill-recommender:core/types",
+        "skill-recommender:core/state-store",
+        "skill-recommender:core/host-env",
+    }
+
+
+def test_host_env_looks_up_plain_names_only_for_this_platform():
+    from skill_recommender.commands import MAX_NAMES, canonical_platform, find_commands, looks_up_for
+
+    here = canonical_platform(sys.platform)
+    assert canonical_platform("darwin") == "macos" and canonical_platform("freebsd13") == "freebsd"
+    assert looks_up_for(None) and looks_up_for(here)
+    assert not looks_up_for("windows" if here != "windows" else "linux")
+    assert find_commands(["jq"], False) is None
+    assert find_commands(["x"] * (MAX_NAMES + 1), True) is None
+    if os.name == "posix":
+        assert find_commands(["sh", "no-such-command-skill-recommender", "/bin/sh"], True) == [True, False, False]
 
 
 def test_a_component_importing_the_filesystem_is_refused_naming_it():

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use host_harness::commands::{
-    DiscoveryArgs, FeedbackArgs, FeedbackKind, LangArg, ModeArg, PromptSourceArg, RegistryArg,
-    TrustLevel,
+    AgentArgs, DiscoveryArgs, FeedbackArgs, FeedbackKind, LangArg, ModeArg, PromptSourceArg,
+    RegistryArg, SourceArgs, TrustLevel,
 };
 
 const AFTER_HELP: &str = "\
@@ -15,8 +15,15 @@ State lives outside the skill's install directory, first match wins:
   ~/.hermes/state/skill-recommender (if ~/.hermes exists), ~/.skill-recommender
 Files: state.json and history.json (the original skill-recommender's format).
 
-Output: one JSON object on stdout. On failure: {\"error\": {\"code\", \"message\", \"exit_code\", ...}}
-on stdout and a one-line message on stderr.
+Output: one JSON object on stdout (`recommend` and `render`: the card). On failure, usage errors
+included: {\"error\": {\"code\", \"message\", \"exit_code\", ...}} on stdout and a message on stderr.
+
+Language: --lang, else the state's `lang` (saved by `recommend --lang`), else the locale
+(LC_ALL, LC_MESSAGES, LANG: zh* is Chinese, any other English; none at all: Chinese).
+
+Candidates (`recommend`, `filter`, `scan`, `rank`): {\"candidates\": [...]} or an array of objects with at
+least skill_id, name, url and description (schema/candidates.schema.json), or a registry's own API
+response as your fetch tool returned it (detected; --from REGISTRY names it).
 
 Exit codes:
   0  success
@@ -29,8 +36,11 @@ Exit codes:
   7  partial: `normalize` skipped some items (the JSON lists them; the rest were normalized)
   8  blocked / invalid: `scan-bundle` policy is block, or `validate` found errors
   9  ask: `scan-bundle` policy is ask (confirm with the user before installing)
+  10 nothing usable: every candidate was dropped or blocked, or none was given (`recommend` prints
+     one line per reason on stdout; `filter` kept nothing)
 
 Examples:
+  skill-recommender recommend --sample --mode manual --task 'pdf tables'   # the built-in demonstration
   skill-recommender status
   skill-recommender prompt-daily --source post_install
   skill-recommender enable-daily        # then create the automation, then:
@@ -40,7 +50,12 @@ Examples:
   skill-recommender normalize --from clawhub clawhub-search.json > candidates.json
   skill-recommender filter --candidates candidates.json --mode daily
   skill-recommender recommend --mode manual --task '把 PDF 表格转成 Excel' --candidates candidates.json
-  skill-recommender recommend --mode daily --candidates candidates.json --json";
+  skill-recommender recommend --mode manual --task 'pdf tables' --candidates clawhub-search.json
+  skill-recommender recommend --mode manual --task 'meeting notes' --candidates candidates.json \
+      --platform macos --capabilities terminal,browser,web_search
+  skill-recommender accept --skill-id clawhub:pdf-tables    # the ID on the card (or the name it showed)
+  skill-recommender recommend --mode daily --candidates candidates.json --json
+  skill-recommender validate ./my-skill --quality";
 
 /// Discover, vet and recommend agent skills: the deterministic half of the skill-recommender protocol,
 /// run in a WebAssembly sandbox with no file, network, environment or process access.
@@ -60,9 +75,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "ZONE")]
     pub timezone: Option<String>,
 
-    /// Language of user-facing text in the output.
-    #[arg(long, global = true, value_enum, default_value_t = LangArg::Zh)]
-    pub lang: LangArg,
+    /// Language of user-facing text (cards, notices). Default: the state's `lang` (saved by a
+    /// `recommend --lang`), else the locale (LC_ALL, LC_MESSAGES, LANG: zh* → zh, else en).
+    #[arg(long, global = true, value_enum)]
+    pub lang: Option<LangArg>,
 
     /// Migrate a legacy in-repo `data/` directory (state.json, history.json) once, when the state
     /// directory has no such files yet (default: `data/` beside this binary's SKILL.md, if any).
@@ -75,7 +91,8 @@ pub struct Cli {
     pub cache_dir: Option<PathBuf>,
 
     /// Run another build of the component (a .wasm component file) instead of the embedded one. It must
-    /// implement the same contract version and import nothing beyond wasi:io, wasi:cli and the state store.
+    /// implement the same contract version and import nothing beyond wasi:io, wasi:cli, the state store
+    /// and host-env.
     #[arg(long, global = true, value_name = "FILE")]
     pub component: Option<PathBuf>,
 
@@ -93,8 +110,14 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Cmd {
-    /// Show the state summary: daily status, notices, counts, state dir and files. Never writes.
-    Status,
+    /// Show the state summary: daily status, notices, counts, language, state dir and files. Never
+    /// writes.
+    Status {
+        /// Also the host's internals: the compiled-component cache, pre-initialization, the instance
+        /// pool, where the state directory came from and the component's imports.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Record that the daily question was asked (unset -> prompted; otherwise unchanged).
     PromptDaily {
         /// Where it was asked.
@@ -144,11 +167,19 @@ pub enum Cmd {
         #[command(flatten)]
         response: UpdateFlags,
     },
-    /// Record that a skill was shown to the user.
-    Shown(SkillArgs),
-    /// Record that the user accepted (installed) a skill.
+    /// Record that a skill was shown to the user (by hand; `recommend` records its own cards).
+    Shown {
+        #[command(flatten)]
+        skill: SkillArgs,
+        /// The flow that showed it: daily uses up the day's daily push (without --mode the record
+        /// counts as daily, as the original's records do).
+        #[arg(long, value_enum)]
+        mode: Option<ModeArg>,
+    },
+    /// Record that the user accepted (installed) a skill: --skill-id is the ID on the card (or the
+    /// name the card showed); an id never shown needs --skill-name and --skill-url.
     Accept(SkillArgs),
-    /// Record that the user declined a skill.
+    /// Record that the user declined a skill (--skill-id as for accept).
     Reject(SkillArgs),
     /// Turn a registry's own JSON (search, list or detail response) into {"candidates": [...]}.
     /// Reads no state. Exit 7 when some items were skipped (listed under "skipped").
@@ -169,11 +200,15 @@ pub enum Cmd {
         /// The candidates JSON ({"candidates": [...]} or an array), or - for standard input.
         #[arg(long, value_name = "FILE|-")]
         candidates: PathBuf,
+        #[command(flatten)]
+        source: SourceFlags,
         /// manual (the user asked) or daily (the automation: one per local day).
         #[arg(long, value_enum)]
         mode: ModeArg,
         #[command(flatten)]
         discovery: DiscoveryFlags,
+        #[command(flatten)]
+        agent: AgentFlags,
     },
     /// Assess candidates' risk: source trust, registry verdicts, metadata, content rules. Prints
     /// {"passed": [...], "blocked": [...], "summary": {...}}; each has risk_level, decision and findings.
@@ -181,6 +216,8 @@ pub enum Cmd {
         /// The candidates JSON ({"candidates": [...]} or an array), or - for standard input.
         #[arg(long, value_name = "FILE|-")]
         candidates: PathBuf,
+        #[command(flatten)]
+        source: SourceFlags,
         /// manual (medium risk may pass, explained) or daily (low risk only).
         #[arg(long, value_enum)]
         mode: ModeArg,
@@ -211,6 +248,8 @@ pub enum Cmd {
         /// The candidates JSON ({"candidates": [...]} or an array), or - for standard input.
         #[arg(long, value_name = "FILE|-")]
         candidates: PathBuf,
+        #[command(flatten)]
+        source: SourceFlags,
         /// manual (the user's request) or daily (the daily pick's weights and theme).
         #[arg(long, value_enum)]
         mode: ModeArg,
@@ -218,19 +257,29 @@ pub enum Cmd {
         request: RequestFlags,
         #[command(flatten)]
         discovery: DiscoveryFlags,
+        #[command(flatten)]
+        agent: AgentFlags,
     },
     /// The main job: filter -> scan -> rank -> pick -> card, in one sandboxed call; records `shown`
     /// for the pick (unless --dry-run) and prints the card. With --json: the pick, alternatives,
     /// dropped and blocked candidates with reasons, and the card text. A silent result (daily not
-    /// enabled, already recommended today, nothing good enough) prints nothing and says why on stderr.
+    /// enabled, already recommended today, nothing matching the task) prints nothing and says why on
+    /// stderr; when every candidate was dropped or blocked, stdout says why per reason (exit 10).
     Recommend {
         /// manual (the user asked) or daily (the automation: one low-risk pick per local day, or none).
         #[arg(long, value_enum)]
         mode: ModeArg,
-        /// The candidates JSON ({"candidates": [...]} or an array), or - for standard input.
-        /// Without it, the bundled sample data is used (development only; said on stderr).
+        /// What your search found ({"candidates": [...]} or an array of objects with skill_id, name,
+        /// url, description; or a registry's own API response), or - for standard input.
+        /// Without it (and without --sample): an error saying how to pass candidates.
         #[arg(long, value_name = "FILE|-")]
         candidates: Option<PathBuf>,
+        /// The built-in demonstration data instead of --candidates: the card says it is a
+        /// demonstration, and nothing is recorded.
+        #[arg(long, conflicts_with_all = ["candidates", "from"])]
+        sample: bool,
+        #[command(flatten)]
+        source: SourceFlags,
         #[command(flatten)]
         request: RequestFlags,
         /// Print the whole result as JSON instead of the card.
@@ -252,6 +301,8 @@ pub enum Cmd {
         other_question: bool,
         #[command(flatten)]
         discovery: DiscoveryFlags,
+        #[command(flatten)]
+        agent: AgentFlags,
     },
     /// Render the card for a `recommend --json` result (e.g. in the other language). Reads no state.
     Render {
@@ -273,6 +324,12 @@ pub enum Cmd {
         /// Every rule is an error (default: the spec's lenient client guidance).
         #[arg(long)]
         strict: bool,
+        /// Also assess how much of the skill is more than a prompt: {"quality": {"level":
+        /// prompt-only|basic|strong, "score", "signals": [...]}} (when to use, procedure, pitfalls,
+        /// verification, references, scripts, templates, examples, description, length). Never
+        /// changes the exit code.
+        #[arg(long)]
+        quality: bool,
     },
     /// Serve these commands to AI agents over the Model Context Protocol on stdin/stdout (for Claude
     /// Code, Codex, Cursor, Claude Desktop, Hermes, ...): tools recommend_skills, scan_skill,
@@ -280,6 +337,30 @@ pub enum Cmd {
     /// state and the protocol; a `recommend` prompt. Same state directory rules as every command (the
     /// global flags apply). stdout carries only protocol messages; logs go to stderr.
     Mcp(McpFlags),
+}
+
+/// What the agent that will run the skills is (see docs/fit-and-quality.md).
+#[derive(Debug, Args)]
+pub struct AgentFlags {
+    /// The agent's OS: linux, macos or windows (aliases darwin, win32, ... accepted). Default: this
+    /// machine's. Skills that declare other platforms are dropped (platform_unsupported); for another
+    /// OS than this machine's, declared commands are not looked up on this PATH.
+    #[arg(long, value_name = "OS")]
+    pub platform: Option<String>,
+    /// The agent's capabilities or toolsets, comma-separated (terminal, browser, web_search, file,
+    /// code_execution, vision, ...). Default: unknown, so required toolsets change nothing; skills
+    /// needing one not listed rank lower and the card says so.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub capabilities: Option<Vec<String>>,
+}
+
+impl AgentFlags {
+    pub fn into_args(self) -> AgentArgs {
+        AgentArgs {
+            platform: self.platform,
+            capabilities: self.capabilities,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -291,6 +372,27 @@ pub struct DiscoveryFlags {
     /// ~/.codex/skills, ~/.openclaw/skills, ...); --skills-dir still applies.
     #[arg(long)]
     pub no_discover: bool,
+}
+
+/// `--from` / `--base-url` for commands that take candidates.
+#[derive(Debug, Args)]
+pub struct SourceFlags {
+    /// The registry whose own API response --candidates is, when it is not recognised by its shape:
+    /// clawhub, skillssh, smithery, glama, skillhub, github, mcpmarket.
+    #[arg(long = "from", value_enum, value_name = "REGISTRY")]
+    pub from: Option<RegistryArg>,
+    /// Base URL of a self-hosted registry (SkillHub), to build page URLs.
+    #[arg(long, value_name = "URL", requires = "from")]
+    pub base_url: Option<String>,
+}
+
+impl SourceFlags {
+    pub fn into_args(self) -> SourceArgs {
+        SourceArgs {
+            from: self.from.unwrap_or_default(),
+            base_url: self.base_url,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -350,6 +452,7 @@ impl SkillArgs {
             skill_name: self.skill_name,
             skill_url: self.skill_url,
             categories: self.categories,
+            mode: None,
         }
     }
 }

@@ -17,13 +17,17 @@ use host_harness::commands::{
     UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
 use host_harness::mcp::{McpOptions, McpServer};
-use host_harness::{CacheMode, Error, Harness, HarnessBuilder, InstancePool, Limits};
+use host_harness::{CacheMode, Error, Harness, HarnessBuilder, InstancePool, Lang, Limits};
+use serde_json::json;
 
 use args::{Cli, Cmd, McpFlags};
 use print::Style;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(e),
+    };
     if let Cmd::Mcp(flags) = &cli.command {
         let flags = flags.clone();
         return mcp(cli, flags);
@@ -69,7 +73,15 @@ fn mcp(mut cli: Cli, flags: McpFlags) -> ExitCode {
         slots: flags.slots,
         ..InstancePool::default()
     };
-    let builder = Harness::builder().limits(limits).instance_pool(Some(pool));
+    let builder = Harness::builder()
+        .limits(limits)
+        .instance_pool(Some(pool))
+        .on_prepare(|path| {
+            eprintln!(
+                "skill-recommender mcp: preparing the component for this machine (once; later starts load it from {})",
+                path.display()
+            );
+        });
     let host = match host(&mut cli, builder) {
         Ok(host) => host,
         Err(e) => {
@@ -88,7 +100,7 @@ fn mcp(mut cli: Cli, flags: McpFlags) -> ExitCode {
         Err(e) => eprintln!("skill-recommender mcp: serving on stdio; no state directory: {e}"),
     }
     let options = McpOptions {
-        lang: cli.lang.into(),
+        lang: cli.lang.map(Lang::from),
         now: cli.now,
         timezone: cli.timezone,
         // Room for the largest accepted input with JSON escaping; longer lines cannot be answered.
@@ -106,6 +118,32 @@ fn mcp(mut cli: Cli, flags: McpFlags) -> ExitCode {
     }
 }
 
+/// A usage error: the same `{"error": ...}` object as every other failure on stdout (exit 2), clap's
+/// full text on stderr. `--help` and `--version` print as usual (exit 0).
+fn usage(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let rendered = e.render().to_string();
+    let message = rendered
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("error: ")
+        .to_owned();
+    let value = json!({"error": {"code": "usage", "message": message, "exit_code": 2}});
+    let compact = std::env::args().any(|a| a == "--compact");
+    let text = if compact {
+        serde_json::to_string(&value)
+    } else {
+        serde_json::to_string_pretty(&value)
+    };
+    println!("{}", text.expect("JSON values always serialize"));
+    eprint!("{rendered}");
+    ExitCode::from(2)
+}
+
 fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
     match (no_cache, dir) {
         (true, _) => CacheMode::Disabled,
@@ -114,11 +152,9 @@ fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
     }
 }
 
-/// The bundled sample candidates: `recommend`'s development fallback when no --candidates is given.
-const SAMPLE_CANDIDATES: &str = include_str!("../../../../data/sample_candidates.json");
-
 fn run(mut cli: Cli) -> Result<Output, Error> {
-    let mut ctx = host_harness::system_context(cli.lang.into());
+    // Without --lang the component takes the state's language, else this guess from the locale.
+    let mut ctx = host_harness::user_context(cli.lang.map(Lang::from), |k| std::env::var_os(k));
     if let Some(now) = cli.now.take() {
         ctx.now = now;
     }
@@ -126,7 +162,14 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
         ctx.host_timezone = Some(zone);
     }
     // One call per process: a warm instance pool would only add its set-up (≈ 3 ms) to start-up.
-    let host = host(&mut cli, Harness::builder().instance_pool(None))?;
+    let builder = Harness::builder().instance_pool(None).on_prepare(|path| {
+        // The one slow start: never silent.
+        eprintln!(
+            "skill-recommender: preparing the component for this machine (once; later runs load it from {})",
+            path.display()
+        );
+    });
+    let host = host(&mut cli, builder)?;
     let limit = host.harness().limits().max_input_bytes;
     let input = |field: &str, path: &Path| read_input(field, path, limit).map(JsonText);
     let command = cli.command;
@@ -148,11 +191,16 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                 response: input("input", &path)?,
             },
         ),
-        Cmd::Scan { candidates, mode } => host.scan(
+        Cmd::Scan {
+            candidates,
+            source,
+            mode,
+        } => host.scan(
             &ctx,
             ScanArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
             },
         ),
         Cmd::ScanBundle {
@@ -170,7 +218,18 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                 force,
             },
         ),
-        Cmd::Validate { path, strict } => host.validate(&ctx, &ValidateArgs { path, strict }),
+        Cmd::Validate {
+            path,
+            strict,
+            quality,
+        } => host.validate(
+            &ctx,
+            &ValidateArgs {
+                path,
+                strict,
+                quality,
+            },
+        ),
         Cmd::Render {
             mode, input: path, ..
         } => host.render(
@@ -183,56 +242,64 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
         // Stateful: one transaction on the state directory.
         Cmd::Filter {
             candidates,
+            source,
             mode,
             discovery,
+            agent,
         } => host.filter(
             &ctx,
             FilterArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
                 discovery: discovery.into_args(),
+                agent: agent.into_args(),
             },
         ),
         Cmd::Rank {
             candidates,
+            source,
             mode,
             request,
             discovery,
+            agent,
         } => host.rank(
             &ctx,
             RankArgs {
                 mode,
                 candidates: input("candidates", &candidates)?,
+                source: source.into_args(),
                 task: request.task,
                 signals: request.signals,
                 discovery: discovery.into_args(),
+                agent: agent.into_args(),
             },
         ),
         Cmd::Recommend {
             mode,
             candidates,
+            sample,
+            source,
             request,
             dry_run,
             remote_version,
             local_version,
             other_question,
             discovery,
+            agent,
             ..
         } => {
             let candidates = match candidates {
-                Some(path) => input("candidates", &path)?,
-                None => {
-                    eprintln!(
-                        "skill-recommender: no --candidates given: using the bundled sample data (data/sample_candidates.json), for development only"
-                    );
-                    JsonText(SAMPLE_CANDIDATES.to_owned())
-                }
+                Some(path) => Some(input("candidates", &path)?),
+                None => None,
             };
             host.recommend(
                 &ctx,
                 RecommendArgs {
                     mode,
                     candidates,
+                    sample,
+                    source: source.into_args(),
                     task: request.task,
                     signals: request.signals,
                     dry_run,
@@ -240,10 +307,12 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                     local_version,
                     other_question,
                     discovery: discovery.into_args(),
+                    agent: agent.into_args(),
                 },
             )
         }
-        Cmd::Status => host.status(&ctx),
+        Cmd::Status { verbose: false } => host.status(&ctx),
+        Cmd::Status { verbose: true } => host.status_verbose(&ctx),
         Cmd::PromptDaily { source } => host.daily(
             &ctx,
             &DailyArgs {
@@ -308,7 +377,13 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                 UpdateAnswer::Dismiss
             },
         ),
-        Cmd::Shown(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Shown)),
+        Cmd::Shown { skill, mode } => host.feedback(
+            &ctx,
+            host_harness::commands::FeedbackArgs {
+                mode,
+                ..skill.into_args(FeedbackKind::Shown)
+            },
+        ),
         Cmd::Accept(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Accept)),
         Cmd::Reject(s) => host.feedback(&ctx, s.into_args(FeedbackKind::Reject)),
         Cmd::Mcp(_) => unreachable!("main serves mcp before run"),

@@ -13,17 +13,25 @@ pub enum Style {
     Json,
     /// `scan-bundle --text`: a readable report.
     ScanReport,
-    /// `recommend` and `render` without --json: the card text (nothing when silent).
+    /// `recommend` and `render` without --json: the card text (nothing when silent, except why nothing
+    /// was usable).
     Card,
 }
 
-/// Print a result; the exit code follows its verdict (0, or 7 partial, 8 blocked, 9 ask).
+/// Print a result; the exit code follows its verdict (0, or 7 partial, 8 blocked, 9 ask, 10 nothing
+/// usable).
 pub fn result(out: &Output, style: Style, compact: bool) -> ExitCode {
     let printed = match style {
         Style::Json => out.to_json_text(compact).map(|text| line(&text)),
         Style::ScanReport => out.to_value().map(|v| text(&report_text(&v))),
         Style::Card => out.to_value().map(|v| match v["card"].as_str() {
             Some(card) => text(card),
+            // Nothing left: say why on stdout too, one line per reason (exit 10).
+            None if out.verdict() == Verdict::NothingUsable => line(
+                v["message"]
+                    .as_str()
+                    .unwrap_or("no candidate is left to recommend"),
+            ),
             None => eprintln!(
                 "skill-recommender: nothing to show ({}): {}",
                 v["reason"].as_str().unwrap_or("silent"),
@@ -84,6 +92,9 @@ fn report_text(v: &Value) -> String {
         v["stats"]["bytes"],
         v["stats"]["rules"]
     );
+    if let Some(q) = v["quality"]["summary"].as_str() {
+        out.push_str(&format!("quality: {q}\n"));
+    }
     let findings = v["findings"].as_array().cloned().unwrap_or_default();
     if findings.is_empty() {
         out.push_str("\nNo findings.\n");
@@ -102,6 +113,16 @@ fn report_text(v: &Value) -> String {
             fs("evidence"),
             fs("description")
         ));
+        for r in f["related"].as_array().into_iter().flatten() {
+            let rs = |k: &str| r[k].as_str().unwrap_or("").to_owned();
+            out.push_str(&format!(
+                "    {} {}:{}  {}\n",
+                rs("role"),
+                rs("file"),
+                r["line"],
+                rs("evidence")
+            ));
+        }
     }
     out
 }

@@ -6,11 +6,13 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import sys
 import threading
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import discover as discover_mod
 from .bundle import Bundle, BundleError, BundleLimits, read_bundle
+from .commands import looks_up_for
 from .errors import InvalidInput, SkillRecommenderError
 from .runtime import Limits, Runtime, record
 from .store import FileStateStore, NullStateStore, StateStore, home_dir, resolve_state_dir
@@ -132,6 +134,27 @@ def detect_legacy_dir() -> Optional[str]:
     return None
 
 
+def locale_lang(env: Any) -> str:
+    """The language the user's locale asks for (the Rust host's ``locale_lang``): the first non-empty
+    of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG``; ``zh*`` is ``zh``, any other locale ``en``, none ``zh``."""
+    for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        v = (env.get(key) or "").strip()
+        if v:
+            return "zh" if v.lower().startswith("zh") else "en"
+    return "zh"
+
+
+def with_registry(text: str, registry: Optional[str], base_url: Optional[str] = None) -> str:
+    """Candidates text for a named registry: ``{"from": registry, "response": <text>}`` (the component
+    reads the registry's own JSON); ``None``/``auto`` leaves the text as it is (detected by the component)."""
+    if registry in (None, "auto"):
+        return text
+    if registry not in REGISTRIES:
+        raise InvalidInput("from", f"{registry!r} is not one of {', '.join(REGISTRIES)}")
+    base = f',"base_url":{json.dumps(base_url, ensure_ascii=False)}' if base_url else ""
+    return f'{{"from":{json.dumps(registry)}{base},"response":{text}}}'
+
+
 def _json_text(value: Any, field: str) -> str:
     if isinstance(value, (bytes, bytearray)):
         try:
@@ -176,7 +199,8 @@ class Host:
     'daily_not_enabled'
 
     ``state_dir`` defaults to the Rust host's resolution order; ``now``/``timezone`` default to the system
-    clock and zone (pass them for replays and tests); ``lang`` is ``zh`` or ``en``. The compiled component
+    clock and zone (pass them for replays and tests); ``lang`` is ``zh`` or ``en``, chosen for every call
+    (default ``None``: the state's ``lang``, else the locale's, see :func:`locale_lang`). The compiled component
     is shared by every Host in the process and cached on disk (``cache_dir``, else
     ``$SKILL_RECOMMENDER_CACHE_DIR``, else ``~/.cache/skill-recommender``; ``no_cache=True`` to disable).
     """
@@ -187,7 +211,7 @@ class Host:
         *,
         now: Optional[str] = None,
         timezone: Optional[str] = None,
-        lang: str = "zh",
+        lang: Optional[str] = None,
         legacy_data_dir: "Optional[str | os.PathLike[str]]" = None,
         cache_dir: "Optional[str | os.PathLike[str]]" = None,
         no_cache: bool = False,
@@ -195,8 +219,8 @@ class Host:
         limits: Optional[Limits] = None,
         store: Optional[StateStore] = None,
     ):
-        if lang not in ("zh", "en"):
-            raise ValueError("lang must be 'zh' or 'en'")
+        if lang not in (None, "zh", "en"):
+            raise ValueError("lang must be 'zh', 'en' or None")
         self.state_dir = os.fspath(state_dir) if state_dir is not None else None
         self.now = now
         self.timezone = timezone
@@ -214,7 +238,8 @@ class Host:
         return record(
             now=self.now if self.now is not None else system_now(),
             host_timezone=self.timezone if self.timezone is not None else system_timezone(),
-            lang=self.lang,
+            lang=self.lang if self.lang is not None else locale_lang(os.environ),
+            lang_explicit=self.lang is not None,
         )
 
     def store(self) -> Tuple[StateStore, Optional[str], Optional[str]]:
@@ -263,9 +288,9 @@ class Host:
 
     # -- lifecycle --------------------------------------------------------------------------------
 
-    def status(self) -> Dict[str, Any]:
-        """State summary plus ``state_dir``, ``paths{state, history, cache}`` and
-        ``host{state_dir_source, component_imports}``."""
+    def status(self, verbose: bool = False) -> Dict[str, Any]:
+        """State summary plus ``state_dir`` and ``paths{state, history}``; ``verbose`` adds the host's
+        internals: ``paths.cache`` and ``host{state_dir_source, component_imports}``."""
         st, d, source = self.store()
         out = self._parse(self.runtime.call(st, "lifecycle", "status", [self._ctx()]))
         if isinstance(st, FileStateStore):
@@ -274,12 +299,13 @@ class Host:
         out["paths"] = {
             "state": st.location("state"),
             "history": st.location("history"),
-            "cache": dict(self.runtime.cache),
         }
-        out["host"] = {
-            "state_dir_source": source,
-            "component_imports": list(self.runtime.imports),
-        }
+        if verbose:
+            out["paths"]["cache"] = dict(self.runtime.cache)
+            out["host"] = {
+                "state_dir_source": source,
+                "component_imports": list(self.runtime.imports),
+            }
         return out
 
     def prompt_daily(self, source: str = "post_install") -> Dict[str, Any]:
@@ -329,11 +355,15 @@ class Host:
         name: Optional[str] = None,
         url: Optional[str] = None,
         categories: Iterable[str] = (),
+        mode: Optional[str] = None,
     ) -> Dict[str, Any]:
-        """``action``: ``shown``, ``accept`` or ``reject``."""
+        """``action``: ``shown``, ``accept`` or ``reject``. ``accept``/``reject`` take the id on the card (or
+        the name it showed); ``mode`` (``manual``/``daily``) says which flow showed it (``shown``)."""
         if action not in ("shown", "accept", "reject"):
             raise InvalidInput("action", f"{action!r} is not shown, accept or reject")
-        skill = record(skill_id=skill_id, name=name, url=url, categories=list(categories))
+        if mode not in (None, "manual", "daily"):
+            raise InvalidInput("mode", f"{mode!r} is not manual or daily")
+        skill = record(skill_id=skill_id, name=name, url=url, categories=list(categories), mode=mode)
         return self._run("lifecycle", "feedback", [self._ctx(), action, skill])
 
     def shown(self, skill_id: str, **kw: Any) -> Dict[str, Any]:
@@ -362,18 +392,25 @@ class Host:
         skills_dirs: Sequence["str | os.PathLike[str]"] = (),
         discover: bool = True,
         cwd: Optional[str] = None,
+        registry: Optional[str] = None,
+        base_url: Optional[str] = None,
+        platform: Optional[str] = None,
+        capabilities: Optional[Iterable[str]] = None,
     ) -> Dict[str, Any]:
-        """Filter candidates (text, bytes or parsed) against state, history and installed skills."""
+        """Filter candidates (text, bytes or parsed; or a registry's own response, detected, or named
+        by ``registry``) against state, history and installed skills. ``platform`` (default: this
+        machine's) drops skills for other platforms."""
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
-        text = _json_text(candidates, "candidates")
+        text = with_registry(_json_text(candidates, "candidates"), registry, base_url)
         size = self._check_input("candidates", text)
         st, _, _ = self.store()
         found = self.discover_installed(skills_dirs, discover, cwd)
         installed = [
             record(name=s.name, dir=s.dir, source=s.source, source_url=s.source_url) for s in found.skills
         ]
-        out = self._parse(self.runtime.call(st, "filter", "filter", [self._ctx(), mode, text, installed], size))
+        agent = _agent_env(platform, capabilities)
+        out = self._parse(self.runtime.call(st, "filter", "filter", [self._ctx(), mode, text, installed, agent], size))
         if isinstance(st, FileStateStore):
             self.migrations.extend(st.migrations)
         out["discovery"] = {
@@ -400,7 +437,7 @@ class Host:
 
         b.files.append(_entry("SKILL.md", doc.encode("utf-8"), False))
         # strict: no lenient retry of `key: value: with colon`, like the Rust host's discovery parser
-        out = self._run("scan", "validate", [_wit_bundle(b), True], stateful=False, input_bytes=_bundle_bytes(b))
+        out = self._run("scan", "validate", [_wit_bundle(b), True, False], stateful=False, input_bytes=_bundle_bytes(b))
         meta = out.get("metadata")
         if isinstance(meta, dict):
             if not meta and "{" not in yaml:
@@ -426,11 +463,24 @@ class Host:
         return installed, report
 
     def _stateful_with_discovery(
-        self, func_iface: str, func: str, args_before, args_after, skills_dirs, discover, cwd, input_bytes: int
+        self,
+        func_iface: str,
+        func: str,
+        args_before,
+        args_after,
+        skills_dirs,
+        discover,
+        cwd,
+        input_bytes: int,
+        lookup_commands: bool = False,
     ):
         st, _, _ = self.store()
         installed, report = self._installed(skills_dirs, discover, cwd)
-        out = self._parse(self.runtime.call(st, func_iface, func, args_before + [installed] + args_after, input_bytes))
+        out = self._parse(
+            self.runtime.call(
+                st, func_iface, func, args_before + [installed] + args_after, input_bytes, lookup_commands
+            )
+        )
         if isinstance(st, FileStateStore):
             self.migrations.extend(st.migrations)
         out["discovery"] = report
@@ -445,15 +495,22 @@ class Host:
         skills_dirs: Sequence["str | os.PathLike[str]"] = (),
         discover: bool = True,
         cwd: Optional[str] = None,
+        registry: Optional[str] = None,
+        base_url: Optional[str] = None,
+        platform: Optional[str] = None,
+        capabilities: Optional[Iterable[str]] = None,
     ) -> Dict[str, Any]:
-        """Rank (filtered) candidates with a per-factor breakdown and reasons. Reads state, never writes."""
+        """Rank (filtered) candidates with a per-factor breakdown and reasons. Reads state, never writes.
+        ``platform`` (default: this machine's) and ``capabilities`` (default: unknown) set ``fit``."""
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
-        text = _json_text(candidates, "candidates")
+        text = with_registry(_json_text(candidates, "candidates"), registry, base_url)
         size = self._check_input("candidates", text)
-        request = record(task=task, signals=list(signals))
+        agent = _agent_env(platform, capabilities)
+        request = record(task=task, signals=list(signals), agent=agent)
         return self._stateful_with_discovery(
-            "rank", "rank", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size
+            "rank", "rank", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size,
+            looks_up_for(agent.platform),
         )
 
     def recommend(
@@ -469,13 +526,21 @@ class Host:
         skills_dirs: Sequence["str | os.PathLike[str]"] = (),
         discover: bool = True,
         cwd: Optional[str] = None,
+        registry: Optional[str] = None,
+        base_url: Optional[str] = None,
+        platform: Optional[str] = None,
+        capabilities: Optional[Iterable[str]] = None,
     ) -> Dict[str, Any]:
         """The main job in one call: filter, scan, rank, pick, card; records ``shown`` unless dry_run.
-        ``silent: true`` with a ``reason`` means show nothing; otherwise ``card`` is the text to show."""
+        ``silent: true`` with a ``reason`` means show nothing (``no_usable_candidates``: ``message`` says
+        why, per reason); otherwise ``card`` is the text to show. ``candidates`` may also be a registry's
+        own response (detected, or named by ``registry``). ``platform`` (default: this machine's) and
+        ``capabilities`` (default: unknown): the agent's."""
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
-        text = _json_text(candidates, "candidates")
+        text = with_registry(_json_text(candidates, "candidates"), registry, base_url)
         size = self._check_input("candidates", text)
+        agent = _agent_env(platform, capabilities)
         request = record(
             task=task,
             signals=list(signals),
@@ -483,9 +548,11 @@ class Host:
             remote_version=remote_version,
             local_version=local_version,
             other_question=bool(other_question),
+            agent=agent,
         )
         return self._stateful_with_discovery(
-            "recommend", "recommend", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size
+            "recommend", "recommend", [self._ctx(), mode, text], [request], skills_dirs, discover, cwd, size,
+            looks_up_for(agent.platform),
         )
 
     def render(self, result: Any, mode: str = "manual") -> Dict[str, Any]:
@@ -498,10 +565,12 @@ class Host:
 
     # -- security ---------------------------------------------------------------------------------
 
-    def scan(self, candidates: Any, mode: str = "manual") -> Dict[str, Any]:
+    def scan(
+        self, candidates: Any, mode: str = "manual", registry: Optional[str] = None, base_url: Optional[str] = None
+    ) -> Dict[str, Any]:
         if mode not in ("manual", "daily"):
             raise InvalidInput("mode", f"{mode!r} is not manual or daily")
-        text = _json_text(candidates, "candidates")
+        text = with_registry(_json_text(candidates, "candidates"), registry, base_url)
         size = self._check_input("candidates", text)
         return self._run("scan", "scan-candidates", [mode, text], stateful=False, input_bytes=size)
 
@@ -527,10 +596,14 @@ class Host:
         size = self._check_bundle(bundle)
         return self._run("scan", "scan-bundle", [_wit_bundle(bundle), trust, bool(force)], stateful=False, input_bytes=size)
 
-    def validate(self, path: "str | os.PathLike[str]", strict: bool = False) -> Dict[str, Any]:
+    def validate(self, path: "str | os.PathLike[str]", strict: bool = False, quality: bool = False) -> Dict[str, Any]:
+        """Validate a skill's SKILL.md and layout; ``quality``: also assess how much of it is more than
+        a prompt (``quality: {level, score, signals}``)."""
         bundle = self.read_bundle(path)
         size = self._check_bundle(bundle)
-        return self._run("scan", "validate", [_wit_bundle(bundle), bool(strict)], stateful=False, input_bytes=size)
+        return self._run(
+            "scan", "validate", [_wit_bundle(bundle), bool(strict), bool(quality)], stateful=False, input_bytes=size
+        )
 
     def _check_bundle(self, b: Bundle) -> int:
         """The bundle's input size (its file contents in UTF-8 bytes); over the input limit: an error."""
@@ -539,6 +612,16 @@ class Host:
         if size > limit:
             raise InvalidInput("bundle", f"{size} bytes, over the {limit}-byte input limit")
         return size
+
+
+def _agent_env(platform: Optional[str], capabilities: Optional[Iterable[str]]):
+    """The agent's situation for the component (WIT agent-env): platform defaults to this machine's
+    (``sys.platform``, read by the component's alias table); capabilities None = unknown."""
+    caps = None
+    if capabilities is not None:
+        items = [capabilities] if isinstance(capabilities, str) else list(capabilities)
+        caps = [c for item in items for c in str(item).split(",")]
+    return record(platform=platform if platform is not None else sys.platform, capabilities=caps)
 
 
 __all__ = ["Host", "SkillRecommenderError", "get_runtime", "trust_of_source"]

@@ -128,6 +128,8 @@ class _Call:
         self.max_stderr = max_stderr
         self.stderr = bytearray()
         self.exited: Optional[str] = None
+        # Whether host-env.find-commands looks at the PATH in this call (the agent's platform is ours).
+        self.lookup_commands = False
 
 
 _current = threading.local()
@@ -168,6 +170,16 @@ def _state_save(_store, doc: str, text: str):
     c.staged = [(d, t) for d, t in c.staged if d != doc]
     c.staged.append((doc, text))
     return None
+
+
+# --------------------------------------------------------------------------------------------------
+# host-env
+
+
+def _find_commands(_store, names):
+    from .commands import find_commands
+
+    return find_commands(list(names), _call().lookup_commands)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -366,10 +378,14 @@ class Runtime:
                         inst.add_func("load", _state_load)
                         inst.add_func("save", _state_save)
                     continue
+                if base == f"{PACKAGE}/host-env":
+                    with root.add_instance(name) as inst:
+                        inst.add_func("find-commands", _find_commands)
+                    continue
                 if base not in _STUBS:
                     raise ComponentLoad(
                         f"component imports instance `{name}`, but this host provides only wasi:io, "
-                        "wasi:cli and the state store (no files, sockets, clocks or randomness)"
+                        "wasi:cli, the state store and host-env (no files, sockets, clocks or randomness)"
                     )
                 stubs = _STUBS[base]
                 item = ext.ty
@@ -385,7 +401,13 @@ class Runtime:
     # ----------------------------------------------------------------------------------------------
 
     def call(
-        self, store_backend: StateStore, interface: str, func: str, args: List[Any], input_bytes: int = 0
+        self,
+        store_backend: StateStore,
+        interface: str,
+        func: str,
+        args: List[Any],
+        input_bytes: int = 0,
+        lookup_commands: bool = False,
     ) -> str:
         """Run one export as one transaction; return its JSON text or raise a SkillRecommenderError.
         ``input_bytes``: the size of the call's input in UTF-8 bytes (the candidates JSON, the normalize or
@@ -394,6 +416,7 @@ class Runtime:
         session = store_backend.begin()
         try:
             c = _Call(session, self.limits.max_document_bytes, self.limits.max_guest_stderr_bytes)
+            c.lookup_commands = lookup_commands
             result, err, elapsed = self._invoke(c, interface, func, args, input_bytes)
             if err is not None:
                 raise self._classify(err, c, elapsed, self.limits.deadline_for(input_bytes)) from None

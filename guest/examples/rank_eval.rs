@@ -1,0 +1,220 @@
+//! The ranking benchmark report (issue 20): ours (the real `recommend` pick) against a plain BM25 +
+//! CJK-bigram baseline, by split (dev = the first two thirds of the task ids, held-out = the rest),
+//! language and class.
+//!
+//!     cargo run -p guest --release --example rank_eval             # table + the dev tasks missed
+//!     RANK_EVAL_HELDOUT=1 cargo run -p guest --release --example rank_eval   # held-out misses too
+//!     RANK_BENCH_DIR=path/to/other/set cargo run -p guest --release --example rank_eval
+
+#[path = "../tests/bench/eval.rs"]
+mod eval;
+
+/// `RANK_EVAL_TASK=t005` (or any request text): the top of the ranking with the relevance details.
+fn explain(bench: &eval::Bench, what: &str) {
+    use guest::rank::{Env, Request, rank};
+    let text = bench
+        .tasks
+        .iter()
+        .find(|t| t.id == what)
+        .map_or(what.to_owned(), |t| t.text.clone());
+    let task = bench.tasks.iter().find(|t| t.id == what);
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let clock = guest::clock::Clock::new(eval::NOW, None, Some("Asia/Shanghai")).unwrap();
+    let state = guest::state::State::default();
+    let history = guest::state::History::default();
+    let r = rank(
+        cands,
+        guest::filter::Mode::Manual,
+        &Request {
+            task: Some(text.clone()),
+            signals: Vec::new(),
+        },
+        &Env {
+            state: &state,
+            history: &history,
+            installed: &[],
+            clock: &clock,
+            lang: guest::Lang::En,
+        },
+    );
+    println!("{text}");
+    for (i, x) in r.ranked.iter().enumerate() {
+        let g = task
+            .and_then(|t| t.grades.get(&x.candidate.skill_id))
+            .copied()
+            .unwrap_or(0);
+        if i >= 6 && g < 2 {
+            continue;
+        }
+        let trap = task.is_some_and(|t| t.traps.contains(&x.candidate.skill_id));
+        println!(
+            "  {:<45} g{g}{} band {} rel {:.3} match {:.3} score {:.1} | {}",
+            x.candidate.skill_id,
+            if trap { " TRAP" } else { "" },
+            x.band,
+            x.relevance,
+            x.coverage,
+            x.score,
+            x.factor(guest::rank::FactorKey::Task)
+                .map_or("", |f| f.detail.as_str())
+        );
+    }
+}
+
+/// `RANK_EVAL_BREADTH=1`: what each listing claims.
+fn breadth(bench: &eval::Bench) {
+    use guest::rank::lexicon::{Kind, lexicon};
+    let lex = lexicon();
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let mut rows = Vec::new();
+    for c in cands {
+        let text = format!("{}. {}. {}", c.name, c.categories.join(", "), c.description);
+        let found = lex.concepts_in(&text);
+        let names = |k: Kind| -> Vec<String> {
+            found
+                .iter()
+                .filter(|&&i| lex.concepts[i].kind == k)
+                .map(|&i| {
+                    let c = &lex.concepts[i];
+                    if c.generic {
+                        format!("({})", c.name)
+                    } else {
+                        c.name.clone()
+                    }
+                })
+                .collect()
+        };
+        let (o, a) = (names(Kind::Object), names(Kind::Action));
+        rows.push((
+            o.len() + a.len(),
+            c.skill_id.clone(),
+            o.join(" "),
+            a.join(" "),
+        ));
+    }
+    rows.sort();
+    for (n, id, o, a) in rows {
+        println!("{n:>2} {id:<45} O[{o}] A[{a}]");
+    }
+}
+
+/// `RANK_EVAL_CUTOFF=1`: per script, the match strength of each task's best grade-3 listing (dev
+/// tasks only) and the best strength of each no-match request: where the cut-off can go.
+fn cutoff(bench: &eval::Bench) {
+    use guest::rank::relevance::script_of;
+    use guest::rank::{Env, Request, rank};
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let clock = guest::clock::Clock::new(eval::NOW, None, Some("Asia/Shanghai")).unwrap();
+    let state = guest::state::State::default();
+    let history = guest::state::History::default();
+    let run = |text: &str| {
+        rank(
+            cands.clone(),
+            guest::filter::Mode::Manual,
+            &Request {
+                task: Some(text.to_owned()),
+                signals: Vec::new(),
+            },
+            &Env {
+                state: &state,
+                history: &history,
+                installed: &[],
+                clock: &clock,
+                lang: guest::Lang::En,
+            },
+        )
+    };
+    let mut right: Vec<(String, f64, String)> = Vec::new();
+    for (i, t) in bench.tasks.iter().enumerate() {
+        if !bench.is_dev(i) {
+            continue;
+        }
+        let r = run(&t.text);
+        let best = r
+            .ranked
+            .iter()
+            .filter(|x| t.grades.get(&x.candidate.skill_id) == Some(&3))
+            .map(|x| x.coverage)
+            .fold(0.0, f64::max);
+        right.push((format!("{:?}", script_of(&t.text)), best, t.id.clone()));
+    }
+    let mut none: Vec<(String, f64, String)> = bench
+        .no_match
+        .iter()
+        .map(|(_, text)| {
+            let r = run(text);
+            let best = r.ranked.iter().map(|x| x.coverage).fold(0.0, f64::max);
+            (format!("{:?}", script_of(text)), best, text.clone())
+        })
+        .collect();
+    right.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    none.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+    println!("lowest right-skill strengths (dev):");
+    for s in ["Latin", "Han", "Mixed"] {
+        let v: Vec<String> = right
+            .iter()
+            .filter(|x| x.0 == s)
+            .take(8)
+            .map(|x| format!("{:.3} {}", x.1, x.2))
+            .collect();
+        println!("  {s}: {}", v.join(", "));
+    }
+    println!("highest no-match strengths:");
+    for s in ["Latin", "Han", "Mixed"] {
+        let v: Vec<String> = none
+            .iter()
+            .filter(|x| x.0 == s)
+            .map(|x| format!("{:.3} {}", x.1, x.2))
+            .collect();
+        println!("  {s}: {}", v.join(" | "));
+    }
+}
+
+fn main() {
+    let bench = eval::Bench::load();
+    if std::env::var_os("RANK_EVAL_CUTOFF").is_some() {
+        return cutoff(&bench);
+    }
+    if std::env::var_os("RANK_EVAL_BREADTH").is_some() {
+        return breadth(&bench);
+    }
+    if let Ok(what) = std::env::var("RANK_EVAL_TASK") {
+        for w in what.split(',') {
+            explain(&bench, w.trim());
+        }
+        return;
+    }
+    let run = eval::evaluate(&bench);
+    println!("{}", eval::table(&run));
+    let show_held_out = std::env::var_os("RANK_EVAL_HELDOUT").is_some();
+    let hidden = run.misses.iter().filter(|(_, dev, _)| !dev).count();
+    println!(
+        "misses ({} dev, {hidden} held-out):",
+        run.misses.len() - hidden
+    );
+    for (id, dev, what) in &run.misses {
+        if *dev || show_held_out {
+            println!("  {id} {what}");
+        }
+    }
+    println!(
+        "no-match requests: {} of {} silent",
+        bench.no_match.len() - run.false_picks.len(),
+        bench.no_match.len()
+    );
+    for (task, pick) in &run.false_picks {
+        println!("  picked {pick} for {task:?}");
+    }
+}

@@ -1,0 +1,511 @@
+//! The concept map (`guest/rules/lexicon.json`): concepts typed as objects, actions or topics, with
+//! their English and Chinese terms; extra words for Chinese segmentation; stop words; the words that
+//! start the side part of a two-part request; category families.
+//!
+//! Matching works on a *normalized* text in which every ASCII word is replaced by its Snowball stem
+//! (so `merged`, `merging` and `merges` all meet the term `merge`) and each token stands between
+//! spaces; clause punctuation becomes `|`, which no term contains, so no match crosses a clause. The
+//! terms are normalized the same way when the lexicon is built. One leftmost-longest automaton pass
+//! then finds the concepts and, inside Chinese runs, the dictionary words (forward maximum matching).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use serde::Deserialize;
+
+/// What a concept stands for in a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// What the request is about: PDF, contract, video, spreadsheet …
+    Object,
+    /// What to do with it: merge, extract, review, translate …
+    Action,
+    /// A domain that is neither (legal, travel, health …): weighs less.
+    Topic,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LexiconFile {
+    #[serde(rename = "_description")]
+    _description: Option<String>,
+    concepts: BTreeMap<String, ConceptEntry>,
+    #[serde(default)]
+    words: Vec<String>,
+    #[serde(default)]
+    stop_words: Vec<String>,
+    #[serde(default)]
+    side_markers: Vec<String>,
+    #[serde(default)]
+    catch_all_markers: Vec<String>,
+    #[serde(default)]
+    direction_markers: Vec<String>,
+    categories: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConceptEntry {
+    kind: String,
+    terms: Vec<String>,
+    #[serde(default)]
+    families: Vec<String>,
+    /// Concepts this one is a kind of (an NDA is a contract): they meet at [`super::relevance`]'s
+    /// related-concept credit.
+    #[serde(default)]
+    broader: Vec<String>,
+    /// A generic object (file, page, text): it weighs less, and a request's object is the specific
+    /// one when it names one.
+    #[serde(default)]
+    generic: bool,
+    /// An action that is a means rather than the goal (download, send, import).
+    #[serde(default)]
+    minor: bool,
+}
+
+/// One concept.
+#[derive(Debug, Clone)]
+pub struct Concept {
+    pub name: String,
+    pub kind: Kind,
+    pub families: Vec<String>,
+    /// Indices of broader concepts.
+    pub broader: Vec<usize>,
+    /// A generic object (see the lexicon file).
+    pub generic: bool,
+    /// A minor action (see the lexicon file).
+    pub minor: bool,
+}
+
+/// What a matched pattern means.
+#[derive(Debug, Clone, Default)]
+struct Pattern {
+    concepts: Vec<usize>,
+    /// A stop word (matched so that segmentation keeps it whole, then dropped).
+    stop: bool,
+    /// It marks the start of a request's side part.
+    side: bool,
+    /// A listing that says it does everything.
+    catch_all: bool,
+    /// It separates a conversion's source (before) from its target (after).
+    direction: bool,
+}
+
+/// The concept map, parsed once.
+pub struct Lexicon {
+    matcher: AhoCorasick,
+    patterns: Vec<Pattern>,
+    pub concepts: Vec<Concept>,
+    /// Stems of ASCII stop words.
+    stop_stems: BTreeSet<String>,
+    /// Single ASCII words of concept terms (raw, lower case) → their stem: typo correction targets.
+    pub(crate) vocabulary: Vec<(String, String)>,
+    category_families: BTreeMap<String, BTreeSet<String>>,
+}
+
+static LEXICON_JSON: &str = include_str!("../../rules/lexicon.json");
+
+/// The built-in lexicon.
+pub fn lexicon() -> &'static Lexicon {
+    static L: OnceLock<Lexicon> = OnceLock::new();
+    L.get_or_init(|| Lexicon::parse(LEXICON_JSON).expect("the built-in lexicon is valid"))
+}
+
+pub(crate) fn stemmer() -> &'static rust_stemmers::Stemmer {
+    static S: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
+    S.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
+}
+
+/// CJK scripts written without spaces.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul syllables
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0x20000..=0x2FA1F) // Extensions B–F, compatibility supplement
+}
+
+/// Punctuation that ends a clause: a term never spans it, and an action binds to an object only
+/// inside one clause. Brackets do not: "Translate documents (DOCX, PDF)" translates DOCX.
+pub fn is_clause_break(c: char) -> bool {
+    matches!(
+        c,
+        '.' | ','
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | '\n'
+            | '|'
+            | '。'
+            | '，'
+            | '；'
+            | '：'
+            | '！'
+            | '？'
+            | '、'
+            | '…'
+            | '•'
+    )
+}
+
+/// A token of a normalized text, in the order of the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// An ASCII (non-CJK) word as written (lower case).
+    Word(&'a str),
+    /// A run of CJK characters.
+    Cjk(&'a str),
+    /// A clause break; `true` when it also ends a sentence.
+    Break(bool),
+}
+
+/// Split lower-cased text into words, CJK runs and clause breaks.
+pub fn pieces(lower: &str, mut emit: impl FnMut(Piece<'_>)) {
+    let mut start = None::<usize>;
+    let mut run_cjk = false;
+    let flush = |from: usize, to: usize, cjk: bool, emit: &mut dyn FnMut(Piece<'_>)| {
+        let run = &lower[from..to];
+        emit(if cjk {
+            Piece::Cjk(run)
+        } else {
+            Piece::Word(run)
+        });
+    };
+    for (i, c) in lower.char_indices() {
+        if c.is_alphanumeric() {
+            let cjk = is_cjk(c);
+            match start {
+                Some(s) if cjk != run_cjk => {
+                    flush(s, i, run_cjk, &mut emit);
+                    start = Some(i);
+                }
+                Some(_) => {}
+                None => start = Some(i),
+            }
+            run_cjk = cjk;
+        } else {
+            if let Some(s) = start.take() {
+                flush(s, i, run_cjk, &mut emit);
+            }
+            // A full stop inside a number or a file name (`2.3`, `.xlsx`) is no clause break: the
+            // tokens beside it are split anyway.
+            if is_clause_break(c) {
+                let next = lower[i + c.len_utf8()..].chars().next();
+                if c != '.' || next.is_none_or(|n| n.is_whitespace()) {
+                    let strong =
+                        matches!(c, '.' | '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；');
+                    emit(Piece::Break(strong));
+                }
+            }
+        }
+    }
+    if let Some(s) = start {
+        flush(s, lower.len(), run_cjk, &mut emit);
+    }
+}
+
+/// Normalize a term the way texts are normalized, with `stem` for ASCII words; Chinese ends are left
+/// open so that a Chinese term matches anywhere inside a run.
+fn normalize_term(term: &str, stem: &dyn Fn(&str) -> String) -> String {
+    let lower = crate::lowercase(term);
+    let mut out = String::new();
+    pieces(&lower, |p| match p {
+        Piece::Word(w) => {
+            out.push(' ');
+            out.push_str(&stem(w));
+            out.push(' ');
+        }
+        Piece::Cjk(r) => {
+            out.push(' ');
+            out.push_str(r);
+            out.push(' ');
+        }
+        Piece::Break(_) => {}
+    });
+    let mut s = out.as_str();
+    if s.chars().nth(1).is_some_and(is_cjk) {
+        s = &s[1..];
+    }
+    if s.chars().rev().nth(1).is_some_and(is_cjk) {
+        s = &s[..s.len() - 1];
+    }
+    s.to_owned()
+}
+
+/// One lexicon hit in a normalized text.
+#[derive(Debug, Clone, Copy)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    pattern: usize,
+}
+
+impl Lexicon {
+    pub fn parse(json: &str) -> Result<Lexicon, String> {
+        let file: LexiconFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let stem = |w: &str| stemmer().stem(w).into_owned();
+        let names: Vec<String> = file.concepts.keys().cloned().collect();
+        let index_of = |n: &str| names.iter().position(|x| x == n);
+        let mut by_text: BTreeMap<String, Pattern> = BTreeMap::new();
+        let mut concepts = Vec::new();
+        let mut vocabulary = BTreeMap::new();
+        for (i, (name, entry)) in file.concepts.iter().enumerate() {
+            let kind = match entry.kind.as_str() {
+                "object" => Kind::Object,
+                "action" => Kind::Action,
+                "topic" => Kind::Topic,
+                other => return Err(format!("concept {name:?}: unknown kind {other:?}")),
+            };
+            for fam in &entry.families {
+                if !["work", "life", "fun", "practical"].contains(&fam.as_str()) {
+                    return Err(format!("concept {name:?}: unknown family {fam:?}"));
+                }
+            }
+            let broader = entry
+                .broader
+                .iter()
+                .map(|b| {
+                    index_of(b)
+                        .ok_or_else(|| format!("concept {name:?}: unknown broader concept {b:?}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if entry.terms.is_empty() {
+                return Err(format!("concept {name:?} has no term"));
+            }
+            for t in &entry.terms {
+                let norm = normalize_term(t, &stem);
+                if norm.trim().is_empty() {
+                    return Err(format!("concept {name:?} has an empty term {t:?}"));
+                }
+                let p = by_text.entry(norm).or_default();
+                if !p.concepts.contains(&i) {
+                    p.concepts.push(i);
+                }
+                let raw = crate::lowercase(t.trim());
+                if raw.len() >= 4 && raw.bytes().all(|b| b.is_ascii_lowercase()) {
+                    vocabulary.insert(raw.clone(), stem(&raw));
+                }
+            }
+            concepts.push(Concept {
+                name: name.clone(),
+                kind,
+                families: entry.families.clone(),
+                broader,
+                generic: entry.generic,
+                minor: entry.minor,
+            });
+        }
+        for w in &file.words {
+            let norm = normalize_term(w, &stem);
+            if norm.trim().is_empty() {
+                return Err(format!("empty word {w:?}"));
+            }
+            by_text.entry(norm).or_default();
+        }
+        let mut stop_stems = BTreeSet::new();
+        for w in &file.stop_words {
+            let lower = crate::lowercase(w);
+            if lower.chars().any(is_cjk) {
+                by_text.entry(normalize_term(w, &stem)).or_default().stop = true;
+            } else {
+                stop_stems.insert(stem(&lower));
+            }
+        }
+        for w in &file.side_markers {
+            by_text.entry(normalize_term(w, &stem)).or_default().side = true;
+        }
+        for w in &file.catch_all_markers {
+            by_text
+                .entry(normalize_term(w, &stem))
+                .or_default()
+                .catch_all = true;
+        }
+        for w in &file.direction_markers {
+            by_text
+                .entry(normalize_term(w, &stem))
+                .or_default()
+                .direction = true;
+        }
+        // A Chinese word or marker that contains a concept term of two or more characters names
+        // that concept too (合作协议 is a contract; 导出为 still exports), so that segmenting a run
+        // by the longest word never hides a concept.
+        let cjk_terms: Vec<(String, Vec<usize>)> = by_text
+            .iter()
+            .filter(|(t, p)| {
+                !p.concepts.is_empty() && t.trim().chars().filter(|&c| is_cjk(c)).count() >= 2
+            })
+            .map(|(t, p)| (t.trim().to_owned(), p.concepts.clone()))
+            .collect();
+        for (text, p) in by_text.iter_mut() {
+            if !p.concepts.is_empty() || !text.chars().any(is_cjk) {
+                continue;
+            }
+            for (term, concepts) in &cjk_terms {
+                if text.contains(term.as_str()) {
+                    for &c in concepts {
+                        if !p.concepts.contains(&c) {
+                            p.concepts.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        let (texts, patterns): (Vec<String>, Vec<Pattern>) = by_text.into_iter().unzip();
+        let matcher = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .prefilter(false)
+            .build(&texts)
+            .map_err(|e| e.to_string())?;
+        let mut category_families: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (family, cats) in file.categories {
+            for c in cats {
+                category_families
+                    .entry(c.to_lowercase())
+                    .or_default()
+                    .insert(family.clone());
+            }
+        }
+        Ok(Lexicon {
+            matcher,
+            patterns,
+            concepts,
+            stop_stems,
+            vocabulary: vocabulary.into_iter().collect(),
+            category_families,
+        })
+    }
+
+    /// Every lexicon hit in a normalized text, leftmost-longest, not overlapping.
+    pub fn hits<'a>(&'a self, normalized: &'a str) -> impl Iterator<Item = Hit> + 'a {
+        self.matcher.find_iter(normalized).map(|m| Hit {
+            start: m.start(),
+            end: m.end(),
+            pattern: m.pattern().as_usize(),
+        })
+    }
+
+    /// The concepts a hit names (empty for a plain dictionary word).
+    pub fn hit_concepts(&self, hit: &Hit) -> &[usize] {
+        &self.patterns[hit.pattern].concepts
+    }
+
+    /// Whether a hit is a stop word.
+    pub fn hit_is_stop(&self, hit: &Hit) -> bool {
+        self.patterns[hit.pattern].stop
+    }
+
+    /// Whether a hit starts a side part.
+    pub fn hit_is_side(&self, hit: &Hit) -> bool {
+        self.patterns[hit.pattern].side
+    }
+
+    /// Whether a hit is a catch-all claim.
+    pub fn hit_is_catch_all(&self, hit: &Hit) -> bool {
+        self.patterns[hit.pattern].catch_all
+    }
+
+    /// Whether a hit separates a conversion's source from its target.
+    pub fn hit_is_direction(&self, hit: &Hit) -> bool {
+        self.patterns[hit.pattern].direction
+    }
+
+    /// Whether a stem is an ASCII stop word.
+    pub fn is_stop_stem(&self, stem: &str) -> bool {
+        self.stop_stems.contains(stem)
+    }
+
+    /// The index of a concept by name.
+    pub fn concept(&self, name: &str) -> Option<usize> {
+        self.concepts.iter().position(|c| c.name == name)
+    }
+
+    /// Concept indices named in a text (any script).
+    pub fn concepts_in(&self, text: &str) -> BTreeSet<usize> {
+        let norm = super::text::normalize_plain(text);
+        self.hits(&norm)
+            .flat_map(|h| self.hit_concepts(&h).to_vec())
+            .collect()
+    }
+
+    /// Families a concept belongs to.
+    pub fn families_of_concept(&self, concept: usize) -> &[String] {
+        &self.concepts[concept].families
+    }
+
+    /// Families a category belongs to (by the `categories` table of the lexicon).
+    pub fn families_of_category(&self, category: &str) -> Option<&BTreeSet<String>> {
+        self.category_families.get(&category.trim().to_lowercase())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_term_finds_its_concept_on_its_own() {
+        let lex = lexicon();
+        let file: LexiconFile = serde_json::from_str(LEXICON_JSON).unwrap();
+        for (name, entry) in &file.concepts {
+            let c = lex.concept(name).unwrap();
+            for t in &entry.terms {
+                assert!(
+                    lex.concepts_in(t).contains(&c),
+                    "{t:?} does not find {name}"
+                );
+            }
+        }
+        assert!(lex.families_of_category("Cooking").unwrap().contains("fun"));
+    }
+
+    #[test]
+    fn words_and_markers_never_hide_a_concept() {
+        let lex = lexicon();
+        // 合作协议 is a segmentation word; it still names the contract.
+        let contract = lex.concept("contract").unwrap();
+        assert!(lex.concepts_in("合作协议").contains(&contract));
+        let convert = lex.concept("convert").unwrap();
+        assert!(lex.concepts_in("导出为 Excel").contains(&convert));
+        // A protection word shadows a one-character term inside it: 背景 is no studying (背).
+        let learn = lex.concept("learn").unwrap();
+        assert!(!lex.concepts_in("去掉背景").contains(&learn));
+    }
+
+    #[test]
+    fn bad_lexicons_are_refused_with_the_concept_named() {
+        let bad = r#"{"concepts": {"x": {"kind": "thing", "terms": ["a"]}}, "categories": {}}"#;
+        assert!(Lexicon::parse(bad).err().unwrap().contains("\"x\""));
+        let bad = r#"{"concepts": {"x": {"kind": "object", "terms": ["a"], "broader": ["y"]}}, "categories": {}}"#;
+        assert!(
+            Lexicon::parse(bad)
+                .err()
+                .unwrap()
+                .contains("unknown broader")
+        );
+        let bad = r#"{"concepts": {"x": {"kind": "object", "terms": ["!!"]}}, "categories": {}}"#;
+        assert!(Lexicon::parse(bad).err().unwrap().contains("empty term"));
+    }
+
+    #[test]
+    fn clause_and_sentence_breaks() {
+        let mut seen = Vec::new();
+        pieces("merge pdfs, then 2.3 (docx). 合并。", |p| {
+            seen.push(match p {
+                Piece::Word(w) | Piece::Cjk(w) => w.to_owned(),
+                Piece::Break(true) => "|.".into(),
+                Piece::Break(false) => "|".into(),
+            })
+        });
+        assert_eq!(
+            seen,
+            [
+                "merge", "pdfs", "|", "then", "2", "3", "docx", "|.", "合并", "|."
+            ]
+        );
+    }
+}

@@ -1,0 +1,679 @@
+//! Task relevance: how well a candidate covers a request, from the request's concepts (objects,
+//! actions, topics) and its remaining content words, with the action bound to the request's object,
+//! a penalty for catch-all listings and the request's side part weighing less.
+//!
+//! 1. The request is analyzed ([`super::text`]) into **units**: each concept it names (an object such
+//!    as `@pdf`, an action such as `@merge`, a topic such as `@legal`) and each content word no concept
+//!    term covers (a stem, a Chinese word, or the bigrams of one uncovered Chinese stretch together).
+//!    Words after a side marker ("then", "and also", 然后, 再, 顺便 …) form the *side part*.
+//! 2. A candidate **matches a unit** with the weight of the best field it appears in (name 1,
+//!    first sentence 0.9, categories 0.85, rest of the description 0.65, agent notes 0.5); a
+//!    related concept (`broader` in the lexicon: an NDA is a contract) earns [`RELATED`] of that.
+//!    An **action counts only on the request's object**: fully when the candidate names it in the
+//!    same clause as one of the request's objects, or when that object is in its name or categories;
+//!    [`UNBOUND_ACTION`] of it otherwise. A request with no known object but other content words
+//!    keeps [`UNKNOWN_OBJECT_ACTION`] of each action.
+//! 3. **Coverage** = Σ unit weight × match / Σ unit weight, with objects and actions weighing
+//!    [`OBJECT_WEIGHT`] and [`ACTION_WEIGHT`], topics [`TOPIC_WEIGHT`], free words [`WORD_WEIGHT`]
+//!    each but together at most [`FREE_WORDS_CAP`]; side-part units count [`SIDE_WEIGHT`].
+//! 4. A candidate that matches **none of the request's objects** but names objects of its own is a
+//!    miss: its coverage is multiplied by [`OBJECT_MISS`] (the right action on the wrong object is
+//!    not half a hit). So is one that converts the other way round or to another target.
+//! 5. **Breadth**: a listing that claims many distinct objects and actions is evidence of little; its
+//!    claims count `min(1, ((1 + BREADTH_FREE) / (1 + breadth))^BREADTH_POWER)`.
+//!
+//! The match strength (coverage × object rule × breadth) is absolute: the pick's cut-off reads it.
+//! Relevance, the `task` factor's value, adds BM25F relative to the best candidate as a small
+//! lexical tie-breaker: `strength × (1 − LEXICAL_SHARE + LEXICAL_SHARE × BM25F / best)`.
+
+use super::lexicon::{Kind, lexicon};
+use super::text::{Analysis, Doc, FIELDS, Field, Index, TokKind, Vocab};
+
+/// Unit weights.
+pub const OBJECT_WEIGHT: f64 = 1.0;
+pub const ACTION_WEIGHT: f64 = 1.0;
+pub const TOPIC_WEIGHT: f64 = 0.6;
+/// A generic object (file, page, text, data).
+pub const GENERIC_WEIGHT: f64 = 0.5;
+pub const WORD_WEIGHT: f64 = 0.4;
+/// Free words when the request names no known object: they are likely what it is about.
+pub const OBJECTLESS_WORD_WEIGHT: f64 = 0.8;
+/// The free words of a request weigh together at most this (a long story around a short request
+/// does not drown its concepts).
+pub const FREE_WORDS_CAP: f64 = 1.5;
+/// Units of the side part of a two-part request.
+pub const SIDE_WEIGHT: f64 = 0.5;
+/// Match weight by field ([`Field`] order).
+pub const FIELD_MATCH: [f64; FIELDS] = [1.0, 0.85, 0.9, 0.65, 0.5];
+/// A related concept's share of a match: the listing names a narrower concept than the request
+/// (asked for a contract tool, it checks NDAs) …
+pub const NARROWER_CREDIT: f64 = 0.7;
+/// … or a broader one (asked for an NDA check, it reviews contracts).
+pub const BROADER_CREDIT: f64 = 0.5;
+/// A listing that calls itself all-in-one ('全家桶', 'one skill for everything'): its claims
+/// count this much (on top of the breadth weight).
+pub const CATCH_ALL: f64 = 0.6;
+/// An action the candidate has, but not on the request's object.
+pub const UNBOUND_ACTION: f64 = 0.35;
+/// An action in the same sentence as the request's object, but another clause of it.
+pub const SENTENCE_ACTION: f64 = 0.55;
+/// A listing whose name states an action the request does not ask for (`pptx-translator` for
+/// restyling a deck, `youtube-downloader` for a summary): its match counts this much.
+pub const NAME_ACTION_MISS: f64 = 0.75;
+/// An action when the request names no known object but other words.
+pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
+/// Coverage kept by a candidate that matches none of the request's objects.
+pub const OBJECT_MISS: f64 = 0.25;
+/// Distinct objects and actions a listing may claim before its claims weigh less.
+pub const BREADTH_FREE: f64 = 9.0;
+pub const BREADTH_POWER: f64 = 0.8;
+/// Share of relevance that comes from BM25F relative to the best candidate.
+pub const LEXICAL_SHARE: f64 = 0.15;
+
+/// What a unit of a request is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UnitKind {
+    Concept {
+        concept: usize,
+        kind: Kind,
+    },
+    /// Lexical tokens that count as one unit (one word; or the bigrams of one Chinese stretch).
+    Words(Vec<u32>),
+}
+
+/// One unit of a request.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub weight: f64,
+    pub side: bool,
+    /// How the user wrote it (for the card's "matched" list); empty for bigram stretches.
+    pub surface: String,
+    /// Where it starts in the lower-cased request.
+    pub at: u32,
+}
+
+/// A request, analyzed.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    pub units: Vec<Unit>,
+    /// Objects of the main part (of the whole request when the main part names none).
+    pub objects: Vec<usize>,
+    /// Lexical tokens for BM25F with their weights (side part halved), distinct.
+    pub tokens: Vec<(u32, f64)>,
+    /// Concepts related to each concept unit (broader and narrower) with their credit, by unit.
+    related: Vec<Vec<(usize, f64)>>,
+    /// Conversions asked for: (source, target).
+    pub directions: Vec<(usize, usize)>,
+    /// The main part's actions (any part's when the main part has none).
+    pub actions: Vec<usize>,
+    /// The objects and the concepts related to them.
+    object_family: Vec<usize>,
+    unknown_object: bool,
+}
+
+/// Which script a request is written in: the cut-off is calibrated per script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Script {
+    /// No CJK.
+    Latin,
+    /// Chinese with at most a few Latin words (product names, file types).
+    Han,
+    /// Chinese and English words mixed.
+    Mixed,
+}
+
+/// The script of a request: Latin without CJK; Han when CJK characters are at least half of its
+/// letters and digits; Mixed otherwise.
+pub fn script_of(text: &str) -> Script {
+    let (mut cjk, mut other) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphanumeric()) {
+        if super::lexicon::is_cjk(c) {
+            cjk += 1;
+        } else {
+            other += 1;
+        }
+    }
+    if cjk == 0 {
+        Script::Latin
+    } else if cjk * 2 >= cjk + other {
+        Script::Han
+    } else {
+        Script::Mixed
+    }
+}
+
+impl Query {
+    pub fn new(vocab: &mut Vocab, a: &Analysis) -> Query {
+        let lex = lexicon();
+        let mut q = Query::default();
+        let add_concept =
+            |q: &mut Query, concept: usize, side: bool, surface: &str, at: u32| {
+                if let Some(u) = q.units.iter_mut().find(
+                    |u| matches!(u.kind, UnitKind::Concept { concept: c, .. } if c == concept),
+                ) {
+                    // Named in both parts: the main part's weight.
+                    if u.side && !side {
+                        u.side = false;
+                        u.weight /= SIDE_WEIGHT;
+                    }
+                    return;
+                }
+                let kind = lex.concepts[concept].kind;
+                let w = match kind {
+                    Kind::Object if lex.concepts[concept].generic => GENERIC_WEIGHT,
+                    Kind::Object => OBJECT_WEIGHT,
+                    Kind::Action => ACTION_WEIGHT,
+                    Kind::Topic => TOPIC_WEIGHT,
+                } * if side { SIDE_WEIGHT } else { 1.0 };
+                q.units.push(Unit {
+                    kind: UnitKind::Concept { concept, kind },
+                    weight: w,
+                    side,
+                    surface: surface.to_owned(),
+                    at,
+                });
+            };
+        for c in &a.concepts {
+            let surface = &a.lower[c.at.0 as usize..c.at.1 as usize];
+            add_concept(&mut q, c.concept, c.side, surface, c.at.0);
+        }
+        // Free words: one unit per distinct word, one per uncovered Chinese stretch.
+        let mut free: Vec<Unit> = Vec::new();
+        let mut stretch_of: Vec<(u32, usize)> = Vec::new();
+        for t in a.tokens.iter().filter(|t| t.free) {
+            let surface = a.lower[t.at.0 as usize..t.at.1 as usize].to_owned();
+            let w = WORD_WEIGHT * if t.side { SIDE_WEIGHT } else { 1.0 };
+            match t.kind {
+                TokKind::CjkGram => {
+                    if let Some(&(_, i)) = stretch_of.iter().find(|(s, _)| *s == t.stretch) {
+                        if let UnitKind::Words(ids) = &mut free[i].kind
+                            && !ids.contains(&t.id)
+                        {
+                            ids.push(t.id);
+                        }
+                        continue;
+                    }
+                    stretch_of.push((t.stretch, free.len()));
+                    free.push(Unit {
+                        kind: UnitKind::Words(vec![t.id]),
+                        weight: w,
+                        side: t.side,
+                        surface: String::new(),
+                        at: t.at.0,
+                    });
+                }
+                _ => {
+                    if free
+                        .iter()
+                        .any(|u| matches!(&u.kind, UnitKind::Words(ids) if ids == &[t.id]))
+                    {
+                        continue;
+                    }
+                    free.push(Unit {
+                        kind: UnitKind::Words(vec![t.id]),
+                        weight: w,
+                        side: t.side,
+                        surface,
+                        at: t.at.0,
+                    });
+                }
+            }
+        }
+        let objectless = !q.units.iter().any(|u| {
+            matches!(
+                u.kind,
+                UnitKind::Concept {
+                    kind: Kind::Object,
+                    ..
+                }
+            )
+        });
+        if objectless {
+            for u in &mut free {
+                u.weight *= OBJECTLESS_WORD_WEIGHT / WORD_WEIGHT;
+            }
+        }
+        let total: f64 = free.iter().map(|u| u.weight).sum();
+        if total > FREE_WORDS_CAP {
+            for u in &mut free {
+                u.weight *= FREE_WORDS_CAP / total;
+            }
+        }
+        q.unknown_object = !free.is_empty();
+        q.units.extend(free);
+        let objects = |side: Option<bool>| -> Vec<usize> {
+            q.units
+                .iter()
+                .filter(|u| side.is_none_or(|s| u.side == s))
+                .filter_map(|u| match u.kind {
+                    UnitKind::Concept {
+                        concept,
+                        kind: Kind::Object,
+                    } => Some(concept),
+                    _ => None,
+                })
+                .collect()
+        };
+        // The request's objects: the main part's specific ones; else any specific ones; else the
+        // generic ones.
+        let specific = |v: Vec<usize>| -> Vec<usize> {
+            v.into_iter()
+                .filter(|&o| !lex.concepts[o].generic)
+                .collect()
+        };
+        q.objects = specific(objects(Some(false)));
+        if q.objects.is_empty() {
+            q.objects = specific(objects(None));
+        }
+        if q.objects.is_empty() {
+            q.objects = objects(None);
+        }
+        if !q.objects.is_empty() {
+            q.unknown_object = false;
+        }
+        q.object_family = q
+            .objects
+            .iter()
+            .flat_map(|&o| std::iter::once(o).chain(related(o).into_iter().map(|r| r.0)))
+            .collect();
+        q.directions = a.directions.clone();
+        let actions = |side: Option<bool>| -> Vec<usize> {
+            q.units
+                .iter()
+                .filter(|u| side.is_none_or(|s| u.side == s))
+                .filter_map(|u| match u.kind {
+                    UnitKind::Concept {
+                        concept,
+                        kind: Kind::Action,
+                    } => Some(concept),
+                    _ => None,
+                })
+                .collect()
+        };
+        q.actions = actions(Some(false));
+        if q.actions.is_empty() {
+            q.actions = actions(None);
+        }
+        // A minor action (download, send, import) beside a main one is the means: side weight.
+        let has_main_action = q.units.iter().any(|u| {
+            matches!(u.kind, UnitKind::Concept { concept, kind: Kind::Action } if !lex.concepts[concept].minor)
+        });
+        if has_main_action {
+            for u in &mut q.units {
+                if let UnitKind::Concept {
+                    concept,
+                    kind: Kind::Action,
+                } = u.kind
+                    && lex.concepts[concept].minor
+                    && !u.side
+                {
+                    u.side = true;
+                    u.weight *= SIDE_WEIGHT;
+                }
+            }
+        }
+        q.related = q
+            .units
+            .iter()
+            .map(|u| match u.kind {
+                UnitKind::Concept { concept, .. } => related(concept),
+                UnitKind::Words(_) => Vec::new(),
+            })
+            .collect();
+        // Lexical tokens: every token and concept of the request, side part at half weight.
+        let mut tokens: Vec<(u32, f64)> = Vec::new();
+        let mut push = |id: u32, side: bool| {
+            let w = if side { SIDE_WEIGHT } else { 1.0 };
+            match tokens.iter_mut().find(|(t, _)| *t == id) {
+                Some(e) => e.1 = e.1.max(w),
+                None => tokens.push((id, w)),
+            }
+        };
+        for t in &a.tokens {
+            push(t.id, t.side);
+        }
+        for c in &a.concepts {
+            let name = format!("@{}", lex.concepts[c.concept].name);
+            push(vocab.intern(&name), c.side);
+        }
+        q.tokens = tokens;
+        q
+    }
+
+    /// Whether the request has anything to match.
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+}
+
+/// Concepts related to `concept` with their credit: its broader ones and those it is broader than.
+fn related(concept: usize) -> Vec<(usize, f64)> {
+    let lex = lexicon();
+    let mut out: Vec<(usize, f64)> = lex.concepts[concept]
+        .broader
+        .iter()
+        .map(|&b| (b, BROADER_CREDIT))
+        .collect();
+    for (i, c) in lex.concepts.iter().enumerate() {
+        if c.broader.contains(&concept) {
+            out.push((i, NARROWER_CREDIT));
+        }
+    }
+    out
+}
+
+/// How one candidate matches a request.
+#[derive(Debug, Clone, Default)]
+pub struct Match {
+    /// Absolute match strength in [0, 1] (what the cut-off reads).
+    pub strength: f64,
+    /// Coverage before the object rule and the breadth weight.
+    pub coverage: f64,
+    /// Indices of the units matched (fully or partly), in request order.
+    pub matched: Vec<usize>,
+    /// The candidate names none of the request's objects.
+    pub object_miss: bool,
+    /// The candidate converts the other way round (Word → PDF asked, PDF → Word offered).
+    pub reversed: bool,
+    /// The listing calls itself all-in-one.
+    pub catch_all: bool,
+    /// Its name states an action the request does not ask for.
+    pub name_action_miss: bool,
+    /// The breadth weight applied (1 for a specific listing).
+    pub breadth_weight: f64,
+    /// Distinct objects and actions the listing claims.
+    pub breadth: u16,
+}
+
+/// The weight a listing's claims keep for its breadth.
+pub fn breadth_weight(breadth: u16) -> f64 {
+    let b = f64::from(breadth);
+    if b <= BREADTH_FREE {
+        1.0
+    } else {
+        libm::pow((1.0 + BREADTH_FREE) / (1.0 + b), BREADTH_POWER)
+    }
+}
+
+/// The best field weight of a concept in a document, with the clause test for actions.
+fn concept_match(q: &Query, unit: usize, concept: usize, kind: Kind, doc: &Doc) -> f64 {
+    let direct = best_field(doc, concept, |o| bound(q, kind, doc, o));
+    let related = q.related[unit]
+        .iter()
+        .map(|&(r, credit)| credit * best_field(doc, r, |o| bound(q, kind, doc, o)))
+        .fold(0.0, f64::max);
+    direct.max(related)
+}
+
+/// The best field weight over the occurrences of `concept`, each times `factor`.
+fn best_field(doc: &Doc, concept: usize, factor: impl Fn(&super::text::Occurrence) -> f64) -> f64 {
+    doc.occurrences_of(concept)
+        .iter()
+        .map(|o| FIELD_MATCH[o.field as usize] * factor(o))
+        .fold(0.0, f64::max)
+}
+
+/// For an action: whether the occurrence in (`field`, `clause`) is about one of the request's
+/// objects (1), not (a fraction). Objects and topics always count fully.
+fn bound(q: &Query, kind: Kind, doc: &Doc, at: &super::text::Occurrence) -> f64 {
+    if kind != Kind::Action {
+        return 1.0;
+    }
+    if q.objects.is_empty() {
+        return if q.unknown_object {
+            UNKNOWN_OBJECT_ACTION
+        } else {
+            1.0
+        };
+    }
+    let identity = |f: u8| f == Field::Name as u8 || f == Field::Categories as u8;
+    let mut best = UNBOUND_ACTION;
+    for &c in &q.object_family {
+        for x in doc.occurrences_of(c) {
+            if identity(x.field) || (x.field == at.field && x.clause == at.clause) {
+                return 1.0;
+            }
+            if x.field == at.field && x.sentence == at.sentence {
+                best = best.max(SENTENCE_ACTION);
+            }
+        }
+    }
+    best
+}
+
+/// Match one document against a request.
+pub fn match_doc(q: &Query, doc: &Doc) -> Match {
+    let mut have = 0.0;
+    let mut all = 0.0;
+    let mut matched = Vec::new();
+    let mut object_hit = false;
+    for (i, u) in q.units.iter().enumerate() {
+        all += u.weight;
+        let m = match &u.kind {
+            UnitKind::Concept { concept, kind } => {
+                let m = concept_match(q, i, *concept, *kind, doc);
+                if *kind == Kind::Object && m > 0.0 && q.objects.contains(concept) {
+                    object_hit = true;
+                }
+                m
+            }
+            UnitKind::Words(ids) => {
+                let per: f64 = ids
+                    .iter()
+                    .map(|&id| {
+                        doc.fields_with(id)
+                            .map(|f| FIELD_MATCH[f])
+                            .fold(0.0, f64::max)
+                    })
+                    .sum();
+                per / ids.len() as f64
+            }
+        };
+        if m > 0.0 {
+            matched.push(i);
+            have += u.weight * m;
+        }
+    }
+    let coverage = if all > 0.0 { have / all } else { 0.0 };
+    // The right action on another object is a miss; a listing that names no object of its own
+    // (a proofreader, a translator) merely lacks the request's.
+    let object_miss = !q.objects.is_empty() && !object_hit && doc.has_object;
+    // A conversion the other way round, or from the same source to another target.
+    let reversed = q.directions.iter().any(|&(s, d)| {
+        let (s, d) = (s as u16, d as u16);
+        !doc.directions.contains(&(s, d))
+            && doc
+                .directions
+                .iter()
+                .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
+    });
+    let bw = breadth_weight(doc.breadth) * if doc.catch_all { CATCH_ALL } else { 1.0 };
+    let name_action_miss = !q.actions.is_empty()
+        && !doc.name_actions.is_empty()
+        && !doc.name_actions.iter().any(|&a| {
+            let a = a as usize;
+            q.actions
+                .iter()
+                .any(|&x| x == a || related(x).iter().any(|r| r.0 == a))
+        });
+    let strength = coverage
+        * if object_miss || reversed {
+            OBJECT_MISS
+        } else {
+            1.0
+        }
+        * if name_action_miss {
+            NAME_ACTION_MISS
+        } else {
+            1.0
+        }
+        * bw;
+    Match {
+        strength,
+        coverage,
+        matched,
+        object_miss,
+        reversed,
+        name_action_miss,
+        catch_all: doc.catch_all,
+        breadth_weight: bw,
+        breadth: doc.breadth,
+    }
+}
+
+/// Relevance from the match strength and BM25F relative to the best candidate.
+pub fn relevance(strength: f64, bm25: f64, best_bm25: f64) -> f64 {
+    let lexical = if best_bm25 > 0.0 {
+        bm25 / best_bm25
+    } else {
+        0.0
+    };
+    strength * (1.0 - LEXICAL_SHARE + LEXICAL_SHARE * lexical)
+}
+
+/// BM25F of every document for the request.
+pub fn bm25_all(index: &Index<'_>, q: &Query, n: usize) -> Vec<(f64, Vec<u32>)> {
+    (0..n).map(|i| index.score(i, &q.tokens)).collect()
+}
+
+/// The matched units as the user wrote them, in the order of the request, at most six: concept terms
+/// and whole words, never a bigram of an unknown Chinese stretch; a surface inside a longer one
+/// shown is left out.
+pub fn display_terms(q: &Query, matched: &[usize]) -> Vec<String> {
+    let mut found: Vec<(u32, &str)> = matched
+        .iter()
+        .filter_map(|&i| q.units.get(i))
+        .filter(|u| !u.surface.trim().is_empty())
+        .map(|u| (u.at, u.surface.trim()))
+        .collect();
+    found.sort();
+    let mut out: Vec<String> = Vec::new();
+    for (_, s) in found {
+        if out.iter().any(|o| o.contains(s)) {
+            continue;
+        }
+        out.retain(|o| !s.contains(o.as_str()));
+        out.push(s.to_owned());
+    }
+    out.truncate(6);
+    out
+}
+
+/// Relevance bands: with a task, candidates whose relevance is within the same step of
+/// [`BAND`] × the best relevance are ordered by their score (credibility, productivity and the
+/// rest decide among comparable matches); a whole band of relevance outweighs any score.
+pub const BAND: f64 = 0.05;
+
+/// The band of a relevance below the best one (0 = the top band).
+pub fn band(relevance: f64, best: f64) -> u32 {
+    if best <= 0.0 {
+        return 0;
+    }
+    libm::floor(((1.0 - relevance / best) / BAND).max(0.0)) as u32
+}
+
+/// Damerau–Levenshtein distance at most 1 (one insertion, deletion, substitution or swap of two
+/// neighbours).
+fn within_one(a: &[u8], b: &[u8]) -> bool {
+    if a == b {
+        return true;
+    }
+    let (la, lb) = (a.len(), b.len());
+    if la.abs_diff(lb) > 1 {
+        return false;
+    }
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (&a[prefix..], &b[prefix..]);
+    match la.cmp(&lb) {
+        std::cmp::Ordering::Equal => {
+            ra[1..] == rb[1..]
+                || (ra.len() >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra[2..] == rb[2..])
+        }
+        std::cmp::Ordering::Less => ra == &rb[1..],
+        std::cmp::Ordering::Greater => &ra[1..] == rb,
+    }
+}
+
+/// Correct typos of the request's English words against the lexicon's words: a word of four or
+/// more letters that no candidate and no term contains, one edit away from exactly one lexicon word
+/// (for four-letter words, only a missing letter or two swapped ones), is read as that word.
+pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
+    let lex = lexicon();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    let lower = crate::lowercase(text);
+    if lower.len() != text.len() {
+        return text.to_owned();
+    }
+    let bytes = lower.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_lowercase() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        let word = &lower[start..i];
+        if word.len() < 4 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
+            continue;
+        }
+        if vocab.knows_word(word) || lex.vocabulary.iter().any(|(raw, _)| raw == word) {
+            continue;
+        }
+        let stem = super::lexicon::stemmer().stem(word);
+        if lex.is_stop_stem(&stem) || lex.vocabulary.iter().any(|(_, s)| *s == stem) {
+            continue;
+        }
+        // Each candidate with its edit: two swapped letters (the commonest slip) before a missing or
+        // extra letter before a wrong one; only a unique best candidate is taken.
+        let mut candidates: Vec<(u8, String)> = lex
+            .vocabulary
+            .iter()
+            .flat_map(|(raw, _)| [raw.clone(), format!("{raw}s")])
+            .filter(|raw| {
+                raw != word
+                    && within_one(word.as_bytes(), raw.as_bytes())
+                    && (word.len() > 4 || raw.len() > word.len() || is_swap(word, raw))
+            })
+            .map(|raw| {
+                let rank = if is_swap(word, &raw) {
+                    0
+                } else if raw.len() != word.len() {
+                    1
+                } else {
+                    2
+                };
+                (rank, raw)
+            })
+            .collect();
+        candidates.sort();
+        candidates.dedup();
+        let best: Vec<&(u8, String)> = candidates
+            .iter()
+            .filter(|c| c.0 == candidates.first().map_or(9, |f| f.0))
+            .collect();
+        if let [only] = best[..] {
+            out.push_str(&text[last..start]);
+            out.push_str(&only.1);
+            last = i;
+        }
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+fn is_swap(a: &str, b: &str) -> bool {
+    a.len() == b.len() && {
+        let d: Vec<usize> = (0..a.len())
+            .filter(|&k| a.as_bytes()[k] != b.as_bytes()[k])
+            .collect();
+        d.len() == 2 && d[1] == d[0] + 1
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,216 @@
+//! Relevance: objects and actions, breadth, the side part, direction, and what the card shows.
+
+use super::*;
+use crate::rank::text::{Doc, Field, Vocab};
+
+fn doc(v: &mut Vocab, name: &str, description: &str) -> Doc {
+    let (lead, body) = crate::render::first_sentence(description);
+    Doc::new(
+        v,
+        &[
+            (Field::Name, name),
+            (Field::Lead, lead),
+            (Field::Body, body),
+        ],
+    )
+}
+
+fn strength(v: &mut Vocab, d: &Doc, task: &str) -> Match {
+    let a = v.analyze_text(task);
+    let q = Query::new(v, &a);
+    match_doc(&q, d)
+}
+
+#[test]
+fn the_action_on_the_wrong_object_is_a_miss_not_half_a_hit() {
+    let mut v = Vocab::default();
+    let pdf = doc(
+        &mut v,
+        "pdf merge",
+        "Combine several PDFs into a single file.",
+    );
+    let excel = doc(
+        &mut v,
+        "excel merge",
+        "Merge several Excel workbooks into one sheet.",
+    );
+    for task in ["merge these PDFs", "把几个 PDF 合并成一个"] {
+        let right = strength(&mut v, &pdf, task);
+        let wrong = strength(&mut v, &excel, task);
+        assert!(wrong.object_miss && !right.object_miss, "{task}");
+        assert!(right.strength > 0.8, "{task}: {right:?}");
+        assert!(
+            wrong.strength < 0.25 * right.strength + 0.01,
+            "{task}: {wrong:?}"
+        );
+    }
+}
+
+#[test]
+fn an_action_counts_on_the_request_s_object_only() {
+    let mut v = Vocab::default();
+    // The catch-all translates, and reads PDFs: not "translates PDFs".
+    let list = doc(
+        &mut v,
+        "assistant",
+        "Helps you: translates, reads PDFs, drafts emails.",
+    );
+    let real = doc(
+        &mut v,
+        "pdf translator",
+        "Translate PDF documents and keep the layout.",
+    );
+    let a = strength(&mut v, &list, "translate this PDF");
+    let b = strength(&mut v, &real, "translate this PDF");
+    assert!(b.strength > a.strength + 0.2, "{a:?} {b:?}");
+}
+
+#[test]
+fn catch_alls_and_broad_listings_weigh_less() {
+    assert_eq!(breadth_weight(3), 1.0);
+    assert!(breadth_weight(20) < 0.6);
+    assert!(breadth_weight(12) > breadth_weight(16));
+    let mut v = Vocab::default();
+    let all = doc(
+        &mut v,
+        "office everything",
+        "All-in-one office AI: merge PDFs, translate, summarize, review contracts, make slides, edit video.",
+    );
+    let one = doc(
+        &mut v,
+        "pdf merge",
+        "Combine several PDFs into a single file.",
+    );
+    let a = strength(&mut v, &all, "merge PDFs");
+    let b = strength(&mut v, &one, "merge PDFs");
+    assert!(a.catch_all && !b.catch_all);
+    assert!(b.strength > a.strength, "{a:?} {b:?}");
+}
+
+#[test]
+fn the_side_part_weighs_less_than_the_main_part() {
+    let mut v = Vocab::default();
+    let merge = doc(
+        &mut v,
+        "pdf merge",
+        "Combine several PDFs into a single file.",
+    );
+    let split = doc(&mut v, "pdf split", "Delete or extract pages of a PDF.");
+    let task = "Combine the PDFs into one, then delete the blank pages";
+    let m = strength(&mut v, &merge, task);
+    let s = strength(&mut v, &split, task);
+    assert!(m.strength > s.strength, "main {m:?} side {s:?}");
+}
+
+#[test]
+fn a_minor_action_is_the_means_and_the_other_the_goal() {
+    let mut v = Vocab::default();
+    let dl = doc(
+        &mut v,
+        "youtube downloader",
+        "Download YouTube videos in any quality.",
+    );
+    let sum = doc(
+        &mut v,
+        "youtube summarizer",
+        "Summarize a YouTube video from its transcript.",
+    );
+    let task = "download this YouTube talk and give me a summary";
+    let d = strength(&mut v, &dl, task);
+    let s = strength(&mut v, &sum, task);
+    assert!(s.strength > d.strength, "{s:?} {d:?}");
+}
+
+#[test]
+fn a_conversion_the_other_way_round_is_a_miss() {
+    let mut v = Vocab::default();
+    let to_word = doc(
+        &mut v,
+        "PDF to Word",
+        "Convert PDF to an editable Word document.",
+    );
+    let to_pdf = doc(
+        &mut v,
+        "Office to PDF",
+        "Convert Word, Excel and PowerPoint files to PDF.",
+    );
+    for task in ["Turn this Word doc into a PDF", "word 转 pdf"] {
+        let w = strength(&mut v, &to_word, task);
+        let p = strength(&mut v, &to_pdf, task);
+        assert!(w.reversed && !p.reversed, "{task}: {w:?} {p:?}");
+        assert!(p.strength > w.strength, "{task}");
+    }
+    let w = strength(&mut v, &to_word, "pdf 转 word");
+    assert!(!w.reversed);
+}
+
+#[test]
+fn the_name_s_action_must_be_asked_for() {
+    let mut v = Vocab::default();
+    let tr = doc(
+        &mut v,
+        "pptx translator",
+        "Translate PowerPoint decks, keeping layout and fonts.",
+    );
+    let m = strength(
+        &mut v,
+        &tr,
+        "restyle my deck: the fonts are all over the place",
+    );
+    assert!(m.name_action_miss, "{m:?}");
+}
+
+#[test]
+fn typos_are_read_as_the_lexicon_word_one_edit_away() {
+    let v = Vocab::default();
+    assert_eq!(correct_typos(&v, "mrege pdfs"), "merge pdfs");
+    assert_eq!(
+        correct_typos(&v, "extarct tabels from pdf to exel"),
+        "extract tables from pdf to excel"
+    );
+    // A four-letter word is only corrected for a missing or swapped letter, and known words stay.
+    assert_eq!(correct_typos(&v, "tune my guitar"), "tune my guitar");
+    assert_eq!(correct_typos(&v, "merge sheets"), "merge sheets");
+}
+
+#[test]
+fn script_decides_the_cut_off_language() {
+    assert_eq!(script_of("merge pdfs"), Script::Latin);
+    assert_eq!(script_of("把年报 PDF 里的表格导出到 Excel"), Script::Han);
+    assert_eq!(
+        script_of("这个 PDF 里有好几个 table，能不能 export 成 xlsx"),
+        Script::Mixed
+    );
+}
+
+#[test]
+fn the_card_shows_words_and_concepts_never_fragments() {
+    let mut v = Vocab::default();
+    let d = doc(
+        &mut v,
+        "meeting-minutes-cn",
+        "把会议录音转成文字，并整理成带待办事项和负责人的中文会议纪要。",
+    );
+    let a = v.analyze_text("把会议录音整理成纪要");
+    let q = Query::new(&mut v, &a);
+    let m = match_doc(&q, &d);
+    let shown = display_terms(&q, &m.matched);
+    assert!(
+        shown.contains(&"会议".to_owned()) && shown.contains(&"纪要".to_owned()),
+        "{shown:?}"
+    );
+    for bad in ["把会", "议录", "音整"] {
+        assert!(!shown.iter().any(|s| s == bad), "{shown:?}");
+    }
+    // English: the words as written, not their stems.
+    let d = doc(
+        &mut v,
+        "pdf-table-extract",
+        "Extract tables from PDF documents into Excel.",
+    );
+    let a = v.analyze_text("extract tables from a PDF into a spreadsheet");
+    let q = Query::new(&mut v, &a);
+    let shown = display_terms(&q, &match_doc(&q, &d).matched);
+    assert!(shown.contains(&"tables".to_owned()), "{shown:?}");
+    assert!(!shown.iter().any(|s| s == "tabl"), "{shown:?}");
+}

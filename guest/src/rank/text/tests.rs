@@ -1,0 +1,168 @@
+//! The analyzer, the segmentation and BM25F.
+
+use super::*;
+use crate::rank::lexicon::lexicon;
+
+fn has(toks: &[String], t: &str) -> bool {
+    toks.iter().any(|x| x == t)
+}
+
+#[test]
+fn chinese_runs_are_segmented_into_words_and_concepts() {
+    let toks = analyze("把 PDF 表格转成 Excel");
+    for t in [
+        "pdf",
+        "表格",
+        "转成",
+        "excel",
+        "@pdf",
+        "@table",
+        "@convert",
+        "@spreadsheet",
+    ] {
+        assert!(has(&toks, t), "{t} missing from {toks:?}");
+    }
+    // Words, not bigrams that straddle them.
+    assert!(!has(&toks, "格转"), "{toks:?}");
+    assert!(!has(&toks, "把"), "stop word kept: {toks:?}");
+}
+
+#[test]
+fn meeting_words_are_words_not_fragments() {
+    let toks = analyze("把会议录音整理成纪要");
+    for t in ["会议", "录音", "纪要", "@meeting", "@audio", "@minutes"] {
+        assert!(has(&toks, t), "{t} missing from {toks:?}");
+    }
+    for bad in ["把会", "议录", "音整"] {
+        assert!(!has(&toks, bad), "{bad} in {toks:?}");
+    }
+}
+
+#[test]
+fn uncovered_chinese_stretches_fall_back_to_bigrams() {
+    // No dictionary word for these characters: bigrams keep them searchable.
+    let mut v = Vocab::default();
+    let a = v.analyze_text("魑魅魍魉");
+    let grams: Vec<&str> = a.tokens.iter().map(|t| v.text(t.id)).collect();
+    assert_eq!(grams, ["魑魅", "魅魍", "魍魉"]);
+    assert!(
+        a.tokens
+            .iter()
+            .all(|t| t.kind == TokKind::CjkGram && t.free)
+    );
+    assert!(a.tokens.iter().all(|t| t.stretch == a.tokens[0].stretch));
+}
+
+#[test]
+fn english_words_are_stemmed_and_inflections_meet_concepts() {
+    let toks = analyze("Extracts tables from PDFs; merged files");
+    for t in [
+        "extract", "tabl", "@table", "@pdf", "@extract", "@merge", "@file",
+    ] {
+        assert!(has(&toks, t), "{t} missing from {toks:?}");
+    }
+}
+
+#[test]
+fn ascii_terms_match_whole_words_only() {
+    // `ci` is a devops term; it must not fire inside `social` or `recipe`.
+    let toks = analyze("social recipes");
+    assert!(!has(&toks, "@ci"), "{toks:?}");
+    assert!(has(&toks, "@recipe"), "{toks:?}");
+}
+
+#[test]
+fn mixed_script_runs_split_at_the_script_change() {
+    let toks = analyze("导出为Excel文件");
+    assert!(has(&toks, "excel"), "{toks:?}");
+    // 导出为 is one word (a direction marker) that still names the conversion.
+    assert!(has(&toks, "导出为") && has(&toks, "@convert"), "{toks:?}");
+    assert!(has(&toks, "文件"), "{toks:?}");
+}
+
+#[test]
+fn clauses_and_the_side_part_are_marked() {
+    let mut v = Vocab::default();
+    let a = v.analyze_text("把三个 PDF 合成一个，再把最后一页删掉");
+    let lex = lexicon();
+    let find = |name: &str| {
+        a.concepts
+            .iter()
+            .find(|c| lex.concepts[c.concept].name == name)
+            .copied()
+            .unwrap_or_else(|| panic!("{name} missing"))
+    };
+    assert!(!find("merge").side && !find("pdf").side);
+    assert!(find("delete").side, "deleting pages is the side part");
+    assert!(find("delete").clause > find("merge").clause);
+    let en = v.analyze_text("Combine the PDFs, then remove the blank pages");
+    assert!(
+        en.concepts
+            .iter()
+            .any(|c| c.side && lex.concepts[c.concept].name == "delete")
+    );
+    assert!(
+        en.concepts
+            .iter()
+            .any(|c| !c.side && lex.concepts[c.concept].name == "merge")
+    );
+}
+
+#[test]
+fn bm25_prefers_the_field_weighted_match_and_the_rarer_term() {
+    let mut v = Vocab::default();
+    let docs = vec![
+        Doc::new(
+            &mut v,
+            &[(Field::Name, "pdf-merge"), (Field::Body, "merge files")],
+        ),
+        Doc::new(
+            &mut v,
+            &[(Field::Name, "notes"), (Field::Body, "keeps pdf notes")],
+        ),
+        Doc::new(
+            &mut v,
+            &[(Field::Name, "calendar"), (Field::Body, "family calendar")],
+        ),
+    ];
+    let q: Vec<(u32, f64)> = distinct(&v.analyze("pdf"))
+        .into_iter()
+        .map(|t| (t, 1.0))
+        .collect();
+    let ix = Index::new(&docs, &v);
+    let (a, _) = ix.score(0, &q);
+    let (b, _) = ix.score(1, &q);
+    let (c, m) = ix.score(2, &q);
+    assert!(a > b && b > 0.0, "name beats description: {a} {b}");
+    assert_eq!((c, m.len()), (0.0, 0));
+}
+
+#[test]
+fn interning_stems_each_word_once_and_keeps_stop_words_out() {
+    let mut v = Vocab::default();
+    let a = v.analyze("Tables and tables, the TABLE");
+    assert!(a[..3].iter().all(|&id| v.text(id) == "tabl"), "{a:?}");
+    assert!(a[3..].iter().all(|&id| v.text(id) == "@table"));
+    assert!(v.is_concept(a[3]));
+}
+
+#[test]
+fn doc_breadth_counts_distinct_objects_and_actions() {
+    let mut v = Vocab::default();
+    let narrow = Doc::new(
+        &mut v,
+        &[
+            (Field::Name, "pdf merge"),
+            (Field::Lead, "Combine several PDFs into one file."),
+        ],
+    );
+    let broad = Doc::new(
+        &mut v,
+        &[(
+            Field::Lead,
+            "AI assistant: writes, translates, makes PPT, reads PDFs, Excel, reviews contracts, summarizes meetings, edits videos, plans trips.",
+        )],
+    );
+    assert!(narrow.breadth <= 4, "{}", narrow.breadth);
+    assert!(broad.breadth >= 12, "{}", broad.breadth);
+}

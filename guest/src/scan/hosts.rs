@@ -1,0 +1,565 @@
+//! Where data goes and where code comes from: hosts taken from URLs, classified against the data in
+//! `guest/rules/hosts.json` (vendors with the key names that belong to them, installers, registries,
+//! request collectors, paste sites, tunnels, shorteners), and the vendor/host agreement rule: a key
+//! whose name names a vendor, sent to that vendor's domain, is the skill doing its job; sent anywhere
+//! else it is exfiltration.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+/// The bundled host data.
+pub const HOSTS_JSON: &str = include_str!("../../rules/hosts.json");
+
+/// What kind of place a host is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HostClass {
+    /// Loopback, private or link-local addresses, `localhost`, `*.local`, `*.internal`.
+    Local,
+    /// A vendor's API domain (see [`vendor_of_host`]).
+    Vendor,
+    /// An official installer or download host.
+    Installer,
+    /// A package registry.
+    Registry,
+    /// Nothing known about it.
+    Unknown,
+    /// A public IP address instead of a name.
+    RawIp,
+    /// A request collector (webhook.site, requestbin, interactsh…): made to receive stolen data.
+    Collector,
+    /// A paste site or anonymous file share.
+    Paste,
+    /// A tunnel to someone's machine (ngrok, trycloudflare, serveo…).
+    Tunnel,
+    /// A link shortener hiding the real destination.
+    Shortener,
+    /// A host made to look like a vendor's (`api.anthropic.com.evil.example`), or a GitHub path
+    /// whose owner cannot exist (`github.com/some_user/…`: GitHub names have no `_`).
+    Lookalike,
+}
+
+impl HostClass {
+    /// Places no honest skill fetches code from or sends secrets to.
+    pub fn is_suspicious(self) -> bool {
+        self >= HostClass::RawIp
+    }
+
+    /// Places a vendor runs (its API, installers, registries).
+    pub fn is_known_good(self) -> bool {
+        matches!(
+            self,
+            HostClass::Vendor | HostClass::Installer | HostClass::Registry
+        )
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HostClass::Local => "local",
+            HostClass::Vendor => "vendor",
+            HostClass::Installer => "installer",
+            HostClass::Registry => "registry",
+            HostClass::Unknown => "unknown",
+            HostClass::RawIp => "raw-ip",
+            HostClass::Collector => "collector",
+            HostClass::Paste => "paste",
+            HostClass::Tunnel => "tunnel",
+            HostClass::Shortener => "shortener",
+            HostClass::Lookalike => "lookalike",
+        }
+    }
+
+    /// A phrase for descriptions ("a raw IP address", "a request collector"…).
+    pub fn phrase(self) -> &'static str {
+        match self {
+            HostClass::Local => "this machine or the local network",
+            HostClass::Vendor => "a vendor's API",
+            HostClass::Installer => "an official installer host",
+            HostClass::Registry => "a package registry",
+            HostClass::Unknown => "a host that is not a known vendor",
+            HostClass::RawIp => "a raw IP address",
+            HostClass::Collector => "a request collector made to receive data",
+            HostClass::Paste => "a paste site or anonymous file share",
+            HostClass::Tunnel => "a tunnel to someone's machine",
+            HostClass::Shortener => "a link shortener that hides the destination",
+            HostClass::Lookalike => "a lookalike of a vendor's host",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Vendor {
+    pub name: String,
+    pub stems: Vec<String>,
+    pub domains: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct HostFile {
+    vendors: Vec<Vendor>,
+    installers: Vec<String>,
+    registries: Vec<String>,
+    collectors: Vec<String>,
+    paste: Vec<String>,
+    tunnels: Vec<String>,
+    shorteners: Vec<String>,
+    user_content: Vec<String>,
+    brands: Vec<String>,
+    brand_ok: Vec<String>,
+}
+
+fn data() -> &'static HostFile {
+    static D: OnceLock<HostFile> = OnceLock::new();
+    D.get_or_init(|| {
+        serde_json::from_str(HOSTS_JSON).expect("the bundled host data is valid (tested)")
+    })
+}
+
+/// Build the tables now ([`crate::initialize`]).
+pub(crate) fn initialize() {
+    lists();
+}
+
+/// `host` is `domain` or a subdomain of it.
+pub fn under(host: &str, domain: &str) -> bool {
+    host == domain
+        || host.len() > domain.len()
+            && host.ends_with(domain)
+            && host.as_bytes()[host.len() - domain.len() - 1] == b'.'
+}
+
+/// A URL's host and the rest (path and query), lower-cased host; `None` if `url` has no `scheme://`.
+pub fn split_url(url: &str) -> Option<(String, &str)> {
+    let rest = &url[url.find("://")? + 3..];
+    // A host filled in at run time (`https://${SITE}/…`, `https://<host>/…`) is not a host.
+    if rest.starts_with(['$', '{', '<', '%', '"', '\'']) {
+        return None;
+    }
+    let end = rest
+        .find(|c: char| {
+            matches!(
+                c,
+                '/' | '?'
+                    | '#'
+                    | '"'
+                    | '\''
+                    | '`'
+                    | ' '
+                    | '\t'
+                    | ')'
+                    | '>'
+                    | '<'
+                    | '}'
+                    | ','
+                    | ';'
+                    | '|'
+                    | '\\'
+                    | '$'
+                    | '{'
+                    | '%'
+                    | '*'
+            ) || c == ']' && !rest.starts_with('[')
+        })
+        .unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    let host = if authority.starts_with('[') {
+        authority.find(']').map_or(authority, |i| &authority[..=i])
+    } else {
+        authority.split(':').next().unwrap_or(authority)
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    if host.is_empty() {
+        return None;
+    }
+    Some((host, &rest[end..]))
+}
+
+/// Every `scheme://host…` URL in a line, as byte ranges.
+pub fn urls_in(line: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut from = 0;
+    while let Some(i) = line[from..].find("://").map(|i| i + from) {
+        let mut s = i;
+        while s > 0 && (b[s - 1].is_ascii_alphanumeric() || matches!(b[s - 1], b'+' | b'-' | b'.'))
+        {
+            s -= 1;
+        }
+        let mut e = i + 3;
+        if b.get(e) == Some(&b'[')
+            && let Some(close) = line[e..].find(']')
+        {
+            e += close + 1;
+        }
+        while e < b.len()
+            && !matches!(
+                b[e],
+                b' ' | b'\t'
+                    | b'"'
+                    | b'\''
+                    | b'`'
+                    | b')'
+                    | b'<'
+                    | b'>'
+                    | b'|'
+                    | b'\\'
+                    | b']'
+                    | b'}'
+            )
+        {
+            e += 1;
+        }
+        if s < i {
+            out.push((s, e));
+        }
+        from = e.max(i + 3);
+    }
+    out
+}
+
+fn ipv4(host: &str) -> Option<[u8; 4]> {
+    let mut out = [0u8; 4];
+    let mut parts = host.split('.');
+    for o in &mut out {
+        *o = parts.next()?.parse().ok()?;
+    }
+    parts.next().is_none().then_some(out)
+}
+
+/// The lists of `hosts.json`, as bits of [`Lists`].
+const COLLECTORS: u16 = 1;
+const PASTE: u16 = 1 << 1;
+const TUNNELS: u16 = 1 << 2;
+const SHORTENERS: u16 = 1 << 3;
+const INSTALLERS: u16 = 1 << 4;
+const REGISTRIES: u16 = 1 << 5;
+const USER_CONTENT: u16 = 1 << 6;
+const VENDORS: u16 = 1 << 7;
+const BRAND_OK: u16 = 1 << 8;
+
+/// How an entry of a list matches a host found at its domain.
+enum Entry {
+    /// The domain and every subdomain (`example.com`, or `.example.com` in `user_content`).
+    Under(u16),
+    /// The domain itself only (`user_content` entries without a leading dot).
+    Exact(u16),
+    /// The domain itself, with a path starting with the prefix (`host/prefix`); ASCII
+    /// case-insensitively unless `exact_case`.
+    Prefix(u16, String, bool),
+}
+
+/// Every list entry by domain, so that a host is classified with one lookup per label suffix
+/// (`a.b.example.com`, `b.example.com`, `example.com`, `com`) instead of a walk over every list.
+struct Lists {
+    by_domain: std::collections::BTreeMap<String, Vec<Entry>>,
+    brands: std::collections::BTreeSet<String>,
+}
+
+fn lists() -> &'static Lists {
+    static L: OnceLock<Lists> = OnceLock::new();
+    L.get_or_init(|| {
+        let d = data();
+        let mut by_domain: std::collections::BTreeMap<String, Vec<Entry>> = Default::default();
+        let mut add = |entry: &str, bit: u16, user_content: bool| {
+            let (domain, e) = match entry.split_once('/') {
+                Some((h, prefix)) => (h, Entry::Prefix(bit, prefix.to_owned(), user_content)),
+                None if user_content => match entry.strip_prefix('.') {
+                    Some(suffix) => (suffix, Entry::Under(bit)),
+                    None => (entry, Entry::Exact(bit)),
+                },
+                None => (entry, Entry::Under(bit)),
+            };
+            by_domain.entry(domain.to_owned()).or_default().push(e);
+        };
+        for (list, bit) in [
+            (&d.collectors, COLLECTORS),
+            (&d.paste, PASTE),
+            (&d.tunnels, TUNNELS),
+            (&d.shorteners, SHORTENERS),
+            (&d.installers, INSTALLERS),
+            (&d.registries, REGISTRIES),
+            (&d.brand_ok, BRAND_OK),
+        ] {
+            for entry in list {
+                add(entry, bit, false);
+            }
+        }
+        for entry in &d.user_content {
+            add(entry, USER_CONTENT, true);
+        }
+        for v in &d.vendors {
+            for dom in &v.domains {
+                add(dom, VENDORS, false);
+            }
+        }
+        Lists {
+            by_domain,
+            brands: d.brands.iter().cloned().collect(),
+        }
+    })
+}
+
+/// The lists `host` (with the URL's `path`) is on, as bits.
+fn lists_of(host: &str, path: &str) -> u16 {
+    let l = lists();
+    let mut bits = 0;
+    let mut suffix = host;
+    loop {
+        if let Some(entries) = l.by_domain.get(suffix) {
+            let whole = suffix.len() == host.len();
+            for e in entries {
+                bits |= match e {
+                    Entry::Under(b) => *b,
+                    Entry::Exact(b) if whole => *b,
+                    Entry::Prefix(b, prefix, exact_case) if whole => {
+                        let p = path.trim_start_matches('/');
+                        let ok = p.len() >= prefix.len()
+                            && p.is_char_boundary(prefix.len())
+                            && if *exact_case {
+                                p.starts_with(prefix.as_str())
+                            } else {
+                                p[..prefix.len()].eq_ignore_ascii_case(prefix)
+                            };
+                        if ok { *b } else { 0 }
+                    }
+                    _ => 0,
+                };
+            }
+        }
+        match suffix.find('.') {
+            Some(i) => suffix = &suffix[i + 1..],
+            None => break,
+        }
+    }
+    bits
+}
+
+/// The class of a host (lower-case, as [`split_url`] gives it), with the URL's path for the lists
+/// that name path prefixes (`raw.githubusercontent.com/Homebrew/`).
+pub fn classify(host: &str, path: &str) -> HostClass {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    if let Some([a, b, ..]) = ipv4(bare) {
+        let local = a == 127
+            || a == 10
+            || a == 0
+            || (a == 172 && (16..32).contains(&b))
+            || (a == 192 && b == 168)
+            || (a == 169 && b == 254);
+        return if local {
+            HostClass::Local
+        } else {
+            HostClass::RawIp
+        };
+    }
+    if bare.contains(':') {
+        let local = bare == "::1"
+            || bare.starts_with("fe80")
+            || bare.starts_with("fc")
+            || bare.starts_with("fd")
+            || bare == "::";
+        return if local {
+            HostClass::Local
+        } else {
+            HostClass::RawIp
+        };
+    }
+    if bare == "localhost"
+        || ["localhost", "local", "internal", "lan", "home.arpa", "test"]
+            .iter()
+            .any(|s| under(bare, s))
+        || bare == "host.docker.internal"
+    {
+        return HostClass::Local;
+    }
+    let on = lists_of(bare, path);
+    if on & COLLECTORS != 0 {
+        return HostClass::Collector;
+    }
+    if on & PASTE != 0 {
+        return HostClass::Paste;
+    }
+    if on & TUNNELS != 0 {
+        return HostClass::Tunnel;
+    }
+    if on & SHORTENERS != 0 {
+        return HostClass::Shortener;
+    }
+    if matches!(
+        bare,
+        "github.com"
+            | "raw.githubusercontent.com"
+            | "gist.github.com"
+            | "gist.githubusercontent.com"
+    ) && path
+        .trim_start_matches('/')
+        .split('/')
+        .next()
+        .is_some_and(|owner| owner.contains('_') || owner.starts_with('-') || owner.ends_with('-'))
+    {
+        return HostClass::Lookalike;
+    }
+    if on & INSTALLERS != 0 {
+        return HostClass::Installer;
+    }
+    if on & REGISTRIES != 0 {
+        return HostClass::Registry;
+    }
+    // Anyone's code: a vendor runs the host, not what it serves (`api.github.com` is the vendor's
+    // API; `github.com/<anyone>` is not).
+    if on & USER_CONTENT != 0 {
+        return HostClass::Unknown;
+    }
+    if on & VENDORS != 0 {
+        return HostClass::Vendor;
+    }
+    if on & BRAND_OK == 0
+        && bare
+            .split(['.', '-'])
+            .any(|label| lists().brands.contains(label))
+    {
+        return HostClass::Lookalike;
+    }
+    HostClass::Unknown
+}
+
+/// The class of the host of `url` (`None` when it has no host).
+pub fn classify_url(url: &str) -> Option<(String, HostClass)> {
+    let (host, rest) = split_url(url)?;
+    let class = classify(&host, rest);
+    Some((host, class))
+}
+
+/// The vendor an environment variable's name names, if any: a stem equal to one of the name's
+/// `_`-separated tokens (stems of three letters or fewer only as its first token).
+pub fn vendor_of_key(name: &str) -> Option<&'static Vendor> {
+    let upper = name.to_ascii_uppercase();
+    let tokens: Vec<&str> = upper.split('_').filter(|t| !t.is_empty()).collect();
+    data().vendors.iter().find(|v| {
+        v.stems.iter().any(|stem| {
+            if stem.contains('_') {
+                return upper.contains(stem.as_str());
+            }
+            if stem.len() <= 3 {
+                tokens.first() == Some(&stem.as_str())
+            } else {
+                tokens.iter().any(|t| t == stem)
+            }
+        })
+    })
+}
+
+/// The vendor whose API a host belongs to.
+pub fn vendor_of_host(host: &str) -> Option<&'static Vendor> {
+    data()
+        .vendors
+        .iter()
+        .find(|v| v.domains.iter().any(|d| under(host, d)))
+}
+
+/// Whether `host` is one of `vendor`'s domains.
+pub fn belongs_to(vendor: &Vendor, host: &str) -> bool {
+    vendor.domains.iter().any(|d| under(host, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn examples() -> Value {
+        serde_json::from_str::<Value>(HOSTS_JSON).unwrap()["examples"].clone()
+    }
+
+    #[test]
+    fn data_loads_and_names_are_sane() {
+        let d = data();
+        assert!(d.vendors.len() >= 50);
+        for v in &d.vendors {
+            assert!(!v.stems.is_empty() && !v.domains.is_empty(), "{}", v.name);
+            for s in &v.stems {
+                assert_eq!(
+                    s,
+                    &s.to_ascii_uppercase(),
+                    "{}: stems are upper case",
+                    v.name
+                );
+            }
+            for dom in &v.domains {
+                assert_eq!(dom, &dom.to_ascii_lowercase(), "{}", v.name);
+            }
+        }
+    }
+
+    #[test]
+    fn keys_agree_with_their_vendors_hosts() {
+        let ex = examples();
+        for pair in ex["agree"].as_array().unwrap() {
+            let (key, host) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+            let v = vendor_of_key(key).unwrap_or_else(|| panic!("{key} names a vendor"));
+            assert!(belongs_to(v, host), "{key} → {host}");
+        }
+        for pair in ex["disagree"].as_array().unwrap() {
+            let (key, host) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+            let v = vendor_of_key(key).unwrap_or_else(|| panic!("{key} names a vendor"));
+            assert!(!belongs_to(v, host), "{key} ↛ {host}");
+        }
+        for key in ex["no_vendor"].as_array().unwrap() {
+            let key = key.as_str().unwrap();
+            assert!(
+                vendor_of_key(key).is_none(),
+                "{key}: {:?}",
+                vendor_of_key(key).map(|v| &v.name)
+            );
+        }
+    }
+
+    #[test]
+    fn classes() {
+        for pair in examples()["classes"].as_array().unwrap() {
+            let (host, class) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+            assert_eq!(
+                classify(host.trim_start_matches('[').trim_end_matches(']'), "/").as_str(),
+                class,
+                "{host}"
+            );
+        }
+        assert_eq!(
+            classify(
+                "raw.githubusercontent.com",
+                "/Homebrew/install/HEAD/install.sh"
+            ),
+            HostClass::Installer
+        );
+        assert_eq!(
+            classify("raw.githubusercontent.com", "/someone/tool/main/install.sh"),
+            HostClass::Unknown
+        );
+        assert_eq!(
+            classify("github.com", "/claw_support/x/releases/latest"),
+            HostClass::Lookalike
+        );
+        assert_eq!(classify("api.github.com", "/user"), HostClass::Vendor);
+        assert_eq!(classify("someone.github.io", "/"), HostClass::Unknown);
+        assert!(HostClass::Paste.is_suspicious() && !HostClass::Unknown.is_suspicious());
+    }
+
+    #[test]
+    fn urls_and_hosts() {
+        let line = r#"curl -s "https://user:pw@API.Example.com:8443/v1?q=1" -d @f http://[::1]:80/x 'ftp://203.0.113.9/a'"#;
+        let hosts: Vec<String> = urls_in(line)
+            .into_iter()
+            .map(|(s, e)| split_url(&line[s..e]).unwrap().0)
+            .collect();
+        assert_eq!(hosts, ["api.example.com", "[::1]", "203.0.113.9"]);
+        assert_eq!(classify("[::1]", ""), HostClass::Local);
+        assert!(under("a.b.example.com", "example.com") && !under("badexample.com", "example.com"));
+        assert!(urls_in("no urls here: just text").is_empty());
+        assert!(urls_in("://").is_empty());
+        assert_eq!(split_url("https://${JIRA_SITE}/rest"), None);
+        assert_eq!(
+            split_url("https://api.pagerduty.com$1").unwrap().0,
+            "api.pagerduty.com"
+        );
+    }
+}

@@ -1,0 +1,407 @@
+//! Tampering with the agent itself.
+//!
+//! - `persistence.agent-permissions`: values that lift the agent's permission checks
+//!   (`bypassPermissions`, `Bash(*)`, `approval_policy = "never"`, `autoApprove: ["*"]`) in a bundle
+//!   that writes or names the agent's settings; an agent launched with its checks disabled; a hook
+//!   in the agent's settings that sends what the agent does to a remote host.
+//! - `persistence.agent-instructions`: writes to the agent's instruction, memory or identity files
+//!   (AGENTS.md, CLAUDE.md, MEMORY.md, SOUL.md, `.cursorrules`): what memory skills do, so
+//!   informational alone; `critical` when the same file also plants approvals, overrides the user,
+//!   fetches remote instructions, hides text, pipes code into a shell or asks for secrets.
+//! - `persistence.skill-worm`: writes into other installed skills, with a payload.
+
+use super::{At, Bundle, finding, hosts_in};
+use crate::scan::content::Finding;
+use crate::scan::facts::FactKind;
+use crate::scan::hosts::HostClass;
+use crate::scan::rules::Severity;
+
+/// Tags of `write` facts that target the agent's own files.
+pub fn agent_write_tag(tag: &str) -> bool {
+    matches!(
+        tag,
+        "agent-config" | "agent-instructions" | "agent-memory" | "agent-identity" | "skills"
+    )
+}
+
+pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    permissions(b, out);
+    instructions(b, out);
+    accounts(b, out);
+    root_doors(b, out);
+}
+
+/// Whether a file writes anything (a settings value in code only matters if the code writes it).
+fn writes(file: &super::File<'_>) -> bool {
+    let c = file.content;
+    [
+        "json.dump",
+        ".write(",
+        "write_text",
+        "writeFile",
+        "WriteFile",
+        "Set-Content",
+        "Out-File",
+        "Add-Content",
+        ">>",
+        "> ~",
+        "> \"",
+        "> $",
+        "tee ",
+        "sed -i",
+        "cat >",
+        "config set",
+        "config add",
+        "yaml.dump",
+        "toml.dump",
+        "fs.write",
+        "ConvertTo-Json",
+        "shutil.copy",
+        "cp ",
+        "<<",
+        "dump(",
+        "write",
+    ]
+    .iter()
+    .any(|w| c.contains(w))
+}
+
+fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let config: Option<At<'_>> = b
+        .all(FactKind::AgentConfigPath)
+        .chain(
+            b.all(FactKind::Write)
+                .filter(|a| b.tag(a.fact) == "agent-config"),
+        )
+        .next();
+    let mut reported = false;
+    for v in b.all(FactKind::PermissionValue) {
+        let tag = b.tag(v.fact);
+        let (sev, why) = match (tag, &config) {
+            ("bypass", _)
+                if !v.fact.prose
+                    && !writes(v.file)
+                    && v.file.kind == crate::scan::content::FileKind::Code =>
+            {
+                (
+                    Severity::Medium,
+                    format!(
+                        "{}: named in code that writes nothing (a check or a report, not a change).",
+                        b.title(v.fact)
+                    ),
+                )
+            }
+            ("bypass", Some(c)) => (
+                Severity::Critical,
+                format!(
+                    "{} and the bundle writes or names the agent's settings ({}): every future session would run without permission prompts. Do not install this skill.",
+                    b.title(v.fact),
+                    c.place()
+                ),
+            ),
+            ("bypass", None) if !v.fact.prose => (
+                Severity::Critical,
+                format!(
+                    "{}: code that sets a value whose only meaning is to lift the agent's permission checks. Do not install this skill.",
+                    b.title(v.fact)
+                ),
+            ),
+            ("bypass", None) => (
+                Severity::High,
+                format!(
+                    "{}: instructions to lift the agent's permission checks. Only ever do this in a disposable sandbox.",
+                    b.title(v.fact)
+                ),
+            ),
+            ("allow", Some(c)) => (
+                Severity::High,
+                format!(
+                    "{}, written into the agent's settings ({}): those commands would run without asking the user. Check each rule is one the user wants.",
+                    b.title(v.fact),
+                    c.place()
+                ),
+            ),
+            ("hook", Some(c)) => {
+                let sends = b
+                    .in_file(v.file, FactKind::NetSend)
+                    .chain(b.in_file(v.file, FactKind::Url))
+                    .find(|n| {
+                        hosts_in(&n.text())
+                            .iter()
+                            .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                    });
+                match sends {
+                    Some(n) => (
+                        Severity::Critical,
+                        format!(
+                            "A hook is installed in the agent's settings ({}) and this file sends data to a remote host at {}: everything the agent does would be copied there. Do not install this skill.",
+                            c.place(),
+                            n.place()
+                        ),
+                    ),
+                    None => (
+                        Severity::Medium,
+                        format!(
+                            "A hook is installed in the agent's settings ({}): check what its command does.",
+                            c.place()
+                        ),
+                    ),
+                }
+            }
+            _ => continue,
+        };
+        let related = config
+            .iter()
+            .filter(|c| c.fact.line != v.fact.line || c.file.path != v.file.path)
+            .map(|c| c.related("setting"))
+            .collect();
+        out.push(finding(
+            "persistence.agent-permissions",
+            "persistence",
+            sev,
+            v,
+            why,
+            related,
+        ));
+        reported = true;
+        if sev == Severity::Critical {
+            break;
+        }
+    }
+    let _ = reported;
+    if let Some(l) = b.all(FactKind::PermissionBypass).next() {
+        let sev = if l.fact.prose {
+            Severity::High
+        } else {
+            Severity::Critical
+        };
+        let why = format!(
+            "{}: the agent would run every command and edit every file without asking. {}",
+            b.title(l.fact),
+            if sev == Severity::Critical {
+                "Do not install this skill."
+            } else {
+                "Only ever do this inside a disposable sandbox."
+            }
+        );
+        out.push(finding(
+            "persistence.agent-permissions",
+            "persistence",
+            sev,
+            l,
+            why,
+            Vec::new(),
+        ));
+    }
+}
+
+/// What, in a file that writes the agent's files, would poison them.
+fn poison_in<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>> {
+    [
+        FactKind::ApproveAll,
+        FactKind::NoInspect,
+        FactKind::OverrideUser,
+        FactKind::RemoteInstructions,
+        FactKind::SecretToOutput,
+        FactKind::HiddenMarkup,
+        FactKind::Conceal,
+    ]
+    .iter()
+    .find_map(|k| b.in_file(file, *k).next())
+    .or_else(|| {
+        b.in_file(file, FactKind::PipeExec)
+            .find(|p| matches!(b.tag(p.fact), "fetch" | "remote"))
+    })
+}
+
+/// A new account with a fixed password, made an administrator or opened to remote access.
+fn accounts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for file in &b.files {
+        let tagged = |t: &str| b.in_file(file, FactKind::Sudo).find(|a| b.tag(a.fact) == t);
+        let (Some(new), Some(other)) = (
+            tagged("new-account")
+                .or_else(|| tagged("admin-group").filter(|a| a.text().contains("Hidden"))),
+            tagged("admin-group").or_else(|| tagged("remote-access")),
+        ) else {
+            continue;
+        };
+        if std::ptr::eq(new.fact, other.fact) {
+            continue;
+        }
+        let why = format!(
+            "{} ({}) and {} ({}): an account someone else knows the password of, with administrator rights or remote access, is a backdoor. Do not install this skill.",
+            b.title(new.fact),
+            new.place(),
+            b.title(other.fact).to_lowercase(),
+            other.place()
+        );
+        out.push(finding(
+            "privilege.backdoor-account",
+            "privilege",
+            Severity::Critical,
+            other,
+            why,
+            vec![new.related("signal")],
+        ));
+    }
+}
+
+/// A setuid bit on a copy of a shell or on a file in a hidden or temporary place; an append to the
+/// SSH `authorized_keys` file written in code other than shell.
+fn root_doors(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    use super::flow::path_key;
+    for file in &b.files {
+        let copies: Vec<At<'_>> = b
+            .in_file(file, FactKind::Sudo)
+            .filter(|a| b.tag(a.fact) == "shell-copy")
+            .collect();
+        for s in b
+            .in_file(file, FactKind::Sudo)
+            .filter(|a| b.tag(a.fact) == "setuid" && !a.fact.prose)
+        {
+            let target = s.fact.capture.as_deref().unwrap_or("");
+            let key = path_key(target);
+            let copy = copies.iter().find(|c| {
+                let dest = c.fact.capture.as_deref().unwrap_or("");
+                key.is_some() && path_key(dest) == key
+            });
+            let hidden = ["/tmp/", "/var/tmp/", "/dev/shm/"]
+                .iter()
+                .any(|w| target.contains(w))
+                || target
+                    .split('/')
+                    .any(|c| c.len() > 1 && c.starts_with('.') && c != "..");
+            if copy.is_none() && !hidden {
+                continue;
+            }
+            let why = match copy {
+                Some(c) => format!(
+                    "A shell is copied ({}) and the copy made setuid ({}): anyone on the machine can start it and become root. Do not install this skill.",
+                    c.place(),
+                    s.place()
+                ),
+                None => format!(
+                    "A file in a hidden or temporary place is made setuid ({}): a root backdoor that is easy to overlook. Do not install this skill.",
+                    s.place()
+                ),
+            };
+            let related = copy.map(|c| vec![c.related("signal")]).unwrap_or_default();
+            out.push(finding(
+                "privilege.setuid-backdoor",
+                "privilege",
+                Severity::Critical,
+                s,
+                why,
+                related,
+            ));
+        }
+        if let Some(named) = b
+            .in_file(file, FactKind::Write)
+            .find(|a| b.tag(a.fact) == "ssh-authorized-named" && !a.fact.prose)
+        {
+            // Shell appends (`>> ~/.ssh/authorized_keys`) are the rule `persistence.authorized-keys`;
+            // this is for code that opens the file for appending on another line.
+            let c = file.content;
+            let shell =
+                file.path.ends_with(".sh") || file.kind != crate::scan::content::FileKind::Code;
+            let appends = !shell
+                && (c.contains(", \"a\"")
+                    || c.contains(", 'a'")
+                    || c.contains("\"a+\"")
+                    || c.contains("appendFile")
+                    || c.contains("Add-Content")
+                    || c.contains("O_APPEND")
+                    || c.contains("File.open") && c.contains("\"a\""));
+            if appends
+                && !b
+                    .in_file(file, FactKind::Write)
+                    .any(|a| b.tag(a.fact) == "ssh-authorized")
+            {
+                let why = format!(
+                    "This file names `authorized_keys` ({}) and opens a file for appending: a key added there lets its owner log in to this machine over SSH. Do not install this skill.",
+                    named.place()
+                );
+                out.push(finding(
+                    "persistence.authorized-keys-append",
+                    "persistence",
+                    Severity::Critical,
+                    named,
+                    why,
+                    Vec::new(),
+                ));
+            }
+        }
+    }
+}
+
+fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let mut writes: Vec<At<'_>> = b
+        .all(FactKind::Write)
+        .filter(|a| agent_write_tag(b.tag(a.fact)) && b.tag(a.fact) != "agent-config")
+        .chain(b.all(FactKind::MemoryEdit))
+        .collect();
+    // Code that names the agent's files counts when the same file carries what would poison them
+    // (the text it writes is often built on other lines).
+    let named: Vec<At<'_>> = b
+        .all(FactKind::AgentInstructionsPath)
+        .filter(|a| !a.fact.prose)
+        .collect();
+    for n in named {
+        if !writes.iter().any(|w| std::ptr::eq(w.file, n.file)) && poison_in(b, n.file).is_some() {
+            writes.push(n);
+        }
+    }
+    writes.sort_by_key(|w| poison_in(b, w.file).is_none());
+    for w in writes.iter().take(1).chain(
+        writes
+            .iter()
+            .skip(1)
+            .filter(|w| b.tag(w.fact) == "skills")
+            .take(1),
+    ) {
+        let poison = poison_in(b, w.file);
+        let worm = b.tag(w.fact) == "skills";
+        let (rule, sev, why) = match (poison, worm) {
+            (Some(p), true) => (
+                "persistence.skill-worm",
+                Severity::Critical,
+                format!(
+                    "{} and the same file carries {} ({}): a skill that plants code in other installed skills spreads like a worm. Do not install it.",
+                    b.title(w.fact),
+                    b.title(p.fact).to_lowercase(),
+                    p.place()
+                ),
+            ),
+            (Some(p), false) => (
+                "persistence.agent-instructions",
+                Severity::Critical,
+                format!(
+                    "{} and the same file carries {} ({}): instructions planted in the agent's own files steer every later session. Do not install this skill.",
+                    b.title(w.fact),
+                    b.title(p.fact).to_lowercase(),
+                    p.place()
+                ),
+            ),
+            (None, true) => (
+                "persistence.skill-worm",
+                Severity::High,
+                format!(
+                    "{}: a skill should not change other installed skills. Check what it writes.",
+                    b.title(w.fact)
+                ),
+            ),
+            (None, false) => (
+                "persistence.agent-instructions",
+                Severity::Medium,
+                format!(
+                    "{}: the agent's instruction or memory files change. That is the job of memory and project-setup skills; check the skill says so and asks before writing.",
+                    b.title(w.fact)
+                ),
+            ),
+        };
+        let related = poison
+            .map(|p| vec![p.related("signal")])
+            .unwrap_or_default();
+        out.push(finding(rule, "persistence", sev, *w, why, related));
+    }
+}

@@ -1,0 +1,739 @@
+//! Just enough reading of code to follow values: statements (lines joined while brackets are open or
+//! a line ends with `\`), the names a statement assigns, the names it reads, and what a name was
+//! last defined as (a string literal, or other names). Language-agnostic on purpose (shell, Python,
+//! JavaScript/TypeScript, PowerShell, Ruby, Go): each check is a pattern common to all of them, and
+//! a miss only means a flow is not followed, never a wrong finding on its own — the judge asks for a
+//! source *and* a sink.
+//!
+//! Linear: every line is read a bounded number of times (a statement holds at most
+//! [`MAX_STATEMENT_LINES`] lines).
+
+use std::collections::BTreeMap;
+
+use crate::scan::content::FileKind;
+
+/// Longest statement, in lines (an unbalanced bracket must not swallow a file).
+pub const MAX_STATEMENT_LINES: usize = 40;
+/// How many definitions deep a name is followed to its value.
+const MAX_RESOLVE_DEPTH: usize = 5;
+
+/// A statement: one or more physical lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Statement {
+    /// 1-based first and last line.
+    pub first: u32,
+    pub last: u32,
+    /// Byte range in the file.
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Statement {
+    pub fn text<'a>(&self, content: &'a str) -> &'a str {
+        content.get(self.start..self.end).unwrap_or("")
+    }
+
+    pub fn contains_line(&self, line: u32) -> bool {
+        (self.first..=self.last).contains(&line)
+    }
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Bracket depth change of one line, ignoring brackets inside quotes and after a `#`/`//` comment.
+fn depth_change(line: &str) -> i32 {
+    let b = line.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) => {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                b'"' | b'\'' | b'`' => quote = Some(c),
+                b'#' if i == 0 || b[i - 1] == b' ' || b[i - 1] == b'\t' => break,
+                b'/' if b.get(i + 1) == Some(&b'/') && (i == 0 || b[i - 1] != b':') => break,
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    depth
+}
+
+/// The here-document terminator a shell line opens (`<<EOF`, `<<'EOF'`, `<<-"JSON"`), if any.
+fn heredoc_word(line: &str) -> Option<String> {
+    let i = line.find("<<")?;
+    let rest = line[i + 2..].trim_start_matches('-').trim_start();
+    let rest = rest.trim_start_matches(['\'', '"']);
+    let word: String = rest
+        .bytes()
+        .take_while(|b| is_ident(*b))
+        .map(char::from)
+        .collect();
+    (!word.is_empty() && !line[i..].starts_with("<<<")).then_some(word)
+}
+
+/// The code statements of a file: in Markdown, the lines of fenced code blocks only (each block's
+/// lines continue the previous block's, as a reader runs them in order).
+pub fn statements(content: &str, kind: FileKind) -> Vec<Statement> {
+    statements_of(content, kind, false)
+}
+
+/// [`statements`], with `data` for configuration files (JSON): one statement per line, since
+/// brackets there only nest data and would join unrelated lines.
+pub fn statements_of(content: &str, kind: FileKind, data: bool) -> Vec<Statement> {
+    statements_until(content, kind, data, u32::MAX)
+}
+
+/// [`statements_of`], stopping after the statement that holds line `until` (1-based): nothing
+/// after a file's last fact can change what the judge finds.
+pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -> Vec<Statement> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    let mut data_fence = false;
+    let mut current: Option<(Statement, i32, usize)> = None;
+    let mut heredoc: Option<String> = None;
+    let mut offset = 0;
+    for (i, raw) in content.split_inclusive('\n').enumerate() {
+        let start = offset;
+        offset += raw.len();
+        let line_no = i as u32 + 1;
+        if line_no > until && current.is_none() {
+            break;
+        }
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let trimmed = line.trim_start();
+        if kind == FileKind::Markdown {
+            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+                in_fence = !in_fence;
+                let lang = trimmed
+                    .trim_start_matches(['`', '~'])
+                    .trim()
+                    .to_ascii_lowercase();
+                data_fence = in_fence
+                    && matches!(
+                        lang.as_str(),
+                        "json" | "jsonc" | "json5" | "toml" | "xml" | "plist" | "csv"
+                    );
+                if let Some((s, _, _)) = current.take() {
+                    out.push(s);
+                }
+                heredoc = None;
+                continue;
+            }
+            if !in_fence {
+                continue;
+            }
+        } else if kind == FileKind::Text {
+            continue;
+        }
+        if let Some(word) = &heredoc {
+            // Here-document lines are data: one statement each.
+            if trimmed == word.as_str() {
+                heredoc = None;
+            }
+            out.push(Statement {
+                first: line_no,
+                last: line_no,
+                start,
+                end: offset,
+            });
+            continue;
+        }
+        let delta = if data || data_fence {
+            0
+        } else {
+            depth_change(line)
+        };
+        let continues = line.ends_with('\\');
+        match current.as_mut() {
+            Some((s, depth, lines)) => {
+                s.last = line_no;
+                s.end = offset;
+                *depth += delta;
+                *lines += 1;
+            }
+            None => {
+                current = Some((
+                    Statement {
+                        first: line_no,
+                        last: line_no,
+                        start,
+                        end: offset,
+                    },
+                    delta,
+                    1,
+                ));
+            }
+        }
+        if let Some(word) = heredoc_word(line) {
+            heredoc = Some(word);
+        }
+        let done = match &current {
+            Some((_, depth, lines)) => {
+                (*depth <= 0 && !continues) || *lines >= MAX_STATEMENT_LINES || heredoc.is_some()
+            }
+            None => true,
+        };
+        if done && let Some((s, _, _)) = current.take() {
+            out.push(s);
+        }
+    }
+    if let Some((s, _, _)) = current {
+        out.push(s);
+    }
+    out
+}
+
+/// Words that are never variable names worth following.
+fn keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "if" | "then"
+            | "else"
+            | "elif"
+            | "fi"
+            | "for"
+            | "in"
+            | "do"
+            | "done"
+            | "while"
+            | "def"
+            | "return"
+            | "import"
+            | "from"
+            | "as"
+            | "const"
+            | "let"
+            | "var"
+            | "function"
+            | "func"
+            | "true"
+            | "false"
+            | "True"
+            | "False"
+            | "None"
+            | "null"
+            | "nil"
+            | "not"
+            | "and"
+            | "or"
+            | "with"
+            | "await"
+            | "async"
+            | "new"
+            | "echo"
+            | "export"
+            | "local"
+            | "str"
+            | "int"
+            | "self"
+            | "this"
+    )
+}
+
+/// The names a statement reads: identifiers outside quotes (not attribute names after `.`, not
+/// keyword-argument or object-key names before `=`/`:`), and inside quotes those expanded by
+/// `$name`, `${name}` or `{name}` (shell, PowerShell, JavaScript templates, Python f-strings).
+pub fn refs(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out: Vec<&str> = Vec::new();
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                quote = None;
+                i += 1;
+                continue;
+            }
+            if c == b'{' || c == b'$' && q != b'\'' {
+                let mut j = i + 1;
+                while j < b.len() && matches!(b[j], b'{' | b'!' | b'#') {
+                    j += 1;
+                }
+                let s = j;
+                while j < b.len() && is_ident(b[j]) {
+                    j += 1;
+                }
+                if j > s && is_ident_start(b[s]) {
+                    out.push(&text[s..j]);
+                }
+                i = j.max(i + 1);
+                continue;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' | b'\'' | b'`' => {
+                quote = Some(c);
+                i += 1;
+            }
+            _ if is_ident_start(c) && (i == 0 || !is_ident(b[i - 1])) => {
+                let s = i;
+                while i < b.len() && is_ident(b[i]) {
+                    i += 1;
+                }
+                let word = &text[s..i];
+                // A string prefix (`f"…"`, `r'…'`, `b"…"`) is not a name.
+                if word.len() <= 2 && matches!(b.get(i), Some(b'"' | b'\'')) {
+                    continue;
+                }
+                let after = text[i..].trim_start();
+                let attribute = s > 0 && b[s - 1] == b'.' && !(s > 1 && b[s - 2] == b'.');
+                // A command-line flag (`-Body`, `--data`) names no variable.
+                let flag = s > 0 && b[s - 1] == b'-';
+                let named_arg = (after.starts_with('=') && !after.starts_with("==")) && s > 0 && {
+                    let before = text[..s].trim_end();
+                    before.ends_with('(') || before.ends_with(',')
+                };
+                let key =
+                    after.starts_with(':') && !after.starts_with("::") && !after.starts_with(":=");
+                if !attribute && !flag && !named_arg && !key && !keyword(word) {
+                    out.push(word);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The names a statement assigns: `x = …`, `X=…` (also after `&&`, `;`, `export`, `local`),
+/// `a, b = …`, `const {a, b} = …`, `$x = …`, `x := …`, `x += …`, `x[k] = …` (x), `for a, b in …`,
+/// `with … as f`, `… as f:`.
+pub fn assigned(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let first_line = text.split('\n').next().unwrap_or("");
+    // Statement starts: the line's start and, for shell, after `;`, `&&`, `||`, `then`, `do`.
+    let mut starts = vec![0usize];
+    let b = first_line.as_bytes();
+    let mut quote: Option<u8> = None;
+    for i in 0..b.len() {
+        match quote {
+            Some(q) if b[i] == q => quote = None,
+            Some(_) => {}
+            None => match b[i] {
+                b'"' | b'\'' | b'`' => quote = Some(b[i]),
+                b';' => starts.push(i + 1),
+                b'&' | b'|' if b.get(i + 1) == Some(&b[i]) => starts.push(i + 2),
+                _ => {}
+            },
+        }
+    }
+    for s in starts {
+        let mut seg = first_line[s.min(first_line.len())..].trim_start();
+        for kw in [
+            "export ",
+            "local ",
+            "readonly ",
+            "declare -x ",
+            "declare ",
+            "const ",
+            "let ",
+            "var ",
+            "my ",
+            "our ",
+            "global ",
+            "set ",
+            "then ",
+            "do ",
+            "else ",
+        ] {
+            if let Some(r) = seg.strip_prefix(kw) {
+                seg = r.trim_start();
+            }
+        }
+        if let Some(r) = seg
+            .strip_prefix("for ")
+            .or_else(|| seg.strip_prefix("for ("))
+        {
+            // `for a, b in …` / `for (const [k, v] of …)` / `for f in …; do`
+            let r = r
+                .trim_start()
+                .trim_start_matches('(')
+                .trim_start()
+                .trim_start_matches("const ")
+                .trim_start_matches("let ")
+                .trim_start_matches("var ");
+            if let Some(end) = r.find(" in ").or_else(|| r.find(" of ")) {
+                out.extend(names_in(&r[..end]));
+            }
+            continue;
+        }
+        if let Some(i) = assignment_op(seg) {
+            out.extend(names_in(&seg[..i]));
+        }
+    }
+    // `with open(p) as f:` / `except E as e:` / `import x as y` do not matter; `as f` after `with`.
+    if let Some(rest) = first_line.trim_start().strip_prefix("with ")
+        && let Some(i) = rest.rfind(" as ")
+    {
+        out.extend(names_in(rest[i + 4..].trim_end_matches(':')));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Where the assignment operator of a segment starts (`=`, `+=`, `:=`, `|=`, `.=`), if the segment
+/// is an assignment: only names, brackets, dots, commas and blanks before it.
+fn assignment_op(seg: &str) -> Option<usize> {
+    let b = seg.as_bytes();
+    let mut i = 0;
+    let mut depth = 0i32;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'[' | b'{' | b'(' => depth += 1,
+            b']' | b'}' | b')' => depth -= 1,
+            b'=' if depth <= 0 => {
+                if b.get(i + 1) == Some(&b'=') || b.get(i + 1) == Some(&b'>') {
+                    return None;
+                }
+                return (i > 0).then_some(i);
+            }
+            b'+' | b':' | b'|' | b'.' | b'-' | b'*' | b'?'
+                if depth <= 0 && b.get(i + 1) == Some(&b'=') =>
+            {
+                return (i > 0).then_some(i);
+            }
+            _ if depth > 0 => {}
+            _ if is_ident(c) || matches!(c, b'$' | b'.' | b',' | b' ' | b'\t' | b'@' | b':') => {}
+            b'"' | b'\'' if depth > 0 => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The variable names in an assignment target (`a, b`, `x[k]`, `$x`, `{a, b}`, `[a, b]`).
+fn names_in(target: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let t = target.trim();
+    let target = if t.starts_with('[') && t.ends_with(']') {
+        &t[1..t.len() - 1]
+    } else {
+        t
+    };
+    let b = target.as_bytes();
+    let mut i = 0;
+    let mut depth = 0;
+    while i < b.len() {
+        match b[i] {
+            b'[' | b'(' => {
+                depth += 1;
+                i += 1;
+            }
+            b']' | b')' => {
+                depth -= 1;
+                i += 1;
+            }
+            c if is_ident_start(c) && (i == 0 || !is_ident(b[i - 1])) => {
+                let s = i;
+                while i < b.len() && is_ident(b[i]) {
+                    i += 1;
+                }
+                let after_dot = i < b.len() && b[i] == b'.';
+                if depth == 0 && !after_dot && !keyword(&target[s..i]) {
+                    out.push(&target[s..i]);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The name of a function a line defines (`def f(`, `function f(`, `func f(`, `f() {`,
+/// `const f = (…) =>`, `const f = async function`, `sub f`, `fn f(`), if any.
+pub fn defines_function(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    for kw in [
+        "def ",
+        "async def ",
+        "function ",
+        "async function ",
+        "func ",
+        "fn ",
+        "sub ",
+        "function global:",
+    ] {
+        if let Some(rest) = t.strip_prefix(kw) {
+            let rest = rest.trim_start();
+            // Go methods: `func (r *T) name(`.
+            let rest = if rest.starts_with('(') {
+                rest.find(')').map_or(rest, |i| rest[i + 1..].trim_start())
+            } else {
+                rest
+            };
+            let n = rest
+                .bytes()
+                .take_while(|b| is_ident(*b) || *b == b'-')
+                .count();
+            return (n > 0).then(|| &rest[..n]);
+        }
+    }
+    // `name() {` (shell) and `const name = (…) =>` / `= function` / `= async (`.
+    let n = t.bytes().take_while(|b| is_ident(*b) || *b == b'-').count();
+    if n > 0 && t[n..].trim_start().starts_with("()") && t.trim_end().ends_with('{') {
+        return Some(&t[..n]);
+    }
+    for kw in ["const ", "let ", "var "] {
+        if let Some(rest) = t.strip_prefix(kw) {
+            let n = rest.bytes().take_while(|b| is_ident(*b)).count();
+            let after = rest[n..].trim_start();
+            if n > 0
+                && after.starts_with('=')
+                && (after.contains("=>") || after.contains("function"))
+            {
+                return Some(&rest[..n]);
+            }
+        }
+    }
+    None
+}
+
+/// The string literals of a text, without their quotes.
+pub fn literals(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if matches!(b[i], b'"' | b'\'' | b'`') {
+            let q = b[i];
+            let s = i + 1;
+            let mut j = s;
+            while j < b.len() && b[j] != q && b[j] != b'\n' {
+                if b[j] == b'\\' {
+                    j += 1;
+                }
+                j += 1;
+            }
+            if j <= b.len() {
+                out.push(&text[s..j.min(b.len())]);
+            }
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// What a name was defined as, as far as a reader of the file can tell.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Definition {
+    pub line: u32,
+    /// The definition's text, at most 512 bytes (its literals and names are read from it).
+    pub text: String,
+}
+
+/// Definitions seen so far, name → latest.
+#[derive(Debug, Clone, Default)]
+pub struct Definitions {
+    map: BTreeMap<String, Definition>,
+}
+
+impl Definitions {
+    pub fn record(&mut self, names: &[&str], line: u32, text: &str) {
+        let mut t = text;
+        if t.len() > 512 {
+            let mut cut = 512;
+            while !t.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            t = &t[..cut];
+        }
+        for n in names {
+            self.map.insert(
+                (*n).to_owned(),
+                Definition {
+                    line,
+                    text: t.to_owned(),
+                },
+            );
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Definition> {
+        self.map.get(name)
+    }
+
+    /// The first value of `name` (followed through other names) that `pick` accepts, with the line
+    /// where it was defined.
+    pub fn resolve<T>(&self, name: &str, pick: &dyn Fn(&str) -> Option<T>) -> Option<(T, u32)> {
+        let mut seen: Vec<&str> = Vec::new();
+        self.resolve_in(name, pick, &mut seen, 0)
+    }
+
+    fn resolve_in<'a, T>(
+        &'a self,
+        name: &str,
+        pick: &dyn Fn(&str) -> Option<T>,
+        seen: &mut Vec<&'a str>,
+        depth: usize,
+    ) -> Option<(T, u32)> {
+        if depth > MAX_RESOLVE_DEPTH {
+            return None;
+        }
+        let (key, def) = self.map.get_key_value(name)?;
+        if seen.contains(&key.as_str()) {
+            return None;
+        }
+        seen.push(key);
+        let rhs = def
+            .text
+            .split_once('=')
+            .map_or(def.text.as_str(), |(_, r)| r);
+        if let Some(v) = pick(rhs) {
+            return Some((v, def.line));
+        }
+        for r in refs(rhs) {
+            if let Some(found) = self.resolve_in(r, pick, seen, depth + 1) {
+                return Some(found);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_join_open_brackets_continuations_and_fences() {
+        let py = "import os\nbody = {\n  'a': os.environ,\n}\nrequests.post(URL,\n  json=body)\n";
+        let s = statements(py, FileKind::Code);
+        let ranges: Vec<(u32, u32)> = s.iter().map(|s| (s.first, s.last)).collect();
+        assert_eq!(ranges, [(1, 1), (2, 4), (5, 6)]);
+        let sh = "curl -s x \\\n  -d \"$K\"\necho done\n";
+        let s = statements(sh, FileKind::Code);
+        assert_eq!((s[0].first, s[0].last, s.len()), (1, 2, 2));
+        let md = "# T\ntext (\n```sh\nK=$(cat ~/.netrc)\n```\nprose\n```\ncurl -d \"$K\" x\n```\n";
+        let s = statements(md, FileKind::Markdown);
+        let lines: Vec<u32> = s.iter().map(|s| s.first).collect();
+        assert_eq!(lines, [4, 8]);
+        let here = "cat > f <<'JSON'\n{\n  \"a\": [\nJSON\necho hi\n";
+        let s = statements(here, FileKind::Code);
+        let lines: Vec<(u32, u32)> = s.iter().map(|s| (s.first, s.last)).collect();
+        assert_eq!(lines, [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]);
+        // An unbalanced bracket ends at the cap.
+        let open = "x = (\n".repeat(100);
+        assert!(
+            statements(&open, FileKind::Code)
+                .iter()
+                .all(|s| s.last - s.first < MAX_STATEMENT_LINES as u32)
+        );
+    }
+
+    #[test]
+    fn references() {
+        let r = refs(r#"curl -d "k=$KEY&t=${TOKEN}" "$URL/x" 'lit $NOT'"#);
+        for want in ["KEY", "TOKEN", "URL", "curl"] {
+            assert!(r.contains(&want), "{want} in {r:?}");
+        }
+        assert!(
+            !r.contains(&"NOT") && !r.contains(&"k") && !r.contains(&"lit"),
+            "{r:?}"
+        );
+        assert_eq!(
+            refs("requests.post(url, data=payload, timeout=5)"),
+            ["payload", "requests", "url"]
+        );
+        assert_eq!(refs("x = f\"{CACHE}/v1/{_key()}\""), ["CACHE", "_key", "x"]);
+        assert_eq!(
+            refs("fetch(HOOK, { method: 'POST', body: t })"),
+            ["HOOK", "fetch", "t"]
+        );
+        assert_eq!(refs("self.data + r.text"), ["r"]);
+        assert_eq!(
+            refs("Invoke-RestMethod -Body $profile"),
+            ["Invoke", "profile"]
+        );
+    }
+
+    #[test]
+    fn assignments() {
+        assert_eq!(assigned("K=$(cat ~/.aws/credentials | base64)"), ["K"]);
+        assert_eq!(
+            assigned("[ -f x ] && stored=$(cat ~/.git-credentials)"),
+            ["stored"]
+        );
+        assert_eq!(assigned("export TOKEN=\"$1\""), ["TOKEN"]);
+        assert_eq!(assigned("a, b = os.environ.items()"), ["a", "b"]);
+        assert_eq!(assigned("const { key, id } = cfg"), ["id", "key"]);
+        assert_eq!(assigned("$profile = Get-ChildItem env:"), ["profile"]);
+        assert_eq!(assigned("blobs[f] = open(p).read()"), ["blobs"]);
+        assert_eq!(assigned("lines += [x]"), ["lines"]);
+        assert_eq!(assigned("resp, err := http.Get(u)"), ["err", "resp"]);
+        assert_eq!(assigned("for k, v in os.environ.items():"), ["k", "v"]);
+        assert_eq!(assigned("for f in ~/.ssh/id_*; do"), ["f"]);
+        assert_eq!(
+            assigned("for (const [k, v] of Object.entries(process.env)) {"),
+            ["k", "v"]
+        );
+        assert_eq!(assigned("with open(priv, 'rb') as f:"), ["f"]);
+        assert!(assigned("if a == b:").is_empty());
+        assert!(assigned("requests.post(url, data=x)").is_empty());
+        assert!(assigned("curl -d \"a=$B\" https://x").is_empty());
+        assert!(assigned("x => x + 1").is_empty());
+    }
+
+    #[test]
+    fn functions_and_literals() {
+        assert_eq!(defines_function("def _key():"), Some("_key"));
+        assert_eq!(defines_function("paste_cmd() {"), Some("paste_cmd"));
+        assert_eq!(defines_function("function Get-Thing {"), Some("Get-Thing"));
+        assert_eq!(defines_function("func (s *S) run(ctx) {"), Some("run"));
+        assert_eq!(defines_function("const load = async () => {"), Some("load"));
+        assert_eq!(defines_function("x = 1"), None);
+        assert_eq!(literals(r#"a = "x\"y" + 'z' + `t`"#), [r#"x\"y"#, "z", "t"]);
+    }
+
+    #[test]
+    fn definitions_resolve_through_names() {
+        let mut d = Definitions::default();
+        d.record(&["BASE"], 1, "BASE = \"http://203.0.113.9/api\"");
+        d.record(&["url"], 2, "url = f\"{BASE}/v1/x\"");
+        d.record(&["loop"], 3, "loop = loop + 1");
+        let url = |t: &str| {
+            literals(t)
+                .into_iter()
+                .find(|l| l.contains("://"))
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            d.resolve("url", &url),
+            Some(("http://203.0.113.9/api".to_owned(), 1))
+        );
+        assert_eq!(d.resolve("loop", &url), None, "cycles end");
+        assert_eq!(d.resolve("missing", &url), None);
+    }
+}

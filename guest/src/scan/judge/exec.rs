@@ -1,0 +1,823 @@
+//! Code from elsewhere being run, and hostile commands whose target only a reader of the whole
+//! file can see.
+//!
+//! - `supply_chain.remote-code`: downloaded content piped or fed into an interpreter (`curl … | sh`,
+//!   `bash -c "$(curl …)"`, `iex (…DownloadString(…))`, `mshta URL`), graded by where it comes from:
+//!   a vendor's installer host is informational, an unknown https host `high`, a raw IP, plain
+//!   http, a paste site, a tunnel or a lookalike host `critical`.
+//! - `supply_chain.download-execute`: a file downloaded on one line (or in one script) and run,
+//!   sourced, made executable or evaluated on another, graded the same way; also a download from a
+//!   suspicious host next to any run of code in the same file.
+//! - `obfuscation.decode-execute`: decoded data evaluated as code.
+//! - `network.reverse-shell`: an outbound socket and a shell wired to it within a few lines.
+//! - `destructive.resolved-target`: a recursive delete or raw disk write whose target, followed
+//!   through the file's variables, is the system, the home folder or a disk.
+//! - `persistence.payload`: a persistence write (shell rc, cron, services, login items) in a file
+//!   that also fetches or runs remote code.
+
+use super::flow::{FileFlow, download_key, names_key, sink_target};
+use super::{At, Bundle, Host, finding, hosts_in};
+use crate::scan::content::Finding;
+use crate::scan::facts::FactKind;
+use crate::scan::hosts::HostClass;
+use crate::scan::rules::Severity;
+
+/// How bad running code from `host` is.
+fn grade(host: Option<&Host>) -> Option<(Severity, String)> {
+    match host {
+        None => Some((
+            Severity::High,
+            "from a place the file does not show (a variable filled elsewhere)".into(),
+        )),
+        Some(h) => {
+            let insecure = h.url.starts_with("http://");
+            let sev = match h.class {
+                HostClass::Local => return None,
+                HostClass::Vendor | HostClass::Installer | HostClass::Registry => Severity::Medium,
+                HostClass::Unknown if insecure => Severity::Critical,
+                HostClass::Unknown => Severity::High,
+                _ => Severity::Critical,
+            };
+            let what = if insecure && h.class == HostClass::Unknown {
+                format!(
+                    "from {} over plain http (anyone on the path can swap it)",
+                    h.host
+                )
+            } else {
+                format!("from {} ({})", h.host, h.class.phrase())
+            };
+            Some((sev, what))
+        }
+    }
+}
+
+fn advice(sev: Severity) -> &'static str {
+    match sev {
+        Severity::Critical => {
+            "Code fetched from such a place can be anything by the time it runs: do not install this skill."
+        }
+        Severity::High => {
+            "Nothing in the bundle shows what that code does; review it (and pin a checksum) before installing."
+        }
+        _ => "This is a documented vendor installer; informational.",
+    }
+}
+
+/// The host a fact's code comes from (its statement's first URL, resolved through names).
+fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
+    let idx = at.file.facts.index_of(at.fact);
+    if let Some((hosts, _)) = flow.hosts.get(&idx)
+        && let Some(h) = hosts.first()
+    {
+        return Some(h.clone());
+    }
+    if let Some(h) = hosts_in(&at.text()).into_iter().next() {
+        return Some(h);
+    }
+    // Not on the line and not through a name defined before it (a URL passed into a function):
+    // a suspicious URL elsewhere in the same file stands in.
+    let urls: Vec<Host> = b
+        .in_file(at.file, FactKind::Url)
+        .filter(|u| !u.fact.prose)
+        .flat_map(|u| hosts_in(&u.text()))
+        .collect();
+    super::worst(&urls)
+        .filter(|h| h.class.is_suspicious())
+        .cloned()
+}
+
+pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    remote_code(b, flows, out);
+    download_execute(b, flows, out);
+    reverse_shell(b, out);
+    destructive(b, flows, out);
+    persistence_payload(b, flows, out);
+}
+
+fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    for (file, flow) in b.files.iter().zip(flows) {
+        let mut reported = 0;
+        for at in b.in_file(file, FactKind::PipeExec) {
+            if !matches!(b.tag(at.fact), "fetch" | "remote" | "package-url") {
+                continue;
+            }
+            let host = source_host(b, &at, flow);
+            // In prose, `curl … | sh` without an address is an illustration, not an instruction.
+            if at.fact.prose && host.is_none() {
+                continue;
+            }
+            let Some((mut sev, from)) = grade(host.as_ref()) else {
+                continue;
+            };
+            // A package installed from a URL is common practice (git+https, tarballs): high only when
+            // the host is suspicious.
+            if b.tag(at.fact) == "package-url" && sev < Severity::Critical {
+                sev = Severity::Medium;
+            }
+            let why = format!(
+                "This line runs code fetched {from} without saving or checking it first ({}). {}",
+                b.title(at.fact).to_lowercase(),
+                advice(sev)
+            );
+            out.push(finding(
+                "supply_chain.remote-code",
+                "supply_chain",
+                sev,
+                at,
+                why,
+                Vec::new(),
+            ));
+            reported += 1;
+            if reported >= 5 {
+                break;
+            }
+        }
+    }
+}
+
+fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    let mut done: Vec<(usize, u32)> = Vec::new();
+    for (fi, (file, flow)) in b.files.iter().zip(flows).enumerate() {
+        let facts = &file.facts.facts;
+        for f in &flow.code_flows {
+            let src = At {
+                file,
+                fact: &facts[f.source],
+            };
+            let sink = At {
+                file,
+                fact: &facts[f.sink],
+            };
+            if done.contains(&(fi, sink.fact.line)) {
+                continue;
+            }
+            let (rule, category, sev, why) = if src.fact.kind == FactKind::Decode {
+                (
+                    "obfuscation.decode-execute",
+                    "obfuscation",
+                    Severity::Critical,
+                    format!(
+                        "Data decoded at {} is run as code at {}: hiding what runs from a reader has no honest use in a skill. Do not install it.",
+                        src.place(),
+                        sink.place()
+                    ),
+                )
+            } else {
+                let host = source_host(b, &src, flow);
+                let Some((mut sev, from)) = grade(host.as_ref()) else {
+                    continue;
+                };
+                // A clone of a repository to build it is ordinary; only a suspicious host matters.
+                if src.text().contains("git clone") && sev < Severity::Critical {
+                    sev = Severity::Medium;
+                }
+                let sudo = facts
+                    .iter()
+                    .any(|x| x.kind == FactKind::Sudo && x.line == sink.fact.line);
+                let stealth = stealthy(b, &src, &sink);
+                if (sudo || stealth.is_some()) && sev == Severity::High {
+                    sev = Severity::Critical;
+                }
+                let via: Vec<String> = f
+                    .via
+                    .iter()
+                    .map(|(l, n)| format!("`{n}` (line {l})"))
+                    .collect();
+                (
+                    "supply_chain.download-execute",
+                    "supply_chain",
+                    sev,
+                    format!(
+                        "Content downloaded {from} at {} is run at {}{}{}{}. {}",
+                        src.place(),
+                        sink.place(),
+                        if via.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (through {})", via.join(", "))
+                        },
+                        if sudo {
+                            " with administrator rights"
+                        } else {
+                            ""
+                        },
+                        stealth.map(|w| format!(", {w}")).unwrap_or_default(),
+                        advice(sev)
+                    ),
+                )
+            };
+            done.push((fi, sink.fact.line));
+            let related = if src.fact.line == sink.fact.line {
+                Vec::new()
+            } else {
+                vec![src.related("download")]
+            };
+            out.push(finding(rule, category, sev, sink, why, related));
+        }
+        // A download and, within a few lines after it, a run of something local (`./x`, `/tmp/x`,
+        // `$DIR/x`): what a fetched archive was unpacked into.
+        for d in b.in_file(file, FactKind::Download).chain(
+            b.in_file(file, FactKind::PipeExec)
+                .filter(|p| b.tag(p.fact) == "extract"),
+        ) {
+            if d.fact.prose {
+                continue;
+            }
+            let Some(run) = facts.iter().find(|x| {
+                x.kind == FactKind::RunFile
+                    && !x.prose
+                    && x.line >= d.fact.line
+                    && x.line <= d.fact.line + 5
+                    && {
+                        let t = sink_target(file, x);
+                        let t = t.trim_matches(['"', '\'']);
+                        t.starts_with("./")
+                            || t.starts_with("/tmp/")
+                            || t.starts_with('$')
+                            || t.starts_with("~/")
+                    }
+            }) else {
+                continue;
+            };
+            if done.contains(&(fi, run.line))
+                || flow.code_flows.iter().any(|f| {
+                    f.sink
+                        == facts
+                            .iter()
+                            .position(|x| std::ptr::eq(x, run))
+                            .unwrap_or(usize::MAX)
+                })
+            {
+                continue;
+            }
+            let host = source_host(b, &d, flow);
+            let Some((mut sev, from)) = grade(host.as_ref()) else {
+                continue;
+            };
+            if d.text().contains("git clone") && sev < Severity::Critical {
+                sev = Severity::Medium;
+            }
+            let sink = At { file, fact: run };
+            let stealth = stealthy(b, &d, &sink);
+            if stealth.is_some() && sev == Severity::High {
+                sev = Severity::Critical;
+            }
+            // Unconnected by name, an ordinary host is not enough (release archives are unpacked
+            // and run this way every day).
+            if sev < Severity::Critical {
+                continue;
+            }
+            done.push((fi, run.line));
+            let why = format!(
+                "Content is downloaded {from} at {} and a local program is run right after at {}{}. {}",
+                d.place(),
+                sink.place(),
+                stealth.map(|w| format!(", {w}")).unwrap_or_default(),
+                advice(sev)
+            );
+            let related = if d.fact.line == run.line {
+                Vec::new()
+            } else {
+                vec![d.related("download")]
+            };
+            out.push(finding(
+                "supply_chain.download-execute",
+                "supply_chain",
+                sev,
+                sink,
+                why,
+                related,
+            ));
+        }
+        // A download from a suspicious host next to any run of code, unconnected.
+        if flow.code_flows.is_empty() {
+            let fetches = b
+                .in_file(file, FactKind::Download)
+                .chain(b.in_file(file, FactKind::FetchToValue))
+                .filter_map(|at| {
+                    let h = source_host(b, &at, flow)?;
+                    h.class.is_suspicious().then_some((at, h))
+                })
+                .next();
+            let runner = facts
+                .iter()
+                .find(|x| matches!(x.kind, FactKind::RunFile | FactKind::EvalValue) && !x.prose)
+                .map(|fact| At { file, fact });
+            if let (Some((src, h)), Some(run)) = (fetches, runner)
+                && !done.contains(&(fi, run.fact.line))
+            {
+                done.push((fi, run.fact.line));
+                let why = format!(
+                    "This file downloads from {} ({}) at {} and runs code at {}. Fetching from such a place next to running code is how droppers work: do not install this skill.",
+                    h.host,
+                    h.class.phrase(),
+                    src.place(),
+                    run.place()
+                );
+                out.push(finding(
+                    "supply_chain.download-execute",
+                    "supply_chain",
+                    Severity::Critical,
+                    run,
+                    why,
+                    vec![src.related("download")],
+                ));
+            }
+        }
+    }
+    // Across files: a download saved under a name that another file runs.
+    for (fi, (file, flow)) in b.files.iter().zip(flows).enumerate() {
+        for d in &flow.downloads {
+            if d.key.starts_with('$')
+                || d.key
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                    && !d.key.contains('.')
+                    && d.key.len() < 4
+            {
+                continue;
+            }
+            let src = At {
+                file,
+                fact: &file.facts.facts[d.origin],
+            };
+            for (gi, other) in b.files.iter().enumerate() {
+                if gi == fi {
+                    continue;
+                }
+                for run in other
+                    .facts
+                    .facts
+                    .iter()
+                    .filter(|x| x.kind == FactKind::RunFile)
+                {
+                    let target = sink_target(other, run);
+                    let resolved = flows[gi]
+                        .defs
+                        .resolve(
+                            target.trim_matches(['"', '\'', '$', '{', '}', '[', ']']),
+                            &|rhs: &str| {
+                                super::code::literals(rhs)
+                                    .into_iter()
+                                    .next()
+                                    .map(str::to_owned)
+                            },
+                        )
+                        .map(|(v, _)| v)
+                        .unwrap_or_default();
+                    if !(names_key(&target, &d.key) || names_key(&resolved, &d.key))
+                        || done.contains(&(gi, run.line))
+                    {
+                        continue;
+                    }
+                    let host = source_host(b, &src, flow);
+                    let Some((sev, from)) = grade(host.as_ref()) else {
+                        continue;
+                    };
+                    done.push((gi, run.line));
+                    let sink = At {
+                        file: other,
+                        fact: run,
+                    };
+                    let why = format!(
+                        "{} downloads `{}` {from}, and {} runs it. Splitting the download and the run across files does not change what it does. {}",
+                        src.place(),
+                        d.key,
+                        sink.place(),
+                        advice(sev)
+                    );
+                    out.push(finding(
+                        "supply_chain.download-execute",
+                        "supply_chain",
+                        sev,
+                        sink,
+                        why,
+                        vec![src.related("download")],
+                    ));
+                }
+            }
+        }
+    }
+    let _ = download_key;
+}
+
+/// What makes a download-and-run look like a dropper rather than an installer: it is saved to a
+/// hidden or temporary place, run in the background or with its output thrown away, or the bundle
+/// also talks the user past antivirus or Gatekeeper.
+fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str> {
+    let (st, kt) = (src.text(), sink.text());
+    let hidden = |t: &str| {
+        [
+            "/tmp/",
+            "/var/tmp/",
+            "/dev/shm/",
+            "$TMPDIR",
+            "%TEMP%",
+            "$env:TEMP",
+            "AppData",
+            "Public\\",
+            "/Library/Caches/",
+        ]
+        .iter()
+        .any(|w| t.contains(w))
+            || t.split(['/', '\\']).any(|c| {
+                c.len() > 1
+                    && c.starts_with('.')
+                    && c != ".."
+                    && !matches!(c, ".local" | ".cargo" | ".config")
+            })
+    };
+    if hidden(&st) || hidden(&kt) {
+        return Some("from a hidden or temporary place");
+    }
+    let t = kt.trim_end();
+    if t.ends_with('&') && !t.ends_with("&&")
+        || [
+            "nohup ",
+            "setsid ",
+            "disown",
+            ">/dev/null 2>&1",
+            "> /dev/null 2>&1",
+            "-WindowStyle Hidden",
+            "stdio: \"ignore\"",
+            "detached: true",
+            "DEVNULL",
+            "CREATE_NO_WINDOW",
+            "start /b",
+            "/silent",
+            "/quiet",
+            "/qn",
+        ]
+        .iter()
+        .any(|w| kt.contains(w))
+    {
+        return Some("in the background with its output hidden");
+    }
+    if b.any(FactKind::AvBypass) {
+        return Some("in a bundle that also talks the user past antivirus or Gatekeeper");
+    }
+    None
+}
+
+/// An outbound socket (or a listener) and a shell wired to it within a few lines.
+fn reverse_shell(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    const WINDOW: u32 = 30;
+    for file in &b.files {
+        let shells: Vec<At<'_>> = b
+            .in_file(file, FactKind::ShellSpawn)
+            .filter(|a| !a.fact.prose)
+            .collect();
+        if shells.is_empty() {
+            continue;
+        }
+        let sockets = b
+            .in_file(file, FactKind::SocketConnect)
+            .chain(b.in_file(file, FactKind::Listener))
+            .filter(|a| !a.fact.prose);
+        for sock in sockets {
+            let Some(shell) = shells
+                .iter()
+                .find(|s| s.fact.line.abs_diff(sock.fact.line) <= WINDOW)
+            else {
+                continue;
+            };
+            let hosts = hosts_in(&sock.text());
+            let local = hosts.first().is_some_and(|h| h.class == HostClass::Local);
+            let listener = sock.fact.kind == FactKind::Listener;
+            let sev = if local && !listener {
+                Severity::High
+            } else {
+                Severity::Critical
+            };
+            let why = format!(
+                "{} at {} and {} at {}: a shell driven through a network connection is a {}. Do not install this skill.",
+                b.title(sock.fact),
+                sock.place(),
+                b.title(shell.fact).to_lowercase(),
+                shell.place(),
+                if listener {
+                    "remote command backdoor"
+                } else {
+                    "reverse shell"
+                }
+            );
+            out.push(finding(
+                "network.reverse-shell",
+                "network",
+                sev,
+                *shell,
+                why,
+                vec![sock.related("connection")],
+            ));
+            break;
+        }
+    }
+}
+
+/// Paths a recursive delete must never reach.
+fn system_path(p: &str) -> bool {
+    let p = p
+        .trim()
+        .trim_matches(['"', '\''])
+        .trim_end_matches("/*")
+        .trim_end_matches('/');
+    matches!(
+        p,
+        "" | "~"
+            | "$HOME"
+            | "${HOME}"
+            | "/etc"
+            | "/usr"
+            | "/var"
+            | "/bin"
+            | "/sbin"
+            | "/boot"
+            | "/lib"
+            | "/lib64"
+            | "/opt"
+            | "/root"
+            | "/home"
+            | "/System"
+            | "/Library"
+            | "/Users"
+            | "/Applications"
+            | "C:"
+            | "C:\\"
+            | "C:\\Windows"
+            | "/usr/local"
+            | "/usr/bin"
+            | "/var/lib"
+    )
+}
+
+fn device(p: &str) -> bool {
+    let p = p.trim().trim_matches(['"', '\'']);
+    [
+        "/dev/sd",
+        "/dev/nvme",
+        "/dev/hd",
+        "/dev/disk",
+        "/dev/mmcblk",
+        "/dev/xvd",
+        "/dev/vd",
+        "disk0",
+        "disk1",
+        "\\\\.\\PhysicalDrive",
+    ]
+    .iter()
+    .any(|d| p.starts_with(d))
+}
+
+fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    for (file, flow) in b.files.iter().zip(flows) {
+        let content = file.content;
+        let force_push = content.contains("push --force")
+            || content.contains("push -f ")
+            || content.contains("push --mirror");
+        for at in b
+            .in_file(file, FactKind::RemoveTree)
+            .filter(|a| !a.fact.prose)
+        {
+            let target = at.fact.capture.as_deref().unwrap_or("").trim();
+            let var = target
+                .trim_matches(['"', '\''])
+                .trim_start_matches('$')
+                .trim_start_matches('{')
+                .split(['}', '/', '"'])
+                .next()
+                .unwrap_or("")
+                .to_owned();
+            let value = (!var.is_empty())
+                .then(|| {
+                    flow.defs.resolve(&var, &|rhs: &str| {
+                        let v = rhs.trim().trim_matches(['"', '\'']).to_owned();
+                        (!v.is_empty() && !v.contains("$(")).then_some(v)
+                    })
+                })
+                .flatten();
+            let trimmed = target.trim_matches(['"', '\'']);
+            let (sev, why) = if let Some((v, line)) = &value
+                && (system_path(v) || v.trim_matches(['"', '\'']) == "/")
+                && target.starts_with(['$', '"'])
+            {
+                (
+                    Severity::Critical,
+                    format!(
+                        "A recursive delete of `{target}`, and `{var}` is set to `{v}` on line {line}: this deletes the system or the home folder. Do not install this skill."
+                    ),
+                )
+            } else if trimmed.trim_end_matches('/') == ".git" && force_push {
+                (
+                    Severity::Critical,
+                    "The repository's history (`.git`) is deleted and the result force-pushed: the history, branches and tags on the remote are destroyed. Do not install this skill.".to_owned(),
+                )
+            } else if value.is_none()
+                && target.contains('$')
+                && (trimmed.ends_with("/*") || trimmed.ends_with('/') || trimmed.ends_with("\"/*"))
+                && !target.contains(":?")
+                && !var.is_empty()
+                && !content.contains(&format!("-z \"${var}\""))
+                && !content.contains(&format!("-n \"${var}\""))
+                && !content.contains(&format!("${{{var}:?"))
+            {
+                (
+                    Severity::High,
+                    format!(
+                        "A recursive delete of `{target}` where `{var}` is not set in this file and not checked: if it is empty the command deletes from the root. Guard it with `${{{var}:?}}`."
+                    ),
+                )
+            } else {
+                continue;
+            };
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                sev,
+                at,
+                why,
+                Vec::new(),
+            ));
+        }
+        let writes: Vec<At<'_>> = b
+            .in_file(file, FactKind::DeviceWrite)
+            .filter(|a| !a.fact.prose)
+            .collect();
+        let asks = [
+            "read -p",
+            "read -r",
+            "[y/N]",
+            "[Y/n]",
+            "confirm",
+            "Read-Host",
+            "input(",
+        ]
+        .iter()
+        .any(|w| content.contains(w));
+        let mut unresolved = Vec::new();
+        for at in &writes {
+            let target = at.fact.capture.as_deref().unwrap_or("").trim().to_owned();
+            let var = target
+                .trim_matches(['"', '\''])
+                .trim_start_matches('$')
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .to_owned();
+            let value = flow.defs.resolve(&var, &|rhs: &str| {
+                super::code::literals(rhs)
+                    .into_iter()
+                    .chain([rhs.trim()])
+                    .find(|l| device(l))
+                    .map(str::to_owned)
+            });
+            if let Some((v, line)) = value {
+                let why = format!(
+                    "A raw write to `{target}`, and `{var}` is `{v}` (line {line}): this overwrites a whole disk. Do not install this skill."
+                );
+                out.push(finding(
+                    "destructive.resolved-target",
+                    "destructive",
+                    Severity::Critical,
+                    *at,
+                    why,
+                    Vec::new(),
+                ));
+            } else if device(&target) {
+                continue;
+            } else {
+                unresolved.push(*at);
+            }
+        }
+        if unresolved.len() >= 2 && !asks {
+            let at = unresolved[0];
+            let why = format!(
+                "{} raw disk writes or formats ({} and {}) on targets the script picks itself, with no question to the user first: one wrong pick erases a disk. Do not install this skill.",
+                unresolved.len(),
+                at.place(),
+                unresolved[1].place()
+            );
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                Severity::Critical,
+                at,
+                why,
+                vec![unresolved[1].related("signal")],
+            ));
+        } else if let Some(at) = unresolved.first() {
+            let why = format!(
+                "A raw disk write or format on `{}`, a target chosen at run time: check it can only ever be the device the user named.",
+                at.fact.capture.as_deref().unwrap_or("?")
+            );
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                Severity::High,
+                *at,
+                why,
+                Vec::new(),
+            ));
+        }
+    }
+}
+
+fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    for (file, flow) in b.files.iter().zip(flows) {
+        let Some(write) = b.in_file(file, FactKind::Write).find(|a| {
+            matches!(
+                b.tag(a.fact),
+                "shell-rc" | "cron" | "service" | "login-item" | "git-hook" | "ssh-authorized"
+            )
+        }) else {
+            continue;
+        };
+        // The payload: code piped in from a host that is not a vendor's, or anything fetched from a
+        // suspicious host.
+        let payload = b
+            .in_file(file, FactKind::PipeExec)
+            .filter(|a| matches!(b.tag(a.fact), "fetch" | "remote"))
+            .filter(|a| {
+                source_host(b, a, flow)
+                    .is_some_and(|h| !h.class.is_known_good() && h.class != HostClass::Local)
+            })
+            .chain(
+                b.in_file(file, FactKind::Download)
+                    .chain(b.in_file(file, FactKind::FetchToValue))
+                    .chain(b.in_file(file, FactKind::NetSend))
+                    .filter(|a| source_host(b, a, flow).is_some_and(|h| h.class.is_suspicious())),
+            )
+            .find(|a| !a.fact.prose)
+            // Or the persisted line itself runs something hidden, temporary or fetched.
+            .or_else(|| {
+                let t = write.text();
+                // What is persisted: for a shell rc file, the text before the redirect into it.
+                let content = if b.tag(write.fact) == "shell-rc" {
+                    t.split(">>").next().unwrap_or(&t).to_owned()
+                } else {
+                    t.to_string()
+                };
+                let hidden_dir = b.tag(write.fact) != "shell-rc"
+                    && content.split(['/', '\\']).any(|c| {
+                        c.len() > 1
+                            && c.starts_with('.')
+                            && c != ".."
+                            && !matches!(
+                                c,
+                                ".local"
+                                    | ".cargo"
+                                    | ".config"
+                                    | ".nvm"
+                                    | ".pyenv"
+                                    | ".rbenv"
+                                    | ".volta"
+                                    | ".bun"
+                                    | ".deno"
+                            )
+                    });
+                (hidden_dir
+                    || [
+                        "/tmp/",
+                        "/var/tmp/",
+                        "/dev/shm/",
+                        "curl ",
+                        "wget ",
+                        "base64",
+                        "| sh",
+                        "|sh",
+                        "| bash",
+                        " nc ",
+                    ]
+                    .iter()
+                    .any(|w| content.contains(w)))
+                .then_some(write)
+            });
+        let Some(p) = payload else { continue };
+        let same = std::ptr::eq(p.fact, write.fact);
+        let why = if same {
+            format!(
+                "{}, and what it makes run again on every login or on a schedule runs from a hidden or temporary place or fetches code ({}). Do not install this skill.",
+                b.title(write.fact),
+                write.place()
+            )
+        } else {
+            format!(
+                "{} ({}), in a file that also fetches code or sends data to a host that is not a known vendor's ({}): something that reaches out is being made to run again on every login or on a schedule. Do not install this skill.",
+                b.title(write.fact),
+                write.place(),
+                p.place()
+            )
+        };
+        let related = if same {
+            Vec::new()
+        } else {
+            vec![p.related("payload")]
+        };
+        out.push(finding(
+            "persistence.payload",
+            "persistence",
+            Severity::Critical,
+            write,
+            why,
+            related,
+        ));
+    }
+}

@@ -1,0 +1,641 @@
+//! Following values through one file: which secrets reach which requests, which downloaded or
+//! decoded content reaches which `eval`/`exec`/run, and which files a secret or a download is
+//! written to (for the cross-file rules).
+//!
+//! One pass over the file's statements ([`super::code::statements`]), in order. A statement with a
+//! source fact (a secret read, a fetch, a decode) or that reads a name already tainted taints the
+//! names it assigns, the function it sits in (its result carries the value) and the files it writes;
+//! a statement with a sink fact (a request, a run) that carries a taint is a flow. Only files with
+//! both kinds of facts are walked, and a statement's names are read only once something is tainted,
+//! so files without flows cost almost nothing.
+
+use std::collections::BTreeMap;
+
+use super::code::{self, Definitions};
+use super::{Bundle, File, Host, hosts_in};
+use crate::scan::facts::{Fact, FactKind};
+
+/// Most origins remembered per tainted name.
+const MAX_ORIGINS: usize = 4;
+/// Most flows recorded per file (each becomes a finding at most).
+const MAX_FLOWS: usize = 64;
+/// Most tainted files remembered per file.
+const MAX_PATHS: usize = 32;
+
+/// A value's way from a source fact to a sink fact (indices into the file's facts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flow {
+    pub source: usize,
+    pub sink: usize,
+    /// The names it travelled through (line where each was assigned), in order, at most a few.
+    pub via: Vec<(u32, String)>,
+}
+
+/// A file that a tainted value was written to, or a download saved to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// How later code names the file: a basename (`state.json`), or a variable (`$TMP`, `target`).
+    pub key: String,
+    /// The fact that tainted it.
+    pub origin: usize,
+    pub line: u32,
+}
+
+/// A sink's destinations, and the name (with the line of its definition) they were resolved through.
+pub type SinkHosts = (Vec<Host>, Option<(String, u32)>);
+
+/// What following values through one file found.
+#[derive(Debug, Clone, Default)]
+pub struct FileFlow {
+    /// Definitions as they stand at the end of the file.
+    pub defs: Definitions,
+    /// Secret → request.
+    pub secret_flows: Vec<Flow>,
+    /// Fetched, downloaded or decoded content → run or eval.
+    pub code_flows: Vec<Flow>,
+    /// Files a secret was written to.
+    pub secret_files: Vec<Written>,
+    /// Files a download was saved to.
+    pub downloads: Vec<Written>,
+    /// Hosts of each sink-like fact (request, download, fetch, pipe), as resolved where it stands:
+    /// from a URL in the statement, else from a name defined earlier (with that definition's line).
+    pub hosts: BTreeMap<usize, SinkHosts>,
+    /// Names whose value came from a secret, with the fact (for other rules).
+    pub tainted_names: BTreeMap<String, Vec<usize>>,
+}
+
+pub fn is_secret_source(k: FactKind) -> bool {
+    matches!(
+        k,
+        FactKind::SecretEnv
+            | FactKind::EnvDump
+            | FactKind::EnvCopy
+            | FactKind::EnvNames
+            | FactKind::SecretHarvest
+            | FactKind::SecretFile
+            | FactKind::SecretCommand
+    )
+}
+
+fn is_code_source(k: FactKind) -> bool {
+    matches!(
+        k,
+        FactKind::FetchToValue | FactKind::Download | FactKind::Decode
+    )
+}
+
+fn is_runner(k: FactKind) -> bool {
+    matches!(
+        k,
+        FactKind::RunFile | FactKind::EvalValue | FactKind::PipeExec
+    )
+}
+
+fn needs_hosts(k: FactKind) -> bool {
+    matches!(
+        k,
+        FactKind::NetSend | FactKind::Download | FactKind::FetchToValue | FactKind::PipeExec
+    )
+}
+
+/// A path expression as later code would name it: a variable (`$TMP`, `${BIN}` → `$BIN`; a bare
+/// identifier stays itself) or the basename of a literal path.
+pub fn path_key(expr: &str) -> Option<String> {
+    let e = expr
+        .trim()
+        .trim_matches(|c| matches!(c, '"' | '\'' | '`' | '(' | ')' | ',' | ';'))
+        .trim_start_matches("str(")
+        .trim();
+    if e.is_empty() || e == "-" || e.starts_with("/dev/") {
+        return None;
+    }
+    let e = e.replace("${", "$").replace('}', "");
+    // A whole variable: `$TMP`, `$opt`, `target`.
+    let bare = e.trim_start_matches('$');
+    if !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Some(e);
+    }
+    // A variable with a suffix (`$BIN.tmp`, later moved to `$BIN`): the variable.
+    if e.starts_with('$') && !e.contains(['/', '\\']) {
+        let n = bare
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        if n > 0 {
+            return Some(format!("${}", &bare[..n]));
+        }
+    }
+    let base = e
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(&e)
+        .trim_end_matches(['"', '\'']);
+    (base.len() >= 3 && !base.starts_with('$')).then(|| base.to_owned())
+}
+
+/// Whether `text` names `key` (a variable as a whole word, or a basename).
+pub fn names_key(text: &str, key: &str) -> bool {
+    if key.is_empty() || text.len() < key.len() {
+        return false;
+    }
+    let finder = memchr::memmem::Finder::new(key.as_bytes());
+    let mut from = 0;
+    while let Some(i) = finder.find(&text.as_bytes()[from..]).map(|i| i + from) {
+        let before = text[..i].chars().next_back();
+        let after = text[i + key.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let key_is_var =
+            key.starts_with('$') || key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let before_ok = if key_is_var {
+            !word(before)
+        } else {
+            !word(before) || before == Some('/')
+        };
+        if before_ok && !word(after) {
+            return true;
+        }
+        from = i + key.len();
+    }
+    false
+}
+
+/// Where a statement writes (redirects, `tee`, `open(x, "w")`, `writeFile`, `Out-File`,
+/// `Set-Content`, `cp … dest`), as path expressions.
+fn write_targets(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let token = |s: usize| -> &str {
+        let rest = text[s..].trim_start();
+        let off = text.len() - rest.len();
+        let end = if rest.starts_with(['"', '\'']) {
+            let q = rest.as_bytes()[0];
+            rest[1..].find(q as char).map_or(rest.len(), |i| i + 2)
+        } else {
+            rest.find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+                .unwrap_or(rest.len())
+        };
+        &text[off..off + end]
+    };
+    for i in 0..b.len() {
+        if b[i] == b'>' && (i == 0 || !matches!(b[i - 1], b'2' | b'&' | b'-' | b'=' | b'>')) {
+            let s = if b.get(i + 1) == Some(&b'>') {
+                i + 2
+            } else {
+                i + 1
+            };
+            if b.get(s) != Some(&b'&') {
+                let t = token(s);
+                if !t.is_empty() && t != "/dev/null" {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    for pat in [
+        "tee -a ",
+        "tee ",
+        "Out-File ",
+        "Set-Content ",
+        "Add-Content ",
+        "-OutFile ",
+    ] {
+        if let Some(i) = text.find(pat) {
+            out.push(token(i + pat.len()));
+        }
+    }
+    for pat in [
+        "open(",
+        "writeFile(",
+        "writeFileSync(",
+        "appendFileSync(",
+        "WriteFile(",
+        "Path(",
+    ] {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(pat).map(|i| i + from) {
+            let args = &text[i + pat.len()..];
+            let first = args.split([',', ')']).next().unwrap_or("");
+            let writes = !matches!(pat, "open(" | "Path(")
+                || pat == "open("
+                    && args.split(')').next().is_some_and(|a| {
+                        a.contains("'w")
+                            || a.contains("\"w")
+                            || a.contains("'a")
+                            || a.contains("\"a")
+                    })
+                || pat == "Path("
+                    && (text.contains(".write_text") || text.contains(".write_bytes"));
+            if writes {
+                out.push(first.trim());
+            }
+            from = i + pat.len();
+        }
+    }
+    let t = text.trim_start();
+    if t.starts_with("cp ")
+        || t.starts_with("rsync ")
+        || t.contains(" cp ")
+        || t.contains("shutil.copy")
+    {
+        // The last argument of the first command.
+        let cmd = t.split(['|', ';', '&', '\n']).next().unwrap_or(t);
+        if let Some(last) = cmd.split_whitespace().last() {
+            out.push(last);
+        }
+    }
+    out
+}
+
+/// Follow values through one file.
+pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
+    let mut ff = FileFlow::default();
+    let facts = &file.facts.facts;
+    let code = |f: &&Fact| !f.prose;
+    let kinds: Vec<FactKind> = facts.iter().filter(code).map(|f| f.kind).collect();
+    let has = |pred: &dyn Fn(FactKind) -> bool| kinds.iter().any(|k| pred(*k));
+    let wanted = has(&needs_hosts)
+        || has(&|k| {
+            matches!(
+                k,
+                FactKind::RemoveTree | FactKind::DeviceWrite | FactKind::RunFile
+            )
+        })
+        || has(&is_secret_source)
+        || has(&is_code_source) && has(&is_runner);
+    if !wanted {
+        return ff;
+    }
+    let lower = file.path.to_ascii_lowercase();
+    let data = [
+        ".json", ".jsonc", ".toml", ".xml", ".plist", ".lock", ".csv",
+    ]
+    .iter()
+    .any(|e| lower.ends_with(e));
+    // After the last code fact, only a value still being followed (tainted, and perhaps written to
+    // a file another script sends) can matter: the statements are read up to that fact, and the
+    // rest only if something is tainted by then. (A file's facts are capped per kind, so a huge
+    // file is otherwise followed only as far as its facts reach.)
+    let until = facts
+        .iter()
+        .filter(code)
+        .map(|f| f.line)
+        .max()
+        .unwrap_or(0);
+    let mut statements = code::statements_until(file.content, file.kind, data, until);
+    let mut whole = false;
+    let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut via: BTreeMap<String, (u32, String)> = BTreeMap::new();
+    let mut function: Option<String> = None;
+    let mut fi = 0;
+    let mut next = 0;
+    loop {
+        if next == statements.len() {
+            if whole || tainted.is_empty() {
+                break;
+            }
+            let done = statements.last().map_or(0, |s| s.last);
+            statements = code::statements_of(file.content, file.kind, data);
+            next = statements.partition_point(|s| s.first <= done);
+            whole = true;
+            continue;
+        }
+        let stmt = statements[next];
+        next += 1;
+        let text = stmt.text(file.content);
+        // Facts of this statement (facts are in line order; prose facts sit between fences).
+        while fi < facts.len() && facts[fi].line < stmt.first {
+            fi += 1;
+        }
+        let mut here: Vec<usize> = Vec::new();
+        let mut j = fi;
+        while j < facts.len() && facts[j].line <= stmt.last {
+            if !facts[j].prose {
+                here.push(j);
+            }
+            j += 1;
+        }
+        let first_line = text.split('\n').next().unwrap_or("");
+        if let Some(name) = code::defines_function(first_line) {
+            function = Some(name.to_owned());
+        } else if first_line.starts_with('}')
+            || (!first_line.starts_with([' ', '\t'])
+                && !first_line.trim().is_empty()
+                && file.path.ends_with(".py")
+                && !first_line.starts_with(['#', '@', ')', ']']))
+        {
+            // Back at the top level (a closing brace in column 0, or an unindented Python line).
+            function = None;
+        }
+        // Hosts of the sink-like facts, resolved where they stand.
+        if here.iter().any(|&i| needs_hosts(facts[i].kind)) {
+            let direct = hosts_in(text);
+            let resolved = if direct.is_empty() {
+                code::refs(text).into_iter().find_map(|r| {
+                    ff.defs
+                        .resolve(r, &|rhs: &str| {
+                            code::literals(rhs)
+                                .into_iter()
+                                .find(|l| !hosts_in(l).is_empty())
+                                .map(str::to_owned)
+                        })
+                        .map(|(url, line)| (hosts_in(&url), (r.to_owned(), line)))
+                })
+            } else {
+                None
+            };
+            for &i in here.iter().filter(|&&i| needs_hosts(facts[i].kind)) {
+                let entry = match &resolved {
+                    Some((hosts, by)) => (hosts.clone(), Some(by.clone())),
+                    None => (direct.clone(), None),
+                };
+                ff.hosts.insert(i, entry);
+            }
+        }
+        // Origins: sources here, tainted names read here, tainted files named here.
+        let mut origins: Vec<usize> = here
+            .iter()
+            .copied()
+            .filter(|&i| is_secret_source(facts[i].kind) || is_code_source(facts[i].kind))
+            .collect();
+        let mut through: Vec<(u32, String)> = Vec::new();
+        if !tainted.is_empty() {
+            for r in code::refs(text) {
+                if let Some(o) = tainted.get(r) {
+                    origins.extend(o.iter().copied());
+                    if let Some(v) = via.get(r) {
+                        through.push(v.clone());
+                    }
+                }
+            }
+        }
+        // Files written earlier and named here; a downloaded one only counts for a run that runs
+        // it (not one that reads it as data), checked at the sink below.
+        let mut by_path: Vec<(usize, String)> = Vec::new();
+        for w in ff.secret_files.iter().chain(&ff.downloads) {
+            if w.line < stmt.first && names_key(text, &w.key) {
+                origins.push(w.origin);
+                through.push((w.line, w.key.clone()));
+                by_path.push((w.origin, w.key.clone()));
+            }
+        }
+        origins.sort_unstable();
+        origins.dedup();
+        // Sinks.
+        for &s in &here {
+            let sink = &facts[s];
+            let secret_sink = sink.kind == FactKind::NetSend;
+            let code_sink = is_runner(sink.kind);
+            for &o in &origins {
+                if o == s {
+                    continue;
+                }
+                let src = facts[o].kind;
+                let record = if secret_sink && is_secret_source(src) {
+                    Some(&mut ff.secret_flows)
+                } else if code_sink && is_code_source(src) {
+                    // A run in the same statement as a download must name the downloaded file.
+                    let same = facts[o].line >= stmt.first && facts[o].line <= stmt.last;
+                    let target = sink_target(file, sink);
+                    let runs_it = |k: &str| {
+                        names_key(&target, k)
+                            || sink.kind == FactKind::PipeExec && names_key(text, k)
+                    };
+                    let ok = match (src, sink.kind) {
+                        (_, FactKind::EvalValue) if src == FactKind::Download => false,
+                        (FactKind::Download, _) if same => {
+                            download_key(b, file, &facts[o]).is_some_and(|k| runs_it(&k))
+                        }
+                        (FactKind::Download, _) => {
+                            by_path.iter().any(|(oo, k)| *oo == o && runs_it(k))
+                        }
+                        // Fetched content written to a file, then run: the same check.
+                        (FactKind::FetchToValue, FactKind::RunFile)
+                            if by_path.iter().any(|(oo, _)| *oo == o) =>
+                        {
+                            by_path.iter().any(|(oo, k)| *oo == o && runs_it(k))
+                        }
+                        _ => true,
+                    };
+                    ok.then_some(&mut ff.code_flows)
+                } else {
+                    None
+                };
+                if let Some(list) = record
+                    && list.len() < MAX_FLOWS
+                    && !list.iter().any(|f| f.source == o && f.sink == s)
+                {
+                    list.push(Flow {
+                        source: o,
+                        sink: s,
+                        via: through.iter().take(4).cloned().collect(),
+                    });
+                }
+            }
+        }
+        // Downloads remember where they were saved.
+        for &i in &here {
+            if facts[i].kind == FactKind::Download
+                && let Some(key) = download_key(b, file, &facts[i])
+                && ff.downloads.len() < MAX_PATHS
+                && !ff.downloads.iter().any(|w| w.key == key)
+            {
+                ff.downloads.push(Written {
+                    key,
+                    origin: i,
+                    line: stmt.first,
+                });
+            }
+        }
+        let names = if text.contains('=')
+            || first_line.trim_start().starts_with("for ")
+            || first_line.trim_start().starts_with("with ")
+        {
+            code::assigned(text)
+        } else {
+            Vec::new()
+        };
+        if !origins.is_empty() {
+            let mut targets: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+            if let Some(f) = &function {
+                targets.push(f.clone());
+            }
+            for t in targets {
+                let list = tainted.entry(t.clone()).or_default();
+                for &o in &origins {
+                    if list.len() < MAX_ORIGINS && !list.contains(&o) {
+                        list.push(o);
+                    }
+                }
+                via.insert(t.clone(), (stmt.first, t));
+            }
+            // Fetched content written to a file: a download saved there.
+            if origins
+                .iter()
+                .any(|&o| matches!(facts[o].kind, FactKind::FetchToValue))
+            {
+                let mut targets: Vec<String> =
+                    write_targets(text).into_iter().map(str::to_owned).collect();
+                // A file handle it is written into: `f` from `open(path, "wb")`, `os.Create(path)`,
+                // `os.OpenFile(path, …)` (`f.write(data)`, `shutil.copyfileobj(r.raw, f)`,
+                // `io.Copy(out, resp.Body)`).
+                for r in code::refs(text) {
+                    let Some(def) = ff.defs.get(r) else { continue };
+                    for opener in ["open(", "Create(", "OpenFile(", "createWriteStream("] {
+                        if let Some(i) = def.text.find(opener) {
+                            let args = &def.text[i + opener.len()..];
+                            let writes = opener != "open("
+                                || args.split(')').next().is_some_and(|a| {
+                                    a.contains("'w")
+                                        || a.contains("\"w")
+                                        || a.contains("'a")
+                                        || a.contains("\"a")
+                                });
+                            if writes {
+                                targets.push(
+                                    args.split([',', ')'])
+                                        .next()
+                                        .unwrap_or("")
+                                        .trim()
+                                        .to_owned(),
+                                );
+                            }
+                        }
+                    }
+                }
+                let origin = *origins
+                    .iter()
+                    .find(|&&o| facts[o].kind == FactKind::FetchToValue)
+                    .unwrap_or(&origins[0]);
+                for t in targets {
+                    if let Some(key) = path_key(&t)
+                        && ff.downloads.len() < MAX_PATHS
+                        && !ff.downloads.iter().any(|w| w.key == key)
+                    {
+                        ff.downloads.push(Written {
+                            key,
+                            origin,
+                            line: stmt.first,
+                        });
+                    }
+                }
+            }
+            if origins.iter().any(|&o| is_secret_source(facts[o].kind)) {
+                for target in write_targets(text) {
+                    let resolved = ff
+                        .defs
+                        .resolve(
+                            target.trim_matches(['"', '\'', '$', '{', '}']),
+                            &|rhs: &str| {
+                                code::literals(rhs)
+                                    .into_iter()
+                                    .find(|l| l.contains('/') || l.contains('.'))
+                                    .map(str::to_owned)
+                            },
+                        )
+                        .map(|(v, _)| v);
+                    for key in [path_key(target), resolved.as_deref().and_then(path_key)]
+                        .into_iter()
+                        .flatten()
+                    {
+                        if ff.secret_files.len() < MAX_PATHS
+                            && !ff.secret_files.iter().any(|w| w.key == key)
+                        {
+                            let origin = *origins
+                                .iter()
+                                .find(|&&o| is_secret_source(facts[o].kind))
+                                .unwrap_or(&origins[0]);
+                            ff.secret_files.push(Written {
+                                key,
+                                origin,
+                                line: stmt.first,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        if !names.is_empty() {
+            ff.defs.record(&names, stmt.first, text);
+        }
+    }
+    for (name, list) in tainted {
+        if list.iter().any(|&o| is_secret_source(facts[o].kind)) {
+            ff.tainted_names.insert(name, list);
+        }
+    }
+    ff
+}
+
+/// What a run fact runs: its capture, else its matched text.
+pub fn sink_target(file: &File<'_>, fact: &Fact) -> String {
+    match &fact.capture {
+        Some(c) => c.to_string(),
+        None => {
+            let t = crate::scan::facts::logical_text(file.content, fact.start, fact.end);
+            t.get(fact.at as usize..fact.to as usize)
+                .unwrap_or("")
+                .to_owned()
+        }
+    }
+}
+
+/// How later code names a downloaded file: the captured output path, else the URL's basename
+/// (`curl -O`, `wget URL`).
+pub fn download_key(_b: &Bundle<'_>, file: &File<'_>, fact: &Fact) -> Option<String> {
+    if let Some(c) = &fact.capture
+        && let Some(k) = path_key(c)
+    {
+        return Some(k);
+    }
+    let text = crate::scan::facts::logical_text(file.content, fact.start, fact.end);
+    let hosts = hosts_in(&text);
+    let url = hosts.first()?;
+    let path = url.path.split(['?', '#']).next().unwrap_or("");
+    let base = path.rsplit('/').next().unwrap_or("");
+    (base.len() >= 3).then(|| base.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_keys() {
+        assert_eq!(path_key("\"$TMP\"").as_deref(), Some("$TMP"));
+        assert_eq!(path_key("${BIN}").as_deref(), Some("$BIN"));
+        assert_eq!(path_key("str(target)").as_deref(), Some("target"));
+        assert_eq!(
+            path_key("\"$HOME/.cache/vfx/codec\"").as_deref(),
+            Some("codec")
+        );
+        assert_eq!(
+            path_key(r"%TEMP%\notionsync.exe").as_deref(),
+            Some("notionsync.exe")
+        );
+        assert_eq!(path_key("\"$BIN.tmp\"").as_deref(), Some("$BIN"));
+        assert_eq!(path_key("/dev/null"), None);
+        assert_eq!(path_key("-"), None);
+    }
+
+    #[test]
+    fn naming_a_key() {
+        assert!(names_key(". \"$TMP\"", "$TMP"));
+        assert!(!names_key("echo $TMPDIR", "$TMP"));
+        assert!(names_key("subprocess.run([str(target), '--x'])", "target"));
+        assert!(!names_key("targets = 1", "target"));
+        assert!(names_key(
+            "source \"$HOME/.bashrc_remote\"",
+            ".bashrc_remote"
+        ));
+        assert!(names_key("~/.cache/vfx/codec --hw", "codec"));
+    }
+
+    #[test]
+    fn write_targets_of_statements() {
+        assert_eq!(write_targets("env > /tmp/.ctx 2>/dev/null"), ["/tmp/.ctx"]);
+        assert_eq!(write_targets("cat a >> \"$OUT\""), ["\"$OUT\""]);
+        assert_eq!(write_targets("json.dump(s, open(STATE, 'w'))"), ["STATE"]);
+        assert!(write_targets("x = open(p).read()").is_empty());
+        assert_eq!(write_targets("cp ~/.ssh/id_* .state/"), [".state/"]);
+    }
+}

@@ -1,0 +1,264 @@
+//! Pass two of the scanner: the judge combines the facts of every file of a bundle into findings.
+//!
+//! Each judge rule looks for a combination no single line shows: a secret read here reaching a
+//! request there (following variables, function results and temporary files), a file downloaded
+//! here and run there, lure prose next to a password-protected archive, an agent-settings write next
+//! to permission-bypassing values, words that keep an action from the user next to that action. A
+//! finding names the deciding place (`file`, `line`, `evidence`) and lists the other ends in
+//! `related`, so a person can check it from the evidence alone.
+//!
+//! Every rule is general (no sample, name or string of a known skill), linear in the facts and the
+//! bytes of the files that have them, and unit-tested (`judge/tests.rs`).
+
+pub mod agent;
+pub mod code;
+pub mod exec;
+pub mod flow;
+pub mod prose;
+pub mod secrets;
+
+use std::borrow::Cow;
+
+use super::content::{FileKind, FilePlace, Finding, Related, evidence};
+use super::facts::{Fact, FactKind, FileFacts, logical_text};
+use super::hosts::{HostClass, classify, split_url, urls_in};
+use super::rules::{RuleSet, Severity};
+
+/// One text file as the judge sees it.
+pub struct File<'a> {
+    pub path: &'a str,
+    pub content: &'a str,
+    pub kind: FileKind,
+    pub place: FilePlace,
+    pub facts: &'a FileFacts,
+}
+
+/// A fact and the file it is in.
+#[derive(Clone, Copy)]
+pub struct At<'a> {
+    pub file: &'a File<'a>,
+    pub fact: &'a Fact,
+}
+
+impl<'a> At<'a> {
+    /// The logical line the fact is on.
+    pub fn text(&self) -> Cow<'a, str> {
+        logical_text(self.file.content, self.fact.start, self.fact.end)
+    }
+
+    /// The evidence excerpt, centred on the match.
+    pub fn evidence(&self) -> String {
+        let t = self.text();
+        evidence(&t, self.fact.at as usize, self.fact.to as usize)
+    }
+
+    pub fn related(&self, role: &str) -> Related {
+        Related {
+            role: role.into(),
+            file: self.file.path.into(),
+            line: self.fact.line as usize,
+            evidence: self.evidence(),
+        }
+    }
+
+    /// Where it is, as `file:line`.
+    pub fn place(&self) -> String {
+        format!("{}:{}", self.file.path, self.fact.line)
+    }
+
+    /// The matched text.
+    pub fn matched(&self) -> String {
+        let t = self.text();
+        t.get(self.fact.at as usize..self.fact.to as usize)
+            .unwrap_or("")
+            .to_owned()
+    }
+}
+
+/// A destination host seen in text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Host {
+    pub host: String,
+    pub class: HostClass,
+    /// The URL (or `user@host` / bare address) it came from.
+    pub url: String,
+    /// The URL's path and query ("" when there is none).
+    pub path: String,
+}
+
+/// Every destination in a text: `scheme://host` URLs, `user@host:` (scp, rsync, git) and bare
+/// IPv4 addresses (ping, nc, dig), in order.
+pub fn hosts_in(text: &str) -> Vec<Host> {
+    let mut out = Vec::new();
+    for (s, e) in urls_in(text) {
+        let url = &text[s..e];
+        if let Some((host, rest)) = split_url(url) {
+            out.push(Host {
+                class: classify(&host, rest),
+                host,
+                url: url.to_owned(),
+                path: rest.to_owned(),
+            });
+        }
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        // A bare dotted quad not inside a URL already seen.
+        if b[i].is_ascii_digit()
+            && (i == 0
+                || !(b[i - 1].is_ascii_alphanumeric()
+                    || matches!(b[i - 1], b'.' | b'/' | b':' | b'-')))
+        {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+                i += 1;
+            }
+            let cand = text[s..i].trim_end_matches('.');
+            if cand.split('.').count() == 4
+                && cand.split('.').all(|p| {
+                    !p.is_empty() && p.len() <= 3 && p.parse::<u16>().is_ok_and(|n| n < 256)
+                })
+                && !out.iter().any(|h: &Host| h.host == cand)
+            {
+                out.push(Host {
+                    class: classify(cand, ""),
+                    host: cand.to_owned(),
+                    url: cand.to_owned(),
+                    path: String::new(),
+                });
+            }
+            continue;
+        }
+        // `user@host:path` (scp, rsync, git over ssh) and e-mail addresses (`user@domain`).
+        if b[i] == b'@' && i > 0 && b[i - 1].is_ascii_alphanumeric() {
+            let s = i + 1;
+            let mut j = s;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'.' | b'-')) {
+                j += 1;
+            }
+            let domain = text[s..j].trim_end_matches('.');
+            let email = domain.contains('.')
+                && domain.rsplit('.').next().is_some_and(|tld| {
+                    tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())
+                })
+                && !(j < b.len() && b[j] == b':');
+            if email && !out.iter().any(|h| h.host == domain) {
+                let host = domain.to_ascii_lowercase();
+                out.push(Host {
+                    class: classify(&host, ""),
+                    url: text[s..s + domain.len()].to_owned(),
+                    host,
+                    path: String::new(),
+                });
+            }
+            if j < b.len() && b[j] == b':' && j > s && text[s..j].contains('.') {
+                let host = text[s..j].to_ascii_lowercase();
+                if !out.iter().any(|h| h.host == host) {
+                    out.push(Host {
+                        class: classify(&host, ""),
+                        url: text[s..j].to_owned(),
+                        host,
+                        path: String::new(),
+                    });
+                }
+            }
+            i = j.max(i + 1);
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The most suspicious host of a list (ties: the first).
+pub fn worst(hosts: &[Host]) -> Option<&Host> {
+    let mut best: Option<&Host> = None;
+    for h in hosts {
+        if best.is_none_or(|b| h.class > b.class) {
+            best = Some(h);
+        }
+    }
+    best
+}
+
+/// A finding of a judge rule.
+#[allow(clippy::too_many_arguments)]
+pub fn finding(
+    rule_id: &str,
+    category: &str,
+    severity: Severity,
+    at: At<'_>,
+    description: String,
+    related: Vec<Related>,
+) -> Finding {
+    Finding {
+        rule_id: rule_id.into(),
+        category: category.into(),
+        severity,
+        file: at.file.path.into(),
+        line: at.fact.line as usize,
+        evidence: at.evidence(),
+        description,
+        related,
+    }
+}
+
+/// The judge's view of a bundle.
+pub struct Bundle<'a> {
+    pub rules: &'a RuleSet,
+    pub files: Vec<File<'a>>,
+    /// Findings of the single-line rules (some judge rules ask whether anything else looks wrong).
+    pub prior: &'a [Finding],
+}
+
+impl<'a> Bundle<'a> {
+    /// Every fact of one kind in the bundle, file by file.
+    pub fn all(&'a self, kind: FactKind) -> impl Iterator<Item = At<'a>> + 'a {
+        self.files
+            .iter()
+            .flat_map(move |file| file.facts.of(kind).map(move |fact| At { file, fact }))
+    }
+
+    /// Facts of one kind in one file.
+    pub fn in_file(
+        &'a self,
+        file: &'a File<'a>,
+        kind: FactKind,
+    ) -> impl Iterator<Item = At<'a>> + 'a {
+        file.facts.of(kind).map(move |fact| At { file, fact })
+    }
+
+    pub fn any(&self, kind: FactKind) -> bool {
+        self.files.iter().any(|f| f.facts.has(kind))
+    }
+
+    /// The rule's tag of a fact.
+    pub fn tag(&self, fact: &Fact) -> &str {
+        self.rules.rules[fact.rule as usize]
+            .tag
+            .as_deref()
+            .unwrap_or("")
+    }
+
+    /// The rule's title of a fact (what it says about the line).
+    pub fn title(&self, fact: &Fact) -> &str {
+        &self.rules.rules[fact.rule as usize].title
+    }
+}
+
+/// Run every judge rule over a bundle's facts.
+pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let flows: Vec<flow::FileFlow> = b.files.iter().map(|f| flow::analyze(b, f)).collect();
+    secrets::judge(b, &flows, &mut out);
+    exec::judge(b, &flows, &mut out);
+    agent::judge(b, &mut out);
+    // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
+    let more = prose::judge(b, &out);
+    out.extend(more);
+    out
+}
+
+#[cfg(test)]
+mod tests;

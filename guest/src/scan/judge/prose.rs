@@ -1,0 +1,787 @@
+//! Attacks written in words.
+//!
+//! - `supply_chain.install-lure`: prose that gets the user to install something, judged by its
+//!   signals within a stretch of text: a password-protected archive, pasting into a terminal, turning
+//!   off antivirus or Gatekeeper, software from a chat group, links to raw IPs, paste sites, tunnels
+//!   or executables from unknown hosts, broad grants (Full Disk Access, administrator), next to
+//!   "download and run" and "before using" wording. Two signals, one of them strong: `critical`.
+//! - `prompt_injection.concealed-action`: words that keep something from the user, in a bundle that
+//!   does something worth hiding (any other high finding, writes to the agent's files, secrets asked
+//!   for, remote instructions); alone, `prompt_injection.concealment` (`high`).
+//! - `prompt_injection.conditional-action`: an action delayed or hidden behind a condition (when the
+//!   user is away, after review passes), with concealment or another suspicious finding.
+//! - `prompt_injection.approval-manipulation`: talking the user or agent into approving everything
+//!   or into not reading what runs.
+//! - `prompt_injection.tool-shadowing`: claiming the agent's built-in tools are replaced, routing
+//!   their work to another host.
+//! - `exfiltration.secret-in-url`: a URL in instructions carrying a secret's placeholder
+//!   (`?key=<ANTHROPIC_API_KEY>`) to a host that is not the key's vendor.
+//! - `prompt_injection.secret-to-output` and `prompt_injection.override-user`, `…remote-instructions`:
+//!   asking for secrets in output, putting the skill above the user, following instructions fetched
+//!   at run time.
+
+use super::{At, Bundle, finding, hosts_in};
+use crate::scan::content::{Finding, Related};
+use crate::scan::facts::FactKind;
+use crate::scan::hosts::{HostClass, belongs_to, vendor_of_key};
+use crate::scan::rules::Severity;
+
+/// Lines within which lure signals count together.
+const LURE_WINDOW: u32 = 25;
+
+/// Executable or archive downloads (a link to one of these from an unknown host is a lure signal).
+const PAYLOAD_EXTENSIONS: &[&str] = &[
+    ".exe",
+    ".dmg",
+    ".pkg",
+    ".msi",
+    ".zip",
+    ".rar",
+    ".7z",
+    ".appimage",
+    ".scr",
+    ".bat",
+    ".cmd",
+    ".command",
+    ".hta",
+    ".jar",
+    ".apk",
+    ".ps1",
+    ".vbs",
+    ".lnk",
+    ".iso",
+    ".tar.gz",
+    ".tgz",
+    ".deb",
+    ".rpm",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Weight {
+    Weak,
+    Medium,
+    Strong,
+}
+
+struct Signal<'a> {
+    at: At<'a>,
+    weight: Weight,
+    /// Distinct signals count once each.
+    kind: &'static str,
+    what: String,
+}
+
+fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<'a>> {
+    let mut out = Vec::new();
+    let table: &[(FactKind, Weight, &str)] = &[
+        (
+            FactKind::PasswordArchive,
+            Weight::Strong,
+            "password-archive",
+        ),
+        (FactKind::PasteRun, Weight::Strong, "paste-run"),
+        (FactKind::SocialDownload, Weight::Strong, "social-download"),
+        (FactKind::PrivilegeGrant, Weight::Medium, "privilege"),
+        (FactKind::LureRun, Weight::Weak, "run"),
+        (FactKind::LurePrereq, Weight::Weak, "prerequisite"),
+    ];
+    for (kind, weight, name) in table {
+        for at in b.in_file(file, *kind) {
+            out.push(Signal {
+                at,
+                weight: *weight,
+                kind: name,
+                what: b.title(at.fact).to_lowercase(),
+            });
+        }
+    }
+    for at in b.in_file(file, FactKind::AvBypass) {
+        let strong = b.tag(at.fact) == "av";
+        out.push(Signal {
+            at,
+            weight: if strong {
+                Weight::Strong
+            } else {
+                Weight::Medium
+            },
+            kind: if strong { "antivirus" } else { "gatekeeper" },
+            what: b.title(at.fact).to_lowercase(),
+        });
+    }
+    for at in b.in_file(file, FactKind::ApproveAll) {
+        out.push(Signal {
+            at,
+            weight: Weight::Medium,
+            kind: "approve-all",
+            what: b.title(at.fact).to_lowercase(),
+        });
+    }
+    // Links count in prose; in code only on a line that fetches, runs or sends.
+    let acting = |line: u32| {
+        file.facts.facts.iter().any(|f| {
+            f.line == line
+                && matches!(
+                    f.kind,
+                    FactKind::Download
+                        | FactKind::FetchToValue
+                        | FactKind::PipeExec
+                        | FactKind::RunFile
+                )
+        })
+    };
+    let quoted = |a: &At<'_>| a.fact.prose && a.text().trim_start().starts_with('>');
+    for at in b
+        .in_file(file, FactKind::Url)
+        .filter(|a| (a.fact.prose || acting(a.fact.line)) && !quoted(a))
+    {
+        for h in hosts_in(&at.text()) {
+            let path = h.path.to_ascii_lowercase();
+            let path = path.split(['?', '#']).next().unwrap_or("");
+            if h.class.is_suspicious() {
+                out.push(Signal {
+                    at,
+                    weight: Weight::Strong,
+                    kind: "suspicious-link",
+                    what: format!("a link to {} ({})", h.host, h.class.phrase()),
+                });
+            } else if h.class == HostClass::Unknown
+                && PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+            {
+                out.push(Signal {
+                    at,
+                    weight: Weight::Medium,
+                    kind: "payload-link",
+                    what: format!(
+                        "a download of an executable or archive from {} (not a known vendor)",
+                        h.host
+                    ),
+                });
+            }
+        }
+    }
+    out.sort_by_key(|s| s.at.fact.line);
+    out
+}
+
+fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    // Lures are prose for people: SKILL.md, references, text assets (scripts are judged as code).
+    for file in b
+        .files
+        .iter()
+        .filter(|f| f.kind != crate::scan::content::FileKind::Code)
+    {
+        let signals = lure_signals(b, file);
+        if signals.iter().all(|s| s.weight < Weight::Strong)
+            && signals
+                .iter()
+                .filter(|s| s.weight == Weight::Medium)
+                .count()
+                < 2
+        {
+            continue;
+        }
+        // The best window of LURE_WINDOW lines.
+        let mut best: Option<(Severity, usize, usize)> = None;
+        for i in 0..signals.len() {
+            let mut kinds: Vec<(&str, Weight)> = Vec::new();
+            let mut j = i;
+            while j < signals.len()
+                && signals[j].at.fact.line <= signals[i].at.fact.line + LURE_WINDOW
+            {
+                if !kinds.iter().any(|(k, _)| *k == signals[j].kind) {
+                    kinds.push((signals[j].kind, signals[j].weight));
+                }
+                j += 1;
+            }
+            let strong = kinds.iter().filter(|(_, w)| *w == Weight::Strong).count();
+            let medium = kinds.iter().filter(|(_, w)| *w == Weight::Medium).count();
+            let weak = kinds.iter().filter(|(_, w)| *w == Weight::Weak).count();
+            let sev = if strong >= 2 || strong == 1 && medium + weak >= 1 {
+                Severity::Critical
+            } else if strong == 1 || medium >= 2 && weak >= 1 {
+                Severity::High
+            } else {
+                continue;
+            };
+            if best.is_none_or(|(s, a, z)| sev > s || sev == s && j - i > z - a) {
+                best = Some((sev, i, j));
+            }
+        }
+        let Some((sev, i, j)) = best else { continue };
+        let window = &signals[i..j];
+        let head = window
+            .iter()
+            .max_by_key(|s| (s.weight, std::cmp::Reverse(s.at.fact.line)))
+            .map(|s| s.at)
+            .unwrap_or(window[0].at);
+        let mut seen: Vec<&str> = Vec::new();
+        let mut whats = Vec::new();
+        let mut related: Vec<Related> = Vec::new();
+        for s in window {
+            if seen.contains(&s.kind) {
+                continue;
+            }
+            seen.push(s.kind);
+            whats.push(format!("{} ({})", s.what, s.at.place()));
+            if s.at.fact.line != head.fact.line {
+                related.push(s.at.related("signal"));
+            }
+        }
+        let why = format!(
+            "Install instructions with {}: {}. {}",
+            if sev == Severity::Critical {
+                "the marks of a malware lure"
+            } else {
+                "a mark of a malware lure"
+            },
+            whats.join("; "),
+            if sev == Severity::Critical {
+                "Real tools ship through package managers or their vendor's site; password-protected archives, paste-and-run steps and turning protection off are how infostealers are delivered. Do not follow these steps."
+            } else {
+                "Check where this software comes from before following these steps."
+            }
+        );
+        related.truncate(6);
+        out.push(finding(
+            "supply_chain.install-lure",
+            "supply_chain",
+            sev,
+            head,
+            why,
+            related,
+        ));
+    }
+}
+
+/// Prose that sends something, with a destination on its line or the next two that is neither
+/// local nor a known vendor's.
+fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::Host)> {
+    let mut out = Vec::new();
+    for send in b
+        .all(FactKind::NetSend)
+        .filter(|a| b.tag(a.fact) == "prose")
+    {
+        // The destination (a URL or an e-mail address) on this line or the next two.
+        let from = send.fact.start as usize;
+        let window: String = send
+            .file
+            .content
+            .get(from..)
+            .unwrap_or("")
+            .split_inclusive('\n')
+            .take(3)
+            .collect();
+        let dest = hosts_in(&window)
+            .into_iter()
+            .find(|h| h.class != HostClass::Local && !h.class.is_known_good());
+        if let Some(h) = dest {
+            out.push((send, h));
+        }
+    }
+    out
+}
+
+/// Facts that make concealment or a condition dangerous: the thing worth hiding.
+fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
+    if let Some((send, _)) = prose_sends(b).into_iter().next() {
+        return Some(send.related("action"));
+    }
+    if let Some(f) = earlier.iter().find(|f| f.severity >= Severity::High) {
+        return Some(Related {
+            role: "action".into(),
+            file: f.file.clone(),
+            line: f.line,
+            evidence: f.evidence.clone(),
+        });
+    }
+    let kinds = [
+        FactKind::MemoryEdit,
+        FactKind::AgentConfigPath,
+        FactKind::AgentInstructionsPath,
+        FactKind::PermissionValue,
+        FactKind::PermissionBypass,
+        FactKind::SecretProse,
+        FactKind::SecretToOutput,
+        FactKind::RemoteInstructions,
+        FactKind::ToolShadow,
+        FactKind::OverrideUser,
+        FactKind::HiddenMarkup,
+        FactKind::Sabotage,
+        FactKind::LureRun,
+        FactKind::PasteRun,
+    ];
+    kinds
+        .iter()
+        .find_map(|k| b.all(*k).next())
+        .or_else(|| {
+            b.all(FactKind::Write)
+                .find(|a| super::agent::agent_write_tag(b.tag(a.fact)))
+        })
+        .map(|a| a.related("action"))
+}
+
+fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
+    let Some(c) = b.all(FactKind::Conceal).next() else {
+        return;
+    };
+    let action = risky_action(b, earlier)
+        .filter(|r| !(r.file == c.file.path && r.line == c.fact.line as usize));
+    let (rule, sev, why) = match &action {
+        Some(a) => (
+            "prompt_injection.concealed-action",
+            Severity::Critical,
+            format!(
+                "{}, and the bundle does something worth hiding ({}:{}: {}). A skill that keeps its actions from the user is working against them: do not install it.",
+                b.title(c.fact),
+                a.file,
+                a.line,
+                a.evidence
+            ),
+        ),
+        None => (
+            "prompt_injection.concealment",
+            Severity::High,
+            format!(
+                "{}: a skill should not keep what it does from the user. Check what is being hidden.",
+                b.title(c.fact)
+            ),
+        ),
+    };
+    out.push(finding(
+        rule,
+        "prompt_injection",
+        sev,
+        c,
+        why,
+        action.into_iter().collect(),
+    ));
+}
+
+fn conditional(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
+    let Some(c) = b.all(FactKind::Conditional).next() else {
+        return;
+    };
+    let partner = b
+        .all(FactKind::Conceal)
+        .next()
+        .map(|a| a.related("concealment"))
+        .or_else(|| risky_action(b, earlier));
+    let (sev, why) = match &partner {
+        Some(p) => (
+            Severity::Critical,
+            format!(
+                "{}, together with {}:{} ({}): an action timed for when nobody checks is a trap. Do not install this skill.",
+                b.title(c.fact),
+                p.file,
+                p.line,
+                p.evidence
+            ),
+        ),
+        None => (
+            Severity::Medium,
+            format!("{}: check what waits for that condition.", b.title(c.fact)),
+        ),
+    };
+    out.push(finding(
+        "prompt_injection.conditional-action",
+        "prompt_injection",
+        sev,
+        c,
+        why,
+        partner.into_iter().collect(),
+    ));
+}
+
+fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
+    let facts: Vec<At<'_>> = b
+        .all(FactKind::ApproveAll)
+        .chain(b.all(FactKind::NoInspect))
+        .collect();
+    let Some(first) = facts.first().copied() else {
+        return;
+    };
+    let other = facts
+        .iter()
+        .find(|a| a.fact.line != first.fact.line || a.file.path != first.file.path)
+        .map(|a| a.related("signal"));
+    let partner = other.or_else(|| risky_action(b, earlier));
+    let (sev, why) = match &partner {
+        Some(p) => (
+            Severity::Critical,
+            format!(
+                "{}, and {}:{} ({}): talking the user or agent out of reviewing what runs is how a skill gets its way. Do not install it.",
+                b.title(first.fact),
+                p.file,
+                p.line,
+                p.evidence
+            ),
+        ),
+        None => (
+            Severity::High,
+            format!(
+                "{}: approvals exist so the user sees what runs. Do not approve blindly.",
+                b.title(first.fact)
+            ),
+        ),
+    };
+    out.push(finding(
+        "prompt_injection.approval-manipulation",
+        "prompt_injection",
+        sev,
+        first,
+        why,
+        partner.into_iter().collect(),
+    ));
+}
+
+fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let Some(s) = b.all(FactKind::ToolShadow).next() else {
+        return;
+    };
+    let route = b
+        .in_file(s.file, FactKind::Url)
+        .find(|u| {
+            hosts_in(&u.text())
+                .iter()
+                .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+        })
+        .or_else(|| {
+            // The replacement's own code sending to a suspicious place.
+            b.all(FactKind::NetSend)
+                .filter(|n| !n.fact.prose)
+                .find(|n| hosts_in(&n.text()).iter().any(|h| h.class.is_suspicious()))
+        })
+        .or_else(|| b.all(FactKind::SecretProse).next())
+        .or_else(|| b.all(FactKind::Conceal).next());
+    let (sev, why) = match route {
+        Some(r) => (
+            Severity::Critical,
+            format!(
+                "{}, and the work is routed through {} ({}): the agent's own tools would be swapped for one that sees every request. Do not install this skill.",
+                b.title(s.fact),
+                r.place(),
+                r.evidence()
+            ),
+        ),
+        None => (
+            Severity::High,
+            format!(
+                "{}: a skill should add tools, not claim the agent's built-in ones are gone.",
+                b.title(s.fact)
+            ),
+        ),
+    };
+    let related = route.map(|r| vec![r.related("route")]).unwrap_or_default();
+    out.push(finding(
+        "prompt_injection.tool-shadowing",
+        "prompt_injection",
+        sev,
+        s,
+        why,
+        related,
+    ));
+}
+
+/// A placeholder of a secret in a URL (`<ANTHROPIC_API_KEY>`, `{GITHUB_TOKEN}`, `$API_KEY`).
+fn secret_placeholders(url: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = url.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if matches!(b[i], b'<' | b'{' | b'$') {
+            let mut j = i + 1;
+            while j < b.len() && matches!(b[j], b'{' | b'$') {
+                j += 1;
+            }
+            let s = j;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                j += 1;
+            }
+            let name = &url[s..j];
+            let upper = name.to_ascii_uppercase();
+            if name.len() >= 4
+                && name == upper
+                && [
+                    "KEY",
+                    "TOKEN",
+                    "SECRET",
+                    "PASSWORD",
+                    "PASSWD",
+                    "CREDENTIAL",
+                    "COOKIE",
+                    "SESSION",
+                ]
+                .iter()
+                .any(|w| upper.contains(w))
+            {
+                out.push(name);
+            }
+            i = j.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for at in b.all(FactKind::Url).filter(|a| a.fact.prose) {
+        let text = at.text();
+        for h in hosts_in(&text) {
+            if h.class == HostClass::Local {
+                continue;
+            }
+            // The URL as written, up to the first blank: placeholders (`<KEY>`) stop the URL parser.
+            let from = text.find(&h.url).unwrap_or(0);
+            let written: String = text[from..]
+                .chars()
+                .take_while(|c| !c.is_whitespace() && !matches!(c, ')' | '`' | '"' | '\''))
+                .collect();
+            for name in secret_placeholders(&written) {
+                let foreign = match vendor_of_key(name) {
+                    Some(v) => !belongs_to(v, &h.host),
+                    None => !h.class.is_known_good(),
+                };
+                if !foreign {
+                    continue;
+                }
+                let why = format!(
+                    "Instructions build a URL to {} ({}) that carries `{name}`: rendering or fetching it sends the secret there. Do not install this skill.",
+                    h.host,
+                    h.class.phrase()
+                );
+                out.push(finding(
+                    "exfiltration.secret-in-url",
+                    "exfiltration",
+                    Severity::Critical,
+                    at,
+                    why,
+                    Vec::new(),
+                ));
+                return;
+            }
+        }
+    }
+}
+
+fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    if let Some(s) = b.all(FactKind::SecretToOutput).next() {
+        let foreign = b.in_file(s.file, FactKind::Url).any(|u| {
+            hosts_in(&u.text())
+                .iter()
+                .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+        }) || s.text().contains('@');
+        let sev = if foreign || b.any(FactKind::Conceal) {
+            Severity::Critical
+        } else {
+            Severity::High
+        };
+        let why = format!(
+            "{}: secrets placed in output, reports or messages end up where others can read them.{}",
+            b.title(s.fact),
+            if sev == Severity::Critical {
+                " Here they would go to a place outside the user's control: do not install this skill."
+            } else {
+                ""
+            }
+        );
+        out.push(finding(
+            "prompt_injection.secret-to-output",
+            "prompt_injection",
+            sev,
+            s,
+            why,
+            Vec::new(),
+        ));
+    }
+    if let Some(o) = b.all(FactKind::OverrideUser).next() {
+        let why = format!(
+            "{}: a skill must not rank its instructions above the user's.",
+            b.title(o.fact)
+        );
+        out.push(finding(
+            "prompt_injection.override-user",
+            "prompt_injection",
+            Severity::High,
+            o,
+            why,
+            Vec::new(),
+        ));
+    }
+    if let Some(r) = b.all(FactKind::RemoteInstructions).next() {
+        let why = format!(
+            "{}: instructions fetched at run time can change after review, so what was checked is not what runs.",
+            b.title(r.fact)
+        );
+        out.push(finding(
+            "prompt_injection.remote-instructions",
+            "prompt_injection",
+            Severity::High,
+            r,
+            why,
+            Vec::new(),
+        ));
+    }
+}
+
+/// Prose that tells the agent to send secrets, or secrets gathered anywhere in the bundle, to a
+/// place that is not a vendor's.
+fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let secret = b
+        .all(FactKind::SecretProse)
+        .chain(
+            b.all(FactKind::SecretFile)
+                .filter(|a| b.tag(a.fact) != "dotenv" || a.fact.prose),
+        )
+        .chain(b.all(FactKind::SecretHarvest))
+        .chain(b.all(FactKind::SecretCommand))
+        .chain(b.all(FactKind::EnvDump))
+        .next();
+    let Some(secret) = secret else { return };
+    let Some((send, host)) = prose_sends(b).into_iter().max_by_key(|(_, h)| h.class) else {
+        return;
+    };
+    let covert = b.all(FactKind::Conceal).next();
+    let sev = if host.class.is_suspicious() || covert.is_some() {
+        Severity::Critical
+    } else {
+        Severity::High
+    };
+    let why = format!(
+        "Instructions gather secrets ({}: {}) and send things to {} ({}) at {}. {}",
+        secret.place(),
+        b.title(secret.fact).to_lowercase(),
+        host.host,
+        host.class.phrase(),
+        send.place(),
+        if sev == Severity::Critical {
+            "Split across sentences or files, that is still exfiltration: do not install this skill."
+        } else {
+            "Check what is sent there before following these instructions."
+        }
+    );
+    out.push(finding(
+        "exfiltration.prose-exfil",
+        "exfiltration",
+        sev,
+        send,
+        why,
+        vec![secret.related("source")],
+    ));
+}
+
+/// Hidden text (HTML comments, `display:none`, zero-size or transparent text) that carries
+/// instructions: words addressed to the agent, concealment, approvals, sends or writes within a few
+/// lines.
+fn hidden_instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for h in b.all(FactKind::HiddenMarkup) {
+        let near = |k: FactKind| {
+            b.in_file(h.file, k)
+                .find(|a| (h.fact.line..=h.fact.line + 12).contains(&a.fact.line))
+        };
+        let carried = [
+            FactKind::AddressAgent,
+            FactKind::Conceal,
+            FactKind::ApproveAll,
+            FactKind::RemoteInstructions,
+            FactKind::Sabotage,
+            FactKind::SecretToOutput,
+            FactKind::SecretProse,
+            FactKind::MemoryEdit,
+            FactKind::NetSend,
+            FactKind::PipeExec,
+        ]
+        .iter()
+        .find_map(|k| near(*k));
+        if let Some(c) = carried {
+            let why = format!(
+                "{} at {}, and the hidden text carries {} ({}): instructions the user cannot see but the agent reads. Do not install this skill.",
+                b.title(h.fact),
+                h.place(),
+                b.title(c.fact).to_lowercase(),
+                c.place()
+            );
+            out.push(finding(
+                "prompt_injection.hidden-instructions",
+                "prompt_injection",
+                Severity::Critical,
+                h,
+                why,
+                vec![c.related("signal")],
+            ));
+            return;
+        }
+    }
+}
+
+/// Instructions that weaken what the agent builds.
+fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let Some(s) = b.all(FactKind::Sabotage).next() else {
+        return;
+    };
+    let text = s.text();
+    let wallet = text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        (w.starts_with("bc1") && w.len() >= 25)
+            || (w.starts_with("0x")
+                && w.len() == 42
+                && w[2..].bytes().all(|c| c.is_ascii_hexdigit()))
+    }) || b
+        .in_file(s.file, FactKind::Sabotage)
+        .any(|o| o.text().contains("bc1") || o.text().contains("0x"));
+    let partner = b
+        .all(FactKind::Conceal)
+        .next()
+        .or_else(|| b.all(FactKind::HiddenMarkup).next());
+    let payment = ["recipient", "wallet", "payment", "address"]
+        .iter()
+        .any(|w| text.to_lowercase().contains(w));
+    let (sev, why) = if partner.is_some() || wallet || payment {
+        (
+            Severity::Critical,
+            format!(
+                "{}{}: the agent would plant something against the user in what it builds. Do not install this skill.",
+                b.title(s.fact),
+                partner
+                    .map(|p| format!(", and {} ({})", b.title(p.fact).to_lowercase(), p.place()))
+                    .unwrap_or_default()
+            ),
+        )
+    } else {
+        (
+            Severity::High,
+            format!(
+                "{}: check what the agent is told to add to its work.",
+                b.title(s.fact)
+            ),
+        )
+    };
+    let related = partner
+        .map(|p| vec![p.related("concealment")])
+        .unwrap_or_default();
+    out.push(finding(
+        "prompt_injection.sabotage",
+        "prompt_injection",
+        sev,
+        s,
+        why,
+        related,
+    ));
+}
+
+/// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
+pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    lure(b, &mut out);
+    prose_exfil(b, &mut out);
+    hidden_instructions(b, &mut out);
+    sabotage(b, &mut out);
+    secret_in_url(b, &mut out);
+    singles(b, &mut out);
+    shadowing(b, &mut out);
+    let mut all: Vec<Finding> = earlier.iter().chain(b.prior).chain(&out).cloned().collect();
+    approval(b, &all, &mut out);
+    all.extend(out.iter().cloned());
+    concealment(b, &all, &mut out);
+    conditional(b, &all, &mut out);
+    out
+}

@@ -1,0 +1,620 @@
+//! Secrets leaving the machine.
+//!
+//! - `exfiltration.key-to-foreign-host`: a key whose name names a vendor (`ANTHROPIC_API_KEY`,
+//!   `GH_TOKEN`, `TRELLO_*`…) reaches a request to a host that is not that vendor's
+//!   (`guest/rules/hosts.json`). The same key sent to its own vendor is the skill doing its job:
+//!   no finding.
+//! - `exfiltration.secret-to-network`: credentials in bulk (the environment, SSH or cloud keys,
+//!   browser data, the keychain, the clipboard, the agent's own secrets or memory) reach a request,
+//!   a DNS lookup or a ping; or any secret reaches a collector, paste site, tunnel or raw IP.
+//! - `exfiltration.read-and-send`: a file reads credentials in bulk and sends data to a suspicious
+//!   host, without a flow the judge can follow (the data may pass through an archive or a loop).
+//! - `exfiltration.staged-upload`: a file holding secrets (written by one script) is uploaded by
+//!   another.
+
+use std::fmt::Write as _;
+
+use super::flow::{FileFlow, names_key};
+use super::{At, Bundle, File, Host, finding, hosts_in, worst};
+use crate::scan::content::Finding;
+use crate::scan::facts::{Fact, FactKind};
+use crate::scan::hosts::{HostClass, belongs_to, vendor_of_key};
+use crate::scan::rules::Severity;
+
+/// Secret-file tags that are credentials in bulk (a dotenv file is read by most API clients).
+fn bulk_file_tag(tag: &str) -> bool {
+    !matches!(tag, "dotenv" | "")
+}
+
+/// Whether a source is credentials in bulk (not one named key).
+pub fn is_bulk(b: &Bundle<'_>, fact: &Fact) -> bool {
+    match fact.kind {
+        FactKind::EnvDump
+        | FactKind::EnvCopy
+        | FactKind::SecretHarvest
+        | FactKind::SecretCommand => true,
+        FactKind::SecretFile => b.tag(fact) != "dotenv",
+        _ => false,
+    }
+}
+
+/// A short phrase for what a source reads.
+fn what(b: &Bundle<'_>, at: &At<'_>) -> String {
+    match at.fact.kind {
+        FactKind::SecretEnv => format!(
+            "the secret `{}`",
+            at.fact.capture.as_deref().unwrap_or("variable")
+        ),
+        _ => b.title(at.fact).to_lowercase(),
+    }
+}
+
+/// Whether every mention of `names` in a request's text sits in a header (`-H "Authorization: …"`,
+/// `headers={…}`), where a service's own key belongs.
+fn in_header(text: &str, names: &[&str]) -> bool {
+    let mut seen = false;
+    for name in names.iter().filter(|n| !n.is_empty()) {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(name).map(|i| i + from) {
+            seen = true;
+            let line_start = text[..i].rfind('\n').map_or(0, |p| p + 1);
+            let window_start = {
+                let mut s = i.saturating_sub(120).max(line_start);
+                while !text.is_char_boundary(s) {
+                    s += 1;
+                }
+                s
+            };
+            let before = text[window_start..i].to_ascii_lowercase();
+            let marker = [
+                "-h ",
+                "-h\"",
+                "-h'",
+                "--header",
+                "header",
+                "authorization",
+                "bearer",
+                "api-key",
+                "apikey:",
+                "x-",
+                "token ",
+                "auth=(",
+                "-headers",
+                "private-token",
+            ]
+            .iter()
+            .filter_map(|m| before.rfind(m).map(|p| p + m.len()))
+            .max();
+            let Some(m) = marker else { return false };
+            let after_marker = &before[m..];
+            if [
+                "?", "&", " -d", "--data", "data=", "json=", "params=", "body", "-f ", "--form",
+            ]
+            .iter()
+            .any(|x| after_marker.contains(x))
+            {
+                return false;
+            }
+            from = i + name.len();
+        }
+    }
+    seen
+}
+
+/// The destination of a request fact: the first host of its statement (resolved through names if
+/// needed), else the most suspicious URL of the file.
+fn destination(
+    b: &Bundle<'_>,
+    file: &File<'_>,
+    flow: &FileFlow,
+    sink: usize,
+) -> (Option<Host>, Option<String>) {
+    if let Some((hosts, by)) = flow.hosts.get(&sink)
+        && let Some(h) = hosts.first()
+    {
+        let how = by
+            .as_ref()
+            .map(|(name, line)| format!("`{name}` (defined on line {line})"));
+        return (Some(h.clone()), how);
+    }
+    if let Some(fact) = file.facts.facts.get(sink)
+        && let Some(h) = hosts_in(&super::At { file, fact }.text())
+            .into_iter()
+            .next()
+    {
+        return (Some(h), None);
+    }
+    let urls: Vec<Host> = b
+        .in_file(file, FactKind::Url)
+        .filter(|u| !u.fact.prose)
+        .flat_map(|u| hosts_in(&u.text()))
+        .collect();
+    match worst(&urls) {
+        Some(h) if h.class > HostClass::Local => {
+            (Some(h.clone()), Some("a URL elsewhere in the file".into()))
+        }
+        _ => (None, None),
+    }
+}
+
+/// The strongest verdict for one sink: the verdict, its source and the names the value went through.
+type Best = (Verdict, usize, Vec<(u32, String)>);
+
+struct Verdict {
+    severity: Severity,
+    rule: &'static str,
+    why: String,
+}
+
+/// Judge one source reaching one destination.
+fn decide(
+    b: &Bundle<'_>,
+    src: &At<'_>,
+    sink: &At<'_>,
+    dest: Option<&Host>,
+    sink_text: &str,
+    via: &[String],
+) -> Option<Verdict> {
+    let channel = b.tag(sink.fact);
+    let covert = matches!(channel, "dns" | "icmp");
+    let bulk = is_bulk(b, src.fact);
+    if covert {
+        return Some(Verdict {
+            severity: Severity::Critical,
+            rule: "exfiltration.secret-to-network",
+            why: format!(
+                "{} is carried in a {} — a covert channel: data encoded into lookup names or packet padding has no honest use",
+                what(b, src),
+                if channel == "dns" {
+                    "DNS lookup"
+                } else {
+                    "ping"
+                }
+            ),
+        });
+    }
+    let dest = match dest {
+        Some(d) => d,
+        None if bulk => {
+            return Some(Verdict {
+                severity: Severity::High,
+                rule: "exfiltration.secret-to-network",
+                why: format!(
+                    "{} reaches a request whose destination the file does not show",
+                    what(b, src)
+                ),
+            });
+        }
+        None => return None,
+    };
+    if dest.class == HostClass::Local {
+        return None;
+    }
+    let to = format!("{} ({})", dest.host, dest.class.phrase());
+    if src.fact.kind == FactKind::SecretEnv {
+        let key = src.fact.capture.as_deref().unwrap_or("");
+        if let Some(v) = vendor_of_key(key) {
+            if belongs_to(v, &dest.host) {
+                return None;
+            }
+            return Some(Verdict {
+                severity: Severity::Critical,
+                rule: "exfiltration.key-to-foreign-host",
+                why: format!(
+                    "`{key}` is named for {} (whose API is at {}), but it is sent to {to}: the key leaves for a third party",
+                    v.name,
+                    v.domains.join(", ")
+                ),
+            });
+        }
+        if dest.class.is_suspicious() {
+            return Some(Verdict {
+                severity: Severity::Critical,
+                rule: "exfiltration.secret-to-network",
+                why: format!("the secret `{key}` is sent to {to}"),
+            });
+        }
+        let mut names: Vec<&str> = via.iter().map(String::as_str).collect();
+        names.push(key);
+        if dest.class.is_known_good() || in_header(sink_text, &names) {
+            return None;
+        }
+        return Some(Verdict {
+            severity: Severity::Medium,
+            rule: "exfiltration.secret-to-network",
+            why: format!(
+                "the secret `{key}` is put into the body, query or path of a request to {to}, not into an authorization header; check that this host is the service the key belongs to"
+            ),
+        });
+    }
+    if src.fact.kind == FactKind::SecretFile && b.tag(src.fact) == "dotenv" {
+        // A project's `.env` sent to its vendor is odd but normal for some tools; anywhere else it
+        // is the whole set of the project's secrets leaving.
+        if dest.class.is_known_good() {
+            return None;
+        }
+        return Some(Verdict {
+            severity: Severity::Critical,
+            rule: "exfiltration.secret-to-network",
+            why: format!("the project's `.env` file (all its secrets) is sent to {to}"),
+        });
+    }
+    if src.fact.kind == FactKind::EnvNames {
+        if dest.class.is_known_good() {
+            return None;
+        }
+        return Some(Verdict {
+            severity: if dest.class.is_suspicious() {
+                Severity::Critical
+            } else {
+                Severity::High
+            },
+            rule: "exfiltration.secret-to-network",
+            why: format!(
+                "the names of all environment variables (a fingerprint of the machine and its services) are sent to {to}"
+            ),
+        });
+    }
+    Some(Verdict {
+        severity: Severity::Critical,
+        rule: "exfiltration.secret-to-network",
+        why: format!("{} is sent to {to}", what(b, src)),
+    })
+}
+
+pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    for (file, flow) in b.files.iter().zip(flows) {
+        let facts = &file.facts.facts;
+        // Flows, grouped by their sink.
+        let mut sinks: Vec<usize> = flow.secret_flows.iter().map(|f| f.sink).collect();
+        sinks.sort_unstable();
+        sinks.dedup();
+        let mut connected_sources: Vec<usize> = Vec::new();
+        for s in sinks {
+            let sink = At {
+                file,
+                fact: &facts[s],
+            };
+            let sink_text = sink.text().into_owned();
+            let (dest, how) = destination(b, file, flow, s);
+            let mut best: Option<Best> = None;
+            let mut related = Vec::new();
+            for f in flow.secret_flows.iter().filter(|f| f.sink == s) {
+                let src = At {
+                    file,
+                    fact: &facts[f.source],
+                };
+                let via: Vec<String> = f.via.iter().map(|(_, n)| n.clone()).collect();
+                connected_sources.push(f.source);
+                if let Some(v) = decide(b, &src, &sink, dest.as_ref(), &sink_text, &via) {
+                    if facts[f.source].line != sink.fact.line {
+                        related.push(src.related("source"));
+                    }
+                    if best
+                        .as_ref()
+                        .is_none_or(|(bv, _, _)| v.severity > bv.severity)
+                    {
+                        best = Some((v, f.source, f.via.clone()));
+                    }
+                }
+            }
+            let Some((v, source, via)) = best else {
+                continue;
+            };
+            let src = At {
+                file,
+                fact: &facts[source],
+            };
+            let mut why = format!(
+                "{} (read at {}, sent at {})",
+                capitalize(&v.why),
+                src.place(),
+                sink.place()
+            );
+            if !via.is_empty() {
+                let names: Vec<String> = via
+                    .iter()
+                    .map(|(l, n)| format!("`{n}` (line {l})"))
+                    .collect();
+                let _ = write!(why, "; the value travels through {}", names.join(", "));
+            }
+            if let Some(how) = how {
+                let _ = write!(why, "; the destination comes from {how}");
+            }
+            why.push_str(if v.severity == Severity::Critical {
+                ". Sending secrets away is what credential stealers do: do not install this skill."
+            } else {
+                ". Review where this data goes before installing."
+            });
+            related.dedup();
+            out.push(finding(
+                v.rule,
+                "exfiltration",
+                v.severity,
+                sink,
+                why,
+                related,
+            ));
+        }
+        // Credentials in bulk read, and data sent to a suspicious place, with no flow followed.
+        let bulk: Vec<At<'_>> = facts
+            .iter()
+            .filter(|f| !f.prose && !connected_sources.contains(&file.facts.index_of(f)))
+            .filter(|f| match f.kind {
+                FactKind::SecretHarvest | FactKind::SecretCommand => true,
+                FactKind::SecretFile => bulk_file_tag(b.tag(f)),
+                FactKind::EnvDump => true,
+                _ => false,
+            })
+            .map(|fact| At { file, fact })
+            .collect();
+        if bulk.is_empty()
+            || !flow.secret_flows.is_empty()
+                && bulk.iter().all(|a| a.fact.kind == FactKind::EnvDump)
+        {
+            continue;
+        }
+        let mut best: Option<(At<'_>, Host, Option<String>)> = None;
+        for s in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
+            let idx = file.facts.index_of(s.fact);
+            let (dest, how) = destination(b, file, flow, idx);
+            if let Some(d) = dest
+                && best.as_ref().is_none_or(|(_, bd, _)| d.class > bd.class)
+            {
+                best = Some((s, d, how));
+            }
+        }
+        let Some((sink, dest, how)) = best else {
+            continue;
+        };
+        let only_dump = bulk.iter().all(|a| a.fact.kind == FactKind::EnvDump);
+        let severity = if dest.class.is_suspicious() {
+            Severity::Critical
+        } else if dest.class == HostClass::Unknown && !only_dump {
+            Severity::High
+        } else {
+            continue;
+        };
+        let src = bulk[0];
+        let mut why = format!(
+            "This file reads {} (at {}) and sends data to {} ({}) at {}",
+            what(b, &src),
+            src.place(),
+            dest.host,
+            dest.class.phrase(),
+            sink.place()
+        );
+        if let Some(how) = how {
+            let _ = write!(why, " (the destination comes from {how})");
+        }
+        why.push_str(if severity == Severity::Critical {
+            ". Reading credentials and sending to such a host is the shape of a stealer even where the judge cannot follow the value between the two: do not install this skill."
+        } else {
+            ". The judge could not follow the value from one to the other; check what the request carries before installing."
+        });
+        let related = bulk.iter().take(4).map(|a| a.related("source")).collect();
+        out.push(finding(
+            "exfiltration.read-and-send",
+            "exfiltration",
+            severity,
+            sink,
+            why,
+            related,
+        ));
+    }
+    staged(b, flows, out);
+    bundle_wide(b, flows, out);
+    uploads(b, flows, out);
+}
+
+/// Files uploaded (`curl -F x=@file`, `-T file`, `--data-binary @file`, `files={…}`) to a raw IP,
+/// a collector, a paste site or a tunnel: whatever the file is, it leaves for a place no vendor runs.
+fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    if out
+        .iter()
+        .any(|f| f.category == "exfiltration" && f.severity == Severity::Critical)
+    {
+        return;
+    }
+    for (file, flow) in b.files.iter().zip(flows) {
+        for sink in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
+            let text = sink.text();
+            let upload = [
+                "=@",
+                " -T ",
+                "--upload-file",
+                "--data-binary @",
+                "--data @",
+                "-d @",
+                "files=",
+                "-InFile",
+                "UploadFile(",
+            ]
+            .iter()
+            .any(|m| text.contains(m));
+            if !upload {
+                continue;
+            }
+            let idx = file.facts.index_of(sink.fact);
+            if let (Some(d), _) = destination(b, file, flow, idx)
+                && d.class.is_suspicious()
+            {
+                let why = format!(
+                    "A file is uploaded to {} ({}) at {}: whatever it holds leaves for a place no vendor runs. Do not install this skill.",
+                    d.host,
+                    d.class.phrase(),
+                    sink.place()
+                );
+                out.push(finding(
+                    "exfiltration.upload-to-suspicious-host",
+                    "exfiltration",
+                    Severity::Critical,
+                    sink,
+                    why,
+                    Vec::new(),
+                ));
+                return;
+            }
+        }
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// A file that holds secrets (written in one script) uploaded by another script.
+fn staged(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    for (i, file) in b.files.iter().enumerate() {
+        for sink in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
+            let text = sink.text();
+            for (j, (wfile, wflow)) in b.files.iter().zip(flows).enumerate() {
+                if i == j {
+                    continue;
+                }
+                for w in &wflow.secret_files {
+                    if w.key.starts_with('$') || !w.key.contains('.') && w.key.len() < 5 {
+                        continue;
+                    }
+                    if !names_key(&text, &w.key) {
+                        continue;
+                    }
+                    let src = At {
+                        file: wfile,
+                        fact: &wfile.facts.facts[w.origin],
+                    };
+                    let idx = file.facts.index_of(sink.fact);
+                    let (dest, _) = destination(b, file, &flows[i], idx);
+                    if dest.as_ref().is_some_and(|d| d.class == HostClass::Local) {
+                        continue;
+                    }
+                    let to = dest.map_or("a remote host".to_owned(), |d| {
+                        format!("{} ({})", d.host, d.class.phrase())
+                    });
+                    let why = format!(
+                        "{} (read at {}) is written to `{}` at {}:{}, and {} uploads `{}` to {to}. Splitting the read and the upload across scripts does not change what it does: do not install this skill.",
+                        capitalize(&what(b, &src)),
+                        src.place(),
+                        w.key,
+                        wfile.path,
+                        w.line,
+                        sink.place(),
+                        w.key
+                    );
+                    out.push(finding(
+                        "exfiltration.staged-upload",
+                        "exfiltration",
+                        Severity::Critical,
+                        sink,
+                        why,
+                        vec![src.related("source")],
+                    ));
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Credentials in bulk read (or, in prose, the agent told to read them) in one place, and data sent
+/// to a suspicious host in another.
+fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    if out
+        .iter()
+        .any(|f| f.category == "exfiltration" && f.severity == Severity::Critical)
+    {
+        return;
+    }
+    let sources: Vec<At<'_>> = b
+        .files
+        .iter()
+        .flat_map(|file| {
+            file.facts
+                .facts
+                .iter()
+                .filter(|f| {
+                    (!f.prose || f.kind == FactKind::SecretFile)
+                        && match f.kind {
+                            FactKind::SecretHarvest | FactKind::SecretCommand => true,
+                            FactKind::SecretFile => bulk_file_tag(b.tag(f)),
+                            _ => false,
+                        }
+                })
+                .map(move |fact| At { file, fact })
+        })
+        .collect();
+    if sources.is_empty() {
+        return;
+    }
+    for (file, flow) in b.files.iter().zip(flows) {
+        for sink in b.in_file(file, FactKind::NetSend) {
+            let idx = file.facts.index_of(sink.fact);
+            let (dest, _) = destination(b, file, flow, idx);
+            let Some(d) = dest.filter(|d| d.class.is_suspicious()) else {
+                continue;
+            };
+            let Some(src) = sources
+                .iter()
+                .find(|s| !(std::ptr::eq(s.file, file) && s.fact.line == sink.fact.line))
+            else {
+                continue;
+            };
+            let why = format!(
+                "{} {} {} (at {}), and {} sends data to {} ({}). Together they are the shape of a stealer, even where no single line shows the flow: do not install this skill.",
+                src.file.path,
+                if src.fact.prose {
+                    "tells the agent to read"
+                } else {
+                    "reads"
+                },
+                what(b, src),
+                src.place(),
+                sink.place(),
+                d.host,
+                d.class.phrase()
+            );
+            out.push(finding(
+                "exfiltration.read-and-send",
+                "exfiltration",
+                Severity::Critical,
+                sink,
+                why,
+                vec![src.related("source")],
+            ));
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_header;
+
+    #[test]
+    fn headers_hold_keys_bodies_do_not() {
+        assert!(in_header(
+            r#"curl -H "x-api-key: $ANTHROPIC_API_KEY" https://api.anthropic.com"#,
+            &["ANTHROPIC_API_KEY"]
+        ));
+        assert!(in_header(
+            r#"requests.get(u, headers={"Authorization": f"Bearer {tok}"})"#,
+            &["tok"]
+        ));
+        assert!(!in_header(
+            r#"curl -d "k=$KEY" https://x.example"#,
+            &["KEY"]
+        ));
+        assert!(!in_header(
+            r#"curl "https://x.example/?key=$KEY""#,
+            &["KEY"]
+        ));
+        assert!(!in_header(
+            r#"curl -H "X-A: 1" -d "t=$T" https://x"#,
+            &["T"]
+        ));
+    }
+}

@@ -1,0 +1,477 @@
+//! The ranking benchmark (issue 20): every task of `tests/fixtures/ranking/tasks.json` goes through the
+//! real `recommend` (filter → scan → rank → pick, manual mode, dry run) over the listings of
+//! `listings.json`, and is scored on the pick (P@1, traps, silence) and on the ranked list (NDCG@3).
+//! A plain BM25 over words and CJK character bigrams runs on the same usable listings as a baseline.
+//!
+//! Shared by the regression test (`tests/ranking_benchmark.rs`) and the report
+//! (`cargo run -p guest --release --example rank_eval`). `RANK_BENCH_DIR` points both at another
+//! directory holding a `listings.json` and a `tasks.json` of the same format.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use guest::filter::Mode;
+use guest::recommend::{Options, run};
+use guest::{Ctx, Lang, MemoryStore};
+use serde_json::Value;
+
+/// The benchmark's "now": its listings were written against 2026-12-01.
+pub const NOW: &str = "2026-12-01T02:00:00Z";
+
+/// One graded request.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub id: String,
+    pub lang: String,
+    pub text: String,
+    pub grades: BTreeMap<String, u8>,
+    pub traps: BTreeSet<String>,
+    pub class: String,
+}
+
+/// The benchmark's files.
+pub struct Bench {
+    pub listings: String,
+    pub ids: Vec<String>,
+    pub tasks: Vec<Task>,
+    /// Requests nothing in the listings does: the pick must stay silent.
+    pub no_match: Vec<(String, String)>,
+}
+
+pub fn bench_dir() -> PathBuf {
+    match std::env::var_os("RANK_BENCH_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/ranking"),
+    }
+}
+
+fn read(path: PathBuf) -> String {
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+impl Bench {
+    pub fn load() -> Bench {
+        let dir = bench_dir();
+        let listings = read(dir.join("listings.json"));
+        let parsed: Value = serde_json::from_str(&listings).expect("listings.json is JSON");
+        let ids = parsed["candidates"]
+            .as_array()
+            .expect("listings.json: candidates")
+            .iter()
+            .filter_map(|c| c["skill_id"].as_str().map(str::to_owned))
+            .collect();
+        let tasks: Value =
+            serde_json::from_str(&read(dir.join("tasks.json"))).expect("tasks.json is JSON");
+        let mut tasks: Vec<Task> = tasks["tasks"]
+            .as_array()
+            .expect("tasks.json: tasks")
+            .iter()
+            .map(|t| Task {
+                id: t["id"].as_str().expect("task id").to_owned(),
+                lang: t["lang"].as_str().unwrap_or("en").to_owned(),
+                text: t["task"].as_str().expect("task text").to_owned(),
+                grades: t["relevance"]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0) as u8))
+                    .collect(),
+                traps: t["traps"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect(),
+                class: t["class"].as_str().unwrap_or("").to_owned(),
+            })
+            .collect();
+        tasks.sort_by(|a, b| a.id.cmp(&b.id));
+        let no_match_file =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bench/no_match.json");
+        let nm: Value = serde_json::from_str(&read(no_match_file)).expect("no_match.json is JSON");
+        let no_match = nm["tasks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| {
+                (
+                    t["lang"].as_str().unwrap_or("en").to_owned(),
+                    t["task"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect();
+        Bench {
+            listings,
+            ids,
+            tasks,
+            no_match,
+        }
+    }
+
+    /// The split: tasks whose id sorts in the first two thirds tune, the rest check.
+    pub fn is_dev(&self, index: usize) -> bool {
+        index < self.tasks.len().div_ceil(3) * 2
+    }
+}
+
+/// What one system did on one task.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    pub pick: Option<String>,
+    /// The reason when silent.
+    pub silent: Option<String>,
+    /// The ranked list, best first (at least the top three).
+    pub ranked: Vec<String>,
+}
+
+fn ctx(lang: &str) -> Ctx {
+    Ctx {
+        now: NOW.into(),
+        host_timezone: Some("Asia/Shanghai".into()),
+        lang: if lang == "en" { Lang::En } else { Lang::Zh },
+    }
+}
+
+/// The real pipeline: `recommend` in manual mode, dry run, no state.
+pub fn ours(listings: &str, lang: &str, task: &str) -> (Outcome, Value) {
+    let mut store = MemoryStore::new();
+    let opts = Options {
+        task: Some(task.to_owned()),
+        dry_run: true,
+        ..Options::default()
+    };
+    let out = run(&ctx(lang), &mut store, Mode::Manual, listings, &[], &opts)
+        .expect("recommend succeeds");
+    let ranked = out["ranked"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["skill_id"].as_str().map(str::to_owned))
+        .collect();
+    let outcome = Outcome {
+        pick: out["pick"]["skill_id"].as_str().map(str::to_owned),
+        silent: (out["silent"] == true).then(|| out["reason"].as_str().unwrap_or("").to_owned()),
+        ranked,
+    };
+    (outcome, out)
+}
+
+/// The listings that reach the ranking (not dropped by the filter, not blocked by the scan).
+pub fn usable(listings: &str, ids: &[String]) -> BTreeSet<String> {
+    let (_, out) = ours(listings, "en", "anything");
+    let gone: BTreeSet<&str> = ["dropped", "blocked"]
+        .iter()
+        .flat_map(|k| out[*k].as_array().into_iter().flatten())
+        .filter_map(|d| d["skill_id"].as_str())
+        .collect();
+    ids.iter()
+        .filter(|id| !gone.contains(id.as_str()))
+        .cloned()
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The baseline: plain BM25 (k1 1.2, b 0.75) over name, categories and description as one field;
+// lower-cased ASCII words without stemming, CJK runs as overlapping character bigrams.
+
+fn cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
+}
+
+pub fn baseline_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut han: Vec<char> = Vec::new();
+    let flush = |word: &mut String, han: &mut Vec<char>, out: &mut Vec<String>| {
+        if !word.is_empty() {
+            out.push(std::mem::take(word));
+        }
+        match han.len() {
+            0 => {}
+            1 => out.push(han[0].to_string()),
+            _ => out.extend(han.windows(2).map(|w| w.iter().collect::<String>())),
+        }
+        han.clear();
+    };
+    for c in text.to_lowercase().chars() {
+        if cjk(c) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            han.push(c);
+        } else if c.is_alphanumeric() {
+            if !han.is_empty() {
+                flush(&mut String::new(), &mut han, &mut out);
+            }
+            word.push(c);
+        } else {
+            flush(&mut word, &mut han, &mut out);
+        }
+    }
+    flush(&mut word, &mut han, &mut out);
+    out
+}
+
+pub struct Baseline {
+    ids: Vec<String>,
+    docs: Vec<BTreeMap<String, f64>>,
+    lens: Vec<f64>,
+    df: BTreeMap<String, f64>,
+    avg: f64,
+}
+
+impl Baseline {
+    pub fn new(listings: &str, usable: &BTreeSet<String>) -> Baseline {
+        let v: Value = serde_json::from_str(listings).expect("listings are JSON");
+        let (mut ids, mut docs, mut lens, mut df) = (vec![], vec![], vec![], BTreeMap::new());
+        for c in v["candidates"].as_array().into_iter().flatten() {
+            let id = c["skill_id"].as_str().unwrap_or("").to_owned();
+            if !usable.contains(&id) {
+                continue;
+            }
+            let cats: Vec<&str> = c["categories"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let text = format!(
+                "{} {} {}",
+                c["name"].as_str().unwrap_or(""),
+                cats.join(" "),
+                c["description"].as_str().unwrap_or("")
+            );
+            let toks = baseline_tokens(&text);
+            let mut tf = BTreeMap::new();
+            for t in &toks {
+                *tf.entry(t.clone()).or_insert(0.0) += 1.0;
+            }
+            for t in tf.keys() {
+                *df.entry(t.clone()).or_insert(0.0) += 1.0;
+            }
+            ids.push(id);
+            lens.push(toks.len() as f64);
+            docs.push(tf);
+        }
+        let avg = lens.iter().sum::<f64>() / lens.len().max(1) as f64;
+        Baseline {
+            ids,
+            docs,
+            lens,
+            df,
+            avg,
+        }
+    }
+
+    pub fn run(&self, task: &str) -> Outcome {
+        let n = self.ids.len() as f64;
+        let q: BTreeSet<String> = baseline_tokens(task).into_iter().collect();
+        let mut scored: Vec<(f64, &String)> = self
+            .docs
+            .iter()
+            .zip(&self.lens)
+            .zip(&self.ids)
+            .map(|((tf, len), id)| {
+                let s: f64 = q
+                    .iter()
+                    .filter_map(|t| tf.get(t).map(|f| (t, f)))
+                    .map(|(t, f)| {
+                        let df = self.df[t];
+                        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                        idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * len / self.avg))
+                    })
+                    .sum();
+                (s, id)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        let pick = scored
+            .first()
+            .filter(|(s, _)| *s > 0.0)
+            .map(|(_, id)| (*id).clone());
+        Outcome {
+            silent: pick.is_none().then(|| "no_match_for_task".to_owned()),
+            pick,
+            ranked: scored
+                .iter()
+                .take(10)
+                .map(|(_, id)| (*id).clone())
+                .collect(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measures.
+
+/// NDCG@3 with gains 2^grade − 1; the ideal list is made of the task's usable graded listings.
+pub fn ndcg3(task: &Task, ranked: &[String], usable: &BTreeSet<String>) -> f64 {
+    let gain = |g: u8| f64::from((1u32 << g) - 1);
+    let dcg: f64 = ranked
+        .iter()
+        .take(3)
+        .enumerate()
+        .map(|(i, id)| gain(task.grades.get(id).copied().unwrap_or(0)) / ((i + 2) as f64).log2())
+        .sum();
+    let mut ideal: Vec<u8> = task
+        .grades
+        .iter()
+        .filter(|(id, _)| usable.contains(*id))
+        .map(|(_, g)| *g)
+        .collect();
+    ideal.sort_unstable_by(|a, b| b.cmp(a));
+    let idcg: f64 = ideal
+        .iter()
+        .take(3)
+        .enumerate()
+        .map(|(i, &g)| gain(g) / ((i + 2) as f64).log2())
+        .sum();
+    if idcg > 0.0 { dcg / idcg } else { 0.0 }
+}
+
+/// Totals over a set of tasks.
+#[derive(Debug, Clone, Default)]
+pub struct Score {
+    pub tasks: usize,
+    pub p1: usize,
+    pub ndcg: f64,
+    pub traps: usize,
+    /// Silent (`no_match_for_task`) although a usable grade-3 listing exists.
+    pub silent_relevant: usize,
+}
+
+impl Score {
+    pub fn add(&mut self, task: &Task, o: &Outcome, usable: &BTreeSet<String>) {
+        self.tasks += 1;
+        let grade = |id: &Option<String>| {
+            id.as_ref()
+                .and_then(|id| task.grades.get(id))
+                .copied()
+                .unwrap_or(0)
+        };
+        if grade(&o.pick) == 3 {
+            self.p1 += 1;
+        }
+        if o.pick.as_ref().is_some_and(|p| task.traps.contains(p)) {
+            self.traps += 1;
+        }
+        let right_exists = task
+            .grades
+            .iter()
+            .any(|(id, &g)| g == 3 && usable.contains(id));
+        if o.silent.is_some() && right_exists {
+            self.silent_relevant += 1;
+        }
+        self.ndcg += ndcg3(task, &o.ranked, usable);
+    }
+
+    pub fn p_at_1(&self) -> f64 {
+        self.p1 as f64 / self.tasks.max(1) as f64
+    }
+
+    pub fn mean_ndcg(&self) -> f64 {
+        self.ndcg / self.tasks.max(1) as f64
+    }
+}
+
+/// Scores by slice: `all`, `dev`, `held-out`, `lang:<l>`, `dev lang:<l>`, `held-out lang:<l>`,
+/// `class:<c>`.
+pub type Report = BTreeMap<String, Score>;
+
+pub struct Run {
+    pub ours: Report,
+    pub baseline: Report,
+    /// (task id, what went wrong) for every task ours missed.
+    pub misses: Vec<(String, bool, String)>,
+    /// No-match requests that got a pick: (request, pick).
+    pub false_picks: Vec<(String, String)>,
+}
+
+fn slices(bench: &Bench, i: usize) -> Vec<String> {
+    let t = &bench.tasks[i];
+    let split = if bench.is_dev(i) { "dev" } else { "held-out" };
+    vec![
+        "all".into(),
+        split.into(),
+        format!("lang:{}", t.lang),
+        format!("{split} lang:{}", t.lang),
+        format!("class:{}", t.class),
+    ]
+}
+
+pub fn evaluate(bench: &Bench) -> Run {
+    let usable = usable(&bench.listings, &bench.ids);
+    let base = Baseline::new(&bench.listings, &usable);
+    let mut run = Run {
+        ours: Report::new(),
+        baseline: Report::new(),
+        misses: Vec::new(),
+        false_picks: Vec::new(),
+    };
+    for (i, t) in bench.tasks.iter().enumerate() {
+        let (o, _) = ours(&bench.listings, &t.lang, &t.text);
+        let b = base.run(&t.text);
+        for s in slices(bench, i) {
+            run.ours.entry(s.clone()).or_default().add(t, &o, &usable);
+            run.baseline.entry(s).or_default().add(t, &b, &usable);
+        }
+        let g = o
+            .pick
+            .as_ref()
+            .and_then(|p| t.grades.get(p))
+            .copied()
+            .unwrap_or(0);
+        if g < 3 {
+            let trap = o.pick.as_ref().is_some_and(|p| t.traps.contains(p));
+            let what = match (&o.pick, &o.silent) {
+                (Some(p), _) => format!(
+                    "picked {p} (grade {g}{}); top3 {:?}",
+                    if trap { ", TRAP" } else { "" },
+                    &o.ranked[..o.ranked.len().min(3)]
+                ),
+                (None, s) => format!("silent ({})", s.clone().unwrap_or_default()),
+            };
+            run.misses.push((
+                t.id.clone(),
+                bench.is_dev(i),
+                format!("[{} {}] {:?}: {what}", t.lang, t.class, t.text),
+            ));
+        }
+    }
+    for (lang, text) in &bench.no_match {
+        let (o, _) = ours(&bench.listings, lang, text);
+        if let Some(p) = o.pick {
+            run.false_picks.push((text.clone(), p));
+        }
+    }
+    run
+}
+
+/// The report as a Markdown table.
+pub fn table(run: &Run) -> String {
+    let mut s = String::from(
+        "| slice | tasks | P@1 ours | P@1 BM25 | NDCG@3 ours | NDCG@3 BM25 | traps ours | traps BM25 | silent-relevant ours |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (k, o) in &run.ours {
+        let b = &run.baseline[k];
+        s.push_str(&format!(
+            "| {k} | {} | {}/{} ({:.1}%) | {}/{} ({:.1}%) | {:.3} | {:.3} | {} | {} | {} |\n",
+            o.tasks,
+            o.p1,
+            o.tasks,
+            100.0 * o.p_at_1(),
+            b.p1,
+            b.tasks,
+            100.0 * b.p_at_1(),
+            o.mean_ndcg(),
+            b.mean_ndcg(),
+            o.traps,
+            b.traps,
+            o.silent_relevant
+        ));
+    }
+    s
+}
