@@ -26,7 +26,8 @@ BIN = os.environ.get("SKILL_RECOMMENDER_BIN", str(ROOT / "target" / "debug" / "s
 CACHE = os.environ.get("SKILL_RECOMMENDER_CACHE_DIR", str(ROOT / "target" / "e2e-cache"))
 NOW = "2026-11-29T09:00:00Z"
 TOOLS = ["recommend_skills", "scan_skill", "validate_skill", "normalize_candidates", "record_feedback", "daily", "check_update"]
-SAMPLE = json.loads((ROOT / "data" / "sample_candidates.json").read_text())
+# The sample's candidates as a search would return them (the file itself is marked demo: never recorded).
+FOUND = {"candidates": json.loads((ROOT / "data" / "sample_candidates.json").read_text())["candidates"]}
 
 
 def env(state, home):
@@ -99,8 +100,11 @@ def test_tools_are_listed_with_valid_schemas_and_honest_annotations(tmp_path):
     assert all(by_name[n].annotations.idempotent_hint for n in read_only)
     assert not any(t.annotations.destructive_hint for t in tools), "nothing deletes or overwrites user data"
     props = by_name["recommend_skills"].input_schema["properties"]
-    assert {"mode", "candidates", "task", "dry_run", "lang"} <= set(props)
-    assert set(by_name["recommend_skills"].input_schema["required"]) == {"mode", "candidates"}
+    # The CLI's flags, one for one: --from/--base-url, --platform/--capabilities, --skills-dir/--no-discover.
+    assert {"mode", "candidates", "sample", "task", "dry_run", "lang", "from", "base_url", "platform",
+            "capabilities", "skills_dirs", "no_discover"} <= set(props)
+    # `candidates` is required unless `sample` (a demonstration), as for the CLI's recommend.
+    assert set(by_name["recommend_skills"].input_schema["required"]) == {"mode"}
     assert "failure_notice" in json.dumps(by_name["daily"].input_schema["properties"]["action"])
 
 
@@ -111,10 +115,12 @@ def test_every_tool_answers_and_structured_results_match_their_schemas(tmp_path)
     async def go(s):
         out = {}
         out["rec"] = await s.call_tool("recommend_skills", {"mode": "manual", "task": "把 PDF 表格转成 Excel",
-                                                            "candidates": SAMPLE, "no_discover": True})
+                                                            "candidates": FOUND, "no_discover": True})
         out["rec_en"] = await s.call_tool("recommend_skills", {"mode": "manual", "task": "PDF tables to Excel",
-                                                               "candidates": SAMPLE, "no_discover": True,
+                                                               "candidates": FOUND, "no_discover": True,
                                                                "dry_run": True, "lang": "en"})
+        out["sample"] = await s.call_tool("recommend_skills", {"mode": "manual", "sample": True, "no_discover": True,
+                                                               "lang": "en"})
         out["scan"] = await s.call_tool("scan_skill", {"path": str(bundle), "trust": "community"})
         out["validate"] = await s.call_tool("validate_skill", {"path": str(bundle), "strict": True})
         raw = {"results": [{"slug": "pdf-tables", "displayName": "PDF Tables", "summary": "Extract tables from PDFs.",
@@ -140,7 +146,7 @@ def test_every_tool_answers_and_structured_results_match_their_schemas(tmp_path)
         assert isinstance(res.structured_content, dict), key
         # The last text block is the whole result as JSON, the same as the structured content.
         assert json.loads(res.content[-1].text) == res.structured_content, key
-    schema_of = {"rec": "recommend_skills", "rec_en": "recommend_skills", "scan": "scan_skill",
+    schema_of = {"rec": "recommend_skills", "rec_en": "recommend_skills", "sample": "recommend_skills", "scan": "scan_skill",
                  "validate": "validate_skill", "norm": "normalize_candidates", "fb": "record_feedback",
                  "update": "check_update", "answer": "check_update"}
     for key, res in out.items():
@@ -152,6 +158,8 @@ def test_every_tool_answers_and_structured_results_match_their_schemas(tmp_path)
     assert out["rec"].content[0].text == rec["card"], "the card comes first, as text to show"
     assert out["rec_en"].structured_content["recorded"] is False
     assert out["rec_en"].structured_content["card"].startswith("Recommended for you")
+    sample = out["sample"].structured_content
+    assert sample["recorded"] is False and "sample data" in sample["card"], sample["card"]
     assert out["scan"].structured_content["policy"] == "allow"
     assert out["validate"].structured_content["valid"] is True
     norm = out["norm"].structured_content
@@ -210,7 +218,8 @@ def test_resources_and_the_recommend_prompt(tmp_path):
 def test_state_written_through_mcp_is_what_the_cli_shows_and_back(tmp_path):
     async def write(s):
         r = await s.call_tool("record_feedback", {"action": "accept", "skill_id": "clawhub:meeting-notes",
-                                                  "skill_name": "meeting-notes", "categories": ["meetings"]})
+                                                  "skill_name": "meeting-notes", "categories": ["meetings"],
+                                                  "skill_url": "https://clawhub.ai/a/meeting-notes"})
         assert not r.is_error, r.content
         r = await s.call_tool("daily", {"action": "disable"})
         assert not r.is_error, r.content
@@ -228,11 +237,8 @@ def test_state_written_through_mcp_is_what_the_cli_shows_and_back(tmp_path):
         return r.structured_content
 
     seen = run(tmp_path, read)
-    # `status` through MCP is the CLI's `status`, field for field, except how each process runs
-    # (the server keeps a warm instance pool, the CLI does not).
+    # `status` through MCP is the CLI's `status`, field for field.
     _, status = cli(tmp_path, "status")
-    assert seen["paths"]["cache"].pop("instance_pool").endswith("resident each")
-    assert status["paths"]["cache"].pop("instance_pool") == "off: disabled"
     assert seen == status
     assert seen["counts"]["history"] == 2
 
@@ -258,7 +264,7 @@ def test_four_clients_times_25_feedback_calls_lose_no_record(tmp_path):
 def test_concurrent_calls_in_one_session_are_all_served(tmp_path):
     async def go(s):
         calls = [s.call_tool("record_feedback", {"action": "shown", "skill_id": f"clawhub:x{i}"}) for i in range(40)]
-        calls += [s.call_tool("recommend_skills", {"mode": "manual", "candidates": SAMPLE, "no_discover": True,
+        calls += [s.call_tool("recommend_skills", {"mode": "manual", "candidates": FOUND, "no_discover": True,
                                                    "dry_run": True}) for _ in range(4)]
         return await asyncio.gather(*calls)
 
