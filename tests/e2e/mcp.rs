@@ -238,3 +238,28 @@ fn a_call_past_its_deadline_fails_alone_while_the_others_are_answered() {
     let ok = s.call(7, "daily", json!({"action": "confirm"}));
     assert_eq!(ok["isError"], false, "{ok}");
 }
+
+#[test]
+fn an_oversize_line_is_dropped_unanswered_and_the_server_keeps_serving() {
+    // With a 1 KiB input cap the longest line read is 2 KiB + 1 MiB (room for JSON escaping).
+    let mut s = Server::start(&[], &["--max-input-bytes", "1024"]);
+    s.initialize("2025-11-25");
+    let huge = "x".repeat(1_200_000);
+    s.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                  "params": {"name": "recommend_skills",
+                             "arguments": {"mode": "manual", "candidates": huge}}}));
+    // Its id was never read, so there is nothing to answer: the next message is the next call's.
+    let ok = s.call(2, "daily", json!({"action": "status"}));
+    assert_eq!(ok["isError"], false, "{ok}");
+    // Within the line limit but over the input cap: a tool error naming the argument.
+    let e = tool_error(&s.call(
+        3,
+        "recommend_skills",
+        json!({"mode": "manual", "candidates": "x".repeat(4096)}),
+    ));
+    assert_eq!(
+        (e["code"].as_str(), e["field"].as_str()),
+        (Some("invalid_input"), Some("candidates")),
+        "{e}"
+    );
+}

@@ -280,6 +280,8 @@ def test_bad_input_gets_clean_errors_and_the_server_keeps_serving(tmp_path):
         out["unknown"] = await s.call_tool("no_such_tool", {})
         out["types"] = await s.call_tool("recommend_skills", {"mode": 42, "candidates": []})
         out["missing"] = await s.call_tool("record_feedback", {"action": "accept"})
+        out["no_candidates"] = await s.call_tool("recommend_skills", {"mode": "manual"})
+        out["strings"] = await s.call_tool("recommend_skills", {"mode": "manual", "candidates": ["pdf", "excel"]})
         out["enum"] = await s.call_tool("daily", {"action": "explode"})
         out["needs_arg"] = await s.call_tool("daily", {"action": "fail"})
         out["oversize"] = await s.call_tool("recommend_skills", {"mode": "manual", "no_discover": True,
@@ -299,6 +301,11 @@ def test_bad_input_gets_clean_errors_and_the_server_keeps_serving(tmp_path):
     assert error_of(out["missing"])["code"] == "invalid_input"
     assert "skill_id" in error_of(out["missing"])["message"]
     assert error_of(out["enum"])["field"] == "action"
+    # Missing and mis-shaped candidates teach the tool's own arguments (not the CLI's flags).
+    e = error_of(out["no_candidates"])
+    assert e["field"] == "candidates" and "`sample: true`" in e["message"] and "--" not in e["message"], e
+    e = error_of(out["strings"])
+    assert e["field"] == "candidates" and "skill_id" in e["message"], e
     e = error_of(out["needs_arg"])
     assert (e["field"], e["exit_code"]) == ("reason", 3)
     e = error_of(out["refused"])

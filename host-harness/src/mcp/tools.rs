@@ -38,6 +38,11 @@ struct CheckUpdate {
     lang: Option<LangArg>,
 }
 
+/// `recommend_skills` without candidates: what to pass instead.
+const NO_CANDIDATES: &str = "no candidates given: pass `candidates` with what your search found — \
+{\"candidates\": [{\"skill_id\", \"name\", \"url\", \"description\", \"source\"}, ...]} or a registry's own API \
+response as you fetched it — or `sample: true` for the built-in demonstration";
+
 /// A tool: its definition and what runs it (on a blocking thread).
 struct Spec {
     tool: Tool,
@@ -136,9 +141,11 @@ stale and (daily) over-quota candidates, scans each for security risk, ranks the
 with a per-factor score breakdown, picks one and renders the card. Pass `candidates` as normalized records \
 ({\"candidates\": [...]} or an array; fields: skill_id, name, url, source, description, and whatever else you \
 know) or as a registry's raw search response exactly as you fetched it (ClawHub, skills.sh, Smithery, Glama, \
-SkillHub, GitHub, MCP Market: detected from its shape). Show `card` to the user as it is; `pick`, \
-`alternatives`, `dropped` and `blocked` (with reasons) explain the decision. A silent result (`silent: true`, \
-`reason`) means show nothing. Records the pick as shown unless `dry_run`.",
+SkillHub, GitHub, MCP Market: detected from its shape, or name it with `from`). Give `platform` and \
+`capabilities` (your toolsets: terminal, browser, web_search, ...) so skills you cannot run are dropped or \
+ranked lower. Show `card` to the user as it is; `pick`, `alternatives`, `dropped` and `blocked` (with reasons) \
+explain the decision. A silent result (`silent: true`, `reason`) means show nothing. Records the pick as shown \
+unless `dry_run`. `sample: true` instead of candidates is a demonstration (the card says so; nothing recorded).",
                     results::recommend(),
                     annotations("Recommend a skill", false, false, false),
                 ),
@@ -293,6 +300,13 @@ fn parse<P: DeserializeOwned>(args: Value) -> Result<P, Error> {
 fn recommend_skills(s: &McpServer, mut args: Value) -> Result<CallToolResult, Error> {
     let lang = take_lang(&mut args)?;
     let p: RecommendArgs = parse(args)?;
+    if p.candidates.is_none() && !p.sample {
+        // The command layer's message names the CLI's flags; this one names the tool's arguments.
+        return Err(Error::InvalidInput {
+            field: "candidates".into(),
+            message: NO_CANDIDATES.into(),
+        });
+    }
     reply(s.host.recommend(&s.ctx(lang), p)?)
 }
 

@@ -275,12 +275,7 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     // a file another script sends) can matter: the statements are read up to that fact, and the
     // rest only if something is tainted by then. (A file's facts are capped per kind, so a huge
     // file is otherwise followed only as far as its facts reach.)
-    let until = facts
-        .iter()
-        .filter(code)
-        .map(|f| f.line)
-        .max()
-        .unwrap_or(0);
+    let until = facts.iter().filter(code).map(|f| f.line).max().unwrap_or(0);
     let mut statements = code::statements_until(file.content, file.kind, data, until);
     let mut whole = false;
     let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
