@@ -75,10 +75,12 @@ fn main() {
         now: "2026-11-29T02:00:00Z".into(),
         host_timezone: Some("Asia/Shanghai".into()),
         lang: guest::Lang::En,
+        lang_explicit: true,
     };
     let request = guest::rank::Request {
         task: Some("extract tables from PDF invoices".into()),
         signals: Vec::new(),
+        agent: Default::default(),
     };
     let mut total = 0usize;
     let start = std::time::Instant::now();

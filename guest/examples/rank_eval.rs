@@ -32,6 +32,7 @@ fn explain(bench: &eval::Bench, what: &str) {
         &Request {
             task: Some(text.clone()),
             signals: Vec::new(),
+            agent: Default::default(),
         },
         &Env {
             state: &state,
@@ -126,6 +127,7 @@ fn cutoff(bench: &eval::Bench) {
             &Request {
                 task: Some(text.to_owned()),
                 signals: Vec::new(),
+                agent: Default::default(),
             },
             &Env {
                 state: &state,

@@ -45,13 +45,15 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Small, deterministic limits for tests: fuel instead of wall time, 64 MiB of memory.
+    /// Small, deterministic limits for tests: fuel instead of wall time, 256 MiB of memory (half the
+    /// production cap: the bundle scanner's ~200 rule regexes, compiled on first use by the plain
+    /// component, take several tens of MiB; 64 MiB no longer held them).
     pub fn for_testing() -> Self {
         Limits {
             deadline: None,
             deadline_per_mib: Duration::ZERO,
             fuel: Some(2_000_000_000),
-            max_memory_bytes: 64 << 20,
+            max_memory_bytes: 256 << 20,
             max_document_bytes: 4 << 20,
             max_guest_stderr_bytes: 16 << 10,
             max_input_bytes: 4 << 20,

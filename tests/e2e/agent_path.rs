@@ -418,7 +418,8 @@ fn the_language_follows_the_user() {
         "LC_ALL wins: {}",
         out_text(&zh)
     );
-    // A chosen language is saved and then wins over the locale.
+    // A chosen language is saved and then wins over the locale. (A recorded run shows its pick,
+    // which is then not shown again for a while: this one asks for another skill than `args`.)
     let rec = [
         "--lang",
         "en",
@@ -426,7 +427,7 @@ fn the_language_follows_the_user() {
         "--mode",
         "manual",
         "--task",
-        TASK,
+        "export the line items of scanned invoices to a spreadsheet",
         "--candidates",
         &f,
         "--no-discover",

@@ -173,7 +173,7 @@ fn the_component_agrees_on_a_sample_of_the_labeled_corpus() {
                 serde_json::from_str(&fs::read_to_string(dir.join("expect.json")).unwrap())
                     .unwrap();
             let b = bundle_of(&dir);
-            let native = guest::scan::scan_bundle(&b, Trust::Community, false);
+            let native = guest::quality::scan_bundle_report(&b, Trust::Community, false);
             let v = scan(b, Trust::Community);
             assert_eq!(v, native, "{}", dir.display());
             let key = format!(

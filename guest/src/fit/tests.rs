@@ -224,7 +224,8 @@ fn fit_value_across_capabilities_and_commands() {
     let all: &[&str] = &["browser", "terminal"];
     let term: &[&str] = &["terminal"];
     let none: &[&str] = &[];
-    let cases: [(Option<&[&str]>, &[(&str, bool)], f64); 8] = [
+    type Found<'a> = &'a [(&'a str, bool)];
+    let cases: [(Option<&[&str]>, Found, f64); 8] = [
         (None, &[], 1.0),                                  // nothing known: neutral
         (Some(all), &[], 1.0),                             // capabilities there, commands unknown
         (Some(all), &[("jq", true), ("curl", true)], 1.0), // everything there

@@ -132,6 +132,7 @@ fn ctx(lang: &str) -> Ctx {
         now: NOW.into(),
         host_timezone: Some("Asia/Shanghai".into()),
         lang: if lang == "en" { Lang::En } else { Lang::Zh },
+        lang_explicit: true,
     }
 }
 

@@ -210,7 +210,8 @@ fn what_the_agent_lacks_lowers_a_skill_and_says_so() {
     );
     assert!(x.reasons.iter().any(|r| r == "needs jq and curl (not found on this machine); needs the browser capability, which this agent lacks"), "{:?}", x.reasons);
     // Each combination: fewer missing things never rank lower.
-    let combos: [(&[&str], &[(&str, bool)]); 4] = [
+    type Found<'a> = &'a [(&'a str, bool)];
+    let combos: [(&[&str], Found); 4] = [
         (&["browser"], &[("jq", true), ("curl", true)]),
         (&["browser"], &[("jq", false), ("curl", true)]),
         (&["browser"], &[("jq", false), ("curl", false)]),
