@@ -282,7 +282,12 @@ fn normalize_then_filter_on_every_registry() {
         );
         let kept = v["kept"].as_array().unwrap().len();
         // Exit 10 exactly when nothing was kept (nothing usable).
-        assert_eq!(rc, if kept == 0 { 10 } else { 0 }, "{}: {v}", path.display());
+        assert_eq!(
+            rc,
+            if kept == 0 { 10 } else { 0 },
+            "{}: {v}",
+            path.display()
+        );
         let dropped = v["dropped"].as_array().unwrap().len();
         assert_eq!(
             kept + dropped,
@@ -380,7 +385,11 @@ fn discovery_finds_installed_skills_in_skills_dirs_and_home() {
         ],
         &[],
     );
-    assert_eq!(code(&out), 10, "the only candidate is installed: nothing usable");
+    assert_eq!(
+        code(&out),
+        10,
+        "the only candidate is installed: nothing usable"
+    );
     let v = json(&out);
     assert_eq!(v["dropped"][0]["reason"], "already_installed", "{v}");
     assert!(
