@@ -43,6 +43,35 @@ fn explain(bench: &eval::Bench, what: &str) {
         },
     );
     println!("{text}");
+    {
+        use guest::rank::relevance::{Query, UnitKind};
+        let mut vocab = guest::rank::text::Vocab::default();
+        let a = vocab.analyze_text(&text);
+        let q = Query::new(&mut vocab, &a);
+        let lex = guest::rank::lexicon::lexicon();
+        let units: Vec<String> = q
+            .units
+            .iter()
+            .map(|u| {
+                let what = match &u.kind {
+                    UnitKind::Concept { concept, .. } => {
+                        format!("@{}", lex.concepts[*concept].name)
+                    }
+                    UnitKind::Words(ids) => ids
+                        .iter()
+                        .map(|&i| vocab.text(i).to_owned())
+                        .collect::<Vec<_>>()
+                        .join("+"),
+                };
+                format!(
+                    "{what}{}:{:.2}",
+                    if u.side { "(side)" } else { "" },
+                    u.weight
+                )
+            })
+            .collect();
+        println!("  units: {}", units.join(" "));
+    }
     for (i, x) in r.ranked.iter().enumerate() {
         let g = task
             .and_then(|t| t.grades.get(&x.candidate.skill_id))

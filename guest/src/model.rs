@@ -559,60 +559,6 @@ mod tests {
         assert!(parse_candidates("nope").is_err());
     }
 
-    /// The WIT `candidate` record documents this JSON model: same fields, kebab-case there.
-    #[test]
-    fn wit_candidate_record_matches_the_json_model() {
-        let wit = include_str!("../../wit/recommender.wit");
-        let start = wit
-            .find("record candidate {")
-            .expect("the WIT declares record candidate");
-        let body = &wit[start..start + wit[start..].find("\n    }").unwrap()];
-        let mut wit_fields: Vec<String> = body
-            .lines()
-            .skip(1)
-            .map(str::trim)
-            .filter(|l| !l.starts_with("///") && l.contains(':'))
-            .map(|l| {
-                l.split(':')
-                    .next()
-                    .unwrap()
-                    .trim_start_matches('%')
-                    .replace('-', "_")
-            })
-            .collect();
-        let full = Candidate {
-            source_code_url: Some("u".into()),
-            source_subpath: Some("s".into()),
-            owner: Some("o".into()),
-            updated_at: Some("t".into()),
-            complexity: Some("c".into()),
-            trend: Some(json!({})),
-            risk_level: Some("low".into()),
-            registry: Some(RegistryEvidence::default()),
-            tagline: Some("t".into()),
-            pain_point: Some("p".into()),
-            highlights: vec!["h".into()],
-            raw_content: Some("r".into()),
-            platforms: vec!["linux".into()],
-            prerequisites: Prerequisites {
-                commands: vec!["jq".into()],
-                ..Default::default()
-            },
-            bundle_files: vec!["scripts/x.py".into()],
-            ..Default::default()
-        };
-        let mut json_fields: Vec<String> = serde_json::to_value(&full)
-            .unwrap()
-            .as_object()
-            .unwrap()
-            .keys()
-            .cloned()
-            .collect();
-        wit_fields.sort();
-        json_fields.sort();
-        assert_eq!(wit_fields, json_fields);
-    }
-
     #[test]
     fn trust_order() {
         let order = ["clawhub", "mcpmarket", "smithery", "glama", "x", "myspace"];

@@ -8,21 +8,25 @@
 #[path = "bench/eval.rs"]
 mod eval;
 
-/// (slice, minimum P@1 in %, minimum mean NDCG@3).
+/// (slice, minimum P@1 in %, minimum mean NDCG@3). The 84-task held-out batch `heldout-2` enters
+/// `all`, `held-out` and the language slices; BENCHMARKS.md has its figures before and after.
 const FLOORS: &[(&str, f64, f64)] = &[
     ("all", 78.0, 0.83),
-    ("dev", 83.0, 0.86),
-    ("held-out", 67.0, 0.76),
-    ("lang:en", 74.0, 0.82),
-    ("lang:zh", 77.0, 0.82),
-    ("lang:mixed", 86.0, 0.88),
+    ("dev", 88.0, 0.89),
+    ("held-out", 69.0, 0.76),
+    ("batch:heldout-2", 66.0, 0.75),
+    ("lang:en", 75.0, 0.81),
+    ("lang:zh", 79.0, 0.83),
+    ("lang:mixed", 89.0, 0.89),
 ];
 /// At most this many tasks may pick a known trap …
-const MAX_TRAPS: usize = 8;
+const MAX_TRAPS: usize = 14;
 /// … or stay silent although a right skill is usable.
-const MAX_SILENT_RELEVANT: usize = 6;
-/// At least this many of the no-match requests stay silent.
-const MIN_NO_MATCH_SILENT: usize = 8;
+const MAX_SILENT_RELEVANT: usize = 4;
+/// At least this many of the no-match requests stay silent (7, not 8, since typo correction keeps a
+/// word's first letter: 'light' is no longer read as 'flight', which had made the car request
+/// silent by accident).
+const MIN_NO_MATCH_SILENT: usize = 7;
 
 #[test]
 fn the_ranking_benchmark_stays_above_its_floors() {
@@ -75,4 +79,28 @@ fn the_baseline_tokenizer_makes_bigrams_of_chinese_and_words_of_english() {
         eval::baseline_tokens("把 PDF 表格转成 Excel"),
         ["把", "pdf", "表格", "格转", "转成", "excel"]
     );
+}
+
+#[test]
+fn a_later_held_out_batch_never_moves_older_tasks_into_dev() {
+    let task = |id: &str, split: Option<&str>| eval::Task {
+        id: id.into(),
+        lang: "en".into(),
+        text: String::new(),
+        grades: Default::default(),
+        traps: Default::default(),
+        class: String::new(),
+        split: split.map(str::to_owned),
+        batch: None,
+    };
+    let old: Vec<_> = (1..=6).map(|i| task(&format!("t{i:03}"), None)).collect();
+    let mut with_batch = old.clone();
+    with_batch.extend((7..=12).map(|i| task(&format!("t{i:03}"), Some("held-out"))));
+    with_batch.push(task("t013", Some("dev")));
+    let before = eval::split(&old);
+    let after = eval::split(&with_batch);
+    assert_eq!(before, [true, true, true, true, false, false]);
+    assert_eq!(after[..6], before[..]);
+    assert!(after[6..12].iter().all(|dev| !dev));
+    assert!(after[12]);
 }

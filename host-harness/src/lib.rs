@@ -10,7 +10,7 @@
 //!
 //! let harness = Harness::builder().build()?;                  // compile once (or load the cache)
 //! let store = FileStateStore::new("/home/me/.skill-recommender");
-//! let ctx = Ctx { now: "2026-11-29T09:00:00Z".into(), host_timezone: Some("Asia/Shanghai".into()), lang: Lang::Zh };
+//! let ctx = Ctx { now: "2026-11-29T09:00:00Z".into(), host_timezone: Some("Asia/Shanghai".into()), lang: Lang::Zh, lang_explicit: false };
 //! let out = harness.run(&store, &ctx, &Command::DailyGate { search_capability: true })?;
 //! println!("{}", out["run"]);
 //! # Ok::<(), host_harness::Error>(())

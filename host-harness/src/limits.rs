@@ -52,7 +52,8 @@ impl Limits {
         Limits {
             deadline: None,
             deadline_per_mib: Duration::ZERO,
-            fuel: Some(2_000_000_000),
+            // The plain component (no snapshot) compiles the scanner's rules on its first scan.
+            fuel: Some(6_000_000_000),
             max_memory_bytes: 256 << 20,
             max_document_bytes: 4 << 20,
             max_guest_stderr_bytes: 16 << 10,

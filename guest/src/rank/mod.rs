@@ -798,7 +798,11 @@ pub fn rank_for(
             let relevance = if exact {
                 1.0
             } else {
-                relevance::relevance(m.strength, bm25.get(i).map_or(0.0, |b| b.0), best)
+                relevance::relevance(
+                    m.strength * m.order_weight,
+                    bm25.get(i).map_or(0.0, |b| b.0),
+                    best,
+                )
             };
             let traits = Traits::of_doc(&c, &docs[i]);
             let work_family = traits.work_family();

@@ -11,8 +11,10 @@
 //!    related concept (`broader` in the lexicon: an NDA is a contract) earns [`RELATED`] of that.
 //!    An **action counts only on the request's object**: fully when the candidate names it in the
 //!    same clause as one of the request's objects, or when that object is in its name or categories;
-//!    [`UNBOUND_ACTION`] of it otherwise. A request with no known object but other content words
-//!    keeps [`UNKNOWN_OBJECT_ACTION`] of each action.
+//!    [`UNBOUND_ACTION`] of it otherwise; a candidate that names no specific object at all does
+//!    its action on anything ([`OBJECTLESS_ACTION`]). A request with no known object but other
+//!    content words keeps [`UNKNOWN_OBJECT_ACTION`] of each action. Detail after a colon and
+//!    constraints after a negation weigh as a side part.
 //! 3. **Coverage** = Σ unit weight × match / Σ unit weight, with objects and actions weighing
 //!    [`OBJECT_WEIGHT`] and [`ACTION_WEIGHT`], topics [`TOPIC_WEIGHT`], free words [`WORD_WEIGHT`]
 //!    each but together at most [`FREE_WORDS_CAP`]; side-part units count [`SIDE_WEIGHT`].
@@ -60,6 +62,10 @@ pub const SENTENCE_ACTION: f64 = 0.55;
 /// A listing whose name states an action the request does not ask for (`pptx-translator` for
 /// restyling a deck, `youtube-downloader` for a summary): its match counts this much.
 pub const NAME_ACTION_MISS: f64 = 0.75;
+/// An action of a listing that names no specific object at all (it works on anything).
+pub const OBJECTLESS_ACTION: f64 = 1.0;
+/// The action concept of names that only say they make something (`Chart Maker`, `docx-builder`).
+pub const GENERIC_MAKING: &str = "create";
 /// An action when the request names no known object but other words.
 pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
 /// Coverage kept by a candidate that matches none of the request's objects.
@@ -242,6 +248,8 @@ impl Query {
         }
         q.unknown_object = !free.is_empty();
         q.units.extend(free);
+        detail_after_colon(&mut q.units, &a.lower);
+        constraints_after_negation(&mut q.units, &a.lower);
         let objects = |side: Option<bool>| -> Vec<usize> {
             q.units
                 .iter()
@@ -291,7 +299,19 @@ impl Query {
                 })
                 .collect()
         };
-        q.actions = actions(Some(false));
+        // The goal: the main part's actions that are not a means (download, send, import); else
+        // any part's such actions ("download this talk, then summarize it" asks for a summary);
+        // else whatever actions it names.
+        let goal = |v: Vec<usize>| -> Vec<usize> {
+            v.into_iter().filter(|&a| !lex.concepts[a].minor).collect()
+        };
+        q.actions = goal(actions(Some(false)));
+        if q.actions.is_empty() {
+            q.actions = goal(actions(None));
+        }
+        if q.actions.is_empty() {
+            q.actions = actions(Some(false));
+        }
         if q.actions.is_empty() {
             q.actions = actions(None);
         }
@@ -347,6 +367,74 @@ impl Query {
     }
 }
 
+/// "Write my weekly report: reviewed the spec, fixed three bugs, shipped payments": when the part
+/// before the first colon names both what to do and what to do it with (a specific object and a
+/// main action), what follows the colon is detail (the report's content, the steps of a clean-up),
+/// not the request's subject. Its units weigh as a side part, so its objects do not become the
+/// request's objects. A colon between digits (`10:30`) is no such break.
+fn detail_after_colon(units: &mut [Unit], lower: &str) {
+    let lex = lexicon();
+    let Some(colon) = lower.char_indices().find_map(|(i, c)| {
+        let next = lower[i + c.len_utf8()..].chars().next();
+        (matches!(c, ':' | '：') && !next.is_some_and(|n| n.is_ascii_digit())).then_some(i as u32)
+    }) else {
+        return;
+    };
+    let head = |pred: &dyn Fn(&super::lexicon::Concept) -> bool| {
+        units.iter().any(|u| {
+            u.at < colon
+                && !u.side
+                && matches!(u.kind, UnitKind::Concept { concept, .. } if pred(&lex.concepts[concept]))
+        })
+    };
+    let has_object = head(&|c| c.kind == Kind::Object && !c.generic);
+    let has_action = head(&|c| c.kind == Kind::Action && !c.minor);
+    if !(has_object && has_action) {
+        return;
+    }
+    for u in units.iter_mut().filter(|u| u.at > colon && !u.side) {
+        u.side = true;
+        u.weight *= SIDE_WEIGHT;
+    }
+}
+
+/// Negation markers: what follows one in its clause is a constraint on the job, not the job
+/// ("undo it without losing my changes", "fix the layout, don't touch the text", 内容别动).
+pub const NEGATIONS: [&str; 10] = [
+    "without", "don't", "dont", "do not", "never", "别", "不要", "不用", "无需", "不能",
+];
+
+/// Units after a negation marker in the same clause weigh as a side part: the request does not ask
+/// for them (losing changes, changing the text); they must not decide which skill matches.
+fn constraints_after_negation(units: &mut [Unit], lower: &str) {
+    let is_break = |c: char| ",;:.!?，；：。！？、\n".contains(c);
+    let ascii_word = |at: usize, len: usize| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + len..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+    };
+    for marker in NEGATIONS {
+        for (at, _) in lower.match_indices(marker) {
+            if marker.is_ascii() && !ascii_word(at, marker.len()) {
+                continue;
+            }
+            let from = at + marker.len();
+            let to = lower[from..]
+                .char_indices()
+                .find(|&(_, c)| is_break(c))
+                .map_or(lower.len(), |(i, _)| from + i);
+            for u in units
+                .iter_mut()
+                .filter(|u| (from..to).contains(&(u.at as usize)) && !u.side)
+            {
+                u.side = true;
+                u.weight *= SIDE_WEIGHT;
+            }
+        }
+    }
+}
+
 /// Concepts related to `concept` with their credit: its broader ones and those it is broader than.
 fn related(concept: usize) -> Vec<(usize, f64)> {
     let lex = lexicon();
@@ -368,6 +456,10 @@ fn related(concept: usize) -> Vec<(usize, f64)> {
 pub struct Match {
     /// Absolute match strength in [0, 1] (what the cut-off reads).
     pub strength: f64,
+    /// What the order (relevance) keeps of the strength: [`NAME_ACTION_MISS`] when the name states
+    /// another action. It ranks such a listing below one that does what was asked, but the listing
+    /// still matches (it is not what makes the pick silent).
+    pub order_weight: f64,
     /// Coverage before the object rule and the breadth weight.
     pub coverage: f64,
     /// Indices of the units matched (fully or partly), in request order.
@@ -426,6 +518,11 @@ fn bound(q: &Query, kind: Kind, doc: &Doc, at: &super::text::Occurrence) -> f64 
         } else {
             1.0
         };
+    }
+    // A listing that names no specific object of its own (a proofreader, a translator) does its
+    // action on whatever it is given: nothing binds the action to another object.
+    if !doc.has_object {
+        return OBJECTLESS_ACTION;
     }
     let identity = |f: u8| f == Field::Name as u8 || f == Field::Categories as u8;
     let mut best = UNBOUND_ACTION;
@@ -489,13 +586,40 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                 .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
     });
     let bw = breadth_weight(doc.breadth) * if doc.catch_all { CATCH_ALL } else { 1.0 };
+    let asked = |a: usize| {
+        q.actions
+            .iter()
+            .any(|&x| x == a || related(x).iter().any(|r| r.0 == a))
+    };
+    let lex = lexicon();
+    // The first clause of the first sentence that names an action: what the skill does ("Translate
+    // PowerPoint decks, keeping layout and fonts" translates; it does not format).
+    let lead_verb = doc
+        .occurrences()
+        .iter()
+        .filter(|o| {
+            o.field == Field::Lead as u8 && lex.concepts[o.concept as usize].kind == Kind::Action
+        })
+        .map(|o| o.clause)
+        .min();
+    // The name states another action, and neither the name nor the first sentence's main clause
+    // (what the skill does) names one the request asks for: `Deck Polish` "restyles a PowerPoint"
+    // is no rewriter. A name that only says it makes something (`Chart Maker`) states no other
+    // action.
     let name_action_miss = !q.actions.is_empty()
-        && !doc.name_actions.is_empty()
-        && !doc.name_actions.iter().any(|&a| {
-            let a = a as usize;
-            q.actions
-                .iter()
-                .any(|&x| x == a || related(x).iter().any(|r| r.0 == a))
+        && doc
+            .name_actions
+            .iter()
+            .any(|&a| lex.concepts[a as usize].name != GENERIC_MAKING)
+        && !doc.name_actions.iter().any(|&a| asked(a as usize))
+        && !q.actions.iter().any(|&x| {
+            std::iter::once(x)
+                .chain(related(x).into_iter().map(|r| r.0))
+                .any(|c| {
+                    doc.occurrences_of(c)
+                        .iter()
+                        .any(|o| o.field == Field::Lead as u8 && Some(o.clause) == lead_verb)
+                })
         });
     let strength = coverage
         * if object_miss || reversed {
@@ -503,14 +627,14 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         } else {
             1.0
         }
-        * if name_action_miss {
-            NAME_ACTION_MISS
-        } else {
-            1.0
-        }
         * bw;
     Match {
         strength,
+        order_weight: if name_action_miss {
+            NAME_ACTION_MISS
+        } else {
+            1.0
+        },
         coverage,
         matched,
         object_miss,
@@ -597,7 +721,8 @@ fn within_one(a: &[u8], b: &[u8]) -> bool {
 
 /// Correct typos of the request's English words against the lexicon's words: a word of four or
 /// more letters that no candidate and no term contains, one edit away from exactly one lexicon word
-/// (for four-letter words, only a missing letter or two swapped ones), is read as that word.
+/// with the same first letter (for four-letter words, only a missing letter or two swapped ones),
+/// is read as that word.
 pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
     let lex = lexicon();
     let mut out = String::with_capacity(text.len());
@@ -636,6 +761,9 @@ pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
             .flat_map(|(raw, _)| [raw.clone(), format!("{raw}s")])
             .filter(|raw| {
                 raw != word
+                    // A slip rarely hits the first letter; a real word one letter away from a
+                    // lexicon word usually differs there ('light' is no 'flight').
+                    && raw.as_bytes().first() == word.as_bytes().first()
                     && within_one(word.as_bytes(), raw.as_bytes())
                     && (word.len() > 4 || raw.len() > word.len() || is_swap(word, raw))
             })

@@ -600,6 +600,11 @@ impl Doc {
     }
 
     /// The occurrences of a concept.
+    /// Every concept occurrence, sorted by concept.
+    pub fn occurrences(&self) -> &[Occurrence] {
+        &self.occurrences
+    }
+
     pub fn occurrences_of(&self, concept: usize) -> &[Occurrence] {
         let c = concept as u16;
         let from = self.occurrences.partition_point(|o| o.concept < c);

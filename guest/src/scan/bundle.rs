@@ -30,6 +30,13 @@ pub const ORDINARY_DOTFILES: &[&str] = &[
     ".npmignore",
     ".prettierrc",
     ".DS_Store",
+    // Templates of settings (names and placeholders), not code.
+    ".env.example",
+    ".env.sample",
+    ".env.template",
+    ".nvmrc",
+    ".python-version",
+    ".tool-versions",
 ];
 
 /// What the host found at a path.

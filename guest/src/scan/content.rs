@@ -383,11 +383,60 @@ fn is_defensive(line: &str) -> bool {
     defensive().is_match(words.as_bytes())
 }
 
+/// Whether a Markdown blockquote starting its line at byte `at` is shown as an example: its
+/// section's heading, or the nearest prose line before or after the quote block, teaches or defends
+/// ("Example 1: the invoice", "Red flags: …"). A quote in an install section is an instruction.
+/// Looks at most [`QUOTE_LOOK`] bytes each way, so a long quote costs no more per line.
+fn quote_is_example(content: &str, at: usize, heading: (usize, usize)) -> bool {
+    if heading.1 > heading.0 && content.get(heading.0..heading.1).is_some_and(is_defensive) {
+        return true;
+    }
+    let nearest = |text: &str, backwards: bool| -> Option<String> {
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        if backwards {
+            lines.reverse();
+        }
+        lines
+            .into_iter()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('>'))
+            .map(str::to_owned)
+    };
+    let mut from = at.saturating_sub(QUOTE_LOOK);
+    while !content.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = content.get(from..at).unwrap_or("");
+    let rest = content.get(at..).unwrap_or("");
+    // Skip the quote's own line, then look past the block.
+    let rest = rest.split_once('\n').map_or("", |(_, r)| r);
+    let mut to = rest.len().min(QUOTE_LOOK);
+    while !rest.is_char_boundary(to) {
+        to -= 1;
+    }
+    [nearest(before, true), nearest(&rest[..to], false)]
+        .into_iter()
+        .flatten()
+        .any(|l| !l.starts_with('#') && is_defensive(&l))
+}
+
+/// Headings of sections that teach about attacks.
+fn teaching_heading() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        line_regex(r"(?i)\b(red flags?|attacks?|attackers?|malicious|malware|lures?|phishing|scams?|injections?|detect(ion|ing)?|warning signs|indicators|threats?|what to refuse)\b|诱饵|钓鱼|攻击|恶意|识别")
+            .expect("valid")
+    })
+}
+
+/// How far [`quote_is_example`] looks for the prose around a quote block.
+const QUOTE_LOOK: usize = 4096;
+
 /// Markers of text that talks *about* an attack (teaches, quotes, defends) rather than doing it.
 fn defensive() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant|user) to|asks? the (agent|model|assistant|user) to|instructs? the (agent|model|user) to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
+        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant) to|tells the user to|asks? the (agent|model|assistant) to|asks the user to|instructs? the (agent|model) to|instructs the user to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
             .expect("valid")
     })
 }
@@ -395,11 +444,37 @@ fn defensive() -> &'static Regex {
 /// Whether the byte range `at..to` of a prose line sits inside a quoted span ("…", `…`, “…”,
 /// 「…」, 『…』, or '…' opened after a non-letter): a quoted phrase is shown, not said.
 pub fn is_quoted(line: &str, at: usize) -> bool {
+    quote_open(line, at).is_some()
+}
+
+/// Whether byte `at` of a prose line sits inside a quote that an earlier line of the same paragraph
+/// opened and this line has not yet closed (`Wording like "before using this skill, download` /
+/// `Helper.zip … password `1234`". Legitimate…`).
+pub fn quoted_from_before(content: &str, line_start: usize, line: &str, at: usize) -> bool {
+    let before = content.get(..line_start).unwrap_or("");
+    let before = before.strip_suffix('\n').unwrap_or(before);
+    let before = before.strip_suffix('\r').unwrap_or(before);
+    let prev = before.rsplit('\n').next().unwrap_or("");
+    if prev.trim().is_empty() || prev.len() > 4096 {
+        return false;
+    }
+    let close = match quote_open(prev, prev.len()) {
+        Some('"') => '"',
+        Some('“') => '”',
+        Some('「') => '」',
+        Some('『') => '』',
+        _ => return false,
+    };
+    line.find(close).is_none_or(|end| at < end)
+}
+
+/// The quote character open at byte `at` of a line (or at its end), if any.
+fn quote_open(line: &str, at: usize) -> Option<char> {
     let mut open: Option<(char, usize)> = None;
     let mut prev: Option<char> = None;
     for (i, c) in line.char_indices() {
         if i >= at {
-            return open.is_some();
+            return open.map(|(q, _)| q);
         }
         match open {
             Some((q, _)) => {
@@ -430,7 +505,7 @@ pub fn is_quoted(line: &str, at: usize) -> bool {
         }
         prev = Some(c);
     }
-    false
+    open.map(|(q, _)| q)
 }
 
 /// How one line is read, decided only for lines where a rule fired.
@@ -467,6 +542,11 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     let mut in_fence: Option<&str> = None;
     let mut prompt_at: Option<usize> = None;
     let mut section = 0u32;
+    // Byte range of the current section's heading line (a blockquote under "Examples" is shown).
+    let mut heading = (0usize, 0usize);
+    // The section is titled as teaching about attacks ("Red flags", "Install-lure review"): lure
+    // wording in its prose describes a lure rather than being one.
+    let mut heading_teaches = false;
     // A command continued with a trailing `\` is matched as one logical line (reported at its first
     // physical line), so splitting `curl ... \` / `-d "$TOKEN"` across lines hides nothing.
     let mut continued: Option<(usize, usize, String)> = None;
@@ -534,6 +614,8 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             }
             if in_fence.is_none() && trimmed.starts_with('#') {
                 section = line_no as u32;
+                heading = (line_start, line_start + line.len());
+                heading_teaches = teaching_heading().is_match(line.as_bytes());
             }
         }
         let in_code = match kind {
@@ -612,7 +694,8 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
             blockquote: !in_code
                 && kind == FileKind::Markdown
-                && line.trim_start().starts_with('>'),
+                && line.trim_start().starts_with('>')
+                && quote_is_example(content, line_start, heading),
         };
         let line_end = end;
         for hit in hits {
@@ -620,10 +703,19 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
                 Context::Comment => ctx.comment,
                 Context::Negated => ctx.negated && negated_before(line, hit.start),
-                Context::Defensive => ctx.defensive,
+                Context::Defensive => {
+                    ctx.defensive
+                        || heading_teaches
+                            && !in_code
+                            && rule.fact.is_some_and(super::facts::FactKind::is_lure)
+                }
                 Context::Table => ctx.table,
                 Context::Blockquote => ctx.blockquote,
-                Context::Quoted => !in_code && is_quoted(line, hit.start),
+                Context::Quoted => {
+                    !in_code
+                        && (is_quoted(line, hit.start)
+                            || quoted_from_before(content, line_start, line, hit.start))
+                }
                 Context::Test => place.test,
                 Context::Signature => place.signature,
             });

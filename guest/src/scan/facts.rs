@@ -144,6 +144,21 @@ impl FactKind {
         NAMES[self as usize]
     }
 
+    /// Wording of install lures (prerequisites, download-and-run, archive passwords, paste-and-run,
+    /// antivirus or Gatekeeper bypass, chat-group downloads, broad grants).
+    pub fn is_lure(self) -> bool {
+        matches!(
+            self,
+            FactKind::LurePrereq
+                | FactKind::LureRun
+                | FactKind::PasswordArchive
+                | FactKind::PasteRun
+                | FactKind::AvBypass
+                | FactKind::SocialDownload
+                | FactKind::PrivilegeGrant
+        )
+    }
+
     /// Every kind, in declaration order.
     pub const ALL: &'static [FactKind] = &[
         FactKind::SecretEnv,

@@ -29,6 +29,10 @@ pub struct Task {
     pub grades: BTreeMap<String, u8>,
     pub traps: BTreeSet<String>,
     pub class: String,
+    /// An explicit split (`"dev"` or `"held-out"`); without one, the id rule of [`Bench::is_dev`].
+    pub split: Option<String>,
+    /// A later batch the task belongs to (`"heldout-2"`), reported as its own slice.
+    pub batch: Option<String>,
 }
 
 /// The benchmark's files.
@@ -38,6 +42,8 @@ pub struct Bench {
     pub tasks: Vec<Task>,
     /// Requests nothing in the listings does: the pick must stay silent.
     pub no_match: Vec<(String, String)>,
+    /// Per task (in `tasks` order): whether it is a dev (tuning) task.
+    dev: Vec<bool>,
 }
 
 pub fn bench_dir() -> PathBuf {
@@ -86,6 +92,8 @@ impl Bench {
                     .map(str::to_owned)
                     .collect(),
                 class: t["class"].as_str().unwrap_or("").to_owned(),
+                split: t["split"].as_str().map(str::to_owned),
+                batch: t["batch"].as_str().map(str::to_owned),
             })
             .collect();
         tasks.sort_by(|a, b| a.id.cmp(&b.id));
@@ -103,18 +111,39 @@ impl Bench {
                 )
             })
             .collect();
+        let dev = split(&tasks);
         Bench {
             listings,
             ids,
             tasks,
             no_match,
+            dev,
         }
     }
 
-    /// The split: tasks whose id sorts in the first two thirds tune, the rest check.
+    /// The split: a task's explicit `split` field decides; of the tasks without one, those whose id
+    /// sorts in the first two thirds tune and the rest check. Later batches carry
+    /// `"split": "held-out"` so that adding them never moves an older task into dev.
     pub fn is_dev(&self, index: usize) -> bool {
-        index < self.tasks.len().div_ceil(3) * 2
+        self.dev[index]
     }
+}
+
+/// Dev flags for tasks sorted by id (see [`Bench::is_dev`]).
+pub fn split(tasks: &[Task]) -> Vec<bool> {
+    let unsplit = tasks.iter().filter(|t| t.split.is_none()).count();
+    let cut = unsplit.div_ceil(3) * 2;
+    let mut seen = 0;
+    tasks
+        .iter()
+        .map(|t| match t.split.as_deref() {
+            Some(s) => s == "dev",
+            None => {
+                seen += 1;
+                seen <= cut
+            }
+        })
+        .collect()
 }
 
 /// What one system did on one task.
@@ -394,13 +423,19 @@ pub struct Run {
 fn slices(bench: &Bench, i: usize) -> Vec<String> {
     let t = &bench.tasks[i];
     let split = if bench.is_dev(i) { "dev" } else { "held-out" };
-    vec![
+    let mut s = vec![
         "all".into(),
         split.into(),
         format!("lang:{}", t.lang),
         format!("{split} lang:{}", t.lang),
         format!("class:{}", t.class),
-    ]
+    ];
+    if let Some(b) = &t.batch {
+        s.push(format!("batch:{b}"));
+        s.push(format!("batch:{b} lang:{}", t.lang));
+        s.push(format!("batch:{b} class:{}", t.class));
+    }
+    s
 }
 
 pub fn evaluate(bench: &Bench) -> Run {

@@ -171,6 +171,11 @@ fn typos_are_read_as_the_lexicon_word_one_edit_away() {
     // A four-letter word is only corrected for a missing or swapped letter, and known words stay.
     assert_eq!(correct_typos(&v, "tune my guitar"), "tune my guitar");
     assert_eq!(correct_typos(&v, "merge sheets"), "merge sheets");
+    // A slip rarely hits the first letter: a real word is not read as another one.
+    assert_eq!(
+        correct_typos(&v, "engine light keeps coming on"),
+        "engine light keeps coming on"
+    );
 }
 
 #[test]
@@ -213,4 +218,95 @@ fn the_card_shows_words_and_concepts_never_fragments() {
     let shown = display_terms(&q, &match_doc(&q, &d).matched);
     assert!(shown.contains(&"tables".to_owned()), "{shown:?}");
     assert!(!shown.iter().any(|s| s == "tabl"), "{shown:?}");
+}
+
+#[test]
+fn a_listing_without_objects_does_its_action_on_anything() {
+    let mut v = Vocab::default();
+    let proof = doc(
+        &mut v,
+        "grammar fix",
+        "Proofread English: grammar, spelling and punctuation.",
+    );
+    let writer = doc(
+        &mut v,
+        "email drafter",
+        "Writes emails from bullet points. Also proofreads contracts.",
+    );
+    let task = "proofread my cover letter for spelling mistakes";
+    let right = strength(&mut v, &proof, task);
+    let wrong = strength(&mut v, &writer, task);
+    // The proofreader names no object, so its action is not bound to another one.
+    assert!(right.strength > 0.3, "{right:?}");
+    assert!(right.strength > 2.0 * wrong.strength, "{right:?} {wrong:?}");
+}
+
+fn units_of(v: &mut Vocab, task: &str) -> Query {
+    let a = v.analyze_text(task);
+    Query::new(v, &a)
+}
+
+fn side_of(q: &Query, concept: &str) -> Option<bool> {
+    let lex = lexicon();
+    q.units.iter().find_map(|u| match u.kind {
+        UnitKind::Concept { concept: c, .. } if lex.concepts[c].name == concept => Some(u.side),
+        _ => None,
+    })
+}
+
+#[test]
+fn detail_after_a_colon_and_constraints_after_a_negation_weigh_as_a_side_part() {
+    let mut v = Vocab::default();
+    // The report is the job; the bugs and the review are its content.
+    let q = units_of(&mut v, "帮我写本周周报：修了三个 bug，做了代码评审");
+    assert_eq!(side_of(&q, "weekly-report"), Some(false));
+    assert_eq!(side_of(&q, "review"), Some(true));
+    assert!(
+        !q.objects
+            .iter()
+            .any(|&o| lexicon().concepts[o].name == "bug")
+    );
+    // Without an object and an action before it, a colon is no such break.
+    let q = units_of(&mut v, "Question: can you review this contract?");
+    assert_eq!(side_of(&q, "contract"), Some(false));
+    // A time is no colon break.
+    let q = units_of(&mut v, "translate the slides for the 10:30 review");
+    assert_eq!(side_of(&q, "review"), Some(false));
+    // What follows a negation in its clause is a constraint.
+    let q = units_of(
+        &mut v,
+        "undo my last commit without losing my changes, then summarize it",
+    );
+    assert_eq!(side_of(&q, "undo"), Some(false));
+    assert_eq!(side_of(&q, "edit"), Some(true));
+    let q = units_of(&mut v, "把幻灯片的字体统一一下，内容别修改");
+    assert_eq!(side_of(&q, "format"), Some(false));
+    assert_eq!(side_of(&q, "edit"), Some(true));
+}
+
+#[test]
+fn a_name_that_makes_something_or_whose_lead_does_the_job_is_no_name_action_miss() {
+    let mut v = Vocab::default();
+    let chart = doc(
+        &mut v,
+        "chart maker",
+        "Make clean bar and line charts from CSV data.",
+    );
+    let m = strength(&mut v, &chart, "plot monthly revenue from this csv");
+    assert!(!m.name_action_miss, "{m:?}");
+    let polish = doc(
+        &mut v,
+        "deck polish",
+        "Restyles an existing PowerPoint: consistent fonts and colors.",
+    );
+    let m = strength(&mut v, &polish, "restyle my deck, the fonts are a mess");
+    assert!(!m.name_action_miss, "{m:?}");
+    // The mismatch lowers the order only, never the strength the cut-off reads.
+    let dl = doc(
+        &mut v,
+        "youtube downloader",
+        "Download YouTube videos and their subtitles.",
+    );
+    let m = strength(&mut v, &dl, "summarize this youtube video");
+    assert!(m.name_action_miss && m.order_weight < 1.0, "{m:?}");
 }

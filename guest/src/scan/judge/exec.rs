@@ -420,17 +420,23 @@ fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str>
         ]
         .iter()
         .any(|w| t.contains(w))
-            || t.split(['/', '\\']).any(|c| {
-                c.len() > 1
-                    && c.starts_with('.')
-                    && c != ".."
-                    && !matches!(c, ".local" | ".cargo" | ".config")
-            })
+            || t.split(['/', '\\', ' ', '\t', '"', '\'', '=', '`'])
+                .any(|c| {
+                    c.len() > 1
+                        && c.starts_with('.')
+                        && !c.starts_with("..")
+                        && !matches!(
+                            c,
+                            ".local" | ".cargo" | ".config" | ".venv" | ".git" | ".github" | ".bin"
+                        )
+                        && c.as_bytes()[1].is_ascii_alphanumeric()
+                })
     };
     if hidden(&st) || hidden(&kt) {
         return Some("from a hidden or temporary place");
     }
     let t = kt.trim_end();
+    let kt = kt.replace('\'', "\"").replace("stdio:\"", "stdio: \"");
     if t.ends_with('&') && !t.ends_with("&&")
         || [
             "nohup ",
@@ -455,6 +461,39 @@ fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str>
     }
     if b.any(FactKind::AvBypass) {
         return Some("in a bundle that also talks the user past antivirus or Gatekeeper");
+    }
+    // npm runs these scripts by itself during `npm install`, before anyone runs the skill.
+    if sink.file.path.rsplit('/').next() == Some("package.json")
+        && [
+            "\"preinstall\"",
+            "\"install\"",
+            "\"postinstall\"",
+            "\"prepare\"",
+        ]
+        .iter()
+        .any(|h| kt.trim_start().starts_with(h))
+    {
+        return Some("by an npm lifecycle script that runs on `npm install` without being asked");
+    }
+    // A program that fetches text and evaluates it inside itself is remote control, not an
+    // installer: what runs can change at any time after review, and nothing is saved to check.
+    if src.fact.kind == FactKind::FetchToValue
+        && sink.file.kind == crate::scan::content::FileKind::Code
+        && (sink.fact.kind == FactKind::EvalValue
+            || [
+                "execSync(",
+                "exec(",
+                "eval(",
+                "system(",
+                "runInThisContext(",
+                "Create(",
+            ]
+            .iter()
+            .any(|w| kt.contains(w)))
+    {
+        return Some(
+            "as code inside the program that fetched it (nothing is saved that could be checked)",
+        );
     }
     None
 }
@@ -515,6 +554,63 @@ fn reverse_shell(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 }
 
 /// Paths a recursive delete must never reach.
+/// The words of a list (`(/etc /usr)`, `"/a" "/b"`, `("/a", "/b")`).
+fn list_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | ',' | ';'))
+        .map(|w| w.trim_matches(['"', '\'']))
+        .filter(|w| !w.is_empty())
+}
+
+/// A system path among the values a loop variable takes (`for d in /etc /usr; do`,
+/// `for d in "${DIRS[@]}"`, `for p in ("/usr/local", "/opt"):`), with the loop's line. The loop
+/// header is looked for in the [`LOOP_LOOK`] bytes before the delete at byte `before`, so each
+/// delete costs a bounded search.
+fn loop_value(
+    content: &str,
+    before: usize,
+    line: u32,
+    var: &str,
+    flow: &FileFlow,
+) -> Option<(String, u32)> {
+    if var.is_empty() || !var.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        return None;
+    }
+    let needle = format!("for {var} in ");
+    let mut from = before.min(content.len()).saturating_sub(LOOP_LOOK);
+    while !content.is_char_boundary(from) {
+        from += 1;
+    }
+    let end = before.min(content.len());
+    let at = from + content.get(from..end)?.rfind(&needle)?;
+    let rest = &content[at + needle.len()..];
+    let head = rest.split('\n').next().unwrap_or("");
+    let head = head.split("; do").next().unwrap_or(head);
+    // The loop's line, counted back from the delete's (within the bounded window).
+    let line = line.saturating_sub(content[at..end].bytes().filter(|&c| c == b'\n').count() as u32);
+    for w in list_words(head) {
+        if system_path(w) {
+            return Some((w.to_owned(), line));
+        }
+        if w.starts_with('$') {
+            let name = w
+                .trim_start_matches('$')
+                .trim_start_matches('{')
+                .split(['[', '}'])
+                .next()
+                .unwrap_or("");
+            if let Some(found) = flow.defs.resolve(name, &|rhs: &str| {
+                list_words(rhs).find(|v| system_path(v)).map(str::to_owned)
+            }) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
+/// How far before a delete [`loop_value`] looks for its loop.
+const LOOP_LOOK: usize = 16 * 1024;
+
 fn system_path(p: &str) -> bool {
     let p = p
         .trim()
@@ -595,6 +691,13 @@ fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                     })
                 })
                 .flatten();
+            // A loop variable (`for d in …`) takes each of the loop's values.
+            let value = match value {
+                Some((v, l)) if !v.starts_with("for ") => Some((v, l)),
+                other => {
+                    loop_value(content, at.fact.start as usize, at.fact.line, &var, flow).or(other)
+                }
+            };
             let trimmed = target.trim_matches(['"', '\'']);
             let (sev, why) = if let Some((v, line)) = &value
                 && (system_path(v) || v.trim_matches(['"', '\'']) == "/")

@@ -101,6 +101,7 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
             });
         }
     }
+    option_hosts(text, &mut out);
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -169,6 +170,42 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
         i += 1;
     }
     out
+}
+
+/// Hosts named as a request option rather than in a URL: `hostname: 'api.x.example'` (Node's
+/// `https.request`), `host="x.example"`, `HTTPSConnection("x.example")`.
+fn option_hosts(text: &str, out: &mut Vec<Host>) {
+    for key in ["hostname", "host", "HTTPSConnection(", "HTTPConnection("] {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(key).map(|i| i + from) {
+            from = i + key.len();
+            let before_ok = i == 0 || !text.as_bytes()[i - 1].is_ascii_alphanumeric();
+            let rest = text[from..].trim_start_matches([' ', ':', '=', '"', '\'']);
+            // Only the form `key: 'value'` / `key = "value"` / `Conn("value")`.
+            let sep = &text[from..from + (text.len() - from - rest.len())];
+            if !before_ok
+                || !(sep.contains(['"', '\'']) && (key.ends_with('(') || sep.contains([':', '='])))
+            {
+                continue;
+            }
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+                .unwrap_or(rest.len());
+            let host = rest[..end].trim_end_matches('.').to_ascii_lowercase();
+            let tld_ok = host
+                .rsplit('.')
+                .next()
+                .is_some_and(|t| t.len() >= 2 && t.bytes().all(|c| c.is_ascii_alphabetic()));
+            if host.contains('.') && tld_ok && !out.iter().any(|h| h.host == host) {
+                out.push(Host {
+                    class: classify(&host, ""),
+                    url: rest[..end].to_owned(),
+                    host,
+                    path: String::new(),
+                });
+            }
+        }
+    }
 }
 
 /// The most suspicious host of a list (ties: the first).

@@ -355,9 +355,29 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             continue;
         }
         let mut best: Option<(At<'_>, Host, Option<String>)> = None;
-        for s in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
+        // A raw socket's address is usually a constant tuple (`("198.51.100.7", 443)`), not a URL:
+        // a suspicious address in the definition of a name the socket line uses stands in.
+        for s in b
+            .in_file(file, FactKind::NetSend)
+            .chain(b.in_file(file, FactKind::SocketConnect))
+            .filter(|s| !s.fact.prose)
+        {
             let idx = file.facts.index_of(s.fact);
-            let (dest, how) = destination(b, file, flow, idx);
+            let (mut dest, mut how) = destination(b, file, flow, idx);
+            if dest.is_none() && s.fact.kind == FactKind::SocketConnect {
+                let text = s.text();
+                for name in super::code::refs(&text) {
+                    if let Some((h, line)) = flow.defs.resolve(name, &|rhs: &str| {
+                        worst(&hosts_in(rhs))
+                            .filter(|h| h.class.is_suspicious())
+                            .cloned()
+                    }) {
+                        dest = Some(h);
+                        how = Some(format!("`{name}` (defined on line {line})"));
+                        break;
+                    }
+                }
+            }
             if let Some(d) = dest
                 && best.as_ref().is_none_or(|(_, bd, _)| d.class > bd.class)
             {
