@@ -42,6 +42,7 @@ pub mod error;
 pub mod harness;
 pub mod json_text;
 pub mod limits;
+pub mod mcp;
 pub mod ondisk;
 pub mod pool;
 pub mod precompiled;

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use host_harness::commands::{
-    DailyAction, DailyArgs, FeedbackArgs, FeedbackKind, Host, HostEnv, JsonText, ModeArg,
-    RecommendArgs, ValidateArgs, Verdict,
+    DailyAction, DailyArgs, DiscoveryArgs, FeedbackArgs, FeedbackKind, Host, HostEnv, JsonText,
+    ModeArg, RecommendArgs, ValidateArgs, Verdict,
 };
 use host_harness::{CacheMode, Ctx, Harness, InstancePool, Lang, Limits};
 use serde_json::{Value, json};
@@ -62,7 +62,7 @@ fn the_library_command_and_the_cli_give_the_same_result() {
                 remote_version: None,
                 local_version: None,
                 other_question: false,
-                discovery: host_harness::commands::DiscoveryArgs {
+                discovery: DiscoveryArgs {
                     skills_dirs: vec![],
                     no_discover: true,
                 },

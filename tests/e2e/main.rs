@@ -8,6 +8,7 @@ mod commands;
 mod common;
 mod component;
 mod hostile;
+mod mcp;
 mod ondisk;
 mod pool;
 mod precompiled;

@@ -49,7 +49,7 @@ pub use ondisk::{
     TargetArgs, UninstallArgs,
 };
 pub use output::{Output, Verdict};
-pub use schema::JsonText;
+pub use schema::{JsonText, LangArg};
 
 /// Receives the notes a command has for people (a legacy migration, an unreadable installed skill, a
 /// registry item's unreadable field): the CLI prints them on stderr, the MCP server logs them there.

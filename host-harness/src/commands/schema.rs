@@ -62,6 +62,25 @@ impl JsonSchema for JsonText {
     }
 }
 
+/// Language of user-facing text (cards, notices, messages); JSON keys never change.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum LangArg {
+    Zh,
+    En,
+}
+
+impl From<LangArg> for crate::Lang {
+    fn from(l: LangArg) -> crate::Lang {
+        match l {
+            LangArg::Zh => crate::Lang::Zh,
+            LangArg::En => crate::Lang::En,
+        }
+    }
+}
+
 /// Default for boolean fields that are on unless turned off.
 pub(crate) fn yes() -> bool {
     true

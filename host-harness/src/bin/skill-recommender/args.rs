@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use host_harness::commands::{
-    Agent, AgentArgs, DiscoveryArgs, FeedbackArgs, FeedbackKind, ModeArg, PromptSourceArg,
+    Agent, AgentArgs, DiscoveryArgs, FeedbackArgs, FeedbackKind, LangArg, ModeArg, PromptSourceArg,
     RegistryArg, ScopeArg, SourceArgs, TargetArgs, TrustLevel,
 };
 
@@ -114,12 +114,6 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Cmd,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum LangArg {
-    Zh,
-    En,
 }
 
 #[derive(Debug, Subcommand)]
@@ -389,6 +383,12 @@ pub enum Cmd {
         #[arg(long)]
         quality: bool,
     },
+    /// Serve these commands to AI agents over the Model Context Protocol on stdin/stdout (for Claude
+    /// Code, Codex, Cursor, Claude Desktop, Hermes, ...): tools recommend_skills, scan_skill,
+    /// validate_skill, normalize_candidates, record_feedback, daily, check_update; resources for the
+    /// state and the protocol; a `recommend` prompt. Same state directory rules as every command (the
+    /// global flags apply). stdout carries only protocol messages; logs go to stderr.
+    Mcp(McpFlags),
     /// Install a skill the platform downloaded (a folder, .zip/.skill or SKILL.md) where the agent
     /// finds it: validated, scanned, name = slug, conflicts refused, copied atomically, with provenance,
     /// the AGENTS.md entry and `accept` in history. Exit 0 installed, 8 refused, 9 needs --yes, 10 a
@@ -685,4 +685,18 @@ impl DiscoveryFlags {
             no_discover: self.no_discover,
         }
     }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct McpFlags {
+    /// Wall-clock limit of one tool call in milliseconds (plus 1 s per started MiB of input); a call
+    /// past it fails alone with a sandbox_limit error.
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub deadline_ms: u64,
+    /// Largest input one call accepts (a candidates list, a registry response), in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_input_bytes: usize,
+    /// Tool calls run at once, each on a warm instance; further calls wait for a free one.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub slots: u32,
 }

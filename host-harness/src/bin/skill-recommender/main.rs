@@ -8,6 +8,7 @@ mod print;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Parser;
 use host_harness::commands::{
@@ -17,10 +18,11 @@ use host_harness::commands::{
     UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
 use host_harness::commands::{AuditArgs, CatalogArgs};
-use host_harness::{CacheMode, Ctx, Error, Harness, InstancePool, Lang};
+use host_harness::mcp::{McpOptions, McpServer};
+use host_harness::{CacheMode, Ctx, Error, Harness, HarnessBuilder, InstancePool, Lang, Limits};
 use serde_json::json;
 
-use args::{Cli, Cmd, LangArg, SkillCmd};
+use args::{Cli, Cmd, McpFlags, SkillCmd};
 use print::Style;
 
 fn main() -> ExitCode {
@@ -28,6 +30,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage(e),
     };
+    if let Cmd::Mcp(flags) = &cli.command {
+        let flags = flags.clone();
+        return mcp(cli, flags);
+    }
     let compact = cli.compact;
     if cli.command.is_catalog() {
         return catalog(cli).unwrap_or_else(|e| print::fail(&e, true));
@@ -40,6 +46,83 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(out) => print::result(&out, style, compact),
         Err(e) => print::fail(&e, compact),
+    }
+}
+
+/// The harness (from the global flags: cache, component) and the environment commands run in.
+fn host(cli: &mut Cli, builder: HarnessBuilder) -> Result<Host, Error> {
+    let mut builder = builder.cache(cache_mode(cli.no_cache, cli.cache_dir.take()));
+    if let Some(path) = &cli.component {
+        let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
+            field: "component".into(),
+            message: format!("cannot read {}: {e}", path.display()),
+        })?;
+        builder = builder.component_bytes(bytes);
+    }
+    let harness = builder.build()?;
+    if let Some(note) = harness.embedded().note() {
+        eprintln!("skill-recommender: {note}");
+    }
+    let mut env = HostEnv::from_process();
+    env.state_dir = cli.state_dir.take();
+    env.legacy_data_dir = cli.legacy_data_dir.take().or_else(detect_legacy_dir);
+    Ok(Host::new(Arc::new(harness), env))
+}
+
+/// `skill-recommender mcp`: serve until the client closes stdin. Nothing but protocol on stdout, so a
+/// failure to start is reported on stderr only.
+fn mcp(mut cli: Cli, flags: McpFlags) -> ExitCode {
+    let limits = Limits {
+        deadline: Some(Duration::from_millis(flags.deadline_ms)),
+        max_input_bytes: flags.max_input_bytes,
+        ..Limits::default()
+    };
+    let pool = InstancePool {
+        slots: flags.slots,
+        ..InstancePool::default()
+    };
+    let builder = Harness::builder()
+        .limits(limits)
+        .instance_pool(Some(pool))
+        .on_prepare(|path| {
+            eprintln!(
+                "skill-recommender mcp: preparing the component for this machine (once; later starts load it from {})",
+                path.display()
+            );
+        });
+    let host = match host(&mut cli, builder) {
+        Ok(host) => host,
+        Err(e) => {
+            eprintln!("skill-recommender mcp: cannot start: {e}");
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1));
+        }
+    };
+    match host.env().state_dir() {
+        Ok((dir, source)) => eprintln!(
+            "skill-recommender mcp: serving on stdio; state in {} (from {}); instance pool: {}",
+            dir.display(),
+            source.as_str(),
+            host.harness().instance_pool().describe()
+        ),
+        // Stateless tools still work; stateful ones report this error per call.
+        Err(e) => eprintln!("skill-recommender mcp: serving on stdio; no state directory: {e}"),
+    }
+    let options = McpOptions {
+        lang: cli.lang.map(Lang::from),
+        now: cli.now,
+        timezone: cli.timezone,
+        // Room for the largest accepted input with JSON escaping; longer lines cannot be answered.
+        max_line_bytes: flags
+            .max_input_bytes
+            .saturating_mul(2)
+            .saturating_add(1 << 20),
+    };
+    match McpServer::new(host, options).serve_stdio() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("skill-recommender mcp: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -81,43 +164,23 @@ fn cache_mode(no_cache: bool, dir: Option<PathBuf>) -> CacheMode {
 /// instance pool, for commands that make many calls at once (a catalog scan).
 fn setup(cli: &mut Cli, pool: Option<InstancePool>) -> Result<(Ctx, Host, usize), Error> {
     // Without --lang the component takes the state's language, else this guess from the locale.
-    let lang = cli.lang.map(|l| match l {
-        LangArg::Zh => Lang::Zh,
-        LangArg::En => Lang::En,
-    });
-    let mut ctx = host_harness::user_context(lang, |k| std::env::var_os(k));
+    let mut ctx = host_harness::user_context(cli.lang.map(Lang::from), |k| std::env::var_os(k));
     if let Some(now) = cli.now.take() {
         ctx.now = now;
     }
     if let Some(zone) = cli.timezone.take() {
         ctx.host_timezone = Some(zone);
     }
-    let mut builder = Harness::builder()
-        .cache(cache_mode(cli.no_cache, cli.cache_dir.take()))
-        .instance_pool(pool)
-        .on_prepare(|path| {
-            // The one slow start: never silent.
-            eprintln!(
-                "skill-recommender: preparing the component for this machine (once; later runs load it from {})",
-                path.display()
-            );
-        });
-    if let Some(path) = &cli.component {
-        let bytes = std::fs::read(path).map_err(|e| Error::InvalidInput {
-            field: "component".into(),
-            message: format!("cannot read {}: {e}", path.display()),
-        })?;
-        builder = builder.component_bytes(bytes);
-    }
-    let harness = builder.build()?;
-    if let Some(note) = harness.embedded().note() {
-        eprintln!("skill-recommender: {note}");
-    }
-    let limit = harness.limits().max_input_bytes;
-    let mut env = HostEnv::from_process();
-    env.state_dir = cli.state_dir.take();
-    env.legacy_data_dir = cli.legacy_data_dir.take().or_else(detect_legacy_dir);
-    Ok((ctx, Host::new(Arc::new(harness), env), limit))
+    let builder = Harness::builder().instance_pool(pool).on_prepare(|path| {
+        // The one slow start: never silent.
+        eprintln!(
+            "skill-recommender: preparing the component for this machine (once; later runs load it from {})",
+            path.display()
+        );
+    });
+    let host = host(cli, builder)?;
+    let limit = host.harness().limits().max_input_bytes;
+    Ok((ctx, host, limit))
 }
 
 /// `scan-bundle` with several paths or `--from-dir`, and `audit`: JSON Lines, one per bundle as it
@@ -497,6 +560,7 @@ fn run(mut cli: Cli) -> Result<Output, Error> {
                 replace_all,
             },
         ),
+        Cmd::Mcp(_) => unreachable!("main serves mcp before run"),
     }
 }
 
@@ -597,6 +661,7 @@ impl Cmd {
                 | Cmd::AgentsMd { .. }
                 | Cmd::PatchText { .. }
                 | Cmd::Install { dry_run: true, .. }
+                | Cmd::Mcp(_)
         )
     }
 }
