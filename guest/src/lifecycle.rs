@@ -649,6 +649,12 @@ fn shown_skills(history: &crate::state::History) -> Vec<Shown> {
     out
 }
 
+/// Whether `id` is one `install` made for a skill from a local source (`local:<name>`).
+fn is_local_id(id: &str) -> bool {
+    id.strip_prefix("local:")
+        .is_some_and(|name| !name.trim().is_empty())
+}
+
 /// Resolve `accept`/`reject` against what was shown: the id as printed on a card (any record), or the
 /// name as a recent card showed it; the caller's name, URL and categories win over the record's.
 /// A skill never shown needs `name` and `url` (a skill the user found elsewhere); otherwise the call
@@ -682,6 +688,9 @@ pub(crate) fn resolve_shown(
         None => match by_name() {
             Some(s) => (s, "name"),
             None if skill.name.is_some() && skill.url.is_some() => return Ok((skill, "given")),
+            // `local:<name>` is the id `install` gives a skill from a local source: it came from no
+            // card and has no URL; its name is enough.
+            None if skill.name.is_some() && is_local_id(given) => return Ok((skill, "given")),
             None => {
                 let mut listed: Vec<String> = Vec::new();
                 for s in shown.iter().filter(recent) {

@@ -450,7 +450,7 @@ fn the_language_follows_the_user() {
 }
 
 #[test]
-fn status_is_short_and_the_first_run_says_it_prepares_the_component() {
+fn status_is_short_and_the_first_run_prepares_nothing() {
     let d = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     let env = [(
@@ -459,8 +459,9 @@ fn status_is_short_and_the_first_run_says_it_prepares_the_component() {
     )];
     let first = cli(Some(d.path()), &["status"], &env);
     assert_eq!(code(&first), 0);
+    // The binary carries the component compiled for this machine: nothing to prepare, nothing said.
     assert!(
-        err_text(&first).contains("preparing the component for this machine (once"),
+        !err_text(&first).contains("preparing"),
         "{}",
         err_text(&first)
     );
@@ -476,8 +477,8 @@ fn status_is_short_and_the_first_run_says_it_prepares_the_component() {
         "{v}"
     );
     let second = cli(Some(d.path()), &["status", "--verbose"], &env);
-    assert!(!err_text(&second).contains("preparing"), "only once");
+    assert!(!err_text(&second).contains("preparing"));
     let v = json(&second);
-    assert_eq!(v["paths"]["cache"]["outcome"], "hit");
+    assert_eq!(v["paths"]["cache"]["outcome"], "embedded");
     assert!(v["host"]["component_imports"].as_array().unwrap().len() > 3);
 }

@@ -24,6 +24,21 @@ fn bundles(kind: &str) -> Vec<PathBuf> {
     v
 }
 
+/// Every skill folder beneath `dir` (a folder with a SKILL.md; not looked into further), sorted as
+/// path strings (the order of the JSON Lines' keys below).
+fn bundles_beneath(dir: &Path, into: &mut Vec<PathBuf>) {
+    if dir.join("SKILL.md").is_file() {
+        into.push(dir.to_path_buf());
+        return;
+    }
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() && !p.is_symlink() {
+            bundles_beneath(&p, into);
+        }
+    }
+}
+
 /// stdout as JSON Lines: the result lines by path, and the summary (the last line).
 fn lines(out: &std::process::Output) -> (BTreeMap<String, Value>, Value) {
     let text = String::from_utf8_lossy(&out.stdout);
@@ -99,7 +114,10 @@ fn several_paths_give_one_line_each_as_a_single_scan_would_then_a_summary() {
 
 #[test]
 fn from_dir_scans_every_skill_folder_beneath_with_any_number_of_jobs() {
-    let expected: Vec<PathBuf> = [bundles("benign"), bundles("malicious")].concat();
+    let mut expected: Vec<PathBuf> = Vec::new();
+    bundles_beneath(&fixtures(), &mut expected);
+    expected.sort_by_key(|p| p.to_string_lossy().into_owned());
+    assert!(expected.len() > 400, "the labeled corpus is beneath too");
     let dir = fixtures();
     let one = cli(
         None,

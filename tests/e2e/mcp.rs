@@ -172,7 +172,7 @@ fn malformed_json_rpc_gets_a_clean_error_or_is_ignored_and_the_server_keeps_serv
     assert_eq!(ok["isError"], false, "{ok}");
     assert_eq!(ok["structuredContent"]["daily_rec_status"], "unset");
     let tools = s.request(7, "tools/list", json!({}));
-    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 7);
+    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 10);
 }
 
 /// Send `first` (id 1) and then five `daily confirm` calls (ids 2-6); return the order of the answers

@@ -162,7 +162,8 @@ fn status_in(home: &std::path::Path, extra: &[&str]) -> serde_json::Value {
     let state = tempfile::tempdir().unwrap();
     let mut args = vec!["--state-dir", state.path().to_str().unwrap()];
     args.extend_from_slice(extra);
-    args.push("status");
+    // --verbose: the short status leaves out the host's paths.
+    args.extend(["status", "--verbose"]);
     let out = cli_env(home, &args);
     assert!(
         out.status.success(),

@@ -48,6 +48,7 @@ pub const FIELDS: &[&str] = &[
     "tagline",
     "platforms",
     "prerequisites",
+    "bundle_files",
 ];
 
 /// One item of a candidates list, parsed: the candidate, or why it is not one (as [`parse_one`]
@@ -235,7 +236,7 @@ pub(super) fn plain(members: &[(Cow<'_, str>, Value)]) -> bool {
         }
         seen |= 1 << i;
         let ok = match FIELDS[i] {
-            "categories" | "required_toolsets" | "highlights" => is_string_list(v),
+            "categories" | "required_toolsets" | "highlights" | "bundle_files" => is_string_list(v),
             "has_install_docs" | "has_security_disclosure" => v.is_boolean(),
             "cross_source_count" => is_count(v),
             "trend" => true,
@@ -329,6 +330,7 @@ pub(super) fn build(members: Vec<(Cow<'_, str>, Value)>) -> Candidate {
             "highlights" => c.highlights = string_list(v),
             "raw_content" => c.raw_content = opt_string(v),
             "tagline" => c.tagline = opt_string(v),
+            "bundle_files" => c.bundle_files = string_list(v),
             _ => {
                 c.extra.insert(key.into_owned(), v);
             }

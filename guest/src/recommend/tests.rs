@@ -786,6 +786,17 @@ fn feedback_resolves_against_what_was_shown() {
     };
     let ok = feedback(&ctx(Lang::Zh), &mut store, FeedbackAction::Accept, &given).unwrap();
     assert_eq!(ok["resolved_by"], "given");
+    // A skill installed from a local source (`install`'s `local:<name>`): its name is enough.
+    let local = SkillRef {
+        name: Some("date-format".into()),
+        ..by("local:date-format")
+    };
+    let ok = feedback(&ctx(Lang::Zh), &mut store, FeedbackAction::Accept, &local).unwrap();
+    assert_eq!(ok["resolved_by"], "given");
+    // Without a name it is refused like any unknown id, and `local:` alone is no id.
+    for id in ["local:other", "local:"] {
+        assert!(feedback(&ctx(Lang::Zh), &mut store, FeedbackAction::Accept, &by(id)).is_err());
+    }
 }
 
 #[test]

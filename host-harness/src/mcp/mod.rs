@@ -51,8 +51,10 @@ which searched skills survive (dedup, completeness, installed, cooldowns, daily 
 which one to recommend and the card to show. You search registries (ClawHub, skills.sh, Smithery, Glama, \
 SkillHub, GitHub, MCP Market) and talk to the user; pass what you found to recommend_skills (the registry's \
 raw JSON response is accepted as is), show its `card` to the user, then call record_feedback with accept or \
-reject when the user answers. Before installing a skill, run scan_skill on its downloaded folder and follow \
-its `policy` (allow / ask the user / block). The daily opt-in lifecycle is the `daily` tool. Read the \
+reject when the user answers. To install the skill the user chose, download it and call install_skill: it \
+scans, refuses what is dangerous, asks (needs_confirmation) before what is risky, and records the accept; \
+audit_skills re-checks everything installed. Write your own skills through manage_skill, never directly. The \
+daily opt-in lifecycle is the `daily` tool. Read the \
 resource skill-recommender://protocol for the full protocol. State is shared with the skill-recommender CLI.";
 
 /// The MCP server: a [`Host`] and the per-call context rules.

@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 use super::McpServer;
 use crate::commands::{
-    DailyArgs, FeedbackArgs, LangArg, NormalizeArgs, Output, RecommendArgs, ScanBundleArgs,
-    UpdateAnswer, UpdateCheckArgs, ValidateArgs,
+    AuditArgs, DailyArgs, FeedbackArgs, InstallArgs, LangArg, ManageArgs, NormalizeArgs, Output,
+    RecommendArgs, ScanBundleArgs, UpdateAnswer, UpdateCheckArgs, ValidateArgs,
 };
 use crate::{Error, Lang};
 
@@ -223,6 +223,48 @@ again for that version). When the user answers, call again with `answer` (accept
                 ),
                 run: check_update,
             },
+            Spec {
+                tool: tool::<InstallArgs>(
+                    "install_skill",
+                    "Install a skill the user chose, after you downloaded it (a folder, .zip/.skill archive or \
+SKILL.md on this machine), where the agent finds it (`agent`: agents, claude-code, codex, hermes, openclaw; \
+`scope`: project or user; or `dir`). It validates the skill, scans it with the trust policy, refuses a name \
+taken by another skill (`as` to rename, `replace` to replace), copies it atomically with provenance (source, \
+version, SHA-256, scan verdict), updates AGENTS.md and records `accept` in history. `status` says what \
+happened: installed, unchanged (the same files are there), dry_run, or refused with a `refusal` code: \
+blocked (dangerous, or not allowed for its trust: tell the user the findings), needs_confirmation (show the \
+findings; call again with `yes: true` only if the user agrees), name_conflict and the other conflicts \
+(docs/skills-on-disk.md). Call scan_skill first to show the findings before asking.",
+                    results::on_disk(),
+                    annotations("Install a skill", false, true, false),
+                ),
+                run: install_skill,
+            },
+            Spec {
+                tool: tool::<AuditArgs>(
+                    "audit_skills",
+                    "Re-scan every installed skill (every agent's skill folders, or `agents`/`skills_dirs`) with \
+the current rules and compare each with what was installed: `skills` has one result per skill with its \
+`level` (ok, attention: changed since install, rated caution or provenance unreadable; dangerous) and \
+findings; `summary` counts them. Reads the files, changes nothing.",
+                    results::audit(),
+                    annotations("Audit installed skills", true, false, true),
+                ),
+                run: audit_skills,
+            },
+            Spec {
+                tool: tool::<ManageArgs>(
+                    "manage_skill",
+                    "Write one of your own skills (as Hermes' skill_manage): `action` create or edit (a whole \
+SKILL.md in `content`), patch (`old` -> `new` in SKILL.md or `file`), delete, write_file or remove_file \
+(`path` under references/, templates/, scripts/ or assets/). Each write is validated and scanned as \
+agent-created before it lands: a dangerous result is refused with nothing changed (tell the user what was \
+found; do not work around it); a caution result is written and its findings come back as `warnings`.",
+                    results::on_disk(),
+                    annotations("Write your own skill", false, true, false),
+                ),
+                run: manage_skill,
+            },
         ]
     })
 }
@@ -355,6 +397,32 @@ fn check_update(s: &McpServer, args: Value) -> Result<CallToolResult, Error> {
     }
 }
 
+fn install_skill(s: &McpServer, args: Value) -> Result<CallToolResult, Error> {
+    let p: InstallArgs = parse(args)?;
+    reply(s.host.install(&s.ctx(None), &p)?)
+}
+
+fn manage_skill(s: &McpServer, args: Value) -> Result<CallToolResult, Error> {
+    let p: ManageArgs = parse(args)?;
+    reply(s.host.manage_skill(&s.ctx(None), &p)?)
+}
+
+/// `audit_skills`: the catalog engine's lines gathered into one result (`skills` in the order they
+/// finished, then `summary` and the `exit_code` the CLI would give).
+fn audit_skills(s: &McpServer, args: Value) -> Result<CallToolResult, Error> {
+    let p: AuditArgs = parse(args)?;
+    let mut skills: Vec<Value> = Vec::new();
+    let summary = s.host.audit(&s.ctx(None), &p, |done, _| {
+        skills.push(serde_json::from_str(&done.to_json_line()).unwrap_or(Value::Null));
+    })?;
+    let mut value = summary.to_json();
+    value["skills"] = Value::Array(skills);
+    value["exit_code"] = json!(summary.exit_code());
+    let mut result = CallToolResult::success(vec![Content::text(value.to_string())]);
+    result.structured_content = Some(value);
+    Ok(result)
+}
+
 /// Output schemas: the fields a model relies on, typed; every result may carry more (additional
 /// properties are allowed, so a newer component's extra fields never break a client's validation).
 mod results {
@@ -473,6 +541,36 @@ mod results {
                 "failure_notice_status": {"type": STR},
                 "state_dir": {"type": STR}
             }
+        })
+    }
+
+    /// install_skill and manage_skill: what was (or would be) done on disk.
+    pub fn on_disk() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "status": {"type": STR, "description": "what happened: installed, unchanged, dry_run, refused (see refusal), written, removed, ..."},
+                "refusal": {"type": STR, "description": "why it was refused: blocked, needs_confirmation, name_conflict, ..."},
+                "name": {"type": STR},
+                "path": {"type": STR},
+                "scan": {"type": "object", "description": "verdict, policy and findings of the scan"},
+                "warnings": {"type": "array"},
+                "message": nullable(STR)
+            },
+            "required": ["status"]
+        })
+    }
+
+    pub fn audit() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "skills": {"type": "array", "items": {"type": "object", "properties": {
+                    "path": {"type": STR}, "level": {"type": STR}, "verdict": {"type": STR}}}},
+                "summary": {"type": "object"},
+                "exit_code": {"type": "integer", "description": "0 all ok, 9 attention, 8 dangerous (as the CLI)"}
+            },
+            "required": ["skills", "summary"]
         })
     }
 

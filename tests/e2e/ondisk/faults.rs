@@ -49,6 +49,12 @@ fn replace_world(sources: &(std::path::PathBuf, std::path::PathBuf)) -> World {
     std::fs::write(w.project().join("AGENTS.md"), "# Project\n").unwrap();
     let o = ondisk::install(&w.env(), &args(&sources.0, Target::default())).unwrap();
     assert_eq!(o.json["status"], "installed", "{:#}", o.json);
+    // The card that offered v2 (its id is what v2's install records the accept under).
+    w.shown(
+        "clawhub:date-format",
+        "date-format",
+        "https://clawhub.ai/team/date-format",
+    );
     w
 }
 

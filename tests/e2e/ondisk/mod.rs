@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use host_harness::ondisk::txn::{FaultMode, Faults};
 use host_harness::ondisk::{Env, InstallArgs, Outcome};
-use host_harness::{Ctx, Roots, Target, Trust};
+use host_harness::{Command, Ctx, FeedbackAction, FileStateStore, Roots, SkillRef, Target, Trust};
 use serde_json::Value;
 
 use crate::common;
@@ -70,6 +70,27 @@ impl World {
     /// A fault in mode `mode` at `point`.
     pub fn faulty(&self, point: &str, mode: FaultMode) -> Env<'static> {
         self.env_with(Faults::at_point(point, mode))
+    }
+
+    /// Record that a card showed the skill `id` (as `recommend` does), so an install can record its
+    /// accept under that id.
+    pub fn shown(&self, id: &str, name: &str, url: &str) {
+        let store = FileStateStore::new(self.state.path());
+        common::harness()
+            .run(
+                &store,
+                &Ctx::at(NOW),
+                &Command::Feedback {
+                    action: FeedbackAction::Shown,
+                    skill: SkillRef {
+                        skill_id: id.into(),
+                        name: Some(name.into()),
+                        url: Some(url.into()),
+                        ..SkillRef::default()
+                    },
+                },
+            )
+            .unwrap();
     }
 
     /// The accepted history records.

@@ -385,7 +385,8 @@ pub enum Cmd {
     },
     /// Serve these commands to AI agents over the Model Context Protocol on stdin/stdout (for Claude
     /// Code, Codex, Cursor, Claude Desktop, Hermes, ...): tools recommend_skills, scan_skill,
-    /// validate_skill, normalize_candidates, record_feedback, daily, check_update; resources for the
+    /// validate_skill, normalize_candidates, record_feedback, daily, check_update, install_skill,
+    /// audit_skills, manage_skill; resources for the
     /// state and the protocol; a `recommend` prompt. Same state directory rules as every command (the
     /// global flags apply). stdout carries only protocol messages; logs go to stderr.
     Mcp(McpFlags),
