@@ -1124,8 +1124,8 @@ fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) ->
     }
     if m.other_language {
         out.push_str(match lang {
-            Lang::Zh => "；它只用英文描述，排在同等匹配的中文技能之后",
-            Lang::En => "; it is described only in Chinese, so it ranks after an equal match in English",
+            Lang::Zh => "；只有英文描述",
+            Lang::En => "; described only in Chinese",
         });
     }
     if m.catch_all {
