@@ -5,6 +5,7 @@
 //!     cargo run -p guest --release --example rank_eval             # table + the dev tasks missed
 //!     RANK_EVAL_HELDOUT=1 cargo run -p guest --release --example rank_eval   # held-out misses too
 //!     RANK_BENCH_DIR=path/to/other/set cargo run -p guest --release --example rank_eval
+//!     RANK_EVAL_WITHOUT=heldout-3 cargo run -p guest --release --example rank_eval   # without a batch
 
 #[path = "../tests/bench/eval.rs"]
 mod eval;
@@ -214,7 +215,11 @@ fn cutoff(bench: &eval::Bench) {
 }
 
 fn main() {
-    let bench = eval::Bench::load();
+    let mut bench = eval::Bench::load();
+    // `RANK_EVAL_WITHOUT=heldout-3`: the benchmark as it was before that batch.
+    if let Ok(batch) = std::env::var("RANK_EVAL_WITHOUT") {
+        bench = bench.without_batch(&batch);
+    }
     if std::env::var_os("RANK_EVAL_CUTOFF").is_some() {
         return cutoff(&bench);
     }

@@ -8,54 +8,93 @@
 #[path = "bench/eval.rs"]
 mod eval;
 
-/// (slice, minimum P@1 in %, minimum mean NDCG@3). The 84-task held-out batch `heldout-2` enters
-/// `all`, `held-out` and the language slices; BENCHMARKS.md has its figures before and after.
-const FLOORS: &[(&str, f64, f64)] = &[
-    ("all", 78.0, 0.83),
-    ("dev", 88.0, 0.89),
-    ("held-out", 69.0, 0.76),
-    ("batch:heldout-2", 66.0, 0.75),
-    ("lang:en", 75.0, 0.81),
-    ("lang:zh", 79.0, 0.83),
-    ("lang:mixed", 89.0, 0.89),
-];
-/// At most this many tasks may pick a known trap …
-const MAX_TRAPS: usize = 14;
-/// … or stay silent although a right skill is usable.
-const MAX_SILENT_RELEVANT: usize = 4;
+/// Floors per benchmark, each as (slice, minimum P@1 in %, minimum mean NDCG@3).
+struct Floors {
+    /// Later batches left out (the floors were recorded without them).
+    without: Option<&'static str>,
+    slices: &'static [(&'static str, f64, f64)],
+    /// At most this many tasks may pick a known trap …
+    max_traps: usize,
+    /// … or stay silent although a right skill is usable.
+    max_silent_relevant: usize,
+}
+
+/// The 298 tasks before `heldout-3` (dev, the first held-out split and `heldout-2`), ranked among
+/// all 204 listings. The 16 listings added with `heldout-3` made these tasks harder: the ranking of
+/// commit 0aa1299 scores 232/298, NDCG@3 0.827, English NDCG@3 0.807 and 4 silent on them (the
+/// earlier floors 0.83, 0.81 and 4 were recorded against 188 listings); BENCHMARKS.md has both.
+const BEFORE_HELDOUT_3: Floors = Floors {
+    without: Some("heldout-3"),
+    slices: &[
+        ("all", 79.0, 0.82),
+        ("dev", 88.5, 0.89),
+        ("held-out", 70.0, 0.76),
+        ("batch:heldout-2", 67.0, 0.75),
+        ("lang:en", 75.0, 0.80),
+        ("lang:zh", 80.5, 0.83),
+        ("lang:mixed", 89.0, 0.89),
+    ],
+    max_traps: 14,
+    max_silent_relevant: 5,
+};
+
+/// The whole benchmark, with the 77-task batch `heldout-3`.
+const WHOLE: Floors = Floors {
+    without: None,
+    slices: &[
+        ("all", 77.0, 0.81),
+        ("held-out", 70.0, 0.77),
+        ("batch:heldout-3", 71.0, 0.78),
+        ("lang:en", 74.0, 0.79),
+        ("lang:zh", 77.0, 0.81),
+        ("lang:mixed", 91.0, 0.90),
+    ],
+    max_traps: 17,
+    max_silent_relevant: 6,
+};
+
 /// At least this many of the no-match requests stay silent (7, not 8, since typo correction keeps a
 /// word's first letter: 'light' is no longer read as 'flight', which had made the car request
 /// silent by accident).
 const MIN_NO_MATCH_SILENT: usize = 7;
 
-#[test]
-fn the_ranking_benchmark_stays_above_its_floors() {
-    let bench = eval::Bench::load();
-    assert!(
-        bench.tasks.len() >= 150,
-        "the benchmark has {} tasks",
-        bench.tasks.len()
-    );
+fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
+    let bench = match floors.without {
+        Some(batch) => bench.without_batch(batch),
+        None => bench.clone(),
+    };
     let run = eval::evaluate(&bench);
     let table = eval::table(&run);
+    let label = floors
+        .without
+        .map_or("whole".to_owned(), |b| format!("without {b}"));
     let mut failures = Vec::new();
-    for &(slice, p1, ndcg) in FLOORS {
+    for &(slice, p1, ndcg) in floors.slices {
         let s = &run.ours[slice];
         if 100.0 * s.p_at_1() < p1 {
-            failures.push(format!("{slice}: P@1 {:.1}% < {p1}%", 100.0 * s.p_at_1()));
+            failures.push(format!(
+                "{label} {slice}: P@1 {:.1}% < {p1}%",
+                100.0 * s.p_at_1()
+            ));
         }
         if s.mean_ndcg() < ndcg {
-            failures.push(format!("{slice}: NDCG@3 {:.3} < {ndcg}", s.mean_ndcg()));
+            failures.push(format!(
+                "{label} {slice}: NDCG@3 {:.3} < {ndcg}",
+                s.mean_ndcg()
+            ));
         }
     }
     let all = &run.ours["all"];
-    if all.traps > MAX_TRAPS {
-        failures.push(format!("{} traps picked > {MAX_TRAPS}", all.traps));
-    }
-    if all.silent_relevant > MAX_SILENT_RELEVANT {
+    if all.traps > floors.max_traps {
         failures.push(format!(
-            "{} silent with a right skill > {MAX_SILENT_RELEVANT}",
-            all.silent_relevant
+            "{label}: {} traps picked > {}",
+            all.traps, floors.max_traps
+        ));
+    }
+    if all.silent_relevant > floors.max_silent_relevant {
+        failures.push(format!(
+            "{label}: {} silent with a right skill > {}",
+            all.silent_relevant, floors.max_silent_relevant
         ));
     }
     let silent = bench.no_match.len() - run.false_picks.len();
@@ -68,9 +107,25 @@ fn the_ranking_benchmark_stays_above_its_floors() {
     // Ours must beat the plain baseline on both measures.
     let base = &run.baseline["all"];
     if all.p1 <= base.p1 || all.mean_ndcg() <= base.mean_ndcg() {
-        failures.push("no better than plain BM25".into());
+        failures.push(format!("{label}: no better than plain BM25"));
     }
-    assert!(failures.is_empty(), "{}\n{table}", failures.join("\n"));
+    if !failures.is_empty() {
+        failures.push(table);
+    }
+    failures
+}
+
+#[test]
+fn the_ranking_benchmark_stays_above_its_floors() {
+    let bench = eval::Bench::load();
+    assert!(
+        bench.tasks.len() >= 150,
+        "the benchmark has {} tasks",
+        bench.tasks.len()
+    );
+    let mut failures = check(&bench, &BEFORE_HELDOUT_3);
+    failures.extend(check(&bench, &WHOLE));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

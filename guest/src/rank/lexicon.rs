@@ -332,7 +332,8 @@ impl Lexicon {
         }
         // A Chinese word or marker that contains a concept term of two or more characters names
         // that concept too (合作协议 is a contract; 导出为 still exports), so that segmenting a run
-        // by the longest word never hides a concept.
+        // by the longest word never hides a concept. A stop word does not: it is listed to say the
+        // phrase carries no content (比较好 is 'rather good', not a comparison).
         let cjk_terms: Vec<(String, Vec<usize>)> = by_text
             .iter()
             .filter(|(t, p)| {
@@ -341,7 +342,7 @@ impl Lexicon {
             .map(|(t, p)| (t.trim().to_owned(), p.concepts.clone()))
             .collect();
         for (text, p) in by_text.iter_mut() {
-            if !p.concepts.is_empty() || !text.chars().any(is_cjk) {
+            if !p.concepts.is_empty() || p.stop || !text.chars().any(is_cjk) {
                 continue;
             }
             for (term, concepts) in &cjk_terms {
@@ -474,6 +475,10 @@ mod tests {
         // A protection word shadows a one-character term inside it: 背景 is no studying (背).
         let learn = lex.concept("learn").unwrap();
         assert!(!lex.concepts_in("去掉背景").contains(&learn));
+        // A stop word is no concept even when it contains a term: 比较好 is 'rather good'.
+        let compare = lex.concept("compare").unwrap();
+        assert!(!lex.concepts_in("用什么比较好").contains(&compare));
+        assert!(lex.concepts_in("比较一下两个版本").contains(&compare));
     }
 
     #[test]

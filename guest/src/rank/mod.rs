@@ -1122,6 +1122,12 @@ fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) ->
             Lang::En => "; its name says it does something else",
         });
     }
+    if m.other_language {
+        out.push_str(match lang {
+            Lang::Zh => "；只有英文描述",
+            Lang::En => "; described only in Chinese",
+        });
+    }
     if m.catch_all {
         out.push_str(match lang {
             Lang::Zh => "；自称什么都能做，说法打折",

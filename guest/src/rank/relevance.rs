@@ -75,6 +75,12 @@ pub const BREADTH_FREE: f64 = 9.0;
 pub const BREADTH_POWER: f64 = 0.8;
 /// Share of relevance that comes from BM25F relative to the best candidate.
 pub const LEXICAL_SHARE: f64 = 0.15;
+/// A listing written only in the other language than the request (an English request, a
+/// Chinese-only listing, or the reverse) orders this much lower: its output (minutes, review
+/// comments, copy) is likely in its own language, so among near-equal matches the one in the
+/// user's language goes first. Bilingual listings and mixed-language requests are exempt; the
+/// strength the cut-off reads is unchanged, so a cross-lingual listing still gets picked.
+pub const LANGUAGE_FIT: f64 = 0.96;
 
 /// What a unit of a request is.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,6 +122,8 @@ pub struct Query {
     /// The objects and the concepts related to them.
     object_family: Vec<usize>,
     unknown_object: bool,
+    /// The script the request is written in.
+    pub script: Option<Script>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.
@@ -152,7 +160,10 @@ pub fn script_of(text: &str) -> Script {
 impl Query {
     pub fn new(vocab: &mut Vocab, a: &Analysis) -> Query {
         let lex = lexicon();
-        let mut q = Query::default();
+        let mut q = Query {
+            script: Some(script_of(&a.lower)),
+            ..Query::default()
+        };
         let add_concept =
             |q: &mut Query, concept: usize, side: bool, surface: &str, at: u32| {
                 if let Some(u) = q.units.iter_mut().find(
@@ -472,6 +483,8 @@ pub struct Match {
     pub catch_all: bool,
     /// Its name states an action the request does not ask for.
     pub name_action_miss: bool,
+    /// It is written only in the other language than the request ([`LANGUAGE_FIT`]).
+    pub other_language: bool,
     /// The breadth weight applied (1 for a specific listing).
     pub breadth_weight: f64,
     /// Distinct objects and actions the listing claims.
@@ -621,6 +634,10 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                         .any(|o| o.field == Field::Lead as u8 && Some(o.clause) == lead_verb)
                 })
         });
+    let other_language = matches!(
+        (q.script, doc.script),
+        (Some(Script::Latin), Some(Script::Han)) | (Some(Script::Han), Some(Script::Latin))
+    );
     let strength = coverage
         * if object_miss || reversed {
             OBJECT_MISS
@@ -634,12 +651,13 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
             NAME_ACTION_MISS
         } else {
             1.0
-        },
+        } * if other_language { LANGUAGE_FIT } else { 1.0 },
         coverage,
         matched,
         object_miss,
         reversed,
         name_action_miss,
+        other_language,
         catch_all: doc.catch_all,
         breadth_weight: bw,
         breadth: doc.breadth,

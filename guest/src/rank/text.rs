@@ -510,6 +510,8 @@ pub struct Doc {
     pub name_actions: Vec<u16>,
     /// It names at least one specific object (not only files, text or data).
     pub has_object: bool,
+    /// The script its description is written in (English only, Chinese, or both).
+    pub script: Option<super::relevance::Script>,
 }
 
 impl Doc {
@@ -519,9 +521,14 @@ impl Doc {
         // Clause numbers run on across the texts of a field, so that two texts never share one.
         let mut clause_base = [0u16; FIELDS];
         let mut sentence_base = [0u16; FIELDS];
+        let mut description = String::new();
         for (f, text) in fields {
             let a = vocab.analyze_text(text);
             let fi = *f as usize;
+            if matches!(f, Field::Lead | Field::Body) {
+                description.push_str(text);
+                description.push(' ');
+            }
             doc.catch_all |= a.catch_all;
             for &(x, y) in &a.directions {
                 let pair = (x as u16, y as u16);
@@ -558,6 +565,9 @@ impl Doc {
                     }
                 }
             }
+        }
+        if !description.trim().is_empty() {
+            doc.script = Some(super::relevance::script_of(&description));
         }
         let mut terms: Vec<u32> = doc.fields.iter().flatten().copied().collect();
         terms.sort_unstable();

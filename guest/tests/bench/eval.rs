@@ -36,6 +36,7 @@ pub struct Task {
 }
 
 /// The benchmark's files.
+#[derive(Clone)]
 pub struct Bench {
     pub listings: String,
     pub ids: Vec<String>,
@@ -126,6 +127,36 @@ impl Bench {
     /// `"split": "held-out"` so that adding them never moves an older task into dev.
     pub fn is_dev(&self, index: usize) -> bool {
         self.dev[index]
+    }
+
+    /// The benchmark without one later batch (each task keeps its split), so that floors recorded
+    /// before that batch existed keep applying to the tasks they were recorded on.
+    pub fn without_batch(&self, batch: &str) -> Bench {
+        let keep: Vec<bool> = self
+            .tasks
+            .iter()
+            .map(|t| t.batch.as_deref() != Some(batch))
+            .collect();
+        let pick = |v: &[bool]| -> Vec<bool> {
+            v.iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(x, _)| *x)
+                .collect()
+        };
+        Bench {
+            listings: self.listings.clone(),
+            ids: self.ids.clone(),
+            tasks: self
+                .tasks
+                .iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(t, _)| t.clone())
+                .collect(),
+            no_match: self.no_match.clone(),
+            dev: pick(&self.dev),
+        }
     }
 }
 

@@ -310,3 +310,40 @@ fn a_name_that_makes_something_or_whose_lead_does_the_job_is_no_name_action_miss
     let m = strength(&mut v, &dl, "summarize this youtube video");
     assert!(m.name_action_miss && m.order_weight < 1.0, "{m:?}");
 }
+
+#[test]
+fn a_listing_only_in_the_other_language_orders_a_little_lower_but_keeps_its_strength() {
+    let mut v = Vocab::default();
+    let en = doc(
+        &mut v,
+        "contract review",
+        "Reviews contracts clause by clause and flags risky terms.",
+    );
+    let zh = doc(
+        &mut v,
+        "hetong-shencha",
+        "合同审查：自动识别合同中的风险条款，给出修改建议。",
+    );
+    let both = doc(
+        &mut v,
+        "contract review 合同审查",
+        "Reviews contracts and flags risky terms. 合同审查，标出风险条款。",
+    );
+    let task = "review this contract for risky terms";
+    let (m_en, m_zh, m_both) = (
+        strength(&mut v, &en, task),
+        strength(&mut v, &zh, task),
+        strength(&mut v, &both, task),
+    );
+    assert!(!m_en.other_language && !m_both.other_language);
+    assert!(m_zh.other_language, "{m_zh:?}");
+    assert!((m_zh.order_weight - LANGUAGE_FIT).abs() < 1e-9);
+    // The cut-off reads the strength, which the language does not lower.
+    assert!(m_zh.strength > 0.5, "{m_zh:?}");
+    // The reverse: a Chinese request and an English-only listing.
+    let m = strength(&mut v, &en, "帮我审查这份合同的风险条款");
+    assert!(m.other_language);
+    // A mixed-language request prefers neither.
+    let m = strength(&mut v, &zh, "帮我 review 一下这个 contract 的 risk");
+    assert!(!m.other_language);
+}
