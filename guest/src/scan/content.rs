@@ -508,6 +508,34 @@ fn quote_open(line: &str, at: usize) -> Option<char> {
     open.map(|(q, _)| q)
 }
 
+/// Whether `line` continues the prose line at `prev_start..prev_end` of `content` as one soft-wrapped
+/// paragraph: neither is blank, a heading, a table row or a horizontal rule, and `line` does not
+/// open a new list item or change the blockquote level.
+fn continues_paragraph(content: &str, prev_start: usize, prev_end: usize, line: &str) -> bool {
+    let prev = content.get(prev_start..prev_end).unwrap_or("").trim();
+    let cur = line.trim();
+    let block = |t: &str| {
+        t.is_empty()
+            || t.starts_with('#')
+            || t.starts_with('|')
+            || t.starts_with("---")
+            || t.starts_with("```")
+            || t.starts_with("~~~")
+    };
+    if block(prev) || block(cur) || prev.starts_with('>') != cur.starts_with('>') {
+        return false;
+    }
+    let item = cur
+        .strip_prefix(['-', '*', '+'])
+        .map(|r| r.starts_with(' '))
+        .unwrap_or(false)
+        || {
+            let digits = cur.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && cur[digits..].starts_with(['.', ')'])
+        };
+    !item
+}
+
 /// How one line is read, decided only for lines where a rule fired.
 #[derive(Debug, Clone, Copy, Default)]
 struct LineContext {
@@ -554,6 +582,11 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     // that start on it (the rules they belong to are the line's candidates).
     let mut keywords = rules.keywords_in(content).peekable();
     let mut candidates = super::rules::RuleBits::new();
+    // The previous physical line when it is prose that the current line may continue (a soft-wrapped
+    // Markdown paragraph): its number, start, end (after its terminator) and keyword candidates.
+    // Phrases broken over the line break are matched on the two lines joined
+    // ([`continues_paragraph`]).
+    let mut prev_prose: Option<(usize, usize, usize, super::rules::RuleBits)> = None;
     let mut end = 0;
     // Lines with their terminators, then "\n" / "\r\n" stripped: the lines `str::lines` gives.
     for (idx, raw) in lines_inclusive(content).enumerate() {
@@ -610,6 +643,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                     None => Some(f),
                     other => other,
                 };
+                prev_prose = None;
                 continue;
             }
             if in_fence.is_none() && trimmed.starts_with('#') {
@@ -680,110 +714,143 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         } else {
             rules.confirm_in(line, rules.scope(in_code, inline_code), &candidates)
         };
-        if hits.is_empty() {
-            continue;
-        }
-        // Only a line with findings needs to know how it reads.
-        let ctx = LineContext {
-            comment: in_code && is_comment(line)
-                || kind != FileKind::Code && line.trim_start().starts_with("<!--"),
-            // Negation is a matter of sentences: in code, "do not" sits in strings and comments.
-            // Decided per match (the clause before it), below.
-            negated: !in_code,
-            defensive: !in_code && is_defensive(line),
-            table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
-            blockquote: !in_code
-                && kind == FileKind::Markdown
-                && line.trim_start().starts_with('>')
-                && quote_is_example(content, line_start, heading),
-        };
-        let line_end = end;
-        for hit in hits {
-            let rule = &rules.rules[hit.rule];
-            let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
-                Context::Comment => ctx.comment,
-                Context::Negated => ctx.negated && negated_before(line, hit.start),
-                Context::Defensive => {
-                    ctx.defensive
-                        || heading_teaches
-                            && !in_code
-                            && rule.fact.is_some_and(super::facts::FactKind::is_lure)
-                }
-                Context::Table => ctx.table,
-                Context::Blockquote => ctx.blockquote,
-                Context::Quoted => {
-                    !in_code
-                        && (is_quoted(line, hit.start)
-                            || quoted_from_before(content, line_start, line, hit.start))
-                }
-                Context::Test => place.test,
-                Context::Signature => place.signature,
-            });
-            if let Some(fact) = rule.fact
-                && mention.is_none()
+        // A soft-wrapped paragraph: the previous prose line joined with this one, searched with the
+        // rules of both lines' keywords; only matches that cross the break are new (each line's own
+        // matches were found on it). Reported at the first line, as continued commands are.
+        let prose_line = !in_code && kind != FileKind::Code && !is_joined;
+        let wrap = match prev_prose.take() {
+            Some((p_no, p_start, p_end, p_cands))
+                if prose_line && continues_paragraph(content, p_start, p_end, line) =>
             {
-                let base = Fact {
-                    kind: fact,
-                    rule: hit.rule as u16,
-                    line: line_no as u32,
-                    start: line_start as u32,
-                    end: line_end as u32,
-                    at: hit.start as u32,
-                    to: hit.end as u32,
-                    prose: !in_code,
-                    section,
-                    capture: None,
-                };
-                rules.facts_on_line(hit.rule, line, &base, &mut scan.facts);
+                let text = super::facts::logical_text(content, p_start as u32, end as u32);
+                let first_len =
+                    super::facts::logical_text(content, p_start as u32, p_end as u32).len();
+                let mut both = p_cands;
+                both.union(&candidates);
+                let spanning: Vec<_> = rules
+                    .confirm_in(&text, rules.scope(false, text.contains('`')), &both)
+                    .into_iter()
+                    .filter(|h| h.start < first_len && h.end > first_len + 1)
+                    .collect();
+                (!spanning.is_empty()).then(|| (spanning, p_no, p_start, text.into_owned()))
             }
-            let Some(rule_severity) = rule.severity else {
-                continue;
-            };
-            let n = per_rule.entry(hit.rule).or_default();
-            *n += 1;
-            if *n > MAX_FINDINGS_PER_RULE_PER_FILE {
-                continue;
-            }
-            // A code rule that ran only because of `inline code` in a sentence: a command named in
-            // prose is informational on its own (the judge still combines its fact).
-            let inline_only = inline_code && rule.scope == super::rules::Scope::Code;
-            let (severity, description) = match mention {
-                // A key in Markdown prose may be an example that escaped the placeholder checks;
-                // in code, a config file or a key file it is a leak.
-                None if rule.category == "credential_exposure"
-                    && !in_code
+            _ => None,
+        };
+        if prose_line && !line.trim().is_empty() && line.len() < 4096 {
+            prev_prose = Some((line_no, line_start, end, candidates.clone()));
+        }
+        let joined_prose;
+        let mut batches = Vec::with_capacity(2);
+        if !hits.is_empty() {
+            batches.push((hits, line_no, line_start, line));
+        }
+        if let Some((spanning, p_no, p_start, text)) = wrap {
+            joined_prose = text;
+            batches.push((spanning, p_no, p_start, joined_prose.as_str()));
+        }
+        for (hits, line_no, line_start, line) in batches {
+            // Only a line with findings needs to know how it reads.
+            let ctx = LineContext {
+                comment: in_code && is_comment(line)
+                    || kind != FileKind::Code && line.trim_start().starts_with("<!--"),
+                // Negation is a matter of sentences: in code, "do not" sits in strings and comments.
+                // Decided per match (the clause before it), below.
+                negated: !in_code,
+                defensive: !in_code && is_defensive(line),
+                table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
+                blockquote: !in_code
                     && kind == FileKind::Markdown
-                    && rule_severity > Severity::High =>
-                {
-                    (Severity::High, rule.description.clone())
-                }
-                None if inline_only && rule_severity > Severity::Medium => (
-                    Severity::Medium,
-                    format!(
-                        "{} (Informational: it is named in a sentence, not in a script or code block.)",
-                        rule.description
-                    ),
-                ),
-                Some(c) if rule_severity > Severity::Low => (
-                    Severity::Low,
-                    format!(
-                        "{} (Informational: it appears {}, so it is mentioned rather than done.)",
-                        rule.description,
-                        c.phrase()
-                    ),
-                ),
-                _ => (rule_severity, rule.description.clone()),
+                    && line.trim_start().starts_with('>')
+                    && quote_is_example(content, line_start, heading),
             };
-            out.push(Finding {
-                rule_id: rule.id.clone(),
-                category: rule.category.clone(),
-                severity,
-                file: file.into(),
-                line: line_no,
-                evidence: evidence(line, hit.start, hit.end),
-                description,
-                related: Vec::new(),
-            });
+            let line_end = end;
+            for hit in hits {
+                let rule = &rules.rules[hit.rule];
+                let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
+                    Context::Comment => ctx.comment,
+                    Context::Negated => ctx.negated && negated_before(line, hit.start),
+                    Context::Defensive => {
+                        ctx.defensive
+                            || heading_teaches
+                                && !in_code
+                                && rule.fact.is_some_and(super::facts::FactKind::is_lure)
+                    }
+                    Context::Table => ctx.table,
+                    Context::Blockquote => ctx.blockquote,
+                    Context::Quoted => {
+                        !in_code
+                            && (is_quoted(line, hit.start)
+                                || quoted_from_before(content, line_start, line, hit.start))
+                    }
+                    Context::Test => place.test,
+                    Context::Signature => place.signature,
+                });
+                if let Some(fact) = rule.fact
+                    && mention.is_none()
+                {
+                    let base = Fact {
+                        kind: fact,
+                        rule: hit.rule as u16,
+                        line: line_no as u32,
+                        start: line_start as u32,
+                        end: line_end as u32,
+                        at: hit.start as u32,
+                        to: hit.end as u32,
+                        prose: !in_code,
+                        section,
+                        capture: None,
+                    };
+                    rules.facts_on_line(hit.rule, line, &base, &mut scan.facts);
+                }
+                let Some(rule_severity) = rule.severity else {
+                    continue;
+                };
+                let n = per_rule.entry(hit.rule).or_default();
+                *n += 1;
+                if *n > MAX_FINDINGS_PER_RULE_PER_FILE {
+                    continue;
+                }
+                // A code rule that ran only because of `inline code` in a sentence: a command named in
+                // prose is informational on its own (the judge still combines its fact).
+                let inline_only = inline_code && rule.scope == super::rules::Scope::Code;
+                let (severity, description) = match mention {
+                    // A key in Markdown prose may be an example that escaped the placeholder checks;
+                    // in code, a config file or a key file it is a leak.
+                    None if rule.category == "credential_exposure"
+                        && !in_code
+                        && kind == FileKind::Markdown
+                        && rule_severity > Severity::High =>
+                    {
+                        (Severity::High, rule.description.clone())
+                    }
+                    None if inline_only && rule_severity > Severity::Medium => (
+                        Severity::Medium,
+                        format!(
+                            "{} (Informational: it is named in a sentence, not in a script or code block.)",
+                            rule.description
+                        ),
+                    ),
+                    Some(c) if rule_severity > Severity::Low => (
+                        Severity::Low,
+                        format!(
+                            "{} (Informational: it appears {}, so it is mentioned rather than done.)",
+                            rule.description,
+                            c.phrase()
+                        ),
+                    ),
+                    _ => (rule_severity, rule.description.clone()),
+                };
+                out.push(Finding {
+                    rule_id: rule.id.clone(),
+                    category: rule.category.clone(),
+                    severity,
+                    file: file.into(),
+                    line: line_no,
+                    evidence: evidence(line, hit.start, hit.end),
+                    description,
+                    related: Vec::new(),
+                });
+            }
         }
     }
     for (rule, n) in per_rule {
