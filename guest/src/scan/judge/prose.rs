@@ -821,7 +821,8 @@ const PHISH_WINDOW: u32 = 3;
 /// vendor's, or words that keep it from the user. Alone it is informational (support scripts say
 /// "enter your password in the official portal").
 fn phishing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for c in b.all(FactKind::CredentialRequest) {
+    // The first request speaks for the bundle (one finding, as the other prose rules give).
+    if let Some(c) = b.all(FactKind::CredentialRequest).next() {
         let line = c.fact.line;
         let dest = b
             .in_file(c.file, FactKind::Url)
@@ -893,7 +894,6 @@ fn phishing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             why,
             related,
         ));
-        return;
     }
 }
 
