@@ -532,12 +532,33 @@ fn is_pattern_literal(line: &str) -> bool {
     tokens.iter().filter(|t| line.contains(*t)).count() >= 2
 }
 
+/// How far before and after a soft line break the joined text is searched.
+const JOIN_REACH: usize = 160;
+
+/// The byte range of `text` within [`JOIN_REACH`] of the break at `at` (on char boundaries).
+fn join_window(text: &str, at: usize) -> (usize, usize) {
+    let mut s = at.saturating_sub(JOIN_REACH);
+    while s > 0 && !text.is_char_boundary(s) {
+        s -= 1;
+    }
+    let mut e = (at + 1 + JOIN_REACH).min(text.len());
+    while e < text.len() && !text.is_char_boundary(e) {
+        e += 1;
+    }
+    (s, e)
+}
+
 /// Whether `line` continues the prose line at `prev_start..prev_end` of `content` as one soft-wrapped
 /// paragraph: neither is blank, a heading, a table row or a horizontal rule, and `line` does not
 /// open a new list item or change the blockquote level.
 fn continues_paragraph(content: &str, prev_start: usize, prev_end: usize, line: &str) -> bool {
     let prev = content.get(prev_start..prev_end).unwrap_or("").trim();
     let cur = line.trim();
+    // A sentence that ends at the break ends every phrase the rules look for (their gaps do not
+    // cross a full stop followed by a space).
+    if prev.ends_with(['.', '!', '?', '。', '！', '？']) {
+        return false;
+    }
     let block = |t: &str| {
         t.is_empty()
             || t.starts_with('#')
@@ -753,22 +774,48 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             Some((p_no, p_start, p_end, p_cands))
                 if prose_line && continues_paragraph(content, p_start, p_end, line) =>
             {
-                let text = super::facts::logical_text(content, p_start as u32, end as u32);
-                let first_len =
-                    super::facts::logical_text(content, p_start as u32, p_end as u32).len();
+                // Rules that matched either line on its own already stated their fact there.
                 let mut both = p_cands;
                 both.union(&candidates);
-                let spanning: Vec<_> = rules
-                    .confirm_in(&text, rules.scope(false, text.contains('`')), &both)
-                    .into_iter()
-                    .filter(|h| h.start < first_len && h.end > first_len + 1)
-                    .collect();
-                (!spanning.is_empty()).then(|| (spanning, p_no, p_start, text.into_owned()))
+                for h in &hits {
+                    both.remove(h.rule);
+                }
+                let inline =
+                    inline_code || content.get(p_start..p_end).is_some_and(|p| p.contains('`'));
+                let scope = rules.scope(false, inline);
+                if both.iter_and(&scope).next().is_none() {
+                    None
+                } else {
+                    let text = super::facts::logical_text(content, p_start as u32, end as u32);
+                    let first_len =
+                        super::facts::logical_text(content, p_start as u32, p_end as u32).len();
+                    // Only the stretch around the break is searched ([`JOIN_REACH`] bytes each
+                    // way): the rules' phrases are shorter, and long lines (a paragraph of Chinese
+                    // on one line) cost no more than short ones.
+                    let (ws, we) = join_window(&text, first_len);
+                    let spanning: Vec<_> = rules
+                        .confirm_in(&text[ws..we], scope, &both)
+                        .into_iter()
+                        .map(|h| super::rules::Hit {
+                            rule: h.rule,
+                            start: h.start + ws,
+                            end: h.end + ws,
+                        })
+                        .filter(|h| h.start < first_len && h.end > first_len + 1)
+                        .collect();
+                    (!spanning.is_empty()).then(|| (spanning, p_no, p_start, text.into_owned()))
+                }
             }
             _ => None,
         };
         if prose_line && !line.trim().is_empty() && line.len() < 4096 {
-            prev_prose = Some((line_no, line_start, end, candidates.clone()));
+            // The next line searches the join with this line's candidates, minus the rules that
+            // already matched here.
+            let mut own = candidates.clone();
+            for h in &hits {
+                own.remove(h.rule);
+            }
+            prev_prose = Some((line_no, line_start, end, own));
         }
         let joined_prose;
         let mut batches = Vec::with_capacity(2);
