@@ -508,6 +508,79 @@ fn quote_open(line: &str, at: usize) -> Option<char> {
     open.map(|(q, _)| q)
 }
 
+/// Whether a code line holds a regular expression literal (a detector's pattern: `r"~/\.ssh|\.env\b"`,
+/// `re.compile(…)`, `new RegExp(…)`): what it matches is searched for, not done. Two distinct regex
+/// tokens are required, so a Windows path in a raw string (`r"C:\bin"`) is not taken for one.
+fn is_pattern_literal(line: &str) -> bool {
+    let opener = [
+        "r\"",
+        "r'",
+        "re.compile(",
+        "RegExp(",
+        "Regex::new(",
+        "regexp.MustCompile(",
+        "Pattern.compile(",
+    ]
+    .iter()
+    .any(|o| line.contains(o));
+    if !opener {
+        return false;
+    }
+    let tokens = [
+        "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\",
+    ];
+    tokens.iter().filter(|t| line.contains(*t)).count() >= 2
+}
+
+/// How far before and after a soft line break the joined text is searched.
+const JOIN_REACH: usize = 160;
+
+/// The byte range of `text` within [`JOIN_REACH`] of the break at `at` (on char boundaries).
+fn join_window(text: &str, at: usize) -> (usize, usize) {
+    let mut s = at.saturating_sub(JOIN_REACH);
+    while s > 0 && !text.is_char_boundary(s) {
+        s -= 1;
+    }
+    let mut e = (at + 1 + JOIN_REACH).min(text.len());
+    while e < text.len() && !text.is_char_boundary(e) {
+        e += 1;
+    }
+    (s, e)
+}
+
+/// Whether `line` continues the prose line at `prev_start..prev_end` of `content` as one soft-wrapped
+/// paragraph: neither is blank, a heading, a table row or a horizontal rule, and `line` does not
+/// open a new list item or change the blockquote level.
+fn continues_paragraph(content: &str, prev_start: usize, prev_end: usize, line: &str) -> bool {
+    let prev = content.get(prev_start..prev_end).unwrap_or("").trim();
+    let cur = line.trim();
+    // A sentence that ends at the break ends every phrase the rules look for (their gaps do not
+    // cross a full stop followed by a space).
+    if prev.ends_with(['.', '!', '?', '。', '！', '？']) {
+        return false;
+    }
+    let block = |t: &str| {
+        t.is_empty()
+            || t.starts_with('#')
+            || t.starts_with('|')
+            || t.starts_with("---")
+            || t.starts_with("```")
+            || t.starts_with("~~~")
+    };
+    if block(prev) || block(cur) || prev.starts_with('>') != cur.starts_with('>') {
+        return false;
+    }
+    let item = cur
+        .strip_prefix(['-', '*', '+'])
+        .map(|r| r.starts_with(' '))
+        .unwrap_or(false)
+        || {
+            let digits = cur.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && cur[digits..].starts_with(['.', ')'])
+        };
+    !item
+}
+
 /// How one line is read, decided only for lines where a rule fired.
 #[derive(Debug, Clone, Copy, Default)]
 struct LineContext {
@@ -547,6 +620,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     // The section is titled as teaching about attacks ("Red flags", "Install-lure review"): lure
     // wording in its prose describes a lure rather than being one.
     let mut heading_teaches = false;
+    // The document's title (its first `# ` heading) teaches about attacks ("Lure Pattern Handbook"):
+    // every section describes lures rather than being one.
+    let mut title_teaches: Option<bool> = None;
     // A command continued with a trailing `\` is matched as one logical line (reported at its first
     // physical line), so splitting `curl ... \` / `-d "$TOKEN"` across lines hides nothing.
     let mut continued: Option<(usize, usize, String)> = None;
@@ -554,6 +630,11 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     // that start on it (the rules they belong to are the line's candidates).
     let mut keywords = rules.keywords_in(content).peekable();
     let mut candidates = super::rules::RuleBits::new();
+    // The previous physical line when it is prose that the current line may continue (a soft-wrapped
+    // Markdown paragraph): its number, start, end (after its terminator) and keyword candidates.
+    // Phrases broken over the line break are matched on the two lines joined
+    // ([`continues_paragraph`]).
+    let mut prev_prose: Option<(usize, usize, usize, super::rules::RuleBits)> = None;
     let mut end = 0;
     // Lines with their terminators, then "\n" / "\r\n" stripped: the lines `str::lines` gives.
     for (idx, raw) in lines_inclusive(content).enumerate() {
@@ -610,12 +691,17 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                     None => Some(f),
                     other => other,
                 };
+                prev_prose = None;
                 continue;
             }
             if in_fence.is_none() && trimmed.starts_with('#') {
                 section = line_no as u32;
                 heading = (line_start, line_start + line.len());
-                heading_teaches = teaching_heading().is_match(line.as_bytes());
+                let teaches = teaching_heading().is_match(line.as_bytes());
+                if title_teaches.is_none() && trimmed.starts_with("# ") {
+                    title_teaches = Some(teaches);
+                }
+                heading_teaches = teaches || title_teaches == Some(true);
             }
         }
         let in_code = match kind {
@@ -680,110 +766,169 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         } else {
             rules.confirm_in(line, rules.scope(in_code, inline_code), &candidates)
         };
-        if hits.is_empty() {
-            continue;
-        }
-        // Only a line with findings needs to know how it reads.
-        let ctx = LineContext {
-            comment: in_code && is_comment(line)
-                || kind != FileKind::Code && line.trim_start().starts_with("<!--"),
-            // Negation is a matter of sentences: in code, "do not" sits in strings and comments.
-            // Decided per match (the clause before it), below.
-            negated: !in_code,
-            defensive: !in_code && is_defensive(line),
-            table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
-            blockquote: !in_code
-                && kind == FileKind::Markdown
-                && line.trim_start().starts_with('>')
-                && quote_is_example(content, line_start, heading),
-        };
-        let line_end = end;
-        for hit in hits {
-            let rule = &rules.rules[hit.rule];
-            let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
-                Context::Comment => ctx.comment,
-                Context::Negated => ctx.negated && negated_before(line, hit.start),
-                Context::Defensive => {
-                    ctx.defensive
-                        || heading_teaches
-                            && !in_code
-                            && rule.fact.is_some_and(super::facts::FactKind::is_lure)
-                }
-                Context::Table => ctx.table,
-                Context::Blockquote => ctx.blockquote,
-                Context::Quoted => {
-                    !in_code
-                        && (is_quoted(line, hit.start)
-                            || quoted_from_before(content, line_start, line, hit.start))
-                }
-                Context::Test => place.test,
-                Context::Signature => place.signature,
-            });
-            if let Some(fact) = rule.fact
-                && mention.is_none()
+        // A soft-wrapped paragraph: the previous prose line joined with this one, searched with the
+        // rules of both lines' keywords; only matches that cross the break are new (each line's own
+        // matches were found on it). Reported at the first line, as continued commands are.
+        let prose_line = !in_code && kind != FileKind::Code && !is_joined;
+        let wrap = match prev_prose.take() {
+            Some((p_no, p_start, p_end, p_cands))
+                if prose_line && continues_paragraph(content, p_start, p_end, line) =>
             {
-                let base = Fact {
-                    kind: fact,
-                    rule: hit.rule as u16,
-                    line: line_no as u32,
-                    start: line_start as u32,
-                    end: line_end as u32,
-                    at: hit.start as u32,
-                    to: hit.end as u32,
-                    prose: !in_code,
-                    section,
-                    capture: None,
-                };
-                rules.facts_on_line(hit.rule, line, &base, &mut scan.facts);
-            }
-            let Some(rule_severity) = rule.severity else {
-                continue;
-            };
-            let n = per_rule.entry(hit.rule).or_default();
-            *n += 1;
-            if *n > MAX_FINDINGS_PER_RULE_PER_FILE {
-                continue;
-            }
-            // A code rule that ran only because of `inline code` in a sentence: a command named in
-            // prose is informational on its own (the judge still combines its fact).
-            let inline_only = inline_code && rule.scope == super::rules::Scope::Code;
-            let (severity, description) = match mention {
-                // A key in Markdown prose may be an example that escaped the placeholder checks;
-                // in code, a config file or a key file it is a leak.
-                None if rule.category == "credential_exposure"
-                    && !in_code
-                    && kind == FileKind::Markdown
-                    && rule_severity > Severity::High =>
-                {
-                    (Severity::High, rule.description.clone())
+                // Rules that matched either line on its own already stated their fact there.
+                let mut both = p_cands;
+                both.union(&candidates);
+                for h in &hits {
+                    both.remove(h.rule);
                 }
-                None if inline_only && rule_severity > Severity::Medium => (
-                    Severity::Medium,
-                    format!(
-                        "{} (Informational: it is named in a sentence, not in a script or code block.)",
-                        rule.description
-                    ),
-                ),
-                Some(c) if rule_severity > Severity::Low => (
-                    Severity::Low,
-                    format!(
-                        "{} (Informational: it appears {}, so it is mentioned rather than done.)",
-                        rule.description,
-                        c.phrase()
-                    ),
-                ),
-                _ => (rule_severity, rule.description.clone()),
+                let inline =
+                    inline_code || content.get(p_start..p_end).is_some_and(|p| p.contains('`'));
+                let scope = rules.scope(false, inline);
+                if both.iter_and(&scope).next().is_none() {
+                    None
+                } else {
+                    let text = super::facts::logical_text(content, p_start as u32, end as u32);
+                    let first_len =
+                        super::facts::logical_text(content, p_start as u32, p_end as u32).len();
+                    // Only the stretch around the break is searched ([`JOIN_REACH`] bytes each
+                    // way): the rules' phrases are shorter, and long lines (a paragraph of Chinese
+                    // on one line) cost no more than short ones.
+                    let (ws, we) = join_window(&text, first_len);
+                    let spanning: Vec<_> = rules
+                        .confirm_in(&text[ws..we], scope, &both)
+                        .into_iter()
+                        .map(|h| super::rules::Hit {
+                            rule: h.rule,
+                            start: h.start + ws,
+                            end: h.end + ws,
+                        })
+                        .filter(|h| h.start < first_len && h.end > first_len + 1)
+                        .collect();
+                    (!spanning.is_empty()).then(|| (spanning, p_no, p_start, text.into_owned()))
+                }
+            }
+            _ => None,
+        };
+        if prose_line && !line.trim().is_empty() && line.len() < 4096 {
+            // The next line searches the join with this line's candidates, minus the rules that
+            // already matched here.
+            let mut own = candidates.clone();
+            for h in &hits {
+                own.remove(h.rule);
+            }
+            prev_prose = Some((line_no, line_start, end, own));
+        }
+        let joined_prose;
+        let mut batches = Vec::with_capacity(2);
+        if !hits.is_empty() {
+            batches.push((hits, line_no, line_start, line));
+        }
+        if let Some((spanning, p_no, p_start, text)) = wrap {
+            joined_prose = text;
+            batches.push((spanning, p_no, p_start, joined_prose.as_str()));
+        }
+        for (hits, line_no, line_start, line) in batches {
+            // Only a line with findings needs to know how it reads.
+            let ctx = LineContext {
+                comment: in_code && is_comment(line)
+                    || kind != FileKind::Code && line.trim_start().starts_with("<!--"),
+                // Negation is a matter of sentences: in code, "do not" sits in strings and comments.
+                // Decided per match (the clause before it), below.
+                negated: !in_code,
+                defensive: !in_code && is_defensive(line),
+                table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
+                blockquote: !in_code
+                    && kind == FileKind::Markdown
+                    && line.trim_start().starts_with('>')
+                    && quote_is_example(content, line_start, heading),
             };
-            out.push(Finding {
-                rule_id: rule.id.clone(),
-                category: rule.category.clone(),
-                severity,
-                file: file.into(),
-                line: line_no,
-                evidence: evidence(line, hit.start, hit.end),
-                description,
-                related: Vec::new(),
-            });
+            let line_end = end;
+            for hit in hits {
+                let rule = &rules.rules[hit.rule];
+                let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
+                    Context::Comment => ctx.comment,
+                    Context::Negated => ctx.negated && negated_before(line, hit.start),
+                    Context::Defensive => {
+                        ctx.defensive
+                            || heading_teaches
+                                && !in_code
+                                && rule.fact.is_some_and(super::facts::FactKind::is_lure)
+                    }
+                    Context::Table => ctx.table,
+                    Context::Blockquote => ctx.blockquote,
+                    Context::Quoted => {
+                        !in_code
+                            && (is_quoted(line, hit.start)
+                                || quoted_from_before(content, line_start, line, hit.start))
+                    }
+                    Context::Test => place.test,
+                    Context::Signature => place.signature || in_code && is_pattern_literal(line),
+                });
+                if let Some(fact) = rule.fact
+                    && mention.is_none()
+                {
+                    let base = Fact {
+                        kind: fact,
+                        rule: hit.rule as u16,
+                        line: line_no as u32,
+                        start: line_start as u32,
+                        end: line_end as u32,
+                        at: hit.start as u32,
+                        to: hit.end as u32,
+                        prose: !in_code,
+                        section,
+                        capture: None,
+                    };
+                    rules.facts_on_line(hit.rule, line, &base, &mut scan.facts);
+                }
+                let Some(rule_severity) = rule.severity else {
+                    continue;
+                };
+                let n = per_rule.entry(hit.rule).or_default();
+                *n += 1;
+                if *n > MAX_FINDINGS_PER_RULE_PER_FILE {
+                    continue;
+                }
+                // A code rule that ran only because of `inline code` in a sentence: a command named in
+                // prose is informational on its own (the judge still combines its fact).
+                let inline_only = inline_code && rule.scope == super::rules::Scope::Code;
+                let (severity, description) = match mention {
+                    // A key in Markdown prose may be an example that escaped the placeholder checks;
+                    // in code, a config file or a key file it is a leak.
+                    None if rule.category == "credential_exposure"
+                        && !in_code
+                        && kind == FileKind::Markdown
+                        && rule_severity > Severity::High =>
+                    {
+                        (Severity::High, rule.description.clone())
+                    }
+                    None if inline_only && rule_severity > Severity::Medium => (
+                        Severity::Medium,
+                        format!(
+                            "{} (Informational: it is named in a sentence, not in a script or code block.)",
+                            rule.description
+                        ),
+                    ),
+                    Some(c) if rule_severity > Severity::Low => (
+                        Severity::Low,
+                        format!(
+                            "{} (Informational: it appears {}, so it is mentioned rather than done.)",
+                            rule.description,
+                            c.phrase()
+                        ),
+                    ),
+                    _ => (rule_severity, rule.description.clone()),
+                };
+                out.push(Finding {
+                    rule_id: rule.id.clone(),
+                    category: rule.category.clone(),
+                    severity,
+                    file: file.into(),
+                    line: line_no,
+                    evidence: evidence(line, hit.start, hit.end),
+                    description,
+                    related: Vec::new(),
+                });
+            }
         }
     }
     for (rule, n) in per_rule {

@@ -123,6 +123,9 @@ pub enum FactKind {
     /// Instructions that weaken what the agent builds: a backdoor password, a swapped payment
     /// address, a hidden link or script added to every page.
     Sabotage,
+    /// Asking people to enter, type or send their password, card details or one-time code
+    /// (phishing), in a message the agent writes or a step it takes.
+    CredentialRequest,
     // Hostile code pieces the judge combines.
     /// An outbound socket connection.
     SocketConnect,
@@ -156,6 +159,7 @@ impl FactKind {
                 | FactKind::AvBypass
                 | FactKind::SocialDownload
                 | FactKind::PrivilegeGrant
+                | FactKind::CredentialRequest
         )
     }
 
@@ -202,6 +206,7 @@ impl FactKind {
         FactKind::MemoryEdit,
         FactKind::HiddenMarkup,
         FactKind::Sabotage,
+        FactKind::CredentialRequest,
         FactKind::SocketConnect,
         FactKind::ShellSpawn,
         FactKind::Listener,
@@ -256,6 +261,7 @@ const NAMES: [&str; FactKind::COUNT] = [
     "memory-edit",
     "hidden-markup",
     "sabotage",
+    "credential-request",
     "socket-connect",
     "shell-spawn",
     "listener",

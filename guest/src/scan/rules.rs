@@ -195,6 +195,12 @@ impl RuleBits {
         self.0[rule / 64] |= 1 << (rule % 64);
     }
 
+    pub fn remove(&mut self, rule: usize) {
+        if let Some(w) = self.0.get_mut(rule / 64) {
+            *w &= !(1 << (rule % 64));
+        }
+    }
+
     pub fn contains(&self, rule: usize) -> bool {
         self.0
             .get(rule / 64)

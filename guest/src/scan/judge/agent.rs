@@ -170,7 +170,10 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     }
     let _ = reported;
     if let Some(l) = b.all(FactKind::PermissionBypass).next() {
-        let sev = if l.fact.prose {
+        // A CI job runs on a fresh runner that is thrown away afterwards: the vendors document
+        // skipping the prompts there (headless runs cannot answer them).
+        let ci = ci_workflow(l.file);
+        let sev = if l.fact.prose || ci {
             Severity::High
         } else {
             Severity::Critical
@@ -193,6 +196,16 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             Vec::new(),
         ));
     }
+}
+
+/// Whether a file is a CI pipeline definition (GitHub Actions, GitLab CI): its commands run on a
+/// disposable runner, not on the user's machine.
+pub fn ci_workflow(file: &super::File<'_>) -> bool {
+    let path = file.path.to_ascii_lowercase();
+    let yaml = path.ends_with(".yml") || path.ends_with(".yaml");
+    yaml && (path.contains(".github/workflows/")
+        || path.ends_with(".gitlab-ci.yml")
+        || file.content.contains("runs-on:") && file.content.contains("jobs:"))
 }
 
 /// What, in a file that writes the agent's files, would poison them.

@@ -174,7 +174,12 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                 let sudo = facts
                     .iter()
                     .any(|x| x.kind == FactKind::Sudo && x.line == sink.fact.line);
-                let stealth = stealthy(b, &src, &sink);
+                let stealth = stealthy(b, &src, &sink)
+                    .or_else(|| {
+                        saved_to_hidden_variable(&src, flow)
+                            .then_some("from a hidden or temporary place (through a variable)")
+                    })
+                    .or_else(|| dropper(file, &src, &sink, host.as_ref()));
                 if (sudo || stealth.is_some()) && sev == Severity::High {
                     sev = Severity::Critical;
                 }
@@ -401,40 +406,141 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
     let _ = download_key;
 }
 
+/// Whether the download at `src` is saved to a file a variable names (`-o "$BOOT"`) whose value,
+/// followed through the file's definitions, is a hidden or temporary place.
+fn saved_to_hidden_variable(src: &At<'_>, flow: &FileFlow) -> bool {
+    let Some(target) = src.fact.capture.as_deref() else {
+        return false;
+    };
+    let var = target
+        .trim_matches(['"', '\''])
+        .trim_start_matches('$')
+        .trim_start_matches('{')
+        .split(['}', '/', '"'])
+        .next()
+        .unwrap_or("");
+    if var.is_empty() || !target.contains('$') {
+        return false;
+    }
+    flow.defs
+        .resolve(var, &|rhs: &str| hidden_place(rhs).then_some(()))
+        .is_some()
+}
+
+/// Extensions of scripts (run by an interpreter, readable) and archives (unpacked first): a
+/// downloaded file with none of these that is made executable and run is a program.
+const SCRIPT_OR_ARCHIVE: &[&str] = &[
+    ".sh", ".bash", ".zsh", ".py", ".rb", ".pl", ".js", ".mjs", ".cjs", ".ts", ".ps1", ".psm1",
+    ".php", ".lua", ".zip", ".tar", ".gz", ".tgz", ".xz", ".bz2", ".zst", ".deb", ".rpm", ".whl",
+    ".jar",
+];
+
+/// Words of a checksum or signature check: a download verified against a published hash or
+/// signature is an installer doing its job.
+const VERIFY_WORDS: &[&str] = &[
+    "sha256sum",
+    "sha512sum",
+    "shasum",
+    "Get-FileHash",
+    "gpg --verify",
+    "gpg2 --verify",
+    "cosign verify",
+    "minisign",
+    "--checksum",
+    "checksum",
+    "hashlib.sha256",
+    "CertUtil -hashfile",
+];
+
+/// A program (not a script or archive) downloaded from a host that is neither a vendor's (nor a
+/// code forge's, which serve vendors' releases) and run with no checksum or signature check in
+/// the file: a dropper. Vendor installers come from hosts the judge knows (rustup, uv, Homebrew,
+/// Docker…) and are graded lower before this is asked.
+fn dropper(
+    file: &super::File<'_>,
+    src: &At<'_>,
+    sink: &At<'_>,
+    host: Option<&Host>,
+) -> Option<&'static str> {
+    let h = host?;
+    if h.class != HostClass::Unknown || crate::scan::hosts::vendor_of_host(&h.host).is_some() {
+        return None;
+    }
+    let target = src
+        .fact
+        .capture
+        .as_deref()
+        .or(sink.fact.capture.as_deref())
+        .unwrap_or(h.path.as_str());
+    let name = target
+        .trim_matches(['"', '\''])
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let url_name = h
+        .path
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let script = |n: &str| SCRIPT_OR_ARCHIVE.iter().any(|e| n.ends_with(e));
+    if name.is_empty() || script(&name) || script(&url_name) {
+        return None;
+    }
+    if VERIFY_WORDS.iter().any(|w| file.content.contains(w)) {
+        return None;
+    }
+    Some(
+        "a program from a host that is neither a vendor's nor a code forge's, run without any checksum or signature check (the shape of a dropper)",
+    )
+}
+
 /// What makes a download-and-run look like a dropper rather than an installer: it is saved to a
 /// hidden or temporary place, run in the background or with its output thrown away, or the bundle
 /// also talks the user past antivirus or Gatekeeper.
 fn stealthy(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>) -> Option<&'static str> {
     let (st, kt) = (src.text(), sink.text());
-    let hidden = |t: &str| {
-        [
-            "/tmp/",
-            "/var/tmp/",
-            "/dev/shm/",
-            "$TMPDIR",
-            "%TEMP%",
-            "$env:TEMP",
-            "AppData",
-            "Public\\",
-            "/Library/Caches/",
-        ]
-        .iter()
-        .any(|w| t.contains(w))
-            || t.split(['/', '\\', ' ', '\t', '"', '\'', '=', '`'])
-                .any(|c| {
-                    c.len() > 1
-                        && c.starts_with('.')
-                        && !c.starts_with("..")
-                        && !matches!(
-                            c,
-                            ".local" | ".cargo" | ".config" | ".venv" | ".git" | ".github" | ".bin"
-                        )
-                        && c.as_bytes()[1].is_ascii_alphanumeric()
-                })
-    };
+    let hidden = hidden_place;
     if hidden(&st) || hidden(&kt) {
         return Some("from a hidden or temporary place");
     }
+    stealthy_run(b, src, sink, &kt)
+}
+
+/// A temporary or hidden place (`/tmp/`, `%TEMP%`, a dot-folder other than the usual tool homes).
+fn hidden_place(t: &str) -> bool {
+    [
+        "/tmp/",
+        "/var/tmp/",
+        "/dev/shm/",
+        "$TMPDIR",
+        "%TEMP%",
+        "$env:TEMP",
+        "AppData",
+        "Public\\",
+        "/Library/Caches/",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+        || t.split(['/', '\\', ' ', '\t', '"', '\'', '=', '`'])
+            .any(|c| {
+                c.len() > 1
+                    && c.starts_with('.')
+                    && !c.starts_with("..")
+                    && !matches!(
+                        c,
+                        ".local" | ".cargo" | ".config" | ".venv" | ".git" | ".github" | ".bin"
+                    )
+                    && c.as_bytes()[1].is_ascii_alphanumeric()
+            })
+}
+
+/// The rest of [`stealthy`]: how the downloaded thing is run.
+fn stealthy_run(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>, kt: &str) -> Option<&'static str> {
     let t = kt.trim_end();
     let kt = kt.replace('\'', "\"").replace("stdio:\"", "stdio: \"");
     if t.ends_with('&') && !t.ends_with("&&")

@@ -136,7 +136,12 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
     {
         for h in hosts_in(&at.text()) {
             let path = h.path.to_ascii_lowercase();
-            let path = path.split(['?', '#']).next().unwrap_or("");
+            // A sentence's punctuation after the link is not part of the file name.
+            let path = path
+                .split(['?', '#'])
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(['.', ',', ';', ':', ')', '!', '"', '\'', '`']);
             if h.class.is_suspicious() {
                 out.push(Signal {
                     at,
@@ -196,7 +201,11 @@ fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let strong = kinds.iter().filter(|(_, w)| *w == Weight::Strong).count();
             let medium = kinds.iter().filter(|(_, w)| *w == Weight::Medium).count();
             let weak = kinds.iter().filter(|(_, w)| *w == Weight::Weak).count();
-            let sev = if strong >= 2 || strong == 1 && medium + weak >= 1 {
+            let has = |k: &str| kinds.iter().any(|(n, _)| *n == k);
+            // An executable from an unknown host, and the protection that would stop it turned
+            // off for it: the macOS/Windows dropper shape even without a strong word.
+            let dropper = has("payload-link") && (has("gatekeeper") || has("antivirus"));
+            let sev = if strong >= 2 || strong == 1 && medium + weak >= 1 || dropper {
                 Severity::Critical
             } else if strong == 1 || medium >= 2 && weak >= 1 {
                 Severity::High
@@ -307,6 +316,7 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
         FactKind::OverrideUser,
         FactKind::HiddenMarkup,
         FactKind::Sabotage,
+        FactKind::CredentialRequest,
         FactKind::LureRun,
         FactKind::PasteRun,
     ];
@@ -314,18 +324,38 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
         .iter()
         .find_map(|k| b.all(*k).next())
         .or_else(|| {
-            b.all(FactKind::Write)
-                .find(|a| super::agent::agent_write_tag(b.tag(a.fact)))
+            b.all(FactKind::Write).find(|a| {
+                let tag = b.tag(a.fact);
+                super::agent::agent_write_tag(tag)
+                    || tag.starts_with("ssh-authorized")
+                    || a.fact.prose
+                        && matches!(
+                            tag,
+                            "cron" | "shell-rc" | "service" | "login-item" | "git-hook"
+                        )
+            })
         })
         .map(|a| a.related("action"))
 }
 
 fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
-    let Some(c) = b.all(FactKind::Conceal).next() else {
+    // The action is found once; a concealment on the action's own line is the action's wording,
+    // so another concealment sentence (the next one, "The author should not be told") is taken.
+    let found = risky_action(b, earlier);
+    let mut conceals = b.all(FactKind::Conceal);
+    let Some(first) = conceals.next() else {
         return;
     };
-    let action = risky_action(b, earlier)
-        .filter(|r| !(r.file == c.file.path && r.line == c.fact.line as usize));
+    let elsewhere =
+        |c: &At<'_>, r: &Related| !(r.file == c.file.path && r.line == c.fact.line as usize);
+    let c = match &found {
+        Some(r) if !elsewhere(&first, r) => std::iter::once(first)
+            .chain(conceals)
+            .find(|c| elsewhere(c, r))
+            .unwrap_or(first),
+        _ => first,
+    };
+    let action = found.filter(|r| elsewhere(&c, r));
     let (rule, sev, why) = match &action {
         Some(a) => (
             "prompt_injection.concealed-action",
@@ -450,6 +480,21 @@ fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             b.all(FactKind::NetSend)
                 .filter(|n| !n.fact.prose)
                 .find(|n| hosts_in(&n.text()).iter().any(|h| h.class.is_suspicious()))
+        })
+        .or_else(|| {
+            // A script of the bundle that sends requests and names a host no vendor runs (the
+            // address may sit a line away from the call).
+            b.files
+                .iter()
+                .filter(|f| {
+                    f.kind == crate::scan::content::FileKind::Code && f.facts.has(FactKind::NetSend)
+                })
+                .flat_map(|f| b.in_file(f, FactKind::Url))
+                .find(|u| {
+                    hosts_in(&u.text())
+                        .iter()
+                        .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                })
         })
         .or_else(|| b.all(FactKind::SecretProse).next())
         .or_else(|| b.all(FactKind::Conceal).next());
@@ -768,6 +813,90 @@ fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     ));
 }
 
+/// Lines around a phishing request within which its link or address counts.
+const PHISH_WINDOW: u32 = 3;
+
+/// A request for people's passwords, card details or one-time codes (`credential-request`), with
+/// where the answers go: a link or address within a few lines that is neither local nor a known
+/// vendor's, or words that keep it from the user. Alone it is informational (support scripts say
+/// "enter your password in the official portal").
+fn phishing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    // The first request speaks for the bundle (one finding, as the other prose rules give).
+    if let Some(c) = b.all(FactKind::CredentialRequest).next() {
+        let line = c.fact.line;
+        let dest = b
+            .in_file(c.file, FactKind::Url)
+            .filter(|u| u.fact.line + PHISH_WINDOW >= line && u.fact.line <= line + PHISH_WINDOW)
+            .chain(std::iter::once(c))
+            .find_map(|u| {
+                hosts_in(&u.text())
+                    .into_iter()
+                    .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                    .map(|h| (u, h))
+            })
+            .or_else(|| {
+                // An address on the next lines ("forward both … to x@host").
+                let from = c.fact.start as usize;
+                let window: String = c
+                    .file
+                    .content
+                    .get(from..)
+                    .unwrap_or("")
+                    .split_inclusive('\n')
+                    .take(PHISH_WINDOW as usize + 1)
+                    .collect();
+                hosts_in(&window)
+                    .into_iter()
+                    .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                    .map(|h| (c, h))
+            });
+        let covert = b.all(FactKind::Conceal).next();
+        let (sev, why, related) = match (&dest, covert) {
+            (Some((u, h)), _) => (
+                Severity::Critical,
+                format!(
+                    "{}, and the answers go to {} ({}) at {}: asking people for their passwords, card details or codes on a page or address the skill picks is phishing. Do not install this skill.",
+                    b.title(c.fact),
+                    h.host,
+                    h.class.phrase(),
+                    u.place()
+                ),
+                if u.fact.line == c.fact.line && u.file.path == c.file.path {
+                    Vec::new()
+                } else {
+                    vec![u.related("sink")]
+                },
+            ),
+            (None, Some(k)) => (
+                Severity::Critical,
+                format!(
+                    "{}, and {} ({}): a request for credentials kept from the user is phishing. Do not install this skill.",
+                    b.title(c.fact),
+                    b.title(k.fact).to_lowercase(),
+                    k.place()
+                ),
+                vec![k.related("concealment")],
+            ),
+            (None, None) => (
+                Severity::Medium,
+                format!(
+                    "{}: check where people are asked to type it; only the service's own sign-in page should ever ask.",
+                    b.title(c.fact)
+                ),
+                Vec::new(),
+            ),
+        };
+        out.push(finding(
+            "prompt_injection.credential-phishing",
+            "prompt_injection",
+            sev,
+            c,
+            why,
+            related,
+        ));
+    }
+}
+
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
 pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -775,6 +904,7 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     prose_exfil(b, &mut out);
     hidden_instructions(b, &mut out);
     sabotage(b, &mut out);
+    phishing(b, &mut out);
     secret_in_url(b, &mut out);
     singles(b, &mut out);
     shadowing(b, &mut out);
