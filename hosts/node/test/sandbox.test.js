@@ -98,7 +98,7 @@ test('each call gets the deadline for its input size: none, a large normalize in
   const skill = join(dir, 'big-skill');
   mkdirSync(skill);
   writeFileSync(join(skill, 'SKILL.md'), `---\nname: big-skill\ndescription: d\n---\n${'y'.repeat(MIB)}`);   // MiB + 39 bytes
-  await assert.rejects(host.validate({ path: skill }), (e) => e.code === 'invalid_input');   // the fixture refuses it
+  await assert.rejects(host.scanBundle({ path: skill }), (e) => e.code === 'invalid_input');   // the fixture refuses it
   assert.deepEqual(delays(), [10_000, 13_000, 12_000]);
 });
 
