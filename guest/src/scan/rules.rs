@@ -254,8 +254,36 @@ pub struct Hit {
 pub(crate) fn line_regex(pattern: &str) -> Result<Regex, String> {
     Regex::builder()
         .configure(Regex::config().auto_prefilter(false))
-        .build(pattern)
+        .build(&ascii_word_boundaries(pattern))
         .map_err(|e| e.to_string())
+}
+
+/// `pattern` with every `\b` (and `\B`) made an ASCII word boundary. A Unicode word boundary stops
+/// the regex engine's fast automaton on any line with a non-ASCII character (curly quotes, dashes,
+/// Chinese), and the slow engines then take most of a scan; the rules' boundaries sit next to ASCII
+/// words, where both kinds agree.
+fn ascii_word_boundaries(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(b @ ('b' | 'B')) => {
+                out.push_str("(?-u:\\");
+                out.push(b);
+                out.push(')');
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 impl RuleSet {
@@ -551,5 +579,24 @@ impl RuleSet {
             }
         }
         hits
+    }
+}
+
+#[cfg(test)]
+mod boundary_tests {
+    use super::{ascii_word_boundaries, line_regex};
+
+    #[test]
+    fn word_boundaries_become_ascii_ones_and_escapes_stay() {
+        assert_eq!(ascii_word_boundaries(r"\bcurl\b"), r"(?-u:\b)curl(?-u:\b)");
+        assert_eq!(ascii_word_boundaries(r"a\Bb"), r"a(?-u:\B)b");
+        // An escaped backslash before a `b` is a backslash and a letter, not a boundary.
+        assert_eq!(ascii_word_boundaries(r"\\b\d"), r"\\b\d");
+        let r = line_regex(r"(?i)\bcurl\b").unwrap();
+        // Next to ASCII words both kinds agree; beside Chinese or curly quotes the ASCII one still
+        // sees the English word (and the line keeps the fast automaton).
+        assert!(!r.is_match("curly"));
+        assert!(r.is_match("run “curl” now"));
+        assert!(r.is_match("请运行curl命令"));
     }
 }
