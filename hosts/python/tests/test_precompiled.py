@@ -62,7 +62,8 @@ def _status(home, *flags):
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILL_RECOMMENDER_") and k != "XDG_CACHE_HOME"}
     env["HOME"] = str(home)
     p = subprocess.run(
-        [CLI, "--state-dir", str(home.parent / "state"), "--now", NOW, *flags, "status"],
+        # --verbose: the short status leaves out the host's paths.
+        [CLI, "--state-dir", str(home.parent / "state"), "--now", NOW, *flags, "status", "--verbose"],
         capture_output=True,
         text=True,
         env=env,
