@@ -359,6 +359,7 @@ def test_install_audit_and_agent_written_skills_over_mcp(tmp_path):
     assert out["install"].structured_content["status"] == "installed"
     assert (skills / "date-format" / "SKILL.md").is_file()
     assert out["evil"].structured_content["status"] == "refused"
+    assert out["evil"].structured_content["refusal"]["code"] == "blocked"
     assert not (skills / "date-helper").exists(), "a refused install places nothing"
     audit = out["audit"].structured_content
     assert audit["exit_code"] == 0 and [s["level"] for s in audit["skills"]] == ["ok"], audit

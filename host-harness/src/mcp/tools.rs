@@ -231,7 +231,7 @@ SKILL.md on this machine), where the agent finds it (`agent`: agents, claude-cod
 `scope`: project or user; or `dir`). It validates the skill, scans it with the trust policy, refuses a name \
 taken by another skill (`as` to rename, `replace` to replace), copies it atomically with provenance (source, \
 version, SHA-256, scan verdict), updates AGENTS.md and records `accept` in history. `status` says what \
-happened: installed, unchanged (the same files are there), dry_run, or refused with a `refusal` code: \
+happened: installed, unchanged (the same files are there), dry_run, or refused with `refusal.code`: \
 blocked (dangerous, or not allowed for its trust: tell the user the findings), needs_confirmation (show the \
 findings; call again with `yes: true` only if the user agrees), name_conflict and the other conflicts \
 (docs/skills-on-disk.md). Call scan_skill first to show the findings before asking.",
@@ -550,7 +550,10 @@ mod results {
             "type": "object",
             "properties": {
                 "status": {"type": STR, "description": "what happened: installed, unchanged, dry_run, refused (see refusal), written, removed, ..."},
-                "refusal": {"type": STR, "description": "why it was refused: blocked, needs_confirmation, name_conflict, ..."},
+                "refusal": {"type": ["object", "null"], "description": "why it was refused", "properties": {
+                    "code": {"type": STR, "description": "blocked, needs_confirmation, name_conflict, ..."},
+                    "message": {"type": STR},
+                    "details": {"type": "object"}}},
                 "name": {"type": STR},
                 "path": {"type": STR},
                 "scan": {"type": "object", "description": "verdict, policy and findings of the scan"},
