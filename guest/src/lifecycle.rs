@@ -649,9 +649,17 @@ fn shown_skills(history: &crate::state::History) -> Vec<Shown> {
     out
 }
 
-/// Whether `id` is one `install` made for a skill from a local source (`local:<name>`).
+/// The prefix of the ids `install` gives skills from a local source (`local:<name>`).
+const LOCAL_ID_PREFIX: &str = "local:";
+
+/// The id `install` records a skill from a local source under, when no card's id is given.
+pub(crate) fn local_id(name: &str) -> String {
+    format!("{LOCAL_ID_PREFIX}{name}")
+}
+
+/// Whether `id` is one [`local_id`] made.
 fn is_local_id(id: &str) -> bool {
-    id.strip_prefix("local:")
+    id.strip_prefix(LOCAL_ID_PREFIX)
         .is_some_and(|name| !name.trim().is_empty())
 }
 

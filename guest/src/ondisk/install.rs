@@ -451,7 +451,7 @@ pub fn plan_install(
     let skill_id = req
         .skill_id
         .clone()
-        .unwrap_or_else(|| format!("local:{dir_name}"));
+        .unwrap_or_else(|| crate::lifecycle::local_id(&dir_name));
     let files: Vec<Value> = installed
         .files
         .iter()
