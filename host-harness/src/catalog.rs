@@ -3,7 +3,8 @@
 //!
 //! One [`Harness`] (built with its warm instance pool, one slot per worker) serves every bundle:
 //! `jobs` worker threads each take the next bundle, read it ([`crate::bundle::read_bundle`]), scan it
-//! in a fresh instance ([`Command::ScanBundle`]) and hand the result to the caller as soon as it is
+//! ([`Command::ScanBundle`], on the worker's own instance, kept for a batch of bundles: [`Worker`])
+//! and hand the result to the caller as soon as it is
 //! done, so a front-end can write it out at once (the CLI writes one JSON line per bundle). Bundles are
 //! taken from an iterator only when a worker is free and a result is dropped once the caller has it,
 //! so memory stays flat in the number of bundles: at most `jobs` bundles are read at a time, and a few
@@ -34,7 +35,7 @@ use serde_json::{Value, json};
 
 use crate::bundle::{BundleLimits, read_bundle, read_package};
 use crate::discover::SkillsDir;
-use crate::{Command, Ctx, Error, Harness, NullStateStore, SkillsCall, Trust};
+use crate::{Command, Ctx, Error, Harness, SkillsCall, Trust, Worker};
 
 /// How to scan.
 #[derive(Debug, Clone)]
@@ -300,7 +301,12 @@ struct Stats {
 }
 
 /// Read and scan one bundle.
-fn scan_one(harness: &Harness, ctx: &Ctx, job: &Job, opts: &Options) -> Result<Report, Error> {
+fn scan_one(
+    worker: &mut Worker<'_>,
+    ctx: &Ctx,
+    job: &Job,
+    opts: &Options,
+) -> Result<Report, Error> {
     if let Some(why) = &job.unreadable {
         return Err(Error::InvalidInput {
             field: "path".into(),
@@ -318,7 +324,7 @@ fn scan_one(harness: &Harness, ctx: &Ctx, job: &Job, opts: &Options) -> Result<R
         },
         Some(audit) => audit_command(job, opts, audit)?,
     };
-    let json = harness.run_text_owned(&NullStateStore, ctx, command)?;
+    let json = worker.run_text_owned(ctx, command)?;
     let head: Head = serde_json::from_str(&json).map_err(|e| {
         Error::Component(format!(
             "the component's scan result is not understood: {e}"
@@ -395,6 +401,8 @@ where
             let tx = tx.clone();
             let jobs = &jobs;
             s.spawn(move || {
+                // One instance per worker, kept across bundles ([`Worker`]).
+                let mut worker = harness.worker();
                 loop {
                     let next = jobs
                         .lock()
@@ -402,7 +410,7 @@ where
                         .next();
                     let Some((index, job)) = next else { break };
                     let job: Job = job.into();
-                    let outcome = scan_one(harness, ctx, &job, opts);
+                    let outcome = scan_one(&mut worker, ctx, &job, opts);
                     if tx
                         .send(Scanned {
                             index,

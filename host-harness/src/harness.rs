@@ -28,7 +28,10 @@ mod bindings {
     });
 }
 
+mod reuse;
 mod skills;
+
+pub use reuse::Worker;
 
 use bindings::exports::skill_recommender::core::filter as wit_filter;
 use bindings::exports::skill_recommender::core::lifecycle as wit;
@@ -445,6 +448,22 @@ impl Harness {
         ctx: &Ctx,
         command: Cow<'_, Command>,
     ) -> Result<String> {
+        let call = self.prepare(ctx, command)?;
+        let session = store.begin()?;
+        // Taken once the state session is open (a call waiting for the state lock holds no slot)
+        // and held until the instance and its memory are gone: the pool has a slot for every pass.
+        let _pass = self.gate.as_ref().map(Gate::enter);
+        let mut s = self.new_store(session, call.commands.clone())?;
+        self.arm(&mut s, call.input_bytes)?;
+        let result = match self.pre.instantiate(&mut s) {
+            Ok(instance) => call.dispatch(&mut s, &instance),
+            Err(e) => Err(e),
+        };
+        finish(s.into_data(), store, result)
+    }
+
+    /// Check a command against the input limit and convert it for the component.
+    fn prepare<'c>(&self, ctx: &Ctx, command: Cow<'c, Command>) -> Result<Prepared<'c>> {
         let c = wit_types::Context {
             now: ctx.now.clone(),
             host_timezone: ctx.host_timezone.clone(),
@@ -484,19 +503,21 @@ impl Harness {
         };
         let commands = agent.and_then(|a| self.commands.for_agent(a.platform.as_deref()));
         let (command, bundle) = take_bundle(command);
-        self.call(store, input_bytes, commands, |s, g| {
-            dispatch(s, g, &c, &command, bundle.as_ref())
+        Ok(Prepared {
+            context: c,
+            input_bytes,
+            commands,
+            command,
+            bundle,
         })
     }
 
-    fn call(
+    /// A store for one instance: an empty WASI context, the state session, the memory cap.
+    fn new_store(
         &self,
-        store: &dyn StateStore,
-        input_bytes: usize,
+        session: Box<dyn StoreSession>,
         commands: Option<CommandLookup>,
-        f: impl FnOnce(&mut Store<HostState>, &bindings::Recommender) -> GuestReturn,
-    ) -> Result<String> {
-        let session = store.begin()?;
+    ) -> Result<Store<HostState>> {
         let stderr = MemoryOutputPipe::new(self.limits.max_guest_stderr_bytes);
         let wasi = WasiCtx::builder().stderr(stderr.clone()).build();
         let state = HostState {
@@ -510,11 +531,14 @@ impl Harness {
             stderr,
             commands,
         };
-        // Taken once the state session is open (a call waiting for the state lock holds no slot)
-        // and held until the instance and its memory are gone: the pool has a slot for every pass.
-        let _pass = self.gate.as_ref().map(Gate::enter);
         let mut s = Store::new(&self.engine, state);
         s.limiter(|st| &mut st.limiter);
+        Ok(s)
+    }
+
+    /// Give the next call on `s` its fuel and its deadline (both per call, also on a reused
+    /// instance).
+    fn arm(&self, s: &mut Store<HostState>, input_bytes: usize) -> Result<()> {
         if let Some(fuel) = self.limits.fuel {
             s.set_fuel(fuel)
                 .map_err(|e| Error::Component(format!("{e:#}")))?;
@@ -523,21 +547,42 @@ impl Harness {
             s.set_epoch_deadline(ticks);
             s.epoch_deadline_trap();
         }
-        let result = match self.pre.instantiate(&mut s) {
-            Ok(instance) => f(&mut s, &instance),
-            Err(e) => Err(e),
-        };
-        let mut data = s.into_data();
-        match result {
-            Ok(Ok(json)) => {
-                data.session.commit(std::mem::take(&mut data.staged))?;
-                Ok(json)
-            }
-            Ok(Err(e)) => Err(guest_error(e, store, &mut data)),
-            Err(trap) => Err(classify(&trap, &data)),
-        }
-        // Dropping `data` here releases the session (and its lock) without writing anything.
+        Ok(())
     }
+}
+
+/// A command ready for the component.
+struct Prepared<'c> {
+    context: wit_types::Context,
+    input_bytes: usize,
+    commands: Option<CommandLookup>,
+    command: Cow<'c, Command>,
+    bundle: Option<wit_scan::Bundle>,
+}
+
+impl Prepared<'_> {
+    fn dispatch(&self, s: &mut Store<HostState>, instance: &bindings::Recommender) -> GuestReturn {
+        dispatch(
+            s,
+            instance,
+            &self.context,
+            &self.command,
+            self.bundle.as_ref(),
+        )
+    }
+}
+
+/// Turn a call's outcome into the result: commit its staged writes, or name the error.
+fn finish(mut data: HostState, store: &dyn StateStore, result: GuestReturn) -> Result<String> {
+    match result {
+        Ok(Ok(json)) => {
+            data.session.commit(std::mem::take(&mut data.staged))?;
+            Ok(json)
+        }
+        Ok(Err(e)) => Err(guest_error(e, store, &mut data)),
+        Err(trap) => Err(classify(&trap, &data)),
+    }
+    // Dropping `data` here releases the session (and its lock) without writing anything.
 }
 
 fn wit_installed(installed: &[guest::filter::InstalledSkill]) -> Vec<wit_types::InstalledSkill> {

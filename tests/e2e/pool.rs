@@ -2,7 +2,10 @@
 //! answer alike, and more concurrent calls than slots wait instead of failing.
 
 use host_harness::pool::{self, InstancePool, PoolStatus};
-use host_harness::{CacheMode, Command, Harness, Limits, MemoryStateStore, Mode};
+use host_harness::{
+    CacheMode, Command, Error, Harness, LimitKind, Limits, MemoryStateStore, Mode, NullStateStore,
+    Trust, Worker,
+};
 use wasmtime::{Config, Engine, Instance, Module, PoolingAllocationConfig, Store};
 
 use crate::common::{NOW, cache_dir};
@@ -158,4 +161,94 @@ fn the_memory_cap_holds_in_a_pooled_slot() {
         .unwrap();
     assert_eq!(grow.call(&mut store, 31).unwrap(), 1, "up to 2 MiB grows");
     assert_eq!(grow.call(&mut store, 1).unwrap(), -1, "past it does not");
+}
+
+/// Every bundle of the fixtures (the labeled corpus included), as `scan-bundle` commands.
+fn fixture_scans() -> Vec<Command> {
+    let mut dirs = Vec::new();
+    let mut todo = vec![crate::common::root().join("tests/fixtures/skills")];
+    while let Some(dir) = todo.pop() {
+        if dir.join("SKILL.md").is_file() {
+            dirs.push(dir);
+            continue;
+        }
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            }
+        }
+    }
+    dirs.sort();
+    dirs.iter()
+        .map(|d| Command::ScanBundle {
+            bundle: host_harness::bundle::read_bundle(d, &Default::default()).unwrap(),
+            trust: Trust::Community,
+            force: false,
+        })
+        .collect()
+}
+
+#[test]
+fn worker_results_equal_fresh_instances() {
+    // One worker over every fixture bundle: more than `Worker::MAX_CALLS`, so its instance is also
+    // replaced on the way; each answer must be the one a fresh instance gives.
+    let h = build(Some(InstancePool {
+        slots: 2,
+        ..InstancePool::default()
+    }));
+    let ctx = host_harness::Ctx::at(NOW);
+    let scans = fixture_scans();
+    assert!(
+        scans.len() > 2 * Worker::MAX_CALLS as usize,
+        "{}",
+        scans.len()
+    );
+    let mut worker = h.worker();
+    for command in &scans {
+        let fresh = h.run_text(&NullStateStore, &ctx, command).unwrap();
+        let reused = worker.run_text_owned(&ctx, command.clone()).unwrap();
+        let Command::ScanBundle { bundle, .. } = command else {
+            unreachable!()
+        };
+        assert_eq!(reused, fresh, "{}", bundle.name);
+    }
+}
+
+#[test]
+fn worker_errors_equal_fresh_instances_and_it_recovers() {
+    // Too little fuel for a scan: the worker reports the limit a fresh instance reports, and the
+    // next call (on an instance it had to replace) still answers.
+    let starved = Harness::builder()
+        .cache(CacheMode::Dir(cache_dir()))
+        .limits(Limits {
+            fuel: Some(1_000_000),
+            ..Limits::for_testing()
+        })
+        .build()
+        .unwrap();
+    let ctx = host_harness::Ctx::at(NOW);
+    let scans = fixture_scans();
+    let big = scans
+        .iter()
+        .max_by_key(|c| match c {
+            Command::ScanBundle { bundle, .. } => bundle.text_bytes(),
+            _ => 0,
+        })
+        .unwrap();
+    let fresh = starved.run_text(&NullStateStore, &ctx, big).unwrap_err();
+    let mut worker = starved.worker();
+    let reused = worker.run_text_owned(&ctx, big.clone()).unwrap_err();
+    assert_eq!(reused.to_string(), fresh.to_string());
+    assert!(
+        matches!(reused, Error::Limit(LimitKind::Fuel)),
+        "{reused:?}"
+    );
+
+    let h = build(None);
+    let mut worker = h.worker();
+    for command in scans.iter().take(3) {
+        let fresh = h.run_text(&NullStateStore, &ctx, command).unwrap();
+        assert_eq!(worker.run_text_owned(&ctx, command.clone()).unwrap(), fresh);
+    }
 }

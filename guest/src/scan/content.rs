@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use regex_automata::meta::Regex;
 use serde::Serialize;
 
-use super::rules::{RuleSet, Severity, line_regex};
+use super::rules::{RuleSet, Severity, char_span, line_regex};
 
 /// Longest evidence excerpt, in characters.
 pub const EVIDENCE_CHARS: usize = 160;
@@ -137,11 +137,12 @@ pub fn evidence(line: &str, start: usize, end: usize) -> String {
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
         for m in r.find_iter(text.as_bytes()) {
-            out.push_str(&text[last..m.start()]);
-            let keep: String = text[m.start()..m.end()].chars().take(6).collect();
+            let (start, end) = char_span(&text, m.start().max(last), m.end());
+            out.push_str(&text[last..start]);
+            let keep: String = text[start..end].chars().take(6).collect();
             out.push_str(&keep);
             out.push_str("…[redacted]");
-            last = m.end();
+            last = end;
         }
         out.push_str(&text[last..]);
         text = out;
