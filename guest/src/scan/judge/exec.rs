@@ -487,17 +487,31 @@ fn dropper(
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
-    let script = |n: &str| SCRIPT_OR_ARCHIVE.iter().any(|e| n.ends_with(e));
-    if name.is_empty() || script(&name) || script(&url_name) {
+    // In a script of the bundle (run when the skill runs, with nobody reading along), a script
+    // fetched and run is as opaque as a program; only an archive is unpacked first. In docs, a
+    // person runs an installer script they can read first.
+    let in_code = file.kind == crate::scan::content::FileKind::Code;
+    let exempt = |n: &str| {
+        let list: &[&str] = if in_code { ARCHIVES } else { SCRIPT_OR_ARCHIVE };
+        list.iter().any(|e| n.ends_with(e))
+    };
+    if name.is_empty() && !in_code || exempt(&name) || exempt(&url_name) {
         return None;
     }
     if VERIFY_WORDS.iter().any(|w| file.content.contains(w)) {
         return None;
     }
-    Some(
-        "a program from a host that is neither a vendor's nor a code forge's, run without any checksum or signature check (the shape of a dropper)",
-    )
+    Some(if in_code && sink.fact.kind == FactKind::EvalValue {
+        "fetched from a host that is neither a vendor's nor a code forge's and evaluated inside the running program, with no copy saved and no checksum or signature check (the shape of a dropper)"
+    } else {
+        "code from a host that is neither a vendor's nor a code forge's, run without any checksum or signature check (the shape of a dropper)"
+    })
 }
+
+/// Archive extensions: what is fetched is unpacked before anything in it runs.
+const ARCHIVES: &[&str] = &[
+    ".zip", ".tar", ".gz", ".tgz", ".xz", ".bz2", ".zst", ".deb", ".rpm", ".whl", ".jar",
+];
 
 /// What makes a download-and-run look like a dropper rather than an installer: it is saved to a
 /// hidden or temporary place, run in the background or with its output thrown away, or the bundle

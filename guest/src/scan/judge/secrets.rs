@@ -192,7 +192,15 @@ fn decide(
     }
     let to = format!("{} ({})", dest.host, dest.class.phrase());
     if src.fact.kind == FactKind::SecretEnv {
-        let key = src.fact.capture.as_deref().unwrap_or("");
+        // A token printed by a vendor's CLI (`$(gh auth token)`) has no variable name of its own;
+        // the rule's tag names the vendor's key, so its own API and a third party stay apart.
+        let tag = b.tag(src.fact);
+        let key = src
+            .fact
+            .capture
+            .as_deref()
+            .filter(|k| !k.is_empty())
+            .unwrap_or(tag);
         if let Some(v) = vendor_of_key(key) {
             if belongs_to(v, &dest.host) {
                 return None;
