@@ -699,7 +699,8 @@ mod tests {
         );
         assert_eq!(refs("self.data + r.text"), ["r"]);
         // Every name inside a template literal's `${ … }`, not only the first.
-        let r = refs("const u = `https://x.example/v1?k=${encodeURIComponent(key)}&m=${cfg.model}`;");
+        let r =
+            refs("const u = `https://x.example/v1?k=${encodeURIComponent(key)}&m=${cfg.model}`;");
         for want in ["encodeURIComponent", "key", "cfg", "u"] {
             assert!(r.contains(&want), "{want} in {r:?}");
         }

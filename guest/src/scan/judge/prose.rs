@@ -136,7 +136,7 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
     {
         // A link written without its scheme (`pastebin.com/raw/…`) names its host in the capture.
         let bare = (b.tag(at.fact) == "bare")
-            .then(|| at.fact.capture.as_deref())
+            .then_some(at.fact.capture.as_deref())
             .flatten()
             .and_then(|c| hosts_in(&format!("https://{c}")).into_iter().next());
         let hosts = match bare {
@@ -627,9 +627,9 @@ fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
         }) || s.text().contains('@');
         // The output that holds the secrets is then sent (posted, mailed) within a few lines.
-        let sent = b.in_file(s.file, FactKind::NetSend).any(|n| {
-            n.fact.prose && (s.fact.line..=s.fact.line + 5).contains(&n.fact.line)
-        });
+        let sent = b
+            .in_file(s.file, FactKind::NetSend)
+            .any(|n| n.fact.prose && (s.fact.line..=s.fact.line + 5).contains(&n.fact.line));
         let sev = if foreign || sent || b.any(FactKind::Conceal) {
             Severity::Critical
         } else {

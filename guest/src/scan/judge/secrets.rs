@@ -516,9 +516,26 @@ fn credential_store(b: &Bundle<'_>, fact: &Fact) -> bool {
 fn sends_body(text: &str) -> bool {
     let t = text.to_ascii_lowercase();
     [
-        "data=", "json=", "files=", " -d ", "--data", " -f ", "--form", " -t ", "--upload-file",
-        "-body", "body:", "method=\"put\"", "method=\"post\"", "-method post", "-method put",
-        ".post(", ".put(", "uploadstring(", "uploaddata(", "uploadfile(",
+        "data=",
+        "json=",
+        "files=",
+        " -d ",
+        "--data",
+        " -f ",
+        "--form",
+        " -t ",
+        "--upload-file",
+        "-body",
+        "body:",
+        "method=\"put\"",
+        "method=\"post\"",
+        "-method post",
+        "-method put",
+        ".post(",
+        ".put(",
+        "uploadstring(",
+        "uploaddata(",
+        "uploadfile(",
     ]
     .iter()
     .any(|m| t.contains(m))
