@@ -268,6 +268,31 @@ pub fn refs(text: &str) -> Vec<&str> {
                 i += 1;
                 continue;
             }
+            // A template literal's `${ … }` is code: every name in it is read (`${encode(key)}`).
+            if q == b'`' && c == b'$' && b.get(i + 1) == Some(&b'{') {
+                let mut j = i + 2;
+                let mut depth = 1;
+                while j < b.len() && depth > 0 {
+                    match b[j] {
+                        b'{' => depth += 1,
+                        b'}' => depth -= 1,
+                        _ if is_ident_start(b[j]) && !is_ident(b[j - 1]) => {
+                            let s = j;
+                            while j < b.len() && is_ident(b[j]) {
+                                j += 1;
+                            }
+                            if b[s - 1] != b'.' && !keyword(&text[s..j]) {
+                                out.push(&text[s..j]);
+                            }
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                i = j;
+                continue;
+            }
             if c == b'{' || c == b'$' && q != b'\'' {
                 let mut j = i + 1;
                 while j < b.len() && matches!(b[j], b'{' | b'!' | b'#') {
@@ -673,6 +698,13 @@ mod tests {
             ["HOOK", "fetch", "t"]
         );
         assert_eq!(refs("self.data + r.text"), ["r"]);
+        // Every name inside a template literal's `${ … }`, not only the first.
+        let r =
+            refs("const u = `https://x.example/v1?k=${encodeURIComponent(key)}&m=${cfg.model}`;");
+        for want in ["encodeURIComponent", "key", "cfg", "u"] {
+            assert!(r.contains(&want), "{want} in {r:?}");
+        }
+        assert!(!r.contains(&"model") && !r.contains(&"https"), "{r:?}");
         assert_eq!(
             refs("Invoke-RestMethod -Body $profile"),
             ["Invoke", "profile"]

@@ -114,6 +114,12 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if b.tag(at.fact) == "package-url" && sev < Severity::Critical {
                 sev = Severity::Medium;
             }
+            // Windows' script hosts run a remote HTA or scriptlet (`mshta URL`, `regsvr32 /i:URL`,
+            // `rundll32 … URL`): no vendor installs that way, it is the "paste this into Run" lure.
+            // (In a code block or script; named inline in a sentence it may be a description.)
+            if sev < Severity::Critical && !at.fact.prose && script_host(&at.matched()) {
+                sev = Severity::Critical;
+            }
             let why = format!(
                 "This line runs code fetched {from} without saving or checking it first ({}). {}",
                 b.title(at.fact).to_lowercase(),
@@ -133,6 +139,14 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// Whether a matched command runs a remote script through a Windows script host.
+fn script_host(matched: &str) -> bool {
+    let m = matched.to_ascii_lowercase();
+    ["mshta", "regsvr32", "rundll32"]
+        .iter()
+        .any(|h| m.starts_with(h) || m.contains(&format!(" {h}")))
 }
 
 fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
@@ -487,17 +501,51 @@ fn dropper(
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
-    let script = |n: &str| SCRIPT_OR_ARCHIVE.iter().any(|e| n.ends_with(e));
-    if name.is_empty() || script(&name) || script(&url_name) {
+    // In a script of the bundle (run when the skill runs, with nobody reading along), a script
+    // fetched and loaded into the running program (sourced, `load`ed, evaluated) is as opaque as a
+    // program; installers are run as programs of their own (`bash install.sh`), and only an
+    // archive is unpacked first. In docs, a person runs an installer script they can read first.
+    let in_code = file.kind == crate::scan::content::FileKind::Code && in_process(sink);
+    let exempt = |n: &str| {
+        let list: &[&str] = if in_code { ARCHIVES } else { SCRIPT_OR_ARCHIVE };
+        list.iter().any(|e| n.ends_with(e))
+    };
+    if name.is_empty() && !in_code || exempt(&name) || exempt(&url_name) {
         return None;
     }
     if VERIFY_WORDS.iter().any(|w| file.content.contains(w)) {
         return None;
     }
-    Some(
-        "a program from a host that is neither a vendor's nor a code forge's, run without any checksum or signature check (the shape of a dropper)",
-    )
+    Some(if in_code && sink.fact.kind == FactKind::EvalValue {
+        "fetched from a host that is neither a vendor's nor a code forge's and evaluated inside the running program, with no copy saved and no checksum or signature check (the shape of a dropper)"
+    } else {
+        "code from a host that is neither a vendor's nor a code forge's, run without any checksum or signature check (the shape of a dropper)"
+    })
 }
+
+/// Whether a run loads its code into the running program rather than starting a program: an
+/// evaluation, a `load`/`require`/`Import-Module`, or a shell's `source` / `.`.
+fn in_process(sink: &At<'_>) -> bool {
+    if sink.fact.kind == FactKind::EvalValue {
+        return true;
+    }
+    let text = sink.text();
+    let m = sink.matched();
+    let m = m.trim_start();
+    let head = text.trim_start();
+    m.starts_with("load")
+        || m.starts_with("require")
+        || m.starts_with("runpy")
+        || m.starts_with("exec(")
+        || m.starts_with("Import-Module")
+        || head.starts_with("source ")
+        || head.starts_with(". ")
+}
+
+/// Archive extensions: what is fetched is unpacked before anything in it runs.
+const ARCHIVES: &[&str] = &[
+    ".zip", ".tar", ".gz", ".tgz", ".xz", ".bz2", ".zst", ".deb", ".rpm", ".whl", ".jar",
+];
 
 /// What makes a download-and-run look like a dropper rather than an installer: it is saved to a
 /// hidden or temporary place, run in the background or with its output thrown away, or the bundle

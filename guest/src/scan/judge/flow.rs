@@ -209,6 +209,9 @@ fn write_targets(text: &str) -> Vec<&str> {
         "writeFileSync(",
         "appendFileSync(",
         "WriteFile(",
+        "File.write(",
+        "File.binwrite(",
+        "IO.write(",
         "Path(",
     ] {
         let mut from = 0;

@@ -134,7 +134,17 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
         .in_file(file, FactKind::Url)
         .filter(|a| (a.fact.prose || acting(a.fact.line)) && !quoted(a))
     {
-        for h in hosts_in(&at.text()) {
+        // A link written without its scheme (`pastebin.com/raw/…`) names its host in the capture.
+        let bare = (b.tag(at.fact) == "bare")
+            .then_some(at.fact.capture.as_deref())
+            .flatten()
+            .and_then(|c| hosts_in(&format!("https://{c}")).into_iter().next());
+        let hosts = match bare {
+            Some(h) => vec![h],
+            None if b.tag(at.fact) == "bare" => Vec::new(),
+            None => hosts_in(&at.text()),
+        };
+        for h in hosts {
             let path = h.path.to_ascii_lowercase();
             // A sentence's punctuation after the link is not part of the file name.
             let path = path
@@ -616,7 +626,11 @@ fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .iter()
                 .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
         }) || s.text().contains('@');
-        let sev = if foreign || b.any(FactKind::Conceal) {
+        // The output that holds the secrets is then sent (posted, mailed) within a few lines.
+        let sent = b
+            .in_file(s.file, FactKind::NetSend)
+            .any(|n| n.fact.prose && (s.fact.line..=s.fact.line + 5).contains(&n.fact.line));
+        let sev = if foreign || sent || b.any(FactKind::Conceal) {
             Severity::Critical
         } else {
             Severity::High

@@ -192,7 +192,15 @@ fn decide(
     }
     let to = format!("{} ({})", dest.host, dest.class.phrase());
     if src.fact.kind == FactKind::SecretEnv {
-        let key = src.fact.capture.as_deref().unwrap_or("");
+        // A token printed by a vendor's CLI (`$(gh auth token)`) has no variable name of its own;
+        // the rule's tag names the vendor's key, so its own API and a third party stay apart.
+        let tag = b.tag(src.fact);
+        let key = src
+            .fact
+            .capture
+            .as_deref()
+            .filter(|k| !k.is_empty())
+            .unwrap_or(tag);
         if let Some(v) = vendor_of_key(key) {
             if belongs_to(v, &dest.host) {
                 return None;
@@ -388,7 +396,14 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             continue;
         };
         let only_dump = bulk.iter().all(|a| a.fact.kind == FactKind::EnvDump);
-        let severity = if dest.class.is_suspicious() {
+        // Keys and credential stores (SSH, cloud, cluster, browser, wallet, Wi-Fi) read by a file
+        // that also sends a body to a host no vendor list knows: a reader that only wanted to use
+        // the credentials would talk to the service they belong to.
+        let keys_out = dest.class == HostClass::Unknown
+            && crate::scan::hosts::vendor_of_host(&dest.host).is_none()
+            && sends_body(&sink.text())
+            && bulk.iter().any(|a| credential_store(b, a.fact));
+        let severity = if dest.class.is_suspicious() || keys_out {
             Severity::Critical
         } else if dest.class == HostClass::Unknown && !only_dump {
             Severity::High
@@ -477,6 +492,53 @@ fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// Sources that are credentials by nature (SSH keys, cloud and cluster configs, browser stores,
+/// wallets, other agents' secrets, Wi-Fi keys, CLI credential dumps), not history, memory or the
+/// clipboard. Certificate key files and registry tokens are left out: clients present them to
+/// their own private endpoints (mutual TLS, a company registry), which look like unknown hosts.
+fn credential_store(b: &Bundle<'_>, fact: &Fact) -> bool {
+    matches!(fact.kind, FactKind::SecretFile | FactKind::SecretCommand)
+        && matches!(
+            b.tag(fact),
+            "ssh"
+                | "cloud"
+                | "browser"
+                | "wallet"
+                | "agent-secrets"
+                | "cli-credentials"
+                | "wifi-keys"
+        )
+}
+
+/// Whether a request statement carries a body (a POST/PUT payload or an upload), not just a GET.
+fn sends_body(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    [
+        "data=",
+        "json=",
+        "files=",
+        " -d ",
+        "--data",
+        " -f ",
+        "--form",
+        " -t ",
+        "--upload-file",
+        "-body",
+        "body:",
+        "method=\"put\"",
+        "method=\"post\"",
+        "-method post",
+        "-method put",
+        ".post(",
+        ".put(",
+        "uploadstring(",
+        "uploaddata(",
+        "uploadfile(",
+    ]
+    .iter()
+    .any(|m| t.contains(m))
 }
 
 fn capitalize(s: &str) -> String {
@@ -613,6 +675,20 @@ fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::in_header;
+
+    #[test]
+    fn bodies_are_told_from_gets() {
+        use super::sends_body;
+        assert!(sends_body(
+            r#"req = urllib.request.Request(URL, data=cfg.encode(), method="PUT")"#
+        ));
+        assert!(sends_body(
+            "Invoke-RestMethod -Uri $u -Method Post -Body $body"
+        ));
+        assert!(sends_body("curl -s -F \"f=@/tmp/r\" https://x.example/u"));
+        assert!(!sends_body("curl -s https://x.example/v1/version"));
+        assert!(!sends_body("r = requests.get(URL, timeout=5)"));
+    }
 
     #[test]
     fn headers_hold_keys_bodies_do_not() {
