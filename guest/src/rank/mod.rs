@@ -800,7 +800,7 @@ pub fn rank_for(
             } else {
                 relevance::relevance(
                     m.strength * m.order_weight,
-                    bm25.get(i).map_or(0.0, |b| b.0),
+                    relevance::lexical_score(m, bm25.get(i).map_or(0.0, |b| b.0), best),
                     best,
                 )
             };

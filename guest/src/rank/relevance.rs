@@ -636,7 +636,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         && q.directions.is_empty()
         && !q.actions.is_empty()
         && !q.actions.iter().any(|&a| making(a))
-        && q.objects.iter().all(|&o| {
+        && q.objects.iter().filter(|&&o| !doc.occurrences_of(o).is_empty()).all(|&o| {
             let o = o as u16;
             doc.directions.iter().any(|&(s, d)| {
                 d == o && !q.object_family.contains(&(s as usize))
@@ -713,6 +713,18 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
 }
 
 /// Relevance from the match strength and BM25F relative to the best candidate.
+/// The lexical score a listing is ordered by. A listing written only in the other language shares
+/// no words with the request by nature, so BM25 would order it last among equal concept matches
+/// for a reason that says nothing about the job; it is credited its coverage instead (relative
+/// to the best BM25, as the others are).
+pub fn lexical_score(m: &Match, bm25: f64, best_bm25: f64) -> f64 {
+    if m.other_language {
+        bm25.max(m.coverage * best_bm25)
+    } else {
+        bm25
+    }
+}
+
 pub fn relevance(strength: f64, bm25: f64, best_bm25: f64) -> f64 {
     let lexical = if best_bm25 > 0.0 {
         bm25 / best_bm25
