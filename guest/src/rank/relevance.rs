@@ -545,32 +545,36 @@ fn bound(q: &Query, kind: Kind, doc: &Doc, at: &super::text::Occurrence) -> f64 
         return OBJECTLESS_ACTION;
     }
     let identity = |f: u8| f == Field::Name as u8 || f == Field::Categories as u8;
-    // The action's own clause names another specific object ('合并单元格', merge *cells*, in a PDF
-    // table extractor): the action is that object's, and the listing's identity (a PDF in its
-    // name) does not carry it over to the request's object.
-    let lex = lexicon();
-    let own_object = at.field != Field::Name as u8
-        && doc.occurrences().iter().any(|o| {
-            o.field == at.field
-                && o.clause == at.clause
-                && !q.object_family.contains(&(o.concept as usize))
-                && {
-                    let c = &lex.concepts[o.concept as usize];
-                    c.kind == Kind::Object && !c.generic
-                }
-        });
     let mut best = UNBOUND_ACTION;
+    let mut by_identity = false;
     for &c in &q.object_family {
         for x in doc.occurrences_of(c) {
             if x.field == at.field && x.clause == at.clause {
                 return 1.0;
             }
-            if identity(x.field) && !own_object {
-                return 1.0;
-            }
+            by_identity |= identity(x.field);
             if x.field == at.field && x.sentence == at.sentence {
                 best = best.max(SENTENCE_ACTION);
             }
+        }
+    }
+    // The listing's identity (a PDF in its name) carries the action to the request's object, unless
+    // the action's own clause names another specific object ('合并单元格', merge *cells*, in a PDF
+    // table extractor): then the action is that object's.
+    if by_identity {
+        let lex = lexicon();
+        let own_object = at.field != Field::Name as u8
+            && doc.occurrences().iter().any(|o| {
+                o.field == at.field
+                    && o.clause == at.clause
+                    && !q.object_family.contains(&(o.concept as usize))
+                    && {
+                        let c = &lex.concepts[o.concept as usize];
+                        c.kind == Kind::Object && !c.generic
+                    }
+            });
+        if !own_object {
+            return 1.0;
         }
     }
     best
