@@ -499,13 +499,17 @@ mod tests {
                     .unwrap_or_default()
             };
             for name in names("concepts") {
-                let c = lex.concept(&name).unwrap_or_else(|| panic!("unknown {name}"));
+                let c = lex
+                    .concept(&name)
+                    .unwrap_or_else(|| panic!("unknown {name}"));
                 if !found.contains(&c) {
                     failures.push(format!("{text:?} does not find {name}"));
                 }
             }
             for name in names("not") {
-                let c = lex.concept(&name).unwrap_or_else(|| panic!("unknown {name}"));
+                let c = lex
+                    .concept(&name)
+                    .unwrap_or_else(|| panic!("unknown {name}"));
                 if found.contains(&c) {
                     failures.push(format!("{text:?} finds {name}"));
                 }

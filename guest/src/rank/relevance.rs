@@ -624,14 +624,15 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         .directions
         .iter()
         .any(|&(s, d)| doc.directions.contains(&(s as u16, d as u16)));
-    let reversed = !offered && q.directions.iter().any(|&(s, d)| {
-        let (s, d) = (s as u16, d as u16);
-        !doc.directions.contains(&(s, d))
-            && doc
-                .directions
-                .iter()
-                .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
-    });
+    let reversed = !offered
+        && q.directions.iter().any(|&(s, d)| {
+            let (s, d) = (s as u16, d as u16);
+            !doc.directions.contains(&(s, d))
+                && doc
+                    .directions
+                    .iter()
+                    .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
+        });
     // The listing makes the request's object out of something else (photos into a PDF, Word into
     // a PDF) and the request asks no conversion: it does not work on that object.
     let lex = lexicon();
@@ -640,12 +641,16 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         && q.directions.is_empty()
         && !q.actions.is_empty()
         && !q.actions.iter().any(|&a| making(a))
-        && q.objects.iter().filter(|&&o| !doc.occurrences_of(o).is_empty()).all(|&o| {
-            let o = o as u16;
-            doc.directions.iter().any(|&(s, d)| {
-                d == o && !q.object_family.contains(&(s as usize))
-            }) && !doc.directions.iter().any(|&(s, _)| s == o)
-        });
+        && q.objects
+            .iter()
+            .filter(|&&o| !doc.occurrences_of(o).is_empty())
+            .all(|&o| {
+                let o = o as u16;
+                doc.directions
+                    .iter()
+                    .any(|&(s, d)| d == o && !q.object_family.contains(&(s as usize)))
+                    && !doc.directions.iter().any(|&(s, _)| s == o)
+            });
     let bw = breadth_weight(doc.breadth) * if doc.catch_all { CATCH_ALL } else { 1.0 };
     let asked = |a: usize| {
         q.actions
