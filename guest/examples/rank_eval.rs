@@ -217,8 +217,11 @@ fn cutoff(bench: &eval::Bench) {
 fn main() {
     let mut bench = eval::Bench::load();
     // `RANK_EVAL_WITHOUT=heldout-3`: the benchmark as it was before that batch.
-    if let Ok(batch) = std::env::var("RANK_EVAL_WITHOUT") {
-        bench = bench.without_batch(&batch);
+    // Several batches: `RANK_EVAL_WITHOUT=heldout-3,heldout-4`.
+    if let Ok(batches) = std::env::var("RANK_EVAL_WITHOUT") {
+        for batch in batches.split(',') {
+            bench = bench.without_batch(batch.trim());
+        }
     }
     if std::env::var_os("RANK_EVAL_CUTOFF").is_some() {
         return cutoff(&bench);

@@ -481,6 +481,43 @@ mod tests {
         assert!(lex.concepts_in("比较一下两个版本").contains(&compare));
     }
 
+    /// The phrasing corpus (`guest/rules/lexicon-examples.json`): how people say things, each
+    /// phrasing with the concepts it must find and those it must not.
+    #[test]
+    fn the_phrasing_corpus_finds_its_concepts() {
+        let lex = lexicon();
+        let file: serde_json::Value =
+            serde_json::from_str(include_str!("../../rules/lexicon-examples.json")).unwrap();
+        let mut failures = Vec::new();
+        for ex in file["examples"].as_array().unwrap() {
+            let text = ex["text"].as_str().unwrap();
+            let found = lex.concepts_in(text);
+            let names = |key: &str| -> Vec<String> {
+                ex[key]
+                    .as_array()
+                    .map(|a| a.iter().map(|v| v.as_str().unwrap().to_owned()).collect())
+                    .unwrap_or_default()
+            };
+            for name in names("concepts") {
+                let c = lex
+                    .concept(&name)
+                    .unwrap_or_else(|| panic!("unknown {name}"));
+                if !found.contains(&c) {
+                    failures.push(format!("{text:?} does not find {name}"));
+                }
+            }
+            for name in names("not") {
+                let c = lex
+                    .concept(&name)
+                    .unwrap_or_else(|| panic!("unknown {name}"));
+                if found.contains(&c) {
+                    failures.push(format!("{text:?} finds {name}"));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
     #[test]
     fn bad_lexicons_are_refused_with_the_concept_named() {
         let bad = r#"{"concepts": {"x": {"kind": "thing", "terms": ["a"]}}, "categories": {}}"#;

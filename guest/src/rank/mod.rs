@@ -800,7 +800,7 @@ pub fn rank_for(
             } else {
                 relevance::relevance(
                     m.strength * m.order_weight,
-                    bm25.get(i).map_or(0.0, |b| b.0),
+                    relevance::lexical_score(m, bm25.get(i).map_or(0.0, |b| b.0), best),
                     best,
                 )
             };
@@ -1123,9 +1123,18 @@ fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) ->
         });
     }
     if m.other_language {
+        let english = m.doc_script == Some(relevance::Script::Latin);
+        out.push_str(match (lang, english) {
+            (Lang::Zh, true) => "；只有英文描述",
+            (Lang::Zh, false) => "；只有中文描述",
+            (Lang::En, true) => "; described only in English",
+            (Lang::En, false) => "; described only in Chinese",
+        });
+    }
+    if m.target_only {
         out.push_str(match lang {
-            Lang::Zh => "；只有英文描述",
-            Lang::En => "; described only in Chinese",
+            Lang::Zh => "；它只是把别的东西转换成这种文件",
+            Lang::En => "; it only makes this kind of file out of something else",
         });
     }
     if m.catch_all {

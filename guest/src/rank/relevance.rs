@@ -70,6 +70,9 @@ pub const GENERIC_MAKING: &str = "create";
 pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
 /// Coverage kept by a candidate that matches none of the request's objects.
 pub const OBJECT_MISS: f64 = 0.25;
+/// Strength kept by a listing that only makes the request's object out of another object (an
+/// image-to-PDF maker for merging PDFs) when the request asks no conversion.
+pub const TARGET_ONLY: f64 = 0.5;
 /// Distinct objects and actions a listing may claim before its claims weigh less.
 pub const BREADTH_FREE: f64 = 9.0;
 pub const BREADTH_POWER: f64 = 0.8;
@@ -479,12 +482,16 @@ pub struct Match {
     pub object_miss: bool,
     /// The candidate converts the other way round (Word → PDF asked, PDF → Word offered).
     pub reversed: bool,
+    /// It makes the request's object out of another one (see [`TARGET_ONLY`]).
+    pub target_only: bool,
     /// The listing calls itself all-in-one.
     pub catch_all: bool,
     /// Its name states an action the request does not ask for.
     pub name_action_miss: bool,
     /// It is written only in the other language than the request ([`LANGUAGE_FIT`]).
     pub other_language: bool,
+    /// The listing's own script, for the reason ("described only in English").
+    pub doc_script: Option<Script>,
     /// The breadth weight applied (1 for a specific listing).
     pub breadth_weight: f64,
     /// Distinct objects and actions the listing claims.
@@ -539,14 +546,35 @@ fn bound(q: &Query, kind: Kind, doc: &Doc, at: &super::text::Occurrence) -> f64 
     }
     let identity = |f: u8| f == Field::Name as u8 || f == Field::Categories as u8;
     let mut best = UNBOUND_ACTION;
+    let mut by_identity = false;
     for &c in &q.object_family {
         for x in doc.occurrences_of(c) {
-            if identity(x.field) || (x.field == at.field && x.clause == at.clause) {
+            if x.field == at.field && x.clause == at.clause {
                 return 1.0;
             }
+            by_identity |= identity(x.field);
             if x.field == at.field && x.sentence == at.sentence {
                 best = best.max(SENTENCE_ACTION);
             }
+        }
+    }
+    // The listing's identity (a PDF in its name) carries the action to the request's object, unless
+    // the action's own clause names another specific object ('合并单元格', merge *cells*, in a PDF
+    // table extractor): then the action is that object's.
+    if by_identity {
+        let lex = lexicon();
+        let own_object = at.field != Field::Name as u8
+            && doc.occurrences().iter().any(|o| {
+                o.field == at.field
+                    && o.clause == at.clause
+                    && !q.object_family.contains(&(o.concept as usize))
+                    && {
+                        let c = &lex.concepts[o.concept as usize];
+                        c.kind == Kind::Object && !c.generic
+                    }
+            });
+        if !own_object {
+            return 1.0;
         }
     }
     best
@@ -590,14 +618,39 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     // (a proofreader, a translator) merely lacks the request's.
     let object_miss = !q.objects.is_empty() && !object_hit && doc.has_object;
     // A conversion the other way round, or from the same source to another target.
-    let reversed = q.directions.iter().any(|&(s, d)| {
-        let (s, d) = (s as u16, d as u16);
-        !doc.directions.contains(&(s, d))
-            && doc
-                .directions
-                .iter()
-                .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
-    });
+    // One conversion the listing offers is enough ("into a GIF for the README" reads as two
+    // targets); otherwise one it does the other way round, or to another target, is a miss.
+    let offered = q
+        .directions
+        .iter()
+        .any(|&(s, d)| doc.directions.contains(&(s as u16, d as u16)));
+    let reversed = !offered
+        && q.directions.iter().any(|&(s, d)| {
+            let (s, d) = (s as u16, d as u16);
+            !doc.directions.contains(&(s, d))
+                && doc
+                    .directions
+                    .iter()
+                    .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
+        });
+    // The listing makes the request's object out of something else (photos into a PDF, Word into
+    // a PDF) and the request asks no conversion: it does not work on that object.
+    let lex = lexicon();
+    let making = |a: usize| matches!(lex.concepts[a].name.as_str(), GENERIC_MAKING | "convert");
+    let target_only = object_hit
+        && q.directions.is_empty()
+        && !q.actions.is_empty()
+        && !q.actions.iter().any(|&a| making(a))
+        && q.objects
+            .iter()
+            .filter(|&&o| !doc.occurrences_of(o).is_empty())
+            .all(|&o| {
+                let o = o as u16;
+                doc.directions
+                    .iter()
+                    .any(|&(s, d)| d == o && !q.object_family.contains(&(s as usize)))
+                    && !doc.directions.iter().any(|&(s, _)| s == o)
+            });
     let bw = breadth_weight(doc.breadth) * if doc.catch_all { CATCH_ALL } else { 1.0 };
     let asked = |a: usize| {
         q.actions
@@ -619,7 +672,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     // (what the skill does) names one the request asks for: `Deck Polish` "restyles a PowerPoint"
     // is no rewriter. A name that only says it makes something (`Chart Maker`) states no other
     // action.
-    let name_action_miss = !q.actions.is_empty()
+    let name_action_miss = q.actions.iter().any(|&a| !lex.concepts[a].minor)
         && doc
             .name_actions
             .iter()
@@ -641,6 +694,8 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let strength = coverage
         * if object_miss || reversed {
             OBJECT_MISS
+        } else if target_only {
+            TARGET_ONLY
         } else {
             1.0
         }
@@ -656,8 +711,10 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         matched,
         object_miss,
         reversed,
+        target_only,
         name_action_miss,
         other_language,
+        doc_script: doc.script,
         catch_all: doc.catch_all,
         breadth_weight: bw,
         breadth: doc.breadth,
@@ -665,6 +722,18 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
 }
 
 /// Relevance from the match strength and BM25F relative to the best candidate.
+/// The lexical score a listing is ordered by. A listing written only in the other language shares
+/// no words with the request by nature, so BM25 would order it last among equal concept matches
+/// for a reason that says nothing about the job; it is credited its coverage instead (relative
+/// to the best BM25, as the others are).
+pub fn lexical_score(m: &Match, bm25: f64, best_bm25: f64) -> f64 {
+    if m.other_language {
+        bm25.max(m.coverage * best_bm25)
+    } else {
+        bm25
+    }
+}
+
 pub fn relevance(strength: f64, bm25: f64, best_bm25: f64) -> f64 {
     let lexical = if best_bm25 > 0.0 {
         bm25 / best_bm25

@@ -347,3 +347,68 @@ fn a_listing_only_in_the_other_language_orders_a_little_lower_but_keeps_its_stre
     let m = strength(&mut v, &zh, "帮我 review 一下这个 contract 的 risk");
     assert!(!m.other_language);
 }
+
+#[test]
+fn an_action_whose_clause_names_another_object_is_that_object_s() {
+    let mut v = Vocab::default();
+    // PDF in the name, but the merge is of table cells.
+    let tables = doc(
+        &mut v,
+        "pdf table extract",
+        "Extracts tables from PDF files into Excel. Restores merged table cells, handles scans.",
+    );
+    let merger = doc(
+        &mut v,
+        "pdf merge",
+        "Combine several PDFs into a single file.",
+    );
+    for task in ["merge these PDFs", "把这几个 PDF 合并成一个"] {
+        let wrong = strength(&mut v, &tables, task);
+        let right = strength(&mut v, &merger, task);
+        assert!(
+            wrong.strength < 0.8 * right.strength,
+            "{task}: {wrong:?} against {right:?}"
+        );
+    }
+    // An action with no object of its own still rides on the name: "merge files" in a PDF toolkit.
+    let toolkit = doc(
+        &mut v,
+        "pdf toolkit",
+        "Page toolkit: merge files, split, delete pages.",
+    );
+    let m = strength(&mut v, &toolkit, "merge these PDFs");
+    assert!(m.strength > 0.8, "{m:?}");
+}
+
+#[test]
+fn a_listing_that_only_makes_the_object_out_of_another_is_half_a_match() {
+    let mut v = Vocab::default();
+    let maker = doc(
+        &mut v,
+        "image to pdf",
+        "Turn photos and screenshots into one PDF, straightened and cropped.",
+    );
+    let m = strength(&mut v, &maker, "merge these PDFs");
+    assert!(m.target_only, "{m:?}");
+    // Asked to make the PDF from photos, it is the job.
+    let m = strength(&mut v, &maker, "make one PDF out of these photos");
+    assert!(!m.target_only, "{m:?}");
+    let m = strength(&mut v, &maker, "把这几张照片弄成一个 PDF");
+    assert!(!m.target_only && !m.reversed, "{m:?}");
+}
+
+#[test]
+fn one_offered_conversion_is_enough() {
+    let mut v = Vocab::default();
+    let gif = doc(
+        &mut v,
+        "gif maker",
+        "Turn a screen recording into a small GIF.",
+    );
+    let m = strength(
+        &mut v,
+        &gif,
+        "Turn this screen recording into a GIF for the README",
+    );
+    assert!(!m.reversed, "{m:?}");
+}
