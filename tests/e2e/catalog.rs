@@ -155,9 +155,16 @@ fn from_dir_scans_every_skill_folder_beneath_with_any_number_of_jobs() {
         assert_eq!(sa[k], sb[k], "{k}");
     }
     assert_eq!(code(&one), 8);
-    // Every malicious fixture is flagged (the benign ones may still ask, by the scanner's policy).
+    // Every malicious fixture is flagged (the benign ones may still ask, by the scanner's policy),
+    // but for the corpus's known misses (`known-misses.txt`, kept honest by guest/tests/corpus.rs).
+    let known = fs::read_to_string(fixtures().join("corpus/known-misses.txt")).unwrap_or_default();
+    let missed: Vec<&str> = known
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
     for (path, v) in &a {
-        if path.contains("/malicious/") {
+        if path.contains("/malicious/") && !missed.iter().any(|m| path.ends_with(m)) {
             assert_ne!(v["policy"], "allow", "{path}");
         }
     }
