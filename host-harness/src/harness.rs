@@ -453,7 +453,7 @@ impl Harness {
         // Taken once the state session is open (a call waiting for the state lock holds no slot)
         // and held until the instance and its memory are gone: the pool has a slot for every pass.
         let _pass = self.gate.as_ref().map(Gate::enter);
-        let mut s = self.new_store(session, call.commands.clone())?;
+        let mut s = self.new_store(session, call.commands.clone());
         self.arm(&mut s, call.input_bytes)?;
         let result = match self.pre.instantiate(&mut s) {
             Ok(instance) => call.dispatch(&mut s, &instance),
@@ -517,7 +517,7 @@ impl Harness {
         &self,
         session: Box<dyn StoreSession>,
         commands: Option<CommandLookup>,
-    ) -> Result<Store<HostState>> {
+    ) -> Store<HostState> {
         let stderr = MemoryOutputPipe::new(self.limits.max_guest_stderr_bytes);
         let wasi = WasiCtx::builder().stderr(stderr.clone()).build();
         let state = HostState {
@@ -533,7 +533,7 @@ impl Harness {
         };
         let mut s = Store::new(&self.engine, state);
         s.limiter(|st| &mut st.limiter);
-        Ok(s)
+        s
     }
 
     /// Give the next call on `s` its fuel and its deadline (both per call, also on a reused

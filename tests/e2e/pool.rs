@@ -165,24 +165,9 @@ fn the_memory_cap_holds_in_a_pooled_slot() {
 
 /// Every bundle of the fixtures (the labeled corpus included), as `scan-bundle` commands.
 fn fixture_scans() -> Vec<Command> {
-    let mut dirs = Vec::new();
-    let mut todo = vec![crate::common::root().join("tests/fixtures/skills")];
-    while let Some(dir) = todo.pop() {
-        if dir.join("SKILL.md").is_file() {
-            dirs.push(dir);
-            continue;
-        }
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            }
-        }
-    }
-    dirs.sort();
-    dirs.iter()
-        .map(|d| Command::ScanBundle {
-            bundle: host_harness::bundle::read_bundle(d, &Default::default()).unwrap(),
+    host_harness::catalog::skill_folders(&crate::common::root().join("tests/fixtures/skills"))
+        .map(|job| Command::ScanBundle {
+            bundle: host_harness::bundle::read_bundle(&job.path, &Default::default()).unwrap(),
             trust: Trust::Community,
             force: false,
         })

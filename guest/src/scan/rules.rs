@@ -258,7 +258,8 @@ pub struct Hit {
 /// bundled rules against 55,000), which is what a search's caches and lazy DFA states grow with.
 /// The rules look for ASCII commands and words, where both semantics agree; a bounded gap
 /// (`.{0,80}`) counts bytes, so across CJK text it spans a third as many characters. A pattern
-/// with non-ASCII characters (Chinese phrases, full-width punctuation) keeps Unicode semantics.
+/// with non-ASCII characters (Chinese phrases, full-width punctuation), or one that needs Unicode
+/// (`\p{…}`), keeps Unicode semantics.
 /// Either way a match is reported on character boundaries ([`Hit`], [`char_span`]).
 pub(crate) fn line_regex(pattern: &str) -> Result<Regex, String> {
     let pattern = ascii_word_boundaries(pattern);
@@ -299,7 +300,7 @@ pub(crate) fn char_span(text: &str, start: usize, end: usize) -> (usize, usize) 
 /// the regex engine's fast automaton on any line with a non-ASCII character (curly quotes, dashes,
 /// Chinese), and the slow engines then take most of a scan; the rules' boundaries sit next to ASCII
 /// words, where both kinds agree.
-pub fn ascii_word_boundaries(pattern: &str) -> String {
+fn ascii_word_boundaries(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut chars = pattern.chars();
     while let Some(c) = chars.next() {

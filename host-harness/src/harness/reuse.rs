@@ -57,54 +57,46 @@ impl Worker<'_> {
     /// [`Harness::run_text_owned`] for a call that touches no state, on this worker's instance.
     pub fn run_text_owned(&mut self, ctx: &Ctx, command: Command) -> Result<String> {
         let call = self.harness.prepare(ctx, Cow::Owned(command))?;
-        let reused = self.live.is_some();
         if self.calls >= Self::MAX_CALLS {
             self.live = None;
         }
-        let outcome = self.once(&call);
-        match outcome {
-            Ok(json) => Ok(json),
-            Err(_) if reused => {
-                // Whatever went wrong, it must not be the reuse's doing: once more, fresh.
-                self.live = None;
-                let again = self.once(&call);
-                if again.is_err() {
-                    self.live = None;
-                }
-                again
-            }
-            Err(e) => {
-                self.live = None;
-                Err(e)
-            }
+        let reused = self.live.is_some();
+        match self.once(&call) {
+            // Whatever went wrong, it must not be the reuse's doing: once more, fresh (`once`
+            // dropped the instance that failed).
+            Err(_) if reused => self.once(&call),
+            outcome => outcome,
         }
     }
 
+    /// One call on the live instance, or on a new one; the instance is kept only if the call
+    /// succeeds.
     fn once(&mut self, call: &super::Prepared<'_>) -> Result<String> {
         let h = self.harness;
-        if self.live.is_none() {
-            let session = NullStateStore.begin()?;
-            let mut s = h.new_store(session, call.commands.clone())?;
-            // The deadline also covers instantiation, as for a single call.
-            h.arm(&mut s, call.input_bytes)?;
-            match h.pre.instantiate(&mut s) {
-                Ok(instance) => {
-                    self.live = Some((s, instance));
-                    self.calls = 0;
+        let (mut s, instance) = match self.live.take() {
+            Some(live) => live,
+            None => {
+                let mut s = h.new_store(NullStateStore.begin()?, call.commands.clone());
+                // The deadline also covers instantiation, as for a single call.
+                h.arm(&mut s, call.input_bytes)?;
+                match h.pre.instantiate(&mut s) {
+                    Ok(instance) => {
+                        self.calls = 0;
+                        (s, instance)
+                    }
+                    Err(trap) => return finish(s.into_data(), &NullStateStore, Err(trap)),
                 }
-                Err(trap) => return finish(s.into_data(), &NullStateStore, Err(trap)),
             }
-        }
-        let (s, instance) = self.live.as_mut().expect("instantiated above");
-        h.arm(s, call.input_bytes)?;
+        };
+        h.arm(&mut s, call.input_bytes)?;
         s.data_mut().commands = call.commands.clone();
         self.calls += 1;
-        match call.dispatch(s, instance) {
-            Ok(Ok(json)) => Ok(json),
-            other => {
-                let (s, _) = self.live.take().expect("live");
-                finish(s.into_data(), &NullStateStore, other)
+        match call.dispatch(&mut s, &instance) {
+            Ok(Ok(json)) => {
+                self.live = Some((s, instance));
+                Ok(json)
             }
+            other => finish(s.into_data(), &NullStateStore, other),
         }
     }
 }
