@@ -144,11 +144,11 @@ impl Outcome {
         for d in &self.dropped {
             *by_reason.entry(d.reason.code()).or_default() += 1;
         }
-        let mut kept = crate::json::ListWriter::default();
+        let mut kept = crate::json::ListWriter::for_items(self.kept.len());
         for c in &self.kept {
             kept.push(c);
         }
-        let mut dropped = crate::json::ListWriter::default();
+        let mut dropped = crate::json::ListWriter::for_items(self.dropped.len());
         for d in &self.dropped {
             dropped.push(d);
         }
@@ -627,30 +627,40 @@ pub fn filter_for(
         }
     }
 
-    // 1. Parse failures.
-    let mut cands: Vec<(usize, Candidate)> = Vec::new();
-    for (i, item) in items.into_iter().enumerate() {
+    // 1. Parse failures. The candidates stay where they are (a `Candidate` is ~800 bytes: moving
+    //    100,000 of them into another list costs more than the rest of this step); `at[j]` is where
+    //    the j-th parsed candidate sits in `items`.
+    let mut at: Vec<usize> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
         match item {
-            Ok(c) => cands.push((i, c)),
+            Ok(_) => at.push(i),
             Err(message) => dropped.push(Dropped {
                 index: i,
                 skill_id: String::new(),
                 name: String::new(),
                 reason: Reason::InvalidCandidate,
-                detail: message,
+                detail: message.clone(),
                 duplicate_of: None,
                 matched_on: None,
             }),
         }
     }
+    let mut items = items;
+    let view: &[Result<Candidate, String>] = &items;
+    let cand = |j: usize| -> &Candidate {
+        view[at[j]]
+            .as_ref()
+            .expect("`at` lists parsed candidates only")
+    };
 
     // 2. Dedup: group by any shared id, name or source URL; the group keeps its most trusted valid
     //    listing (valid before invalid, then trust, then first seen).
-    let n = cands.len();
+    let n = at.len();
     let mut groups = Groups((0..n).collect());
     // Candidates sharing an id (0), a name (1) or a source URL (2) key are one group.
     let mut keys: [Vec<(String, usize)>; 3] = Default::default();
-    for (j, (_, c)) in cands.iter().enumerate() {
+    for j in 0..n {
+        let c = cand(j);
         // The same id from two different owners is two skills (registry slugs collide across owners).
         let owner = c
             .owner
@@ -682,7 +692,7 @@ pub fn filter_for(
             _ => *list
                 .iter()
                 .min_by_key(|&&j| {
-                    let c = &cands[j].1;
+                    let c = cand(j);
                     (
                         validity(c).is_some(),
                         std::cmp::Reverse(trust_rank(&c.source)),
@@ -733,10 +743,10 @@ pub fn filter_for(
 
     let mut kept_idx: Vec<usize> = Vec::new();
     for j in 0..n {
-        let (index, c) = &cands[j];
+        let (index, c) = (&at[j], cand(j));
         let w = winner_of[j];
         if w != j {
-            let winner = &cands[w].1;
+            let winner = cand(w);
             dropped.push(Dropped {
                 duplicate_of: Some(winner.skill_id.clone()),
                 matched_on: Some(matched_on(c, winner)),
@@ -759,7 +769,7 @@ pub fn filter_for(
             members
                 .of(j)
                 .iter()
-                .map(|&m| cands[m].1.skill_id.trim().to_lowercase())
+                .map(|&m| cand(m).skill_id.trim().to_lowercase())
                 .collect()
         };
         if let Some((reason, detail)) = validity(c) {
@@ -845,11 +855,14 @@ pub fn filter_for(
         kept_idx.push(j);
     }
 
-    // The winner counts every listing of its group. (Moved out: nothing reads `cands` after this.)
+    // The winner counts every listing of its group. (Moved out: nothing reads `items` after this.)
     let kept = kept_idx
         .into_iter()
         .map(|j| {
-            let mut c = std::mem::take(&mut cands[j].1);
+            let mut c = match &mut items[at[j]] {
+                Ok(c) => std::mem::take(c),
+                Err(_) => unreachable!("`at` lists parsed candidates only"),
+            };
             let size = members.of(j).len() as u64;
             if size > 1 {
                 c.cross_source_count = c.cross_source_count.max(1) + size - 1;

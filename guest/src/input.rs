@@ -93,6 +93,28 @@ enum Entry {
     Other,
 }
 
+/// A list as read: each candidate already in its final place in `items`, and the few entries that
+/// are not candidates beside it with their positions (their slot in `items` holds a placeholder until
+/// [`from_entries`] decides what they are). Nearly every entry of a real list is a candidate, and a
+/// `Candidate` is ~800 bytes: keeping them out of an intermediate list saves copying 100,000 of them.
+#[derive(Default)]
+struct Entries {
+    items: Vec<std::result::Result<Candidate, String>>,
+    others: Vec<(usize, Entry)>,
+}
+
+impl Entries {
+    fn push(&mut self, e: Entry) {
+        match e {
+            Entry::Candidate(c) => self.items.push(c),
+            other => {
+                self.others.push((self.items.len(), other));
+                self.items.push(Err(String::new()));
+            }
+        }
+    }
+}
+
 fn entry(item: Value) -> Entry {
     match item {
         Value::String(s) => Entry::Text(s),
@@ -122,47 +144,47 @@ const LIST_KEYS: [&str; 6] = [
     "repositories",
 ];
 
-fn from_entries(entries: Vec<Entry>, demo: bool) -> Result<Input> {
-    if !entries.is_empty() && entries.iter().all(|e| matches!(e, Entry::Text(_))) {
-        let shown: Vec<String> = entries
+fn from_entries(entries: Entries, demo: bool) -> Result<Input> {
+    let Entries { mut items, others } = entries;
+    if !items.is_empty()
+        && others.len() == items.len()
+        && others.iter().all(|(_, e)| matches!(e, Entry::Text(_)))
+    {
+        let shown: Vec<String> = others
             .iter()
             .take(3)
-            .filter_map(|e| match e {
+            .filter_map(|(_, e)| match e {
                 Entry::Text(s) => Some(format!("{:?}", crate::render::shorten(s, 40))),
                 _ => None,
             })
             .collect();
         return Err(invalid(format!(
             "got a list of {} string(s) ({}{}): each candidate must be an object with at least skill_id, name, url and description, e.g. {MINIMAL_EXAMPLE} (format: {SCHEMA_PATH}). A bare name cannot be vetted: look the skill up and fill in its page and description.",
-            entries.len(),
+            items.len(),
             shown.join(", "),
-            if entries.len() > 3 { ", …" } else { "" }
+            if items.len() > 3 { ", …" } else { "" }
         )));
     }
-    let first_raw = entries.iter().enumerate().find_map(|(i, e)| match e {
-        Entry::Raw(_, r) => Some((i, *r)),
+    let first_raw = others.iter().find_map(|(i, e)| match e {
+        Entry::Raw(_, r) => Some((*i, *r)),
         _ => None,
     });
     let Some((raw_at, registry)) = first_raw else {
-        let items = entries
-            .into_iter()
-            .map(|e| match e {
-                Entry::Candidate(c) => c,
+        for (i, e) in others {
+            items[i] = match e {
                 Entry::Unknown(v) => parse_one(v),
                 Entry::Text(_) | Entry::Other => Err(NOT_AN_OBJECT.to_owned()),
-                Entry::Raw(..) => unreachable!("no raw item in this list"),
-            })
-            .collect();
+                Entry::Candidate(_) | Entry::Raw(..) => unreachable!("not kept aside"),
+            };
+        }
         return Ok(Input {
             items,
             normalized_from: None,
             demo,
         });
     };
-    if let Some(cand_at) = entries
-        .iter()
-        .position(|e| matches!(e, Entry::Candidate(_)))
-    {
+    // The first entry that is not kept aside is a candidate.
+    if let Some(cand_at) = (0..items.len()).find(|i| others.get(*i).is_none_or(|(at, _)| at != i)) {
         return Err(invalid(format!(
             "item {raw_at} is a raw {} item but item {cand_at} is a candidate: a list holds either candidates or one registry's own items, not both. Normalize the registry's items first (skill-recommender normalize --from {} FILE) and put all candidates in one list.",
             registry.label(),
@@ -171,15 +193,14 @@ fn from_entries(entries: Vec<Entry>, demo: bool) -> Result<Input> {
     }
     // One registry's items (detected from the first): each read as that registry's item.
     let options = Options::default();
-    let items = entries
+    let items = others
         .into_iter()
-        .enumerate()
         .map(|(index, e)| match e {
             Entry::Raw(v, _) | Entry::Unknown(v) => normalize_item(index, &v, registry, &options)
                 .0
                 .map_err(issue_text),
             Entry::Text(_) | Entry::Other => Err(NOT_AN_OBJECT.to_owned()),
-            Entry::Candidate(_) => unreachable!("refused above"),
+            Entry::Candidate(_) => unreachable!("not kept aside"),
         })
         .collect();
     Ok(Input {
@@ -236,7 +257,11 @@ fn from_object(value: Value) -> Result<Input> {
     }
     match detect(&value) {
         // One candidate object given on its own.
-        Some(Registry::Candidates) => from_entries(vec![entry(value)], false),
+        Some(Registry::Candidates) => {
+            let mut one = Entries::default();
+            one.push(entry(value));
+            from_entries(one, false)
+        }
         Some(registry) => normalized(&value, registry, &Options::default(), demo),
         // A registry's empty result list: nothing to recommend, nothing wrong.
         None if LIST_KEYS.iter().any(|k| {
@@ -272,7 +297,7 @@ fn from_object(value: Value) -> Result<Input> {
 /// The top level, read as a stream.
 enum Top {
     List {
-        entries: Vec<Entry>,
+        entries: Entries,
         demo: bool,
     },
     /// An object without `candidates`.
@@ -348,27 +373,28 @@ impl<'de> Visitor<'de> for TopSeed {
 struct ItemsSeed;
 
 impl<'de> DeserializeSeed<'de> for ItemsSeed {
-    type Value = Vec<Entry>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Vec<Entry>, D::Error> {
+    type Value = Entries;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Entries, D::Error> {
         d.deserialize_seq(self)
     }
 }
 
 impl<'de> Visitor<'de> for ItemsSeed {
-    type Value = Vec<Entry>;
+    type Value = Entries;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("`candidates` to be a JSON array of candidate objects")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<Entry>, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Entries, A::Error> {
+        let mut out = Entries::default();
+        out.items.reserve(seq.size_hint().unwrap_or(0).min(1 << 16));
         // Plain candidates skip the JSON tree (the fast path); everything else is classified as a value.
         while let Some(item) = seq.next_element::<crate::model::fast::Entry>()? {
-            out.push(match item {
-                crate::model::fast::Entry::Candidate(c) => Entry::Candidate(Ok(c)),
-                crate::model::fast::Entry::Value(v) => entry(v),
-            });
+            match item {
+                crate::model::fast::Entry::Candidate(c) => out.items.push(Ok(c)),
+                crate::model::fast::Entry::Value(v) => out.push(entry(v)),
+            }
         }
         Ok(out)
     }

@@ -11,6 +11,8 @@ use serde_json::Value;
 pub struct ListWriter {
     buf: Vec<u8>,
     len: usize,
+    /// How many items are coming, when known: after the first, room for all is reserved at once.
+    expected: usize,
 }
 
 impl Default for ListWriter {
@@ -18,17 +20,37 @@ impl Default for ListWriter {
         ListWriter {
             buf: vec![b'['],
             len: 0,
+            expected: 0,
         }
     }
 }
 
+/// The most [`ListWriter::for_items`] reserves ahead; past it the buffer grows as usual.
+pub const RESERVE_CAP: usize = 64 << 20;
+
 impl ListWriter {
+    /// A writer for `n` items. Growing a 40 MB buffer by doubling copies it again and again (and in
+    /// the component, where memory is never given back, keeps every old copy's pages): once the first
+    /// item is written, room for all `n` at its size plus a quarter is reserved in one step (at most
+    /// [`RESERVE_CAP`], so one outsized first item cannot claim memory the rest will not use).
+    pub fn for_items(n: usize) -> Self {
+        ListWriter {
+            expected: n,
+            ..ListWriter::default()
+        }
+    }
+
     pub fn push(&mut self, item: &impl Serialize) {
         if self.len > 0 {
             self.buf.push(b',');
         }
         serde_json::to_writer(&mut self.buf, item).expect("results always serialize");
         self.len += 1;
+        if self.len == 1 && self.expected > 1 {
+            let each = self.buf.len();
+            let want = each.saturating_mul(self.expected - 1).saturating_mul(5) / 4;
+            self.buf.reserve(want.min(RESERVE_CAP));
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -67,7 +89,16 @@ pub fn object(head: Value, lists: Vec<(&str, ListWriter)>) -> String {
         members.push((k.to_owned(), Member::List(l)));
     }
     members.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out = String::from("{");
+    // Room for the lists at once (the head's members are short).
+    let lists: usize = members
+        .iter()
+        .map(|(_, m)| match m {
+            Member::List(l) => l.buf.len() + 1,
+            Member::Value(_) => 0,
+        })
+        .sum();
+    let mut out = String::with_capacity(lists + 1024);
+    out.push('{');
     for (i, (k, m)) in members.into_iter().enumerate() {
         if i > 0 {
             out.push(',');

@@ -113,6 +113,18 @@ fn a_mixed_list_is_refused_naming_the_item() {
         m.contains("item 1") && m.contains("item 0") && m.contains("normalize --from github"),
         "{m}"
     );
+    // Raw items first: the first candidate is named, after entries that are not candidates.
+    let text = json!([
+        {"full_name": "c/d", "html_url": "https://github.com/c/d", "description": "A repository."},
+        "a stray string",
+        {"skill_id": "github:a/b", "name": "b", "url": "https://github.com/a/b", "description": "Does a thing well enough."}
+    ])
+    .to_string();
+    let m = err(&text);
+    assert!(
+        m.contains("item 0 is a raw") && m.contains("item 2 is a candidate"),
+        "{m}"
+    );
 }
 
 #[test]

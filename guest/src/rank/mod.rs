@@ -1244,7 +1244,7 @@ impl Ranking {
     pub fn into_json_text(self, skipped: Vec<Value>) -> String {
         let count = self.ranked.len();
         let weights = self.weights();
-        let mut ranked = crate::json::ListWriter::default();
+        let mut ranked = crate::json::ListWriter::for_items(count);
         for (i, r) in self.ranked.into_iter().enumerate() {
             ranked.push(&r.to_json(i + 1));
         }
