@@ -644,12 +644,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     // The keyword automaton runs once over the whole file; each physical line takes the occurrences
     // that start on it (the rules they belong to are the line's candidates).
     let mut keywords = rules.keywords_in(content).peekable();
-    let mut candidates = super::rules::RuleBits::new();
+    let mut candidates = super::rules::Candidates::new();
     // The previous physical line when it is prose that the current line may continue (a soft-wrapped
     // Markdown paragraph): its number, start, end (after its terminator) and keyword candidates.
     // Phrases broken over the line break are matched on the two lines joined
     // ([`continues_paragraph`]).
-    let mut prev_prose: Option<(usize, usize, usize, super::rules::RuleBits)> = None;
+    let mut prev_prose: Option<(usize, usize, usize, super::rules::Candidates)> = None;
     let mut end = 0;
     // Lines with their terminators, then "\n" / "\r\n" stripped: the lines `str::lines` gives.
     for (idx, raw) in lines_inclusive(content).enumerate() {

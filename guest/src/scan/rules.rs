@@ -169,6 +169,11 @@ pub struct RuleSet {
     /// keywords stay out of the automaton, whose table would otherwise need a column for each byte
     /// of every CJK, Cyrillic or Japanese keyword (a line holding one is never plain ASCII).
     non_ascii: RuleBits,
+    /// For each pattern of the automaton, its number as a required fragment, if it is one.
+    fragment: Vec<Option<u16>>,
+    /// For each rule, its required groups as fragment numbers ([`super::literals`]): the regex
+    /// runs on a line only when every group has a fragment there.
+    required: Vec<Vec<Vec<u16>>>,
     regexes: Vec<OnceLock<Regex>>,
     unless: Vec<OnceLock<Vec<Regex>>>,
     /// Which of each rule's capture groups are named (the captures a fact keeps).
@@ -240,6 +245,68 @@ impl RuleBits {
     }
 }
 
+/// Most distinct required fragments ([`super::literals`]) a rule file may use; past it a rule's
+/// further groups are not checked (which only costs time).
+pub const MAX_FRAGMENTS: usize = 512;
+
+/// A set of required fragments (by number), one bit each: those that occur on a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FragmentBits([u64; MAX_FRAGMENTS / 64]);
+
+impl Default for FragmentBits {
+    fn default() -> Self {
+        FragmentBits([0; MAX_FRAGMENTS / 64])
+    }
+}
+
+impl FragmentBits {
+    pub fn insert(&mut self, f: u16) {
+        self.0[f as usize / 64] |= 1 << (f % 64);
+    }
+
+    pub fn contains(&self, f: u16) -> bool {
+        self.0[f as usize / 64] & (1 << (f % 64)) != 0
+    }
+}
+
+/// What a line's keyword occurrences tell: the candidate rules (their keywords occur) and the
+/// required fragments that occur. Merged for text searched across two lines (a union of both is
+/// never less than what the joined text holds).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Candidates {
+    pub rules: RuleBits,
+    pub seen: FragmentBits,
+}
+
+impl Candidates {
+    pub fn new() -> Candidates {
+        Candidates::default()
+    }
+
+    pub fn clear(&mut self) {
+        *self = Candidates::default();
+    }
+
+    pub fn union(&mut self, other: &Candidates) {
+        self.rules.union(&other.rules);
+        for (w, o) in self.seen.0.iter_mut().zip(&other.seen.0) {
+            *w |= o;
+        }
+    }
+
+    pub fn remove(&mut self, rule: usize) {
+        self.rules.remove(rule);
+    }
+
+    pub fn contains(&self, rule: usize) -> bool {
+        self.rules.contains(rule)
+    }
+
+    pub fn iter_and<'a>(&'a self, mask: &'a RuleBits) -> impl Iterator<Item = usize> + 'a {
+        self.rules.iter_and(mask)
+    }
+}
+
 /// A rule that fired on a line: which, and the byte range of the match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hit {
@@ -262,24 +329,25 @@ pub struct Hit {
 /// (`\p{…}`), keeps Unicode semantics.
 /// Either way a match is reported on character boundaries ([`Hit`], [`char_span`]).
 pub(crate) fn line_regex(pattern: &str) -> Result<Regex, String> {
-    let pattern = ascii_word_boundaries(pattern);
     let config = Regex::config().auto_prefilter(false);
-    if pattern.is_ascii() {
-        let ascii = regex_automata::util::syntax::Config::new()
-            .unicode(false)
-            .utf8(false);
-        if let Ok(re) = Regex::builder()
-            .configure(config.clone())
-            .syntax(ascii)
-            .build(&pattern)
-        {
-            return Ok(re);
-        }
-    }
     Regex::builder()
         .configure(config)
-        .build(&pattern)
+        .build_from_hir(&line_hir(pattern)?)
         .map_err(|e| e.to_string())
+}
+
+/// The syntax tree [`line_regex`] compiles: with ASCII semantics when the pattern is ASCII and
+/// parses so, else Unicode. The required fragments ([`super::literals`]) are read from the same
+/// tree, so they hold for the regex that runs.
+pub(crate) fn line_hir(pattern: &str) -> Result<regex_syntax::hir::Hir, String> {
+    use regex_automata::util::syntax::{Config, parse_with};
+    let pattern = ascii_word_boundaries(pattern);
+    if pattern.is_ascii()
+        && let Ok(hir) = parse_with(&pattern, &Config::new().unicode(false).utf8(false))
+    {
+        return Ok(hir);
+    }
+    parse_with(&pattern, &Config::new()).map_err(|e| e.to_string())
 }
 
 /// `start..end` widened to the nearest character boundaries of `text` (a byte-semantics regex may
@@ -390,6 +458,45 @@ impl RuleSet {
                 }
             }
         }
+        // Required fragments join the automaton as patterns of their own (or share a keyword's).
+        let mut fragment: Vec<Option<u16>> = vec![None; patterns.len()];
+        let mut fragments = 0usize;
+        let mut required = Vec::with_capacity(n);
+        for r in &file.rules {
+            let hir = line_hir(&r.pattern).map_err(|e| format!("rule {}: {e}", r.id))?;
+            let mut groups = Vec::new();
+            for group in super::literals::groups_for(&hir, &r.keywords) {
+                let mut numbers = Vec::with_capacity(group.len());
+                for f in group {
+                    let p = match patterns.iter().position(|p| *p == f) {
+                        Some(p) => p,
+                        None => {
+                            patterns.push(f);
+                            keyword_rules.push(RuleBits::new());
+                            word_rules.push(RuleBits::new());
+                            fragment.push(None);
+                            patterns.len() - 1
+                        }
+                    };
+                    if fragment[p].is_none() && fragments < MAX_FRAGMENTS {
+                        fragment[p] = Some(fragments as u16);
+                        fragments += 1;
+                    }
+                    match fragment[p] {
+                        Some(number) => numbers.push(number),
+                        // Out of numbers: the group is not checked (the regex decides).
+                        None => {
+                            numbers.clear();
+                            break;
+                        }
+                    }
+                }
+                if !numbers.is_empty() {
+                    groups.push(numbers);
+                }
+            }
+            required.push(groups);
+        }
         let keywords = Keywords::new(&patterns)?;
         Ok(RuleSet {
             rules: file.rules,
@@ -400,6 +507,8 @@ impl RuleSet {
             in_code,
             in_prose,
             non_ascii,
+            fragment,
+            required,
             regexes: (0..n).map(|_| OnceLock::new()).collect(),
             unless: (0..n).map(|_| OnceLock::new()).collect(),
             named_groups: (0..n).map(|_| OnceLock::new()).collect(),
@@ -514,7 +623,7 @@ impl RuleSet {
 
     /// The rules that fire on `line` in a context where `in_code` tells fenced/script code from prose.
     pub fn scan_line(&self, line: &str, in_code: bool) -> Vec<Hit> {
-        let mut candidates = RuleBits::new();
+        let mut candidates = Candidates::new();
         if !crate::is_ascii(line) {
             self.add_non_ascii(&mut candidates);
         }
@@ -550,9 +659,12 @@ impl RuleSet {
         &self,
         text: &str,
         (start, end, keyword): (usize, usize, usize),
-        out: &mut RuleBits,
+        out: &mut Candidates,
     ) {
-        out.union(&self.keyword_rules[keyword]);
+        if let Some(f) = self.fragment[keyword] {
+            out.seen.insert(f);
+        }
+        out.rules.union(&self.keyword_rules[keyword]);
         let words = &self.word_rules[keyword];
         if !words.is_empty() {
             let bytes = text.as_bytes();
@@ -560,19 +672,19 @@ impl RuleSet {
             let before = start == 0 || !word(bytes[start - 1]);
             let after = end == bytes.len() || !word(bytes[end]);
             if before && after {
-                out.union(words);
+                out.rules.union(words);
             }
         }
     }
 
     /// Add the rules that have a keyword outside ASCII (for a line that is not plain ASCII).
-    pub fn add_non_ascii(&self, out: &mut RuleBits) {
-        out.union(&self.non_ascii);
+    pub fn add_non_ascii(&self, out: &mut Candidates) {
+        out.rules.union(&self.non_ascii);
     }
 
     /// Of the `candidates` (rules whose keywords occur on `line`), those that apply where the line
     /// is (code or prose) and whose regex matches while no exemption does, in rule order.
-    pub fn confirm(&self, line: &str, in_code: bool, candidates: &RuleBits) -> Vec<Hit> {
+    pub fn confirm(&self, line: &str, in_code: bool, candidates: &Candidates) -> Vec<Hit> {
         self.confirm_in(line, self.scope(in_code, false), candidates)
     }
 
@@ -596,9 +708,9 @@ impl RuleSet {
         &self,
         line: &str,
         scope: std::borrow::Cow<'_, RuleBits>,
-        candidates: &RuleBits,
+        candidates: &Candidates,
     ) -> Vec<Hit> {
-        if candidates.is_empty() {
+        if candidates.rules.is_empty() {
             return Vec::new();
         }
         let scope = scope.as_ref();
@@ -607,6 +719,12 @@ impl RuleSet {
         // lazy DFA gives up and the fallback engine's cache for 101 patterns takes ~290 MiB.)
         let mut hits = Vec::new();
         for i in candidates.iter_and(scope) {
+            // A required word is missing: the regex cannot match (the common case on prose that
+            // mentions a rule's keyword in passing).
+            let present = |group: &Vec<u16>| group.iter().any(|&f| candidates.seen.contains(f));
+            if !self.required[i].iter().all(present) {
+                continue;
+            }
             if let Some(m) = self.regex(i).find(line.as_bytes())
                 && !self
                     .exemptions(i)
@@ -627,7 +745,48 @@ impl RuleSet {
 
 #[cfg(test)]
 mod boundary_tests {
-    use super::{ascii_word_boundaries, line_regex};
+    use super::{RuleSet, ascii_word_boundaries, line_regex};
+
+    /// The required fragments never hide a match: on every example line of every rule (must-match
+    /// and must-not-match, so lines near each rule's shape), any rule whose regex matches has each
+    /// of its groups present.
+    #[test]
+    fn required_fragments_hold_wherever_a_regex_matches() {
+        let set = RuleSet::builtin();
+        let fragment_text: Vec<(u16, &str)> = set
+            .fragment
+            .iter()
+            .zip(&set.patterns)
+            .filter_map(|(f, p)| f.map(|f| (f, p.as_str())))
+            .collect();
+        let text_of = |f: u16| fragment_text.iter().find(|(g, _)| *g == f).map(|(_, t)| *t);
+        let lines: Vec<&String> = set
+            .rules
+            .iter()
+            .flat_map(|r| r.examples_match.iter().chain(&r.no_match))
+            .collect();
+        let mut checked = 0;
+        for (i, _) in set.rules.iter().enumerate() {
+            for line in &lines {
+                if !set.regex(i).is_match(line.as_bytes()) {
+                    continue;
+                }
+                let lower = line.to_ascii_lowercase();
+                for group in &set.required[i] {
+                    checked += 1;
+                    assert!(
+                        group
+                            .iter()
+                            .any(|&f| lower.contains(text_of(f).expect("numbered fragment"))),
+                        "rule {} matches {line:?} without any of {:?}",
+                        set.rules[i].id,
+                        group.iter().map(|&f| text_of(f)).collect::<Vec<_>>()
+                    );
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} groups checked");
+    }
 
     #[test]
     fn word_boundaries_become_ascii_ones_and_escapes_stay() {

@@ -506,7 +506,7 @@ mod whole_word_keywords {
             .position(|r| r.id == "network.netcat-exec")
             .unwrap();
         let candidates = |line: &str| {
-            let mut out = crate::scan::rules::RuleBits::new();
+            let mut out = crate::scan::rules::Candidates::new();
             for k in set.keywords_in(line) {
                 set.add_candidates(line, k, &mut out);
             }
