@@ -247,7 +247,7 @@ impl RuleBits {
 
 /// Most distinct required fragments ([`super::literals`]) a rule file may use; past it a rule's
 /// further groups are not checked (which only costs time).
-pub const MAX_FRAGMENTS: usize = 512;
+pub const MAX_FRAGMENTS: usize = 1024;
 
 /// A set of required fragments (by number), one bit each: those that occur on a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -786,6 +786,10 @@ mod boundary_tests {
             }
         }
         assert!(checked > 100, "only {checked} groups checked");
+        // Every group of the bundled rules got its number (past the limit a group would silently
+        // stop filtering).
+        let numbered = set.fragment.iter().flatten().count();
+        assert!(numbered < super::MAX_FRAGMENTS, "{numbered} fragments");
     }
 
     #[test]
