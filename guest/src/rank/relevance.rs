@@ -615,8 +615,12 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     }
     let coverage = if all > 0.0 { have / all } else { 0.0 };
     // The right action on another object is a miss; a listing that names no object of its own
-    // (a proofreader, a translator) merely lacks the request's.
-    let object_miss = !q.objects.is_empty() && !object_hit && doc.has_object;
+    // (a proofreader, a translator) merely lacks the request's. A request that names only generic
+    // objects ('split the data into a file per region') has not said what it works on, so a
+    // listing's specific object (a spreadsheet) is no other object: it only lacks the generic word.
+    let lex = lexicon();
+    let specific_request = q.objects.iter().any(|&o| !lex.concepts[o].generic);
+    let object_miss = specific_request && !object_hit && doc.has_object;
     // A conversion the other way round, or from the same source to another target.
     // One conversion the listing offers is enough ("into a GIF for the README" reads as two
     // targets); otherwise one it does the other way round, or to another target, is a miss.
