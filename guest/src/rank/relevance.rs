@@ -607,7 +607,11 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                 if *kind == Kind::Object && m > 0.0 && q.objects.contains(concept) {
                     object_hit = true;
                 }
-                if *kind == Kind::Action && !u.side && m >= CORE_ACTION && q.actions.contains(concept) {
+                if *kind == Kind::Action
+                    && !u.side
+                    && m >= CORE_ACTION
+                    && q.actions.contains(concept)
+                {
                     action_hit = true;
                 }
                 m

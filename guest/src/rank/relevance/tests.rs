@@ -422,7 +422,10 @@ fn a_request_that_names_only_generic_objects_does_not_make_a_specific_listing_a_
         "Split one large Excel sheet into parts by the values of a column.",
     );
     // 'data' and 'file' say nothing about the format: a spreadsheet splitter is no other object.
-    for task in ["split the sales data into a few files by region", "把销售数据按地区拆成几个文件"] {
+    for task in [
+        "split the sales data into a few files by region",
+        "把销售数据按地区拆成几个文件",
+    ] {
         let m = strength(&mut v, &splitter, task);
         assert!(!m.object_miss, "{task}: {m:?}");
     }
