@@ -36,6 +36,11 @@ pub const MIN_TASK_MATCH: [(Script, f64); 3] = [
     (Script::Han, 0.22),
     (Script::Mixed, 0.25),
 ];
+/// A match that has the request's goal action on the request's object (`rank::Ranked::core_match`)
+/// needs only this share of the cut-off: the structure says it does the job, and what keeps its
+/// strength low is the request's other words (a date, a name, a story around the ask). Matches
+/// that only share an object or a topic keep the full cut-off.
+pub const CORE_MATCH_SHARE: f64 = 0.6;
 /// With a task, alternatives need at least this relevance (see `rank::Ranked::relevance`).
 pub const RELEVANCE_FLOOR: f64 = 0.2;
 
@@ -374,7 +379,15 @@ pub fn run_with(
             let relevant: Vec<usize> = positions
                 .iter()
                 .copied()
-                .filter(|&i| task.is_none() || ranking.ranked[i].coverage >= floor)
+                .filter(|&i| {
+                    let r = &ranking.ranked[i];
+                    let floor = if r.core_match {
+                        floor * CORE_MATCH_SHARE
+                    } else {
+                        floor
+                    };
+                    task.is_none() || r.coverage >= floor
+                })
                 .collect();
             let alternatives_ok =
                 |&&i: &&usize| task.is_none() || ranking.ranked[i].relevance >= RELEVANCE_FLOOR;

@@ -20,60 +20,79 @@ struct Floors {
 }
 
 /// The 298 tasks before `heldout-3` (dev, the first held-out split and `heldout-2`), ranked among
-/// all 219 listings. The 15 listings of `heldout-4` (catch-alls, popular neighbours on the wrong
+/// all 231 listings. The 15 listings of `heldout-4` (catch-alls, popular neighbours on the wrong
 /// object) cost main 8188d34's ranking 2 of these tasks (236 → 234 of 298, NDCG@3 0.825 → 0.819);
-/// the floors are those of branch `ranking4` (238/298, 0.831). BENCHMARKS.md has the history.
+/// branch `ranking4` reached 238/298, 0.831; branch `ranking5` (with the 12 listings of
+/// `heldout-5`) 240/298, 0.843. BENCHMARKS.md has the history.
 const BEFORE_HELDOUT_3: Floors = Floors {
-    without: &["heldout-3", "heldout-4"],
+    without: &["heldout-3", "heldout-4", "heldout-5"],
     slices: &[
-        ("all", 79.5, 0.83),
-        ("dev", 88.5, 0.885),
-        ("held-out", 71.0, 0.77),
-        ("batch:heldout-2", 68.5, 0.76),
-        ("lang:en", 76.0, 0.80),
-        ("lang:zh", 81.5, 0.85),
-        ("lang:mixed", 89.0, 0.87),
+        ("all", 80.0, 0.84),
+        ("dev", 88.5, 0.89),
+        ("held-out", 72.5, 0.795),
+        ("batch:heldout-2", 68.5, 0.765),
+        ("lang:en", 77.5, 0.815),
+        ("lang:zh", 81.5, 0.86),
+        ("lang:mixed", 89.5, 0.875),
     ],
-    max_traps: 13,
-    max_silent_relevant: 5,
+    max_traps: 11,
+    max_silent_relevant: 2,
 };
 
-/// The 375 tasks up to the 77-task batch `heldout-3`, among all 219 listings (main 8188d34: 288,
-/// NDCG@3 0.808; `ranking4`: 293, 0.819).
+/// The 375 tasks up to the 77-task batch `heldout-3` (main 8188d34: 288, NDCG@3 0.808;
+/// `ranking4`: 293, 0.819; `ranking5`: 295, 0.829).
 const BEFORE_HELDOUT_4: Floors = Floors {
-    without: &["heldout-4"],
+    without: &["heldout-4", "heldout-5"],
     slices: &[
-        ("all", 78.0, 0.815),
-        ("held-out", 71.0, 0.77),
+        ("all", 78.5, 0.825),
+        ("held-out", 72.0, 0.785),
         ("batch:heldout-3", 71.0, 0.77),
-        ("lang:en", 75.5, 0.79),
-        ("lang:zh", 77.5, 0.825),
-        ("lang:mixed", 91.0, 0.885),
+        ("lang:en", 76.5, 0.805),
+        ("lang:zh", 77.5, 0.835),
+        ("lang:mixed", 91.5, 0.89),
+    ],
+    max_traps: 14,
+    max_silent_relevant: 3,
+};
+
+/// The 445 tasks up to the 70-task batch `heldout-4` (written before the ranking changes of
+/// `ranking4`: main 8188d34 scored 33/70 on it, NDCG@3 0.588). Main 9e1d59d: 349/445, 0.829;
+/// with the 12 listings of `heldout-5` 348/445, 0.825; `ranking5`: 353/445, 0.837.
+const BEFORE_HELDOUT_5: Floors = Floors {
+    without: &["heldout-5"],
+    slices: &[
+        ("all", 79.0, 0.835),
+        ("held-out", 74.5, 0.81),
+        ("batch:heldout-4", 82.5, 0.875),
+        ("lang:en", 78.5, 0.82),
+        ("lang:zh", 77.5, 0.835),
+        ("lang:mixed", 90.5, 0.895),
     ],
     max_traps: 16,
-    max_silent_relevant: 6,
+    max_silent_relevant: 4,
 };
 
-/// The whole benchmark with the 70-task batch `heldout-4` (written before the ranking changes of
-/// `ranking4`: main 8188d34 scored 33/70 on it, NDCG@3 0.588; whole 321/445, 0.774).
+/// The whole benchmark with the 65-task batch `heldout-5` (written on `ranking5` before any
+/// ranking change there: main 9e1d59d scored 39/65 on it, NDCG@3 0.684, 8 traps picked; whole
+/// 387/510, 0.807).
 const WHOLE: Floors = Floors {
     without: &[],
     slices: &[
-        ("all", 78.0, 0.825),
-        ("held-out", 73.0, 0.795),
-        ("batch:heldout-4", 79.5, 0.875),
-        ("lang:en", 77.0, 0.81),
-        ("lang:zh", 77.0, 0.83),
-        ("lang:mixed", 88.5, 0.89),
+        ("all", 80.5, 0.845),
+        ("held-out", 77.5, 0.825),
+        ("batch:heldout-5", 92.0, 0.905),
+        ("lang:en", 80.5, 0.83),
+        ("lang:zh", 79.0, 0.845),
+        ("lang:mixed", 88.5, 0.885),
     ],
-    max_traps: 18,
-    max_silent_relevant: 8,
+    max_traps: 16,
+    max_silent_relevant: 4,
 };
 
-/// At least this many of the no-match requests stay silent (7, not 8, since typo correction keeps a
-/// word's first letter: 'light' is no longer read as 'flight', which had made the car request
-/// silent by accident).
-const MIN_NO_MATCH_SILENT: usize = 7;
+/// At least this many of the 26 no-match requests stay silent (the 16 older ones: 7, since typo
+/// correction keeps a word's first letter; 'light' is no longer read as 'flight'. The 10 of
+/// `heldout-5`: 3).
+const MIN_NO_MATCH_SILENT: usize = 10;
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
     let bench = floors
@@ -143,6 +162,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
     );
     let mut failures = check(&bench, &BEFORE_HELDOUT_3);
     failures.extend(check(&bench, &BEFORE_HELDOUT_4));
+    failures.extend(check(&bench, &BEFORE_HELDOUT_5));
     failures.extend(check(&bench, &WHOLE));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -208,6 +208,9 @@ pub struct Ranked {
     /// The absolute match strength with the task, in [0, 1] (see [`relevance::Match::strength`]):
     /// what the pick's cut-off reads.
     pub coverage: f64,
+    /// With a task: the match has the request's goal action on its object
+    /// ([`relevance::Match::core`]), so the pick's cut-off is lower.
+    pub core_match: bool,
     /// With a task: how far below the best candidate's relevance this one's is, in steps of
     /// [`relevance::BAND`] (0 = the top band); the order puts bands before the score.
     pub band: u32,
@@ -829,6 +832,7 @@ pub fn rank_for(
                 exact_name_match: exact,
                 relevance,
                 coverage: strength,
+                core_match: exact || m.core,
                 band: 0,
                 work_family,
                 tie,

@@ -68,6 +68,10 @@ pub const OBJECTLESS_ACTION: f64 = 1.0;
 pub const GENERIC_MAKING: &str = "create";
 /// An action when the request names no known object but other words.
 pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
+/// The least match of a goal action that counts towards [`Match::core`]: bound to the request's
+/// object (or the request names none) in the name, the first sentence, the categories or the rest
+/// of the description; an action only in another clause or sentence of the object does not count.
+pub const CORE_ACTION: f64 = 0.5;
 /// Coverage kept by a candidate that matches none of the request's objects.
 pub const OBJECT_MISS: f64 = 0.25;
 /// Strength kept by a listing that only makes the request's object out of another object (an
@@ -478,6 +482,14 @@ pub struct Match {
     pub coverage: f64,
     /// Indices of the units matched (fully or partly), in request order.
     pub matched: Vec<usize>,
+    /// The candidate does what the request asks on what it names: one of the request's goal
+    /// actions matches, bound to the request's object, and so does one of the request's specific
+    /// objects (a request that names none has no such structure to trust: 'why is the engine
+    /// light on' shares only the action with a Kubernetes troubleshooter). The pick's cut-off is
+    /// lower for such a match
+    /// (`recommend::CORE_MATCH_SHARE`): a short or paraphrased request with both right is weak only
+    /// because of the words around them.
+    pub core: bool,
     /// The candidate names none of the request's objects.
     pub object_miss: bool,
     /// The candidate converts the other way round (Word → PDF asked, PDF → Word offered).
@@ -586,6 +598,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let mut all = 0.0;
     let mut matched = Vec::new();
     let mut object_hit = false;
+    let mut action_hit = false;
     for (i, u) in q.units.iter().enumerate() {
         all += u.weight;
         let m = match &u.kind {
@@ -593,6 +606,13 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                 let m = concept_match(q, i, *concept, *kind, doc);
                 if *kind == Kind::Object && m > 0.0 && q.objects.contains(concept) {
                     object_hit = true;
+                }
+                if *kind == Kind::Action
+                    && !u.side
+                    && m >= CORE_ACTION
+                    && q.actions.contains(concept)
+                {
+                    action_hit = true;
                 }
                 m
             }
@@ -615,8 +635,13 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     }
     let coverage = if all > 0.0 { have / all } else { 0.0 };
     // The right action on another object is a miss; a listing that names no object of its own
-    // (a proofreader, a translator) merely lacks the request's.
-    let object_miss = !q.objects.is_empty() && !object_hit && doc.has_object;
+    // (a proofreader, a translator) merely lacks the request's. A request that names only generic
+    // objects ('split the data into a file per region') has not said what it works on, so a
+    // listing's specific object (a spreadsheet) is no other object: it only lacks the generic word.
+    let lex = lexicon();
+    let specific_request = q.objects.iter().any(|&o| !lex.concepts[o].generic);
+    let object_miss = specific_request && !object_hit && doc.has_object;
+    let core = action_hit && object_hit && specific_request;
     // A conversion the other way round, or from the same source to another target.
     // One conversion the listing offers is enough ("into a GIF for the README" reads as two
     // targets); otherwise one it does the other way round, or to another target, is a miss.
@@ -709,6 +734,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         } * if other_language { LANGUAGE_FIT } else { 1.0 },
         coverage,
         matched,
+        core: core && !reversed && !target_only && !doc.catch_all,
         object_miss,
         reversed,
         target_only,

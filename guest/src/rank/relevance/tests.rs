@@ -412,3 +412,53 @@ fn one_offered_conversion_is_enough() {
     );
     assert!(!m.reversed, "{m:?}");
 }
+
+#[test]
+fn a_request_that_names_only_generic_objects_does_not_make_a_specific_listing_a_miss() {
+    let mut v = Vocab::default();
+    let splitter = doc(
+        &mut v,
+        "sheet splitter",
+        "Split one large Excel sheet into parts by the values of a column.",
+    );
+    // 'data' and 'file' say nothing about the format: a spreadsheet splitter is no other object.
+    for task in [
+        "split the sales data into a few files by region",
+        "把销售数据按地区拆成几个文件",
+    ] {
+        let m = strength(&mut v, &splitter, task);
+        assert!(!m.object_miss, "{task}: {m:?}");
+    }
+    // A specific object the listing lacks still is a miss.
+    let m = strength(&mut v, &splitter, "split this PDF into chapters");
+    assert!(m.object_miss, "{m:?}");
+}
+
+#[test]
+fn a_core_match_has_the_goal_action_on_the_request_s_object() {
+    let mut v = Vocab::default();
+    let merge = doc(
+        &mut v,
+        "pdf merge",
+        "Combine several PDFs into a single file.",
+    );
+    let reader = doc(
+        &mut v,
+        "pdf reader",
+        "Open any PDF, highlight, annotate and bookmark.",
+    );
+    let excel = doc(
+        &mut v,
+        "excel merge",
+        "Merge several Excel workbooks into one sheet.",
+    );
+    // Long requests dilute the strength with their other words; the structure stays.
+    let task = "the three PDFs my accountant sent on Friday for the audit, merge them";
+    assert!(strength(&mut v, &merge, task).core);
+    // The object without the action, and the action on another object, are no core match.
+    assert!(!strength(&mut v, &reader, task).core);
+    assert!(!strength(&mut v, &excel, task).core);
+    // A request that names no specific object has no structure to trust.
+    let m = strength(&mut v, &merge, "combine them, the usual way");
+    assert!(!m.core, "{m:?}");
+}
