@@ -537,6 +537,7 @@ fn in_process(sink: &At<'_>) -> bool {
         || m.starts_with("require")
         || m.starts_with("runpy")
         || m.starts_with("exec(")
+        || m.starts_with("import(")
         || m.starts_with("Import-Module")
         || head.starts_with("source ")
         || head.starts_with(". ")
