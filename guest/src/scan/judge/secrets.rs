@@ -439,7 +439,125 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     }
     staged(b, flows, out);
     bundle_wide(b, flows, out);
+    linked_modules(b, flows, out);
     uploads(b, flows, out);
+}
+
+/// A module of the bundle's code that reads credential stores (SSH keys, cloud or CLI tokens,
+/// browser data, wallets) and another module that sends a body to a host no vendor list knows,
+/// tied together by imports (one imports the other, or a third imports both): the value passes
+/// between files through function results the per-file flow cannot follow. A client that only
+/// used the credentials would talk to the service they belong to.
+fn linked_modules(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    use crate::scan::content::FileKind;
+    if out
+        .iter()
+        .any(|f| f.category == "exfiltration" && f.severity == Severity::Critical)
+    {
+        return;
+    }
+    let code = |f: &File<'_>| f.kind == FileKind::Code;
+    for (ri, reader) in b.files.iter().enumerate().filter(|(_, f)| code(f)) {
+        let Some(src) = reader
+            .facts
+            .facts
+            .iter()
+            .find(|f| !f.prose && credential_store(b, f))
+            .map(|fact| At {
+                file: reader,
+                fact,
+            })
+        else {
+            continue;
+        };
+        for (si, (sender, flow)) in b.files.iter().zip(flows).enumerate() {
+            if si == ri || !code(sender) {
+                continue;
+            }
+            let linked = imports(sender.content, module_stem(reader.path))
+                || imports(reader.content, module_stem(sender.path))
+                || b.files.iter().enumerate().any(|(gi, g)| {
+                    gi != ri
+                        && gi != si
+                        && imports(g.content, module_stem(reader.path))
+                        && imports(g.content, module_stem(sender.path))
+                });
+            if !linked {
+                continue;
+            }
+            for sink in b.in_file(sender, FactKind::NetSend).filter(|s| !s.fact.prose) {
+                let idx = sender.facts.index_of(sink.fact);
+                let (dest, _) = destination(b, sender, flow, idx);
+                let Some(d) = dest.filter(|d| {
+                    d.class.is_suspicious()
+                        || d.class == HostClass::Unknown
+                            && crate::scan::hosts::vendor_of_host(&d.host).is_none()
+                }) else {
+                    continue;
+                };
+                // The request's options often follow on the next lines (`fetch(url, {` … `body:`).
+                let options: String = sender
+                    .content
+                    .lines()
+                    .skip(sink.fact.line.saturating_sub(1) as usize)
+                    .take(REQUEST_LINES)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if !sends_body(&options) {
+                    continue;
+                }
+                let why = format!(
+                    "{} reads {} (at {}) and {}, which the same code imports, sends a body to {} ({}) at {}. Credentials read in one module and posted by another to a host that is not their service's are the shape of a stealer: do not install this skill.",
+                    reader.path,
+                    what(b, &src),
+                    src.place(),
+                    sender.path,
+                    d.host,
+                    d.class.phrase(),
+                    sink.place()
+                );
+                out.push(finding(
+                    "exfiltration.read-and-send",
+                    "exfiltration",
+                    Severity::Critical,
+                    sink,
+                    why,
+                    vec![src.related("source")],
+                ));
+                return;
+            }
+        }
+    }
+}
+
+/// Lines of a request (its first and the options that follow) searched for a body.
+const REQUEST_LINES: usize = 6;
+
+/// A code file's module name: its file name without the extension (`lib/collect.js` → `collect`).
+fn module_stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.split('.').next().unwrap_or(name)
+}
+
+/// Whether `text` imports a module named `stem` (`require('./lib/collect')`, `from .collect import`,
+/// `import collect`, `from './collect.js'`, `. ./collect.sh`, `source lib/collect.sh`).
+fn imports(text: &str, stem: &str) -> bool {
+    if stem.len() < 3 {
+        return false;
+    }
+    text.lines().any(|l| {
+        let t = l.trim_start();
+        let importing = t.contains("require(")
+            || t.starts_with("import ")
+            || t.starts_with("from ")
+            || t.contains(" from ")
+            || t.starts_with("source ")
+            || t.starts_with(". ")
+            || t.contains("import(");
+        importing
+            && names_key(t, stem)
+            && ["/", ".", " ", "'", "\""].iter().any(|p| t.contains(&format!("{p}{stem}")))
+    })
 }
 
 /// Files uploaded (`curl -F x=@file`, `-T file`, `--data-binary @file`, `files={…}`) to a raw IP,
@@ -675,6 +793,17 @@ fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::in_header;
+
+    #[test]
+    fn modules_import_each_other() {
+        use super::{imports, module_stem};
+        assert_eq!(module_stem("lib/collect.js"), "collect");
+        assert!(imports("const { collect } = require('./lib/collect');", "collect"));
+        assert!(imports("from .upload import send", "upload"));
+        assert!(imports("import { upload } from \"./upload.js\";", "upload"));
+        assert!(!imports("// collect the results", "collect"));
+        assert!(!imports("const x = require('fs');", "index"));
+    }
 
     #[test]
     fn bodies_are_told_from_gets() {
