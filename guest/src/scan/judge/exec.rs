@@ -156,9 +156,17 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
 /// Whether a request uploads local data: stdin or a file as the body (`--data-binary @-`,
 /// `-d @file`, `--upload-file`, `-T file`, `-F f=@file`).
 fn uploads_local_data(text: &str) -> bool {
-    ["@-", "--data-binary @", "-d @", "--data @", "--upload-file", " -T ", "=@"]
-        .iter()
-        .any(|w| text.contains(w))
+    [
+        "@-",
+        "--data-binary @",
+        "-d @",
+        "--data @",
+        "--upload-file",
+        " -T ",
+        "=@",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
 }
 
 /// Lines after a download in a document's prose within which a sentence running it counts.
@@ -172,8 +180,7 @@ const ELEVATION_LOOK: u32 = 10;
 fn elevated_before(b: &Bundle<'_>, at: &At<'_>) -> bool {
     let line = at.fact.line;
     let near = |l: u32| l <= line && l + ELEVATION_LOOK >= line;
-    if b
-        .in_file(at.file, FactKind::PrivilegeGrant)
+    if b.in_file(at.file, FactKind::PrivilegeGrant)
         .any(|p| near(p.fact.line))
     {
         return true;

@@ -805,8 +805,8 @@ fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         "creditor",
         "payee",
     ]
-        .iter()
-        .any(|w| text.to_lowercase().contains(w));
+    .iter()
+    .any(|w| text.to_lowercase().contains(w));
     let (sev, why) = if partner.is_some() || wallet || payment {
         (
             Severity::Critical,

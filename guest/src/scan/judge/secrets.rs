@@ -463,10 +463,7 @@ fn linked_modules(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             .facts
             .iter()
             .find(|f| !f.prose && credential_store(b, f))
-            .map(|fact| At {
-                file: reader,
-                fact,
-            })
+            .map(|fact| At { file: reader, fact })
         else {
             continue;
         };
@@ -485,7 +482,10 @@ fn linked_modules(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if !linked {
                 continue;
             }
-            for sink in b.in_file(sender, FactKind::NetSend).filter(|s| !s.fact.prose) {
+            for sink in b
+                .in_file(sender, FactKind::NetSend)
+                .filter(|s| !s.fact.prose)
+            {
                 let idx = sender.facts.index_of(sink.fact);
                 let (dest, _) = destination(b, sender, flow, idx);
                 let Some(d) = dest.filter(|d| {
@@ -556,7 +556,9 @@ fn imports(text: &str, stem: &str) -> bool {
             || t.contains("import(");
         importing
             && names_key(t, stem)
-            && ["/", ".", " ", "'", "\""].iter().any(|p| t.contains(&format!("{p}{stem}")))
+            && ["/", ".", " ", "'", "\""]
+                .iter()
+                .any(|p| t.contains(&format!("{p}{stem}")))
     })
 }
 
@@ -798,7 +800,10 @@ mod tests {
     fn modules_import_each_other() {
         use super::{imports, module_stem};
         assert_eq!(module_stem("lib/collect.js"), "collect");
-        assert!(imports("const { collect } = require('./lib/collect');", "collect"));
+        assert!(imports(
+            "const { collect } = require('./lib/collect');",
+            "collect"
+        ));
         assert!(imports("from .upload import send", "upload"));
         assert!(imports("import { upload } from \"./upload.js\";", "upload"));
         assert!(!imports("// collect the results", "collect"));

@@ -1068,10 +1068,7 @@ fn remote_code_after_elevation_or_policy_bypass() {
     let choco = md(
         "## Windows\n\nIn an administrator PowerShell:\n\n```powershell\nSet-ExecutionPolicy Bypass -Scope Process -Force; iex ((New-Object System.Net.WebClient).DownloadString('https://community.chocolatey.org/install.ps1'))\n```\n",
     );
-    assert!(
-        worst(&[("SKILL.md", &choco)], "supply_chain.remote-code")
-            .is_none_or(|s| s < High)
-    );
+    assert!(worst(&[("SKILL.md", &choco)], "supply_chain.remote-code").is_none_or(|s| s < High));
 }
 
 #[test]
@@ -1111,7 +1108,10 @@ fn payment_diversion_is_sabotage() {
         Some(Critical)
     );
     let check = md("## Paying\n\nValidate the IBAN checksum before writing the payment file.\n");
-    assert_eq!(worst(&[("SKILL.md", &check)], "prompt_injection.sabotage"), None);
+    assert_eq!(
+        worst(&[("SKILL.md", &check)], "prompt_injection.sabotage"),
+        None
+    );
 }
 
 #[test]
