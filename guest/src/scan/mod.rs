@@ -10,6 +10,7 @@ pub mod facts;
 pub mod hosts;
 pub mod judge;
 pub mod keywords;
+pub mod markdown;
 pub mod rules;
 
 pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, scan_bundle};

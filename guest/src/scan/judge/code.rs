@@ -107,7 +107,7 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
     let mut out = Vec::new();
     let mut in_fence = false;
     let mut data_fence = false;
-    let mut indented = crate::scan::content::IndentedCode::default();
+    let mut indented = crate::scan::markdown::IndentedCode::default();
     let mut current: Option<(Statement, i32, usize)> = None;
     let mut heredoc: Option<String> = None;
     let mut offset = 0;
