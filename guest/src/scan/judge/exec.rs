@@ -409,6 +409,14 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
             continue;
         }
         for d in b.in_file(file, FactKind::Download).filter(|d| d.fact.prose) {
+            // The host first: a vendor's or a local download can never be reported here.
+            let host = source_host(b, &d, flow);
+            let Some((mut sev, from)) = grade(host.as_ref()) else {
+                continue;
+            };
+            if sev < Severity::High {
+                continue;
+            }
             let Some(key) = download_key(b, file, d.fact) else {
                 continue;
             };
@@ -424,10 +432,6 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
             if done.contains(&(fi, run.line)) {
                 continue;
             }
-            let host = source_host(b, &d, flow);
-            let Some((mut sev, from)) = grade(host.as_ref()) else {
-                continue;
-            };
             let sink = At { file, fact: run };
             let stealth = stealthy(b, &d, &sink);
             if stealth.is_some() && sev == Severity::High {
