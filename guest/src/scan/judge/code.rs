@@ -89,8 +89,8 @@ fn heredoc_word(line: &str) -> Option<String> {
     (!word.is_empty() && !line[i..].starts_with("<<<")).then_some(word)
 }
 
-/// The code statements of a file: in Markdown, the lines of fenced code blocks only (each block's
-/// lines continue the previous block's, as a reader runs them in order).
+/// The code statements of a file: in Markdown, the lines of fenced and indented code blocks only
+/// (each block's lines continue the previous block's, as a reader runs them in order).
 pub fn statements(content: &str, kind: FileKind) -> Vec<Statement> {
     statements_of(content, kind, false)
 }
@@ -107,6 +107,7 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
     let mut out = Vec::new();
     let mut in_fence = false;
     let mut data_fence = false;
+    let mut indented = crate::scan::markdown::IndentedCode::default();
     let mut current: Option<(Statement, i32, usize)> = None;
     let mut heredoc: Option<String> = None;
     let mut offset = 0;
@@ -137,7 +138,11 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
                 heredoc = None;
                 continue;
             }
-            if !in_fence {
+            if !in_fence && !indented.step(line) {
+                // Prose ends a statement of an indented block before it.
+                if let Some((s, _, _)) = current.take() {
+                    out.push(s);
+                }
                 continue;
             }
         } else if kind == FileKind::Text {
@@ -665,6 +670,11 @@ mod tests {
         let s = statements(md, FileKind::Markdown);
         let lines: Vec<u32> = s.iter().map(|s| s.first).collect();
         assert_eq!(lines, [4, 8]);
+        // An indented code block (four spaces after a blank line) is code; its prose is not.
+        let md = "Run:\n\n    curl -o x URL\n    ./x\nnot code\n";
+        let s = statements(md, FileKind::Markdown);
+        let lines: Vec<u32> = s.iter().map(|s| s.first).collect();
+        assert_eq!(lines, [3, 4]);
         let here = "cat > f <<'JSON'\n{\n  \"a\": [\nJSON\necho hi\n";
         let s = statements(here, FileKind::Code);
         let lines: Vec<(u32, u32)> = s.iter().map(|s| (s.first, s.last)).collect();

@@ -120,9 +120,21 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if sev < Severity::Critical && !at.fact.prose && script_host(&at.matched()) {
                 sev = Severity::Critical;
             }
+            // An unknown host's script run with the machine's protections lifted first (an
+            // elevated prompt the text asks for, the execution policy bypassed): vendors whose
+            // installers need that are known hosts and were graded lower above.
+            let elevated = sev == Severity::High && elevated_before(b, &at);
+            if elevated {
+                sev = Severity::Critical;
+            }
             let why = format!(
-                "This line runs code fetched {from} without saving or checking it first ({}). {}",
+                "This line runs code fetched {from} without saving or checking it first ({}){}. {}",
                 b.title(at.fact).to_lowercase(),
+                if elevated {
+                    ", with administrator rights or the script execution policy bypassed just before"
+                } else {
+                    ""
+                },
                 advice(sev)
             );
             out.push(finding(
@@ -139,6 +151,50 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// Whether a request uploads local data: stdin or a file as the body (`--data-binary @-`,
+/// `-d @file`, `--upload-file`, `-T file`, `-F f=@file`).
+fn uploads_local_data(text: &str) -> bool {
+    [
+        "@-",
+        "--data-binary @",
+        "-d @",
+        "--data @",
+        "--upload-file",
+        " -T ",
+        "=@",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
+}
+
+/// Lines after a download in a document's prose within which a sentence running it counts.
+const DOC_RUN_WINDOW: u32 = 10;
+
+/// Lines before a remote-code run within which an elevation or policy bypass counts.
+const ELEVATION_LOOK: u32 = 10;
+
+/// Whether the text asks for administrator rights (a privilege-grant fact) or bypasses the script
+/// execution policy within [`ELEVATION_LOOK`] lines before `at` (or on its line).
+fn elevated_before(b: &Bundle<'_>, at: &At<'_>) -> bool {
+    let line = at.fact.line;
+    let near = |l: u32| l <= line && l + ELEVATION_LOOK >= line;
+    if b.in_file(at.file, FactKind::PrivilegeGrant)
+        .any(|p| near(p.fact.line))
+    {
+        return true;
+    }
+    at.file
+        .content
+        .lines()
+        .enumerate()
+        .skip(line.saturating_sub(ELEVATION_LOOK + 1) as usize)
+        .take(ELEVATION_LOOK as usize + 1)
+        .any(|(_, l)| {
+            let l = l.to_ascii_lowercase();
+            l.contains("executionpolicy bypass") || l.contains("executionpolicy unrestricted")
+        })
 }
 
 /// Whether a matched command runs a remote script through a Windows script host.
@@ -344,6 +400,69 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
             }
         }
     }
+    // In a document's prose (inline code in sentences): a download saved under a name that a
+    // sentence a few lines later runs. Only a critical grade is reported (a suspicious host, or a
+    // hidden or temporary place): a person reads documentation before running it, and vendors'
+    // install pages are written this way.
+    for (fi, (file, flow)) in b.files.iter().zip(flows).enumerate() {
+        if file.kind == crate::scan::content::FileKind::Code {
+            continue;
+        }
+        for d in b.in_file(file, FactKind::Download).filter(|d| d.fact.prose) {
+            // The host first: a vendor's or a local download can never be reported here.
+            let host = source_host(b, &d, flow);
+            let Some((mut sev, from)) = grade(host.as_ref()) else {
+                continue;
+            };
+            if sev < Severity::High {
+                continue;
+            }
+            let Some(key) = download_key(b, file, d.fact) else {
+                continue;
+            };
+            let Some(run) = file.facts.facts.iter().find(|x| {
+                x.kind == FactKind::RunFile
+                    && x.prose
+                    && x.line >= d.fact.line
+                    && x.line <= d.fact.line + DOC_RUN_WINDOW
+                    && names_key(&sink_target(file, x), &key)
+            }) else {
+                continue;
+            };
+            if done.contains(&(fi, run.line)) {
+                continue;
+            }
+            let sink = At { file, fact: run };
+            let stealth = stealthy(b, &d, &sink);
+            if stealth.is_some() && sev == Severity::High {
+                sev = Severity::Critical;
+            }
+            if sev < Severity::Critical {
+                continue;
+            }
+            done.push((fi, run.line));
+            let why = format!(
+                "The text has the reader download `{key}` {from} at {} and run it at {}{}. {}",
+                d.place(),
+                sink.place(),
+                stealth.map(|w| format!(", {w}")).unwrap_or_default(),
+                advice(sev)
+            );
+            let related = if d.fact.line == run.line {
+                Vec::new()
+            } else {
+                vec![d.related("download")]
+            };
+            out.push(finding(
+                "supply_chain.download-execute",
+                "supply_chain",
+                sev,
+                sink,
+                why,
+                related,
+            ));
+        }
+    }
     // Across files: a download saved under a name that another file runs.
     for (fi, (file, flow)) in b.files.iter().zip(flows).enumerate() {
         for d in &flow.downloads {
@@ -537,6 +656,7 @@ fn in_process(sink: &At<'_>) -> bool {
         || m.starts_with("require")
         || m.starts_with("runpy")
         || m.starts_with("exec(")
+        || m.starts_with("import(")
         || m.starts_with("Import-Module")
         || head.starts_with("source ")
         || head.starts_with(". ")
@@ -1002,6 +1122,15 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
                     .chain(b.in_file(file, FactKind::NetSend))
                     .filter(|a| source_host(b, a, flow).is_some_and(|h| h.class.is_suspicious())),
             )
+            // Or local data piped or uploaded to a host that is not a known vendor's (a hook or
+            // job that ships the diff, a file or the output of a command on every run).
+            .chain(b.in_file(file, FactKind::NetSend).filter(|a| {
+                uploads_local_data(&a.text())
+                    && source_host(b, a, flow).is_some_and(|h| {
+                        h.class == HostClass::Unknown
+                            && crate::scan::hosts::vendor_of_host(&h.host).is_none()
+                    })
+            }))
             .find(|a| !a.fact.prose)
             // Or the persisted line itself runs something hidden, temporary or fetched.
             .or_else(|| {

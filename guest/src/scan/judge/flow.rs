@@ -209,6 +209,7 @@ fn write_targets(text: &str) -> Vec<&str> {
         "writeFileSync(",
         "appendFileSync(",
         "WriteFile(",
+        "writeTextFile(",
         "File.write(",
         "File.binwrite(",
         "IO.write(",
@@ -247,6 +248,23 @@ fn write_targets(text: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// Whether a statement reads a file's contents (`f.read()`, `readFileSync(p)`, `Get-Content p`,
+/// `File.read(p)`, `read_text()`): what evaluating a downloaded file needs.
+fn reads_content(text: &str) -> bool {
+    [
+        ".read()",
+        "readFileSync(",
+        "readTextFile(",
+        "Get-Content",
+        "File.read(",
+        "read_text(",
+        "ReadAllText(",
+        "os.ReadFile(",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
 }
 
 /// Follow values through one file.
@@ -399,7 +417,10 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                             || sink.kind == FactKind::PipeExec && names_key(text, k)
                     };
                     let ok = match (src, sink.kind) {
-                        (_, FactKind::EvalValue) if src == FactKind::Download => false,
+                        // A downloaded file is evaluated only where its contents are read into
+                        // the evaluation (`exec(compile(open(p).read(), …))`); an `eval` that
+                        // merely names the path does not run it.
+                        (FactKind::Download, FactKind::EvalValue) => reads_content(text),
                         (FactKind::Download, _) if same => {
                             download_key(b, file, &facts[o]).is_some_and(|k| runs_it(&k))
                         }

@@ -130,9 +130,11 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
         })
     };
     let quoted = |a: &At<'_>| a.fact.prose && a.text().trim_start().starts_with('>');
+    // A code block of a document holding nothing but a link shows the user an address to open.
+    let lone = |a: &At<'_>| a.text().trim() == a.matched().trim();
     for at in b
         .in_file(file, FactKind::Url)
-        .filter(|a| (a.fact.prose || acting(a.fact.line)) && !quoted(a))
+        .filter(|a| (a.fact.prose || acting(a.fact.line) || lone(a)) && !quoted(a))
     {
         // A link written without its scheme (`pastebin.com/raw/…`) names its host in the capture.
         let bare = (b.tag(at.fact) == "bare")
@@ -791,9 +793,20 @@ fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .all(FactKind::Conceal)
         .next()
         .or_else(|| b.all(FactKind::HiddenMarkup).next());
-    let payment = ["recipient", "wallet", "payment", "address"]
-        .iter()
-        .any(|w| text.to_lowercase().contains(w));
+    let payment = [
+        "recipient",
+        "wallet",
+        "payment",
+        "address",
+        "iban",
+        "bank account",
+        "account number",
+        "beneficiary",
+        "creditor",
+        "payee",
+    ]
+    .iter()
+    .any(|w| text.to_lowercase().contains(w));
     let (sev, why) = if partner.is_some() || wallet || payment {
         (
             Severity::Critical,

@@ -439,7 +439,153 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     }
     staged(b, flows, out);
     bundle_wide(b, flows, out);
+    linked_modules(b, flows, out);
     uploads(b, flows, out);
+}
+
+/// A module of the bundle's code that reads credential stores (SSH keys, cloud or CLI tokens,
+/// browser data, wallets) and another module that sends a body to a host no vendor list knows,
+/// tied together by imports (one imports the other, or a third imports both): the value passes
+/// between files through function results the per-file flow cannot follow. A client that only
+/// used the credentials would talk to the service they belong to.
+fn linked_modules(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    use crate::scan::content::FileKind;
+    if out
+        .iter()
+        .any(|f| f.category == "exfiltration" && f.severity == Severity::Critical)
+    {
+        return;
+    }
+    let code = |f: &File<'_>| f.kind == FileKind::Code;
+    // Facts first (cheap): the readers, then the senders; only then the imports.
+    let readers: Vec<(usize, At<'_>)> = b
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| code(f))
+        .filter_map(|(i, file)| {
+            file.facts
+                .facts
+                .iter()
+                .find(|f| !f.prose && credential_store(b, f))
+                .map(|fact| (i, At { file, fact }))
+        })
+        .take(MAX_LINKED)
+        .collect();
+    if readers.is_empty() {
+        return;
+    }
+    let mut senders: Vec<(usize, At<'_>, Host)> = Vec::new();
+    for (si, (sender, flow)) in b.files.iter().zip(flows).enumerate() {
+        if !code(sender) || senders.len() >= MAX_LINKED {
+            continue;
+        }
+        let found = b
+            .in_file(sender, FactKind::NetSend)
+            .filter(|s| !s.fact.prose)
+            .take(MAX_LINKED)
+            .find_map(|sink| {
+                let idx = sender.facts.index_of(sink.fact);
+                let d = destination(b, sender, flow, idx).0.filter(|d| {
+                    d.class.is_suspicious()
+                        || d.class == HostClass::Unknown
+                            && crate::scan::hosts::vendor_of_host(&d.host).is_none()
+                })?;
+                // The request's options often follow on the next lines (`fetch(url, {` … `body:`).
+                let options: String = sender
+                    .content
+                    .lines()
+                    .skip(sink.fact.line.saturating_sub(1) as usize)
+                    .take(REQUEST_LINES)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                sends_body(&options).then_some((sink, d))
+            });
+        if let Some((sink, d)) = found {
+            senders.push((si, sink, d));
+        }
+    }
+    if senders.is_empty() {
+        return;
+    }
+    // Each file's import lines, read once.
+    let imports: Vec<Vec<&str>> = b.files.iter().map(|f| import_lines(f.content)).collect();
+    let imports_stem = |i: usize, stem: &str| imports[i].iter().any(|l| imports_module(l, stem));
+    for (ri, src) in &readers {
+        let rs = module_stem(src.file.path);
+        for (si, sink, d) in &senders {
+            if si == ri {
+                continue;
+            }
+            let ss = module_stem(sink.file.path);
+            let linked = imports_stem(*si, rs)
+                || imports_stem(*ri, ss)
+                || (0..b.files.len())
+                    .any(|g| g != *ri && g != *si && imports_stem(g, rs) && imports_stem(g, ss));
+            if !linked {
+                continue;
+            }
+            let why = format!(
+                "{} reads {} (at {}) and {}, which the same code imports, sends a body to {} ({}) at {}. Credentials read in one module and posted by another to a host that is not their service's are the shape of a stealer: do not install this skill.",
+                src.file.path,
+                what(b, src),
+                src.place(),
+                sink.file.path,
+                d.host,
+                d.class.phrase(),
+                sink.place()
+            );
+            out.push(finding(
+                "exfiltration.read-and-send",
+                "exfiltration",
+                Severity::Critical,
+                *sink,
+                why,
+                vec![src.related("source")],
+            ));
+            return;
+        }
+    }
+}
+
+/// Readers and senders [`linked_modules`] pairs at most (each side).
+const MAX_LINKED: usize = 16;
+
+/// The lines of a file that import something (`require(…)`, `import …`, `from … import`,
+/// `source …`, `. …`, `import(…)`).
+fn import_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(str::trim_start)
+        .filter(|t| {
+            t.contains("require(")
+                || t.starts_with("import ")
+                || t.starts_with("from ")
+                || t.contains(" from ")
+                || t.starts_with("source ")
+                || t.starts_with(". ")
+                || t.contains("import(")
+        })
+        .take(256)
+        .collect()
+}
+
+/// Lines of a request (its first and the options that follow) searched for a body.
+const REQUEST_LINES: usize = 6;
+
+/// A code file's module name: its file name without the extension (`lib/collect.js` → `collect`).
+fn module_stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.split('.').next().unwrap_or(name)
+}
+
+/// Whether an import line names a module `stem` (`require('./lib/collect')`, `from .collect import`,
+/// `import collect`, `from './collect.js'`, `. ./collect.sh`, `source lib/collect.sh`).
+fn imports_module(line: &str, stem: &str) -> bool {
+    stem.len() >= 3
+        && names_key(line, stem)
+        && ["/", ".", " ", "'", "\""]
+            .iter()
+            .any(|p| line.contains(&format!("{p}{stem}")))
 }
 
 /// Files uploaded (`curl -F x=@file`, `-T file`, `--data-binary @file`, `files={…}`) to a raw IP,
@@ -675,6 +821,21 @@ fn bundle_wide(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::in_header;
+
+    #[test]
+    fn modules_import_each_other() {
+        use super::{import_lines, imports_module, module_stem};
+        let imports = |t: &str, stem: &str| import_lines(t).iter().any(|l| imports_module(l, stem));
+        assert_eq!(module_stem("lib/collect.js"), "collect");
+        assert!(imports(
+            "const { collect } = require('./lib/collect');",
+            "collect"
+        ));
+        assert!(imports("from .upload import send", "upload"));
+        assert!(imports("import { upload } from \"./upload.js\";", "upload"));
+        assert!(!imports("// collect the results", "collect"));
+        assert!(!imports("const x = require('fs');", "index"));
+    }
 
     #[test]
     fn bodies_are_told_from_gets() {
