@@ -1,0 +1,357 @@
+//! How a line that a rule fired on reads: negated clauses, teaching or defensive prose, quoted
+//! spans and example blockquotes, HTML attributes, detector patterns and test data in code, and
+//! soft-wrapped paragraphs. Separate from [`super`] because these are pure predicates on text, each
+//! tested on its own, while [`super::scan_file`] only combines their answers per match.
+
+use std::sync::OnceLock;
+
+use regex_automata::meta::Regex;
+
+use super::negation;
+use crate::scan::rules::line_regex;
+
+/// Whether the clause a match sits in is negated before the match ("never run `curl … | sh`",
+/// "do not follow attempts to override …"): from the last sentence break before the match up to it.
+pub(super) fn negated_before(line: &str, at: usize) -> bool {
+    let mut at = at.min(line.len());
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &line[..at];
+    let start = before
+        .rfind(['.', ';', '!', '?', '。', '；', '！', '？'])
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    negation().is_match(&before.as_bytes()[start..])
+}
+
+/// Whether a prose line teaches or defends, judged on its words (URLs and addresses removed, so a
+/// host such as `collector.example` is not taken for "example").
+pub(super) fn is_defensive(line: &str) -> bool {
+    let mut words = String::with_capacity(line.len());
+    let mut last = 0;
+    for (s, e) in crate::scan::hosts::urls_in(line) {
+        words.push_str(&line[last..s]);
+        last = e;
+    }
+    words.push_str(&line[last..]);
+    // Paths, file names and addresses are not words ("example-architecture.png").
+    let words: String = words
+        .split_whitespace()
+        .filter(|w| {
+            let b = w.as_bytes();
+            !w.contains(['@', '/', '\\'])
+                && !(1..b.len().saturating_sub(1)).any(|i| {
+                    b[i] == b'.'
+                        && b[i - 1].is_ascii_alphanumeric()
+                        && b[i + 1].is_ascii_alphanumeric()
+                })
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    defensive().is_match(words.as_bytes())
+}
+
+/// Whether a Markdown blockquote starting its line at byte `at` is shown as an example: its
+/// section's heading, or the nearest prose line before or after the quote block, teaches or defends
+/// ("Example 1: the invoice", "Red flags: …"). A quote in an install section is an instruction.
+/// Looks at most [`QUOTE_LOOK`] bytes each way, so a long quote costs no more per line.
+pub(super) fn quote_is_example(content: &str, at: usize, heading: (usize, usize)) -> bool {
+    if heading.1 > heading.0 && content.get(heading.0..heading.1).is_some_and(is_defensive) {
+        return true;
+    }
+    let nearest = |text: &str, backwards: bool| -> Option<String> {
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        if backwards {
+            lines.reverse();
+        }
+        lines
+            .into_iter()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('>'))
+            .map(str::to_owned)
+    };
+    let mut from = at.saturating_sub(QUOTE_LOOK);
+    while !content.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = content.get(from..at).unwrap_or("");
+    let rest = content.get(at..).unwrap_or("");
+    // Skip the quote's own line, then look past the block.
+    let rest = rest.split_once('\n').map_or("", |(_, r)| r);
+    let mut to = rest.len().min(QUOTE_LOOK);
+    while !rest.is_char_boundary(to) {
+        to -= 1;
+    }
+    [nearest(before, true), nearest(&rest[..to], false)]
+        .into_iter()
+        .flatten()
+        .any(|l| !l.starts_with('#') && is_defensive(&l))
+}
+
+/// Headings of sections that teach about attacks.
+pub(super) fn teaching_heading() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        line_regex(r"(?i)\b(red flags?|attacks?|attackers?|malicious|malware|lures?|phishing|scams?|injections?|detect(ion|ing)?|warning signs|indicators|threats?|what to refuse)\b|诱饵|钓鱼|攻击|恶意|识别")
+            .expect("valid")
+    })
+}
+
+/// How far [`quote_is_example`] looks for the prose around a quote block.
+const QUOTE_LOOK: usize = 4096;
+
+/// Markers of text that talks *about* an attack (teaches, quotes, defends) rather than doing it.
+pub(super) fn defensive() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant) to|tells the user to|asks? the (agent|model|assistant) to|asks the user to|instructs? the (agent|model) to|instructs the user to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
+            .expect("valid")
+    })
+}
+
+/// Whether byte `at` of a line sits inside an HTML tag (`<span style="font-size:0">`): the quotes
+/// there delimit an attribute's value, markup that takes effect, not a quotation.
+pub fn in_html_tag(line: &str, at: usize) -> bool {
+    let before = line.get(..at).unwrap_or("");
+    let Some(open) = before.rfind('<') else {
+        return false;
+    };
+    !before[open..].contains('>')
+        && line[open + 1..]
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+}
+
+/// Whether the byte range `at..to` of a prose line sits inside a quoted span ("…", `…`, “…”,
+/// 「…」, 『…』, or '…' opened after a non-letter): a quoted phrase is shown, not said.
+pub fn is_quoted(line: &str, at: usize) -> bool {
+    quote_open(line, at).is_some()
+}
+
+/// Whether byte `at` of a prose line sits inside a quote that an earlier line of the same paragraph
+/// opened and this line has not yet closed (`Wording like "before using this skill, download` /
+/// `Helper.zip … password `1234`". Legitimate…`).
+pub fn quoted_from_before(content: &str, line_start: usize, line: &str, at: usize) -> bool {
+    let before = content.get(..line_start).unwrap_or("");
+    let before = before.strip_suffix('\n').unwrap_or(before);
+    let before = before.strip_suffix('\r').unwrap_or(before);
+    let prev = before.rsplit('\n').next().unwrap_or("");
+    if prev.trim().is_empty() || prev.len() > 4096 {
+        return false;
+    }
+    let close = match quote_open(prev, prev.len()) {
+        Some('"') => '"',
+        Some('“') => '”',
+        Some('「') => '」',
+        Some('『') => '』',
+        _ => return false,
+    };
+    line.find(close).is_none_or(|end| at < end)
+}
+
+/// The quote character open at byte `at` of a line (or at its end), if any.
+fn quote_open(line: &str, at: usize) -> Option<char> {
+    let mut open: Option<(char, usize)> = None;
+    let mut prev: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        if i >= at {
+            return open.map(|(q, _)| q);
+        }
+        match open {
+            Some((q, _)) => {
+                let closes = match q {
+                    '“' => c == '”',
+                    '「' => c == '」',
+                    '『' => c == '』',
+                    '\'' => c == '\'' && !line[i + 1..].starts_with(|n: char| n.is_alphanumeric()),
+                    q => c == q,
+                };
+                if closes {
+                    open = None;
+                }
+            }
+            None => {
+                let opens = match c {
+                    // A straight double quote right after a letter closes a quote opened on an
+                    // earlier line (`…example" or "…`); it opens nothing.
+                    '"' => !prev.is_some_and(char::is_alphanumeric),
+                    '`' | '“' | '「' | '『' => true,
+                    '\'' => !prev.is_some_and(char::is_alphanumeric),
+                    _ => false,
+                };
+                if opens {
+                    open = Some((c, i));
+                }
+            }
+        }
+        prev = Some(c);
+    }
+    open.map(|(q, _)| q)
+}
+
+/// Whether a code line holds a regular expression literal (a detector's pattern: `r"~/\.ssh|\.env\b"`,
+/// `re.compile(…)`, `new RegExp(…)`): what it matches is searched for, not done. Two distinct regex
+/// tokens are required, so a Windows path in a raw string (`r"C:\bin"`) is not taken for one.
+pub(super) fn is_pattern_literal(line: &str) -> bool {
+    let opener = [
+        "r\"",
+        "r'",
+        "re.compile(",
+        "RegExp(",
+        "Regex::new(",
+        "regexp.MustCompile(",
+        "Pattern.compile(",
+        // Rule files of detectors (YAML / JSON): `pattern: '…'`, `"regex": "…"`.
+        "pattern: ",
+        "regex: ",
+        "\"pattern\":",
+        "\"regex\":",
+    ]
+    .iter()
+    .any(|o| line.contains(o));
+    if !opener {
+        return false;
+    }
+    let tokens = [
+        "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\", ".*", "\\(",
+    ];
+    tokens.iter().filter(|t| line.contains(*t)).count() >= 2
+}
+
+/// Whether bytes `start..end` of a code line sit inside one string literal (`"…"`, `'…'`, `` `…` ``)
+/// and nothing on the line runs a string (`system(`, `exec(`, `subprocess`, `spawn(`…): test data.
+pub(super) fn test_data_literal(line: &str, start: usize, end: usize) -> bool {
+    const RUNNERS: &[&str] = &[
+        "system(",
+        "exec(",
+        "eval(",
+        "popen(",
+        "Popen(",
+        "subprocess",
+        "spawn(",
+        "execSync(",
+        "check_output(",
+        "Invoke-Expression",
+        "iex ",
+        "child_process",
+        "`",
+    ];
+    if RUNNERS.iter().any(|r| line.contains(r)) {
+        return false;
+    }
+    let b = line.as_bytes();
+    let mut open: Option<u8> = None;
+    let mut opened_at = 0;
+    let mut i = 0;
+    while i < b.len() && i < end {
+        let c = b[i];
+        match open {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => open = None,
+            None if matches!(c, b'"' | b'\'') => {
+                open = Some(c);
+                opened_at = i;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Still inside the literal opened before the match, and it closes after it; or the whole line
+    // is data (`"name": "sample",`) and the match runs across its literals.
+    open.is_some() && opened_at < start && b[end.min(b.len())..].iter().any(|&c| Some(c) == open)
+        || data_line(line)
+}
+
+/// Whether a code line is only string literals and the punctuation of a list, map or assignment
+/// (`"k": "v",`, `x = ["a", "b"]`).
+pub(super) fn data_line(line: &str) -> bool {
+    let mut rest = String::new();
+    let mut open: Option<char> = None;
+    let mut literals = 0;
+    let mut escaped = false;
+    for c in line.chars() {
+        match open {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => open = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => {
+                open = Some(c);
+                literals += 1;
+            }
+            None => rest.push(c),
+        }
+    }
+    let rest = rest.trim_start();
+    // An assignment or key at the start (`SAMPLE = `, `sample: `).
+    let ident = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(rest.len());
+    let rest = if ident > 0 && rest[ident..].trim_start().starts_with(['=', ':']) {
+        &rest[ident..]
+    } else {
+        rest
+    };
+    open.is_none()
+        && literals > 0
+        && rest
+            .chars()
+            .all(|c| c.is_whitespace() || "=:,()[]{};".contains(c))
+}
+
+/// How far before and after a soft line break the joined text is searched.
+const JOIN_REACH: usize = 160;
+
+/// The byte range of `text` within [`JOIN_REACH`] of the break at `at` (on char boundaries).
+pub(super) fn join_window(text: &str, at: usize) -> (usize, usize) {
+    let mut s = at.saturating_sub(JOIN_REACH);
+    while s > 0 && !text.is_char_boundary(s) {
+        s -= 1;
+    }
+    let mut e = (at + 1 + JOIN_REACH).min(text.len());
+    while e < text.len() && !text.is_char_boundary(e) {
+        e += 1;
+    }
+    (s, e)
+}
+
+/// Whether `line` continues the prose line at `prev_start..prev_end` of `content` as one soft-wrapped
+/// paragraph: neither is blank, a heading, a table row or a horizontal rule, and `line` does not
+/// open a new list item or change the blockquote level.
+pub(super) fn continues_paragraph(
+    content: &str,
+    prev_start: usize,
+    prev_end: usize,
+    line: &str,
+) -> bool {
+    let prev = content.get(prev_start..prev_end).unwrap_or("").trim();
+    let cur = line.trim();
+    // A sentence that ends at the break ends every phrase the rules look for (their gaps do not
+    // cross a full stop followed by a space).
+    if prev.ends_with(['.', '!', '?', '。', '！', '？']) {
+        return false;
+    }
+    let block = |t: &str| {
+        t.is_empty()
+            || t.starts_with('#')
+            || t.starts_with('|')
+            || t.starts_with("---")
+            || t.starts_with("```")
+            || t.starts_with("~~~")
+    };
+    if block(prev) || block(cur) || prev.starts_with('>') != cur.starts_with('>') {
+        return false;
+    }
+    let item = cur
+        .strip_prefix(['-', '*', '+'])
+        .map(|r| r.starts_with(' '))
+        .unwrap_or(false)
+        || {
+            let digits = cur.bytes().take_while(u8::is_ascii_digit).count();
+            digits > 0 && cur[digits..].starts_with(['.', ')'])
+        };
+    !item
+}

@@ -1,0 +1,280 @@
+//! `destructive.resolved-target`: a recursive delete or raw disk write whose target, followed
+//! through the file's variables (and loop values), is the system, the home folder or a disk.
+//! Separate from [`super`] because resolving a delete's target (system paths, devices, list and
+//! loop values) is its own body of path knowledge, unrelated to code being fetched and run.
+
+use crate::scan::content::Finding;
+use crate::scan::facts::FactKind;
+use crate::scan::judge::flow::FileFlow;
+use crate::scan::judge::{At, Bundle, finding};
+use crate::scan::rules::Severity;
+
+/// Paths a recursive delete must never reach.
+/// The words of a list (`(/etc /usr)`, `"/a" "/b"`, `("/a", "/b")`).
+fn list_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | ',' | ';'))
+        .map(|w| w.trim_matches(['"', '\'']))
+        .filter(|w| !w.is_empty())
+}
+
+/// A system path among the values a loop variable takes (`for d in /etc /usr; do`,
+/// `for d in "${DIRS[@]}"`, `for p in ("/usr/local", "/opt"):`), with the loop's line. The loop
+/// header is looked for in the [`LOOP_LOOK`] bytes before the delete at byte `before`, so each
+/// delete costs a bounded search.
+fn loop_value(
+    content: &str,
+    before: usize,
+    line: u32,
+    var: &str,
+    flow: &FileFlow,
+) -> Option<(String, u32)> {
+    if var.is_empty() || !var.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        return None;
+    }
+    let needle = format!("for {var} in ");
+    let mut from = before.min(content.len()).saturating_sub(LOOP_LOOK);
+    while !content.is_char_boundary(from) {
+        from += 1;
+    }
+    let end = before.min(content.len());
+    let at = from + content.get(from..end)?.rfind(&needle)?;
+    let rest = &content[at + needle.len()..];
+    let head = rest.split('\n').next().unwrap_or("");
+    let head = head.split("; do").next().unwrap_or(head);
+    // The loop's line, counted back from the delete's (within the bounded window).
+    let line = line.saturating_sub(content[at..end].bytes().filter(|&c| c == b'\n').count() as u32);
+    for w in list_words(head) {
+        if system_path(w) {
+            return Some((w.to_owned(), line));
+        }
+        if w.starts_with('$') {
+            let name = w
+                .trim_start_matches('$')
+                .trim_start_matches('{')
+                .split(['[', '}'])
+                .next()
+                .unwrap_or("");
+            if let Some(found) = flow.defs.resolve(name, &|rhs: &str| {
+                list_words(rhs).find(|v| system_path(v)).map(str::to_owned)
+            }) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
+/// How far before a delete [`loop_value`] looks for its loop.
+const LOOP_LOOK: usize = 16 * 1024;
+
+fn system_path(p: &str) -> bool {
+    let p = p
+        .trim()
+        .trim_matches(['"', '\''])
+        .trim_end_matches("/*")
+        .trim_end_matches('/');
+    matches!(
+        p,
+        "" | "~"
+            | "$HOME"
+            | "${HOME}"
+            | "/etc"
+            | "/usr"
+            | "/var"
+            | "/bin"
+            | "/sbin"
+            | "/boot"
+            | "/lib"
+            | "/lib64"
+            | "/opt"
+            | "/root"
+            | "/home"
+            | "/System"
+            | "/Library"
+            | "/Users"
+            | "/Applications"
+            | "C:"
+            | "C:\\"
+            | "C:\\Windows"
+            | "/usr/local"
+            | "/usr/bin"
+            | "/var/lib"
+    )
+}
+
+fn device(p: &str) -> bool {
+    let p = p.trim().trim_matches(['"', '\'']);
+    [
+        "/dev/sd",
+        "/dev/nvme",
+        "/dev/hd",
+        "/dev/disk",
+        "/dev/mmcblk",
+        "/dev/xvd",
+        "/dev/vd",
+        "disk0",
+        "disk1",
+        "\\\\.\\PhysicalDrive",
+    ]
+    .iter()
+    .any(|d| p.starts_with(d))
+}
+
+pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    for (file, flow) in b.files.iter().zip(flows) {
+        let content = file.content;
+        let force_push = content.contains("push --force")
+            || content.contains("push -f ")
+            || content.contains("push --mirror");
+        for at in b
+            .in_file(file, FactKind::RemoveTree)
+            .filter(|a| !a.fact.prose)
+        {
+            let target = at.fact.capture.as_deref().unwrap_or("").trim();
+            let var = target
+                .trim_matches(['"', '\''])
+                .trim_start_matches('$')
+                .trim_start_matches('{')
+                .split(['}', '/', '"'])
+                .next()
+                .unwrap_or("")
+                .to_owned();
+            let value = (!var.is_empty())
+                .then(|| {
+                    flow.defs.resolve(&var, &|rhs: &str| {
+                        let v = rhs.trim().trim_matches(['"', '\'']).to_owned();
+                        (!v.is_empty() && !v.contains("$(")).then_some(v)
+                    })
+                })
+                .flatten();
+            // A loop variable (`for d in …`) takes each of the loop's values.
+            let value = match value {
+                Some((v, l)) if !v.starts_with("for ") => Some((v, l)),
+                other => {
+                    loop_value(content, at.fact.start as usize, at.fact.line, &var, flow).or(other)
+                }
+            };
+            let trimmed = target.trim_matches(['"', '\'']);
+            let (sev, why) = if let Some((v, line)) = &value
+                && (system_path(v) || v.trim_matches(['"', '\'']) == "/")
+                && target.starts_with(['$', '"'])
+            {
+                (
+                    Severity::Critical,
+                    format!(
+                        "A recursive delete of `{target}`, and `{var}` is set to `{v}` on line {line}: this deletes the system or the home folder. Do not install this skill."
+                    ),
+                )
+            } else if trimmed.trim_end_matches('/') == ".git" && force_push {
+                (
+                    Severity::Critical,
+                    "The repository's history (`.git`) is deleted and the result force-pushed: the history, branches and tags on the remote are destroyed. Do not install this skill.".to_owned(),
+                )
+            } else if value.is_none()
+                && target.contains('$')
+                && (trimmed.ends_with("/*") || trimmed.ends_with('/') || trimmed.ends_with("\"/*"))
+                && !target.contains(":?")
+                && !var.is_empty()
+                && !content.contains(&format!("-z \"${var}\""))
+                && !content.contains(&format!("-n \"${var}\""))
+                && !content.contains(&format!("${{{var}:?"))
+            {
+                (
+                    Severity::High,
+                    format!(
+                        "A recursive delete of `{target}` where `{var}` is not set in this file and not checked: if it is empty the command deletes from the root. Guard it with `${{{var}:?}}`."
+                    ),
+                )
+            } else {
+                continue;
+            };
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                sev,
+                at,
+                why,
+                Vec::new(),
+            ));
+        }
+        let writes: Vec<At<'_>> = b
+            .in_file(file, FactKind::DeviceWrite)
+            .filter(|a| !a.fact.prose)
+            .collect();
+        let asks = [
+            "read -p",
+            "read -r",
+            "[y/N]",
+            "[Y/n]",
+            "confirm",
+            "Read-Host",
+            "input(",
+        ]
+        .iter()
+        .any(|w| content.contains(w));
+        let mut unresolved = Vec::new();
+        for at in &writes {
+            let target = at.fact.capture.as_deref().unwrap_or("").trim().to_owned();
+            let var = target
+                .trim_matches(['"', '\''])
+                .trim_start_matches('$')
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .to_owned();
+            let value = flow.defs.resolve(&var, &|rhs: &str| {
+                crate::scan::judge::code::literals(rhs)
+                    .into_iter()
+                    .chain([rhs.trim()])
+                    .find(|l| device(l))
+                    .map(str::to_owned)
+            });
+            if let Some((v, line)) = value {
+                let why = format!(
+                    "A raw write to `{target}`, and `{var}` is `{v}` (line {line}): this overwrites a whole disk. Do not install this skill."
+                );
+                out.push(finding(
+                    "destructive.resolved-target",
+                    "destructive",
+                    Severity::Critical,
+                    *at,
+                    why,
+                    Vec::new(),
+                ));
+            } else if device(&target) {
+                continue;
+            } else {
+                unresolved.push(*at);
+            }
+        }
+        if unresolved.len() >= 2 && !asks {
+            let at = unresolved[0];
+            let why = format!(
+                "{} raw disk writes or formats ({} and {}) on targets the script picks itself, with no question to the user first: one wrong pick erases a disk. Do not install this skill.",
+                unresolved.len(),
+                at.place(),
+                unresolved[1].place()
+            );
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                Severity::Critical,
+                at,
+                why,
+                vec![unresolved[1].related("signal")],
+            ));
+        } else if let Some(at) = unresolved.first() {
+            let why = format!(
+                "A raw disk write or format on `{}`, a target chosen at run time: check it can only ever be the device the user named.",
+                at.fact.capture.as_deref().unwrap_or("?")
+            );
+            out.push(finding(
+                "destructive.resolved-target",
+                "destructive",
+                Severity::High,
+                *at,
+                why,
+                Vec::new(),
+            ));
+        }
+    }
+}
