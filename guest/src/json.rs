@@ -98,10 +98,13 @@ pub fn object(head: Value, lists: Vec<(&str, ListWriter)>) -> String {
         Member::Value(_) => 0,
     };
     let largest = (0..members.len()).max_by_key(|&i| (size(&members[i].1), std::cmp::Reverse(i)));
-    let write = |out: &mut Vec<u8>, i: usize, k: String, m: Member| {
+    let key = |out: &mut Vec<u8>, i: usize, k: String| {
         out.push(if i == 0 { b'{' } else { b',' });
         out.extend_from_slice(Value::String(k).to_string().as_bytes());
         out.push(b':');
+    };
+    let write = |out: &mut Vec<u8>, i: usize, k: String, m: Member| {
+        key(out, i, k);
         match m {
             Member::Value(v) => out.extend_from_slice(v.to_string().as_bytes()),
             Member::List(l) => out.extend_from_slice(&l.finish()),
@@ -112,9 +115,7 @@ pub fn object(head: Value, lists: Vec<(&str, ListWriter)>) -> String {
     for (i, (k, m)) in members.into_iter().enumerate() {
         match (Some(i) == largest, m, base.as_mut()) {
             (true, Member::List(l), _) => {
-                write(&mut before, i, k, Member::Value(Value::Null));
-                // `before` ends with the key and `:null`; the list takes the place of `null`.
-                before.truncate(before.len() - b"null".len());
+                key(&mut before, i, k);
                 let mut buf = l.finish();
                 let n = buf.len();
                 buf.resize(n + before.len(), 0);
