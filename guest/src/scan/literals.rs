@@ -77,9 +77,7 @@ fn required(hir: &Hir) -> Vec<Group> {
             for child in children {
                 match child.kind() {
                     HirKind::Literal(Literal(bytes)) => run.extend_from_slice(bytes),
-                    HirKind::Class(c) if single_byte(c).is_some() => {
-                        run.push(single_byte(c).unwrap_or(b' '));
-                    }
+                    HirKind::Class(c) if let Some(b) = single_byte(c) => run.push(b),
                     // Zero-width: the text on both sides is still contiguous.
                     HirKind::Look(_) => {}
                     _ => {

@@ -392,6 +392,22 @@ fn ascii_word_boundaries(pattern: &str) -> String {
     out
 }
 
+/// The automaton's number for pattern `p`, added (belonging to no rule yet) when it is new.
+fn intern(
+    p: &str,
+    patterns: &mut Vec<String>,
+    keyword_rules: &mut Vec<RuleBits>,
+    word_rules: &mut Vec<RuleBits>,
+) -> usize {
+    if let Some(i) = patterns.iter().position(|q| q == p) {
+        return i;
+    }
+    patterns.push(p.to_owned());
+    keyword_rules.push(RuleBits::new());
+    word_rules.push(RuleBits::new());
+    patterns.len() - 1
+}
+
 impl RuleSet {
     /// The bundled rules, parsed and indexed once per instance.
     pub fn builtin() -> &'static RuleSet {
@@ -437,15 +453,7 @@ impl RuleSet {
                 if k.contains(['\n', '\r']) {
                     return Err(format!("rule {}: keyword {k:?} spans lines", r.id));
                 }
-                let p = match patterns.iter().position(|p| *p == k) {
-                    Some(p) => p,
-                    None => {
-                        patterns.push(k.clone());
-                        keyword_rules.push(RuleBits::new());
-                        word_rules.push(RuleBits::new());
-                        patterns.len() - 1
-                    }
-                };
+                let p = intern(&k, &mut patterns, &mut keyword_rules, &mut word_rules);
                 // Whole-word narrowing applies to ASCII word keywords only; any other keyword
                 // (CJK, punctuation) is a candidate wherever it occurs.
                 let word = r.whole_word_keywords
@@ -468,16 +476,8 @@ impl RuleSet {
             for group in super::literals::groups_for(&hir, &r.keywords) {
                 let mut numbers = Vec::with_capacity(group.len());
                 for f in group {
-                    let p = match patterns.iter().position(|p| *p == f) {
-                        Some(p) => p,
-                        None => {
-                            patterns.push(f);
-                            keyword_rules.push(RuleBits::new());
-                            word_rules.push(RuleBits::new());
-                            fragment.push(None);
-                            patterns.len() - 1
-                        }
-                    };
+                    let p = intern(&f, &mut patterns, &mut keyword_rules, &mut word_rules);
+                    fragment.resize(patterns.len(), None);
                     if fragment[p].is_none() && fragments < MAX_FRAGMENTS {
                         fragment[p] = Some(fragments as u16);
                         fragments += 1;

@@ -57,6 +57,16 @@ fn grade(host: Option<&Host>) -> Option<(Severity, String)> {
     }
 }
 
+/// The download a run finding points back to, unless both are on the same line (the evidence
+/// already shows it).
+fn download_related(download: &At<'_>, run: &At<'_>) -> Vec<crate::scan::content::Related> {
+    if download.fact.line == run.fact.line {
+        Vec::new()
+    } else {
+        vec![download.related("download")]
+    }
+}
+
 fn advice(sev: Severity) -> &'static str {
     match sev {
         Severity::Critical => {
@@ -288,12 +298,14 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                 )
             };
             done.push((fi, sink.fact.line));
-            let related = if src.fact.line == sink.fact.line {
-                Vec::new()
-            } else {
-                vec![src.related("download")]
-            };
-            out.push(finding(rule, category, sev, sink, why, related));
+            out.push(finding(
+                rule,
+                category,
+                sev,
+                sink,
+                why,
+                download_related(&src, &sink),
+            ));
         }
         // A download and, within a few lines after it, a run of something local (`./x`, `/tmp/x`,
         // `$DIR/x`): what a fetched archive was unpacked into.
@@ -356,18 +368,13 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                 stealth.map(|w| format!(", {w}")).unwrap_or_default(),
                 advice(sev)
             );
-            let related = if d.fact.line == run.line {
-                Vec::new()
-            } else {
-                vec![d.related("download")]
-            };
             out.push(finding(
                 "supply_chain.download-execute",
                 "supply_chain",
                 sev,
                 sink,
                 why,
-                related,
+                download_related(&d, &sink),
             ));
         }
         // A download from a suspicious host next to any run of code, unconnected.
@@ -454,18 +461,13 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                 stealth.map(|w| format!(", {w}")).unwrap_or_default(),
                 advice(sev)
             );
-            let related = if d.fact.line == run.line {
-                Vec::new()
-            } else {
-                vec![d.related("download")]
-            };
             out.push(finding(
                 "supply_chain.download-execute",
                 "supply_chain",
                 sev,
                 sink,
                 why,
-                related,
+                download_related(&d, &sink),
             ));
         }
     }
