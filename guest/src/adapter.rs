@@ -288,12 +288,12 @@ impl wit_rank::Guest for Component {
             signals: request.signals,
             agent: agent_of(request.agent),
         };
-        reply_text(crate::rank::run_text_with(
+        reply_text(crate::rank::run_owned_with(
             &ctx(c),
             &mut HostStore,
             &mut HostEnv,
             mode_of(mode),
-            &candidates,
+            candidates,
             &installed_of(installed),
             &request,
         ))

@@ -40,6 +40,18 @@ impl ListWriter {
         }
     }
 
+    /// A writer whose buffer already holds `bytes` (the caller measured what comes: the list, and
+    /// whatever [`object`] will put around it), so it never grows, and never copies, on the way.
+    pub fn with_capacity(bytes: usize) -> Self {
+        let mut buf = Vec::with_capacity(bytes.max(1));
+        buf.push(b'[');
+        ListWriter {
+            buf,
+            len: 0,
+            expected: 0,
+        }
+    }
+
     pub fn push(&mut self, item: &impl Serialize) {
         if self.len > 0 {
             self.buf.push(b',');

@@ -40,15 +40,16 @@ impl Ranking {
         self.clone().into_json_text(skipped)
     }
 
-    /// [`Ranking::to_json_text`], freeing each entry once it is written: the ranking and its JSON
-    /// never both exist in full.
+    /// [`Ranking::to_json_text`], consuming the ranking.
+    ///
+    /// Memory, not time, is what limits this at scale (the component's linear memory is capped and
+    /// never shrinks): 100,000 entries are ~120 MB of text. So each entry is first measured (written
+    /// to a counter), the whole result's buffer is reserved once at its final size, and then the
+    /// entries are written into it straight from the [`Ranked`] values: no `Value` tree per entry, and
+    /// no buffer that doubles (a doubling copy needs 1.5× the text while both halves exist).
     pub fn into_json_text(self, skipped: Vec<Value>) -> String {
         let count = self.ranked.len();
         let weights = self.weights();
-        let mut ranked = crate::json::ListWriter::for_items(count);
-        for (i, r) in self.ranked.into_iter().enumerate() {
-            ranked.push(&r.to_json(i + 1));
-        }
         let head = json!({
             "mode": self.mode.as_str(),
             "task": self.task,
@@ -58,6 +59,20 @@ impl Ranking {
             "skipped": skipped,
             "summary": {"input": count + skipped.len(), "ranked": count, "skipped": skipped.len()},
         });
+        let mut measure = entry::Count::default();
+        for (i, r) in self.ranked.iter().enumerate() {
+            serde_json::to_writer(&mut measure, &entry::Entry::of(r, i + 1))
+                .expect("entries always serialize");
+        }
+        // `[`, `]`, the commas; the head's own text bounds what `object` writes around the list
+        // (its members, their keys and the braces), plus the list's key.
+        let head_len = serde_json::to_string(&head).map_or(0, |t| t.len());
+        let capacity = measure.0 + count + 2 + head_len + "\"ranked\":,".len();
+        let mut ranked = crate::json::ListWriter::with_capacity(capacity);
+        for (i, r) in self.ranked.iter().enumerate() {
+            ranked.push(&entry::Entry::of(r, i + 1));
+        }
+        drop(self.ranked);
         crate::json::object(head, vec![("ranked", ranked)])
     }
 }
@@ -99,8 +114,40 @@ pub fn run_text_with(
     installed: &[InstalledSkill],
     request: &Request,
 ) -> crate::Result<String> {
-    let mut agent = crate::fit::Agent::resolve(&request.agent)?;
+    let agent = crate::fit::Agent::resolve(&request.agent)?;
     let items = crate::model::parse_candidates(candidates)?;
+    rank_items(ctx, store, probe, mode, items, installed, request, agent)
+}
+
+/// [`run_text_with`] taking the candidates text by value: it is freed once parsed, before the ranking
+/// needs the room (the component receives its argument as an owned string; at 100,000 candidates the
+/// text is 44 MB of a capped memory).
+pub fn run_owned_with(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    probe: &mut dyn crate::fit::CommandProbe,
+    mode: Mode,
+    candidates: String,
+    installed: &[InstalledSkill],
+    request: &Request,
+) -> crate::Result<String> {
+    let agent = crate::fit::Agent::resolve(&request.agent)?;
+    let items = crate::model::parse_candidates(&candidates)?;
+    drop(candidates);
+    rank_items(ctx, store, probe, mode, items, installed, request, agent)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn rank_items(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    probe: &mut dyn crate::fit::CommandProbe,
+    mode: Mode,
+    items: Vec<std::result::Result<Candidate, String>>,
+    installed: &[InstalledSkill],
+    request: &Request,
+    mut agent: crate::fit::Agent,
+) -> crate::Result<String> {
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
     let mut cands = Vec::new();
     let mut skipped = Vec::new();

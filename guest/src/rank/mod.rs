@@ -10,6 +10,7 @@ pub mod lexicon;
 pub mod relevance;
 pub mod text;
 
+mod entry;
 mod export;
 mod factors;
 
@@ -28,7 +29,7 @@ use lexicon::lexicon;
 use relevance::{Match, Query, match_doc};
 use text::{Doc, Field, Index, Vocab, analyze, distinct};
 
-pub use export::{Ranking, run, run_text, run_text_with};
+pub use export::{Ranking, run, run_owned_with, run_text, run_text_with};
 use factors::{factors, reasons};
 
 /// A factor of the score.
@@ -634,6 +635,8 @@ pub fn rank_for(
             .unzip(),
         None => (Vec::new(), Vec::new()),
     };
+    // The postings are not read again: free them before the ranked list is built.
+    drop(index);
     let best = bm25.iter().map(|(s, _)| *s).fold(0.0, f64::max);
     let cx = Ctx {
         lang,

@@ -370,3 +370,69 @@ proptest! {
         }
     }
 }
+
+/// The export writes each entry straight from the ranking; its text must be what the entry's tree
+/// prints, byte for byte, for every entry of both modes and languages, and for factors the ranking
+/// never makes (a repeated key, non-finite numbers, a negative zero).
+#[test]
+fn entry_text_is_the_tree_text() {
+    for (mode, task, lang) in [
+        (Mode::Manual, Some("把 PDF 表格转成 Excel"), Lang::Zh),
+        (Mode::Manual, None, Lang::En),
+        (Mode::Daily, None, Lang::Zh),
+    ] {
+        let ranking = rank_with(sample(), mode, task, lang);
+        assert!(!ranking.ranked.is_empty());
+        for (i, r) in ranking.ranked.iter().enumerate() {
+            let text = serde_json::to_string(&entry::Entry::of(r, i + 1)).unwrap();
+            assert_eq!(text, r.to_json(i + 1).to_string(), "{}", r.candidate.skill_id);
+        }
+    }
+    let mut r = rank_with(sample(), Mode::Manual, None, Lang::En).ranked.remove(0);
+    let mut odd = r.factors[0].clone();
+    odd.detail = "again \"quoted\" \u{1}".into();
+    odd.value = f64::NAN;
+    odd.neutral = -0.0;
+    r.factors.push(odd);
+    r.factors[1].weight = f64::INFINITY;
+    r.factors[2].neutral = f64::NAN;
+    r.score = f64::NEG_INFINITY;
+    let text = serde_json::to_string(&entry::Entry::of(&r, 7)).unwrap();
+    assert_eq!(text, r.to_json(7).to_string());
+}
+
+/// The export's text is the ranking's tree printed, and it is written into one buffer reserved at
+/// its final size: the result's capacity is its length plus at most the head's slack. A buffer that
+/// grew by doubling (what took `rank` at 100,000 candidates past the component's memory limit) would
+/// show a capacity up to twice the length.
+#[test]
+fn the_export_text_is_reserved_once_at_its_size() {
+    let many: Vec<Candidate> = (0..40)
+        .flat_map(|k| {
+            sample().into_iter().map(move |mut c| {
+                c.skill_id = format!("{}-{k}", c.skill_id);
+                c
+            })
+        })
+        .collect();
+    let ranking = rank_with(many, Mode::Manual, Some("summarize meeting notes"), Lang::En);
+    let skipped = vec![serde_json::json!({"index": 3, "reason": "invalid_candidate", "detail": "x"})];
+    let entries: Vec<Value> = ranking
+        .ranked
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.to_json(i + 1))
+        .collect();
+    let text = ranking.into_json_text(skipped.clone());
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["ranked"], Value::Array(entries));
+    assert_eq!(v["skipped"], Value::Array(skipped));
+    assert_eq!(text, v.to_string());
+    let bytes = text.into_bytes();
+    assert!(
+        bytes.capacity() - bytes.len() < 4096,
+        "{} bytes in a buffer of {}",
+        bytes.len(),
+        bytes.capacity()
+    );
+}
