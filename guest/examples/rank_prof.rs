@@ -28,30 +28,13 @@ unsafe impl GlobalAlloc for Counting {
 static A: Counting = Counting;
 
 fn main() {
-    sizes();
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("usage: rank_prof FILE [TASK]");
-    let task = args.next().unwrap_or_else(|| "extract-pdf-tables".to_owned());
+    let task = args
+        .next()
+        .unwrap_or_else(|| "extract-pdf-tables".to_owned());
     let text = std::fs::read_to_string(path).expect("the candidates file is readable");
     let ctx = guest::Ctx::at("2026-11-29T02:00:00Z");
-    {
-        let mark = |what: &str| eprintln!("{what}: live {} MB, peak {} MB", LIVE.load(Relaxed) >> 20, PEAK.load(Relaxed) >> 20);
-        mark("start");
-        let items = guest::model::parse_candidates(&text).unwrap();
-        mark("parsed");
-        let clock = guest::clock::Clock::new("2026-11-29T02:00:00Z", None, None).unwrap();
-        let (state, history) = (Default::default(), Default::default());
-        let cands: Vec<_> = items.into_iter().filter_map(Result::ok).collect();
-        mark("cands");
-        let assessed: Vec<_> = cands.into_iter().map(|c| { let (r, f) = guest::scan::candidate::assess(&c); (c, r, f) }).collect();
-        mark("assessed");
-        let request = guest::rank::Request { task: Some("extract-pdf-tables".into()), ..Default::default() };
-        let ranking = guest::rank::rank_assessed(assessed, guest::filter::Mode::Manual, &request, &guest::rank::Env { state: &state, history: &history, installed: &[], clock: &clock, lang: ctx.lang });
-        mark("ranked");
-        let out = ranking.into_json_text(Vec::new());
-        mark("written");
-        drop(out);
-    }
     let t = std::time::Instant::now();
     let mut store = guest::store::MemoryStore::default();
     let request = guest::rank::Request {
@@ -73,16 +56,5 @@ fn main() {
         out.len(),
         PEAK.load(Relaxed) >> 20,
         text.len() >> 20
-    );
-}
-#[allow(dead_code)]
-fn sizes() {
-    eprintln!(
-        "Candidate {} Ranked {} Factor {} Assessed {} Doc {}",
-        size_of::<guest::model::Candidate>(),
-        size_of::<guest::rank::Ranked>(),
-        size_of::<guest::rank::Factor>(),
-        size_of::<guest::rank::adjust::Assessed>(),
-        size_of::<guest::rank::text::Doc>()
     );
 }

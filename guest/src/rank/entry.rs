@@ -8,7 +8,8 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::{Factor, Ranked, round};
+use super::scorer::Scored;
+use super::{Candidate, Factor, Ranked, Risk, round};
 
 /// A ranked entry, borrowing from the [`Ranked`]; its fields are in the JSON's (sorted) key order.
 #[derive(Serialize)]
@@ -29,19 +30,56 @@ pub(super) struct Entry<'a> {
 
 impl<'a> Entry<'a> {
     pub(super) fn of(r: &'a Ranked, rank: usize) -> Entry<'a> {
-        Entry {
-            breakdown: Breakdown(&r.factors),
-            categories: &r.candidate.categories,
-            exact_name_match: r.exact_name_match,
-            name: &r.candidate.name,
+        Entry::from_parts(
+            &r.candidate,
+            r.risk,
+            &r.factors,
+            &r.reasons,
+            r.score,
+            r.exact_name_match,
+            r.work_family,
             rank,
-            reasons: &r.reasons,
-            risk_level: r.risk.as_str(),
-            score: round(r.score, 2),
-            skill_id: &r.candidate.skill_id,
-            source: &r.candidate.source,
-            url: &r.candidate.url,
-            work_family: r.work_family,
+        )
+    }
+
+    /// The entry of a candidate as [`Scorer::score`](super::scorer::Scorer::score) scored it.
+    pub(super) fn new(c: &'a Candidate, risk: Risk, s: &'a Scored, rank: usize) -> Entry<'a> {
+        Entry::from_parts(
+            c,
+            risk,
+            &s.factors,
+            &s.reasons,
+            s.score,
+            s.exact,
+            s.work_family,
+            rank,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn from_parts(
+        c: &'a Candidate,
+        risk: Risk,
+        factors: &'a [Factor],
+        reasons: &'a [String],
+        score: f64,
+        exact: bool,
+        work_family: bool,
+        rank: usize,
+    ) -> Entry<'a> {
+        Entry {
+            breakdown: Breakdown(factors),
+            categories: &c.categories,
+            exact_name_match: exact,
+            name: &c.name,
+            rank,
+            reasons,
+            risk_level: risk.as_str(),
+            score: round(score, 2),
+            skill_id: &c.skill_id,
+            source: &c.source,
+            url: &c.url,
+            work_family,
         }
     }
 }

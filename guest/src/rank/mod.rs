@@ -13,6 +13,7 @@ pub mod text;
 mod entry;
 mod export;
 mod factors;
+mod scorer;
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,6 +32,7 @@ use text::{Doc, Field, Index, Vocab, analyze, distinct};
 
 pub use export::{Ranking, run, run_owned_with, run_text, run_text_with};
 use factors::{factors, reasons};
+use scorer::Scorer;
 
 /// A factor of the score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -572,146 +574,40 @@ pub fn rank_for(
     env: &Env<'_>,
     agent: &crate::fit::Agent,
 ) -> Ranking {
-    let Env {
-        state,
-        history,
-        installed,
-        clock,
-        lang,
-    } = *env;
-    let profile = Profile::new(state, history, installed, request, clock);
-    let theme = (mode == Mode::Daily).then(|| theme_for_today(state, clock));
-    let mut vocab = Vocab::default();
-    let docs: Vec<Doc> = cands
-        .iter()
-        .map(|(c, _, _)| {
-            let notes = format!(
-                "{} {}",
-                c.pain_point.as_deref().unwrap_or(""),
-                c.highlights.join(" ")
-            );
-            let (lead, body) = crate::render::first_sentence(&c.description);
-            Doc::new(
-                &mut vocab,
-                &[
-                    (Field::Name, &c.name.replace(['-', '_', '/'], " ")),
-                    (
-                        Field::Name,
-                        &id_slug(&c.skill_id).replace(['-', '_', '/'], " "),
-                    ),
-                    (
-                        Field::Categories,
-                        &c.categories.join(", ").replace('-', " "),
-                    ),
-                    (Field::Lead, lead),
-                    (Field::Body, body),
-                    (Field::AgentNotes, &notes),
-                ],
-            )
-        })
-        .collect();
-    let task = request
-        .task
-        .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
-    let query = task.map(|t| {
-        let corrected = relevance::correct_typos(&vocab, t);
-        let a = vocab.analyze_text(&corrected);
-        Query::new(&mut vocab, &a)
-    });
-    let signals: Vec<(String, Vec<u32>)> = profile
-        .signals
-        .iter()
-        .map(|(text, toks)| {
-            let ids: Vec<u32> = toks.iter().map(|t| vocab.intern(t)).collect();
-            (text.clone(), distinct(&ids))
-        })
-        .collect();
-    let index = Index::new(&docs, &vocab);
-    let (matches, bm25): (Vec<Match>, Vec<(f64, Vec<u32>)>) = match &query {
-        Some(q) => (0..cands.len())
-            .map(|i| (match_doc(q, &docs[i]), index.score(i, &q.tokens)))
-            .unzip(),
-        None => (Vec::new(), Vec::new()),
-    };
-    // The postings are not read again: free them before the ranked list is built.
-    drop(index);
-    let best = bm25.iter().map(|(s, _)| *s).fold(0.0, f64::max);
-    let cx = Ctx {
-        lang,
-        clock,
-        profile: &profile,
-        theme,
-        vocab: &vocab,
-        signals: &signals,
-        query: query.as_ref(),
-    };
-    let task_key = task.map(name_key).filter(|k| !k.is_empty());
-    let no_match = Match::default();
-
+    let scorer = Scorer::new(cands.iter().map(|(c, _, _)| c), mode, request, env, agent);
     let mut ranked: Vec<Ranked> = cands
         .into_iter()
         .enumerate()
         .map(|(i, (c, risk, findings))| {
-            let exact = task_key
-                .as_ref()
-                .is_some_and(|k| *k == name_key(&c.name) || *k == name_key(id_slug(&c.skill_id)));
-            let m = matches.get(i).unwrap_or(&no_match);
-            let strength = if exact { 1.0 } else { m.strength };
-            let relevance = if exact {
-                1.0
-            } else {
-                relevance::relevance(
-                    m.strength * m.order_weight,
-                    relevance::lexical_score(m, bm25.get(i).map_or(0.0, |b| b.0), best),
-                    best,
-                )
-            };
-            let traits = Traits::of_doc(&c, &docs[i]);
-            let work_family = traits.work_family();
-            let mut factors = factors(
-                &c, &traits, risk, mode, task, relevance, exact, m, &docs[i], &cx,
-            );
-            let assessed = adjust::Assessed::of(&c, agent);
-            factors.extend(adjust::factors(&assessed, lang));
-            let score = factors.iter().map(Factor::points).sum();
-            let reasons = reasons(&factors, risk, lang);
-            let value = |k| factors.iter().find(|f| f.key == k).map_or(0.0, |f| f.value);
-            let tie = (
-                value(FactorKey::Complement),
-                value(FactorKey::Credibility),
-                trust_rank(&c.source),
-            );
+            let s = scorer.score(i, &c, risk);
             Ranked {
                 candidate: c,
                 risk,
                 findings,
-                score,
-                factors,
-                reasons,
-                exact_name_match: exact,
-                relevance,
-                coverage: strength,
-                core_match: exact || m.core,
+                score: s.score,
+                factors: s.factors,
+                reasons: s.reasons,
+                exact_name_match: s.exact,
+                relevance: s.relevance,
+                coverage: s.strength,
+                core_match: s.core,
                 band: 0,
-                work_family,
-                tie,
-                assessed,
+                work_family: s.work_family,
+                tie: s.tie,
+                assessed: s.assessed,
             }
         })
         .collect();
-    if mode == Mode::Manual && query.is_some() {
-        let best_relevance = ranked.iter().map(|r| r.relevance).fold(0.0, f64::max);
+    if let Some(best) = scorer.best_relevance(ranked.iter().map(|r| r.relevance)) {
         for r in &mut ranked {
-            r.band = relevance::band(r.relevance, best_relevance);
+            r.band = relevance::band(r.relevance, best);
         }
     }
     ranked.sort_by(compare);
     Ranking {
         mode,
-        theme,
-        task: task.map(str::to_owned),
+        theme: scorer.theme,
+        task: scorer.task.clone(),
         ranked,
     }
 }
@@ -719,17 +615,7 @@ pub fn rank_for(
 /// Best first: exact name match, relevance band (with a task), score, then complement,
 /// credibility, trust, id.
 fn compare(a: &Ranked, b: &Ranked) -> Ordering {
-    b.exact_name_match
-        .cmp(&a.exact_name_match)
-        .then(a.band.cmp(&b.band))
-        .then(b.score.total_cmp(&a.score))
-        .then(b.tie.0.total_cmp(&a.tie.0))
-        .then(b.tie.1.total_cmp(&a.tie.1))
-        .then(b.tie.2.cmp(&a.tie.2))
-        // The string keys only break ties (`then_with`: not compared at all when the score decides).
-        .then_with(|| a.candidate.skill_id.cmp(&b.candidate.skill_id))
-        .then_with(|| a.candidate.name.cmp(&b.candidate.name))
-        .then_with(|| a.candidate.url.cmp(&b.candidate.url))
+    scorer::Order::of(a).cmp(&scorer::Order::of(b))
 }
 
 /// The slug of an id (`clawhub:pdf-tools` → `pdf-tools`, `github:o/r` → `r`).

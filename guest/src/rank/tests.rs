@@ -385,10 +385,17 @@ fn entry_text_is_the_tree_text() {
         assert!(!ranking.ranked.is_empty());
         for (i, r) in ranking.ranked.iter().enumerate() {
             let text = serde_json::to_string(&entry::Entry::of(r, i + 1)).unwrap();
-            assert_eq!(text, r.to_json(i + 1).to_string(), "{}", r.candidate.skill_id);
+            assert_eq!(
+                text,
+                r.to_json(i + 1).to_string(),
+                "{}",
+                r.candidate.skill_id
+            );
         }
     }
-    let mut r = rank_with(sample(), Mode::Manual, None, Lang::En).ranked.remove(0);
+    let mut r = rank_with(sample(), Mode::Manual, None, Lang::En)
+        .ranked
+        .remove(0);
     let mut odd = r.factors[0].clone();
     odd.detail = "again \"quoted\" \u{1}".into();
     odd.value = f64::NAN;
@@ -415,8 +422,14 @@ fn the_export_text_is_reserved_once_at_its_size() {
             })
         })
         .collect();
-    let ranking = rank_with(many, Mode::Manual, Some("summarize meeting notes"), Lang::En);
-    let skipped = vec![serde_json::json!({"index": 3, "reason": "invalid_candidate", "detail": "x"})];
+    let ranking = rank_with(
+        many,
+        Mode::Manual,
+        Some("summarize meeting notes"),
+        Lang::En,
+    );
+    let skipped =
+        vec![serde_json::json!({"index": 3, "reason": "invalid_candidate", "detail": "x"})];
     let entries: Vec<Value> = ranking
         .ranked
         .iter()
@@ -435,4 +448,54 @@ fn the_export_text_is_reserved_once_at_its_size() {
         bytes.len(),
         bytes.capacity()
     );
+}
+
+/// The `rank` export scores each candidate twice and writes in rank order; its text must be what
+/// ranking them all at once and printing the ranking gives, byte for byte: for both modes, with and
+/// without a task, with ties (the same candidates repeated) and skipped items.
+#[test]
+fn the_export_writes_what_the_ranking_prints() {
+    let mut many = sample();
+    many.extend(sample());
+    for (i, c) in many.iter_mut().enumerate().skip(3).step_by(4) {
+        c.skill_id = format!("{}-{i}", c.skill_id);
+    }
+    let skipped =
+        vec![serde_json::json!({"index": 1, "reason": "invalid_candidate", "detail": "x"})];
+    let agent = crate::fit::Agent::default();
+    let (state, history, clock) = (State::default(), History::default(), clock());
+    for (mode, task, lang) in [
+        (Mode::Manual, Some("把 PDF 表格转成 Excel"), Lang::Zh),
+        (Mode::Manual, Some("pdf-table-to-excel"), Lang::En),
+        (Mode::Manual, None, Lang::En),
+        (Mode::Daily, None, Lang::Zh),
+    ] {
+        let request = Request {
+            task: task.map(str::to_owned),
+            ..Default::default()
+        };
+        let env = Env {
+            state: &state,
+            history: &history,
+            installed: &[],
+            clock: &clock,
+            lang,
+        };
+        let assessed = many
+            .iter()
+            .map(|c| {
+                let (risk, findings) = assess(c);
+                (c.clone(), risk, findings)
+            })
+            .collect();
+        let whole =
+            rank_for(assessed, mode, &request, &env, &agent).into_json_text(skipped.clone());
+        let streamed = export::write_ranking(&many, mode, &request, &env, &agent, skipped.clone());
+        assert_eq!(streamed, whole, "{mode:?} {task:?}");
+        let bytes = streamed.into_bytes();
+        assert!(
+            bytes.capacity() - bytes.len() < 4096,
+            "reserved at its size"
+        );
+    }
 }

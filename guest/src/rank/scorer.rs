@@ -1,0 +1,247 @@
+//! Scoring one candidate at a time against what a ranking works out once (the user's profile, the
+//! analyzed documents, the task's matches), and the order of a ranking. [`super::rank_for`] scores
+//! every candidate into a [`Ranked`]; the `rank` export ([`super::export`]) scores each twice and
+//! keeps only its sort key in between, so 100,000 candidates' factors and reasons never exist at
+//! once (see [`super::export::write_ranking`]).
+
+use std::cmp::Ordering;
+
+use super::*;
+
+/// What a ranking reads for every candidate, worked out once.
+pub(super) struct Scorer<'e> {
+    pub(super) mode: Mode,
+    pub(super) theme: Option<Theme>,
+    /// The task, trimmed; `None` when empty.
+    pub(super) task: Option<String>,
+    lang: Lang,
+    clock: &'e Clock,
+    agent: &'e crate::fit::Agent,
+    profile: Profile,
+    vocab: Vocab,
+    docs: Vec<Doc>,
+    query: Option<Query>,
+    signals: Vec<(String, Vec<u32>)>,
+    matches: Vec<Match>,
+    bm25: Vec<(f64, Vec<u32>)>,
+    best: f64,
+    task_key: Option<String>,
+}
+
+/// One candidate scored: everything of a [`Ranked`] but the candidate, its risk and its band.
+pub(super) struct Scored {
+    pub(super) exact: bool,
+    pub(super) relevance: f64,
+    pub(super) strength: f64,
+    pub(super) core: bool,
+    pub(super) work_family: bool,
+    pub(super) factors: Vec<Factor>,
+    pub(super) score: f64,
+    pub(super) reasons: Vec<String>,
+    pub(super) tie: (f64, f64, u8),
+    pub(super) assessed: adjust::Assessed,
+}
+
+impl<'e> Scorer<'e> {
+    /// Analyze `cands` (in the order [`Scorer::score`] will be given their indexes).
+    pub(super) fn new<'c>(
+        cands: impl Iterator<Item = &'c Candidate>,
+        mode: Mode,
+        request: &Request,
+        env: &Env<'e>,
+        agent: &'e crate::fit::Agent,
+    ) -> Scorer<'e> {
+        let Env {
+            state,
+            history,
+            installed,
+            clock,
+            lang,
+        } = *env;
+        let profile = Profile::new(state, history, installed, request, clock);
+        let theme = (mode == Mode::Daily).then(|| theme_for_today(state, clock));
+        let mut vocab = Vocab::default();
+        let docs: Vec<Doc> = cands
+            .map(|c| {
+                let notes = format!(
+                    "{} {}",
+                    c.pain_point.as_deref().unwrap_or(""),
+                    c.highlights.join(" ")
+                );
+                let (lead, body) = crate::render::first_sentence(&c.description);
+                Doc::new(
+                    &mut vocab,
+                    &[
+                        (Field::Name, &c.name.replace(['-', '_', '/'], " ")),
+                        (
+                            Field::Name,
+                            &id_slug(&c.skill_id).replace(['-', '_', '/'], " "),
+                        ),
+                        (
+                            Field::Categories,
+                            &c.categories.join(", ").replace('-', " "),
+                        ),
+                        (Field::Lead, lead),
+                        (Field::Body, body),
+                        (Field::AgentNotes, &notes),
+                    ],
+                )
+            })
+            .collect();
+        let task = request
+            .task
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        let query = task.map(|t| {
+            let corrected = relevance::correct_typos(&vocab, t);
+            let a = vocab.analyze_text(&corrected);
+            Query::new(&mut vocab, &a)
+        });
+        let signals: Vec<(String, Vec<u32>)> = profile
+            .signals
+            .iter()
+            .map(|(text, toks)| {
+                let ids: Vec<u32> = toks.iter().map(|t| vocab.intern(t)).collect();
+                (text.clone(), distinct(&ids))
+            })
+            .collect();
+        let (matches, bm25): (Vec<Match>, Vec<(f64, Vec<u32>)>) = match &query {
+            Some(q) => {
+                // The postings are read here only: they are freed before any candidate is scored.
+                let index = Index::new(&docs, &vocab);
+                (0..docs.len())
+                    .map(|i| (match_doc(q, &docs[i]), index.score(i, &q.tokens)))
+                    .unzip()
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        let best = bm25.iter().map(|(s, _)| *s).fold(0.0, f64::max);
+        Scorer {
+            mode,
+            theme,
+            task: task.map(str::to_owned),
+            lang,
+            clock,
+            agent,
+            task_key: task.map(name_key).filter(|k| !k.is_empty()),
+            profile,
+            vocab,
+            docs,
+            query,
+            signals,
+            matches,
+            bm25,
+            best,
+        }
+    }
+
+    /// Score candidate `i` (`c`, as given to [`Scorer::new`]).
+    pub(super) fn score(&self, i: usize, c: &Candidate, risk: Risk) -> Scored {
+        let cx = Ctx {
+            lang: self.lang,
+            clock: self.clock,
+            profile: &self.profile,
+            theme: self.theme,
+            vocab: &self.vocab,
+            signals: &self.signals,
+            query: self.query.as_ref(),
+        };
+        let no_match = Match::default();
+        let exact = self
+            .task_key
+            .as_ref()
+            .is_some_and(|k| *k == name_key(&c.name) || *k == name_key(id_slug(&c.skill_id)));
+        let m = self.matches.get(i).unwrap_or(&no_match);
+        let strength = if exact { 1.0 } else { m.strength };
+        let relevance = if exact {
+            1.0
+        } else {
+            relevance::relevance(
+                m.strength * m.order_weight,
+                relevance::lexical_score(m, self.bm25.get(i).map_or(0.0, |b| b.0), self.best),
+                self.best,
+            )
+        };
+        let doc = &self.docs[i];
+        let traits = Traits::of_doc(c, doc);
+        let work_family = traits.work_family();
+        let mut factors = factors(
+            c,
+            &traits,
+            risk,
+            self.mode,
+            self.task.as_deref(),
+            relevance,
+            exact,
+            m,
+            doc,
+            &cx,
+        );
+        let assessed = adjust::Assessed::of(c, self.agent);
+        factors.extend(adjust::factors(&assessed, self.lang));
+        let score = factors.iter().map(Factor::points).sum();
+        let reasons = reasons(&factors, risk, self.lang);
+        let value = |k| factors.iter().find(|f| f.key == k).map_or(0.0, |f| f.value);
+        let tie = (
+            value(FactorKey::Complement),
+            value(FactorKey::Credibility),
+            trust_rank(&c.source),
+        );
+        Scored {
+            exact,
+            relevance,
+            strength,
+            core: exact || m.core,
+            work_family,
+            factors,
+            score,
+            reasons,
+            tie,
+            assessed,
+        }
+    }
+
+    /// With a task in manual mode, the best relevance of all candidates: bands are counted from it.
+    /// `None` otherwise (every candidate is in band 0).
+    pub(super) fn best_relevance(&self, relevances: impl Iterator<Item = f64>) -> Option<f64> {
+        (self.mode == Mode::Manual && self.query.is_some()).then(|| relevances.fold(0.0, f64::max))
+    }
+}
+
+/// The sort key of a ranked candidate. Best first: exact name match, relevance band (with a task),
+/// score, then complement, credibility, trust, id, name, URL.
+pub(super) struct Order<'a> {
+    pub(super) exact: bool,
+    pub(super) band: u32,
+    pub(super) score: f64,
+    pub(super) tie: (f64, f64, u8),
+    pub(super) candidate: &'a Candidate,
+}
+
+impl<'a> Order<'a> {
+    pub(super) fn of(r: &'a Ranked) -> Order<'a> {
+        Order {
+            exact: r.exact_name_match,
+            band: r.band,
+            score: r.score,
+            tie: r.tie,
+            candidate: &r.candidate,
+        }
+    }
+
+    pub(super) fn cmp(&self, b: &Order<'_>) -> Ordering {
+        let a = self;
+        b.exact
+            .cmp(&a.exact)
+            .then(a.band.cmp(&b.band))
+            .then(b.score.total_cmp(&a.score))
+            .then(b.tie.0.total_cmp(&a.tie.0))
+            .then(b.tie.1.total_cmp(&a.tie.1))
+            .then(b.tie.2.cmp(&a.tie.2))
+            // The string keys only break ties (`then_with`: not compared at all when the score decides).
+            .then_with(|| a.candidate.skill_id.cmp(&b.candidate.skill_id))
+            .then_with(|| a.candidate.name.cmp(&b.candidate.name))
+            .then_with(|| a.candidate.url.cmp(&b.candidate.url))
+    }
+}
