@@ -16,5 +16,6 @@ mod preinit;
 mod readme;
 mod recommend;
 mod sandbox;
+mod scale;
 mod security;
 mod version;

@@ -338,7 +338,7 @@ impl Host {
         };
         let text = self.harness.run_text_owned(&store, ctx, command)?;
         self.note_migrations(&store);
-        Ok(Output::parsed(&text, skipped_is_partial)?.with("discovery", report))
+        Ok(Output::text_skipped_is_partial(text)?.with("discovery", report))
     }
 
     /// `recommend`: the main job, one transaction (records `shown` unless a dry run); nothing usable

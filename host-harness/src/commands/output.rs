@@ -101,6 +101,23 @@ impl Output {
         })
     }
 
+    /// The guest's JSON text kept as text, with the verdict read from its top-level `skipped` list
+    /// alone (non-empty: [`Verdict::Partial`]). For `rank`, whose 100,000 entries (~120 MB of text)
+    /// would otherwise become a `Value` tree of several times that only to be printed again.
+    pub(crate) fn text_skipped_is_partial(text: String) -> Result<Output, Error> {
+        #[derive(serde::Deserialize)]
+        struct Head {
+            #[serde(default)]
+            skipped: Option<Vec<serde::de::IgnoredAny>>,
+        }
+        let head: Head = serde_json::from_str(&text).map_err(invalid_json)?;
+        let verdict = match head.skipped {
+            Some(s) if !s.is_empty() => Verdict::Partial,
+            _ => Verdict::Done,
+        };
+        Ok(Output::from_text(text).with_verdict(verdict))
+    }
+
     /// A result the host built as a tree (the skills-on-disk commands), with its verdict.
     pub(crate) fn value(value: Value, verdict: Verdict) -> Output {
         Output {

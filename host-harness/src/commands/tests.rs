@@ -130,6 +130,24 @@ fn verdicts_are_read_from_the_result() {
     .unwrap();
     assert_eq!(partial.verdict(), Verdict::Partial);
     assert_eq!(partial.guest_text(), None);
+    // `rank`'s result stays text: only its `skipped` list is read.
+    for (text, verdict) in [
+        (
+            r#"{"ranked":[{"a":1}],"skipped":[{"index":1}]}"#,
+            Verdict::Partial,
+        ),
+        (
+            r#"{"ranked":[{"skipped":[1]}],"skipped":[]}"#,
+            Verdict::Done,
+        ),
+        (r#"{"ranked":[],"skipped":null}"#, Verdict::Done),
+        (r#"{"ranked":[]}"#, Verdict::Done),
+    ] {
+        let out = Output::text_skipped_is_partial(text.into()).unwrap();
+        assert_eq!(out.verdict(), verdict, "{text}");
+        assert_eq!(out.guest_text(), Some(text));
+    }
+    assert!(Output::text_skipped_is_partial("{not json".into()).is_err());
     assert_eq!(
         [
             Verdict::Done,
