@@ -116,6 +116,9 @@ def main():
             " --json --dry-run --no-discover"
         )
 
+    def rank(n):
+        return f"{sr} rank --mode manual --task extract-pdf-tables --candidates {w}/candidates-{n}.json --no-discover"
+
     def orig(n):
         return f"{py} {baseline} --candidates {w}/candidates-{n}.json --mode manual --state {nothing} --history {nothing}"
 
@@ -132,6 +135,9 @@ def main():
         ("filter 100,000", filt(100000), {}),
         ("original candidate_filter.py 100,000 (reconstructed)", orig(100000), {}),
         ("recommend 100,000", rec(100000), {}),
+        ("rank 1,000", rank(1000), {}),
+        # Failed with the component's memory limit (exit 5) before 2026-12-02: failures are timed too.
+        ("rank 100,000", rank(100000), {"ignore_failure": True}),
         ("scan-bundle --from-dir, 100 bundles", f"{sr} scan-bundle --from-dir {w}/catalog-100 --trust community", {"ignore_failure": True}),
         ("scan-bundle --from-dir, 1,000 bundles", f"{sr} scan-bundle --from-dir {w}/catalog-1000 --trust community", {"ignore_failure": True}),
     ]
