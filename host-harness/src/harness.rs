@@ -28,6 +28,7 @@ mod bindings {
     });
 }
 
+mod memfd;
 mod reuse;
 mod skills;
 
@@ -455,11 +456,29 @@ impl Harness {
         let _pass = self.gate.as_ref().map(Gate::enter);
         let mut s = self.new_store(session, call.commands.clone());
         self.arm(&mut s, call.input_bytes)?;
-        let result = match self.pre.instantiate(&mut s) {
+        let result = match self.instantiate(&mut s) {
             Ok(instance) => call.dispatch(&mut s, &instance),
             Err(e) => Err(e),
         };
         finish(s.into_data(), store, result)
+    }
+
+    /// A new instance of the component in `s`. wasmtime builds a module's copy-on-write memory
+    /// image (a sealed memfd) on its first instantiation, and Linux may refuse the seal (`EBUSY`)
+    /// while the new memfd's pages are transiently pinned: seen once in CI, under memory pressure,
+    /// as "cannot add seals to the memfd". wasmtime does not keep that failure, so the image is
+    /// built again: up to three tries a few milliseconds apart, for that error only.
+    fn instantiate(&self, s: &mut Store<HostState>) -> wasmtime::Result<bindings::Recommender> {
+        let mut tries = 1;
+        loop {
+            match self.pre.instantiate(&mut *s) {
+                Err(e) if tries < 3 && memfd::is_seal_error(&e) => {
+                    std::thread::sleep(std::time::Duration::from_millis(5 * tries));
+                    tries += 1;
+                }
+                outcome => return outcome,
+            }
+        }
     }
 
     /// Check a command against the input limit and convert it for the component.

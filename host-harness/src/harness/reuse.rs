@@ -79,7 +79,7 @@ impl Worker<'_> {
                 let mut s = h.new_store(NullStateStore.begin()?, call.commands.clone());
                 // The deadline also covers instantiation, as for a single call.
                 h.arm(&mut s, call.input_bytes)?;
-                match h.pre.instantiate(&mut s) {
+                match h.instantiate(&mut s) {
                     Ok(instance) => {
                         self.calls = 0;
                         (s, instance)
