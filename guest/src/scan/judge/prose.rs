@@ -336,7 +336,16 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
         .iter()
         .find_map(|k| b.all(*k).next())
         .or_else(|| {
-            b.all(FactKind::Write).find(|a| {
+            // Credential stores named next to the concealment (a tool description that asks for
+            // the SSH key "and do not mention it").
+            b.all(FactKind::SecretFile)
+                .find(|a| {
+                    matches!(
+                        b.tag(a.fact),
+                        "ssh" | "cloud" | "browser" | "wallet" | "agent-secrets" | "keyfile"
+                    )
+                })
+                .or_else(|| b.all(FactKind::Write).find(|a| {
                 let tag = b.tag(a.fact);
                 super::agent::agent_write_tag(tag)
                     || tag.starts_with("ssh-authorized")
@@ -345,7 +354,7 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
                             tag,
                             "cron" | "shell-rc" | "service" | "login-item" | "git-hook"
                         )
-            })
+            }))
         })
         .map(|a| a.related("action"))
 }
