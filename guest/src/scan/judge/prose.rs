@@ -367,8 +367,12 @@ fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
     let Some(first) = conceals.next() else {
         return;
     };
-    let elsewhere =
-        |c: &At<'_>, r: &Related| !(r.file == c.file.path && r.line == c.fact.line as usize);
+    // The thing hidden must be another statement than the words hiding it; a line holding a
+    // multi-line text packed into one string (a tool description with `\n` escapes in JSON) is
+    // several statements.
+    let elsewhere = |c: &At<'_>, r: &Related| {
+        !(r.file == c.file.path && r.line == c.fact.line as usize) || c.text().contains("\\n")
+    };
     let c = match &found {
         Some(r) if !elsewhere(&first, r) => std::iter::once(first)
             .chain(conceals)
