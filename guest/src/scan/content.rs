@@ -374,6 +374,8 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             && line.len() < 64 * 1024
             && line.trim_end().ends_with('|')
             && !line.trim_end().ends_with("||")
+            // A table row drawn in a code block (`| a | b |`) is not a pipeline.
+            && !line.trim_start().starts_with('|')
         {
             continued = Some((line_no, line_start, line.trim_end().to_owned()));
             continue;
