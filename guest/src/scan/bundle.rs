@@ -221,7 +221,9 @@ fn structural(f: &BundleFile, out: &mut Vec<Finding>) {
         .path
         .split('/')
         .any(|c| c.starts_with('.') && c != "." && !ORDINARY_DOTFILES.contains(&c))
-        && !f.path.starts_with(".github/");
+        && !f.path.starts_with(".github/")
+        // Git hook managers' folder (husky): shown by every forge, run only inside the repository.
+        && !f.path.starts_with(".husky/");
     if hidden
         && f.kind == EntryKind::Text
         && (is_script || kind_of(&f.path, content) == FileKind::Code && !name.ends_with("rc"))

@@ -368,6 +368,18 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             continued = Some((line_no, line_start, line[..line.len() - 1].to_owned()));
             continue;
         }
+        // A pipeline continued after a trailing `|` (shell, PowerShell): the next line is the
+        // command the data goes to (`Get-ChildItem … |` / `Remove-Item -Recurse`).
+        if in_code_now
+            && line.len() < 64 * 1024
+            && line.trim_end().ends_with('|')
+            && !line.trim_end().ends_with("||")
+            // A table row drawn in a code block (`| a | b |`) is not a pipeline.
+            && !line.trim_start().starts_with('|')
+        {
+            continued = Some((line_no, line_start, line.trim_end().to_owned()));
+            continue;
+        }
         if kind == FileKind::Markdown {
             let trimmed = line.trim_start();
             let fence = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));

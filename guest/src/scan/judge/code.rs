@@ -419,6 +419,20 @@ pub fn assigned(text: &str) -> Vec<&str> {
             out.extend(names_in(&seg[..i]));
         }
     }
+    // A YAML mapping that sets an environment variable (`DIAG: ${{ toJSON(secrets) }}` under a
+    // workflow's `env:`): upper-case names only, so ordinary keys (`name: build`) and quoted dict
+    // keys are not read as assignments.
+    let t = first_line.trim_start();
+    if let Some(colon) = t.find(": ") {
+        let key = &t[..colon];
+        if key.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+            && key
+                .bytes()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        {
+            out.push(key);
+        }
+    }
     // `with open(p) as f:` / `except E as e:` / `import x as y` do not matter; `as f` after `with`.
     if let Some(rest) = first_line.trim_start().strip_prefix("with ")
         && let Some(i) = rest.rfind(" as ")

@@ -143,11 +143,19 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if elevated {
                 sev = Severity::Critical;
             }
+            // Run in a hidden window (`powershell -w hidden -c "iwr … | iex"`): an installer shows
+            // its work; hiding the window is what the "paste this into Run" one-liners do.
+            let hidden = sev == Severity::High && !at.fact.prose && hidden_window(&at.text());
+            if hidden {
+                sev = Severity::Critical;
+            }
             let why = format!(
                 "This line runs code fetched {from} without saving or checking it first ({}){}. {}",
                 b.title(at.fact).to_lowercase(),
                 if elevated {
                     ", with administrator rights or the script execution policy bypassed just before"
+                } else if hidden {
+                    ", in a hidden window"
                 } else {
                     ""
                 },
@@ -211,6 +219,20 @@ fn elevated_before(b: &Bundle<'_>, at: &At<'_>) -> bool {
             let l = l.to_ascii_lowercase();
             l.contains("executionpolicy bypass") || l.contains("executionpolicy unrestricted")
         })
+}
+
+/// Whether a command line hides its window (`powershell -w hidden`, `-WindowStyle Hidden`).
+fn hidden_window(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    [
+        "-w hidden",
+        "-win hidden",
+        "-window hidden",
+        "-windowstyle hidden",
+        "-windowstyle 1",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
 }
 
 /// Whether a matched command runs a remote script through a Windows script host.
@@ -604,12 +626,17 @@ fn reverse_shell(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 
 fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     for (file, flow) in b.files.iter().zip(flows) {
-        let Some(write) = b.in_file(file, FactKind::Write).find(|a| {
-            matches!(
-                b.tag(a.fact),
-                "shell-rc" | "cron" | "service" | "login-item" | "git-hook" | "ssh-authorized"
-            )
-        }) else {
+        let writes: Vec<At<'_>> = b
+            .in_file(file, FactKind::Write)
+            .filter(|a| {
+                matches!(
+                    b.tag(a.fact),
+                    "shell-rc" | "cron" | "service" | "login-item" | "git-hook" | "ssh-authorized"
+                )
+            })
+            .take(32)
+            .collect();
+        let Some(&first) = writes.first() else {
             continue;
         };
         // The payload: code piped in from a host that is not a vendor's, or anything fetched from a
@@ -637,51 +664,18 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
                     })
             }))
             .find(|a| !a.fact.prose)
-            // Or the persisted line itself runs something hidden, temporary or fetched.
+            .map(|p| (first, p))
+            // Or a persisted line runs a file this file downloaded from a host that is neither a
+            // vendor's nor a registry's (a task or unit that starts the fetched program at login).
+            .or_else(|| persisted_download(b, file, flow, &writes))
+            // Or a persisted line itself runs something hidden, temporary or fetched.
             .or_else(|| {
-                let t = write.text();
-                // What is persisted: for a shell rc file, the text before the redirect into it.
-                let content = if b.tag(write.fact) == "shell-rc" {
-                    t.split(">>").next().unwrap_or(&t).to_owned()
-                } else {
-                    t.to_string()
-                };
-                let hidden_dir = b.tag(write.fact) != "shell-rc"
-                    && content.split(['/', '\\']).any(|c| {
-                        c.len() > 1
-                            && c.starts_with('.')
-                            && c != ".."
-                            && !matches!(
-                                c,
-                                ".local"
-                                    | ".cargo"
-                                    | ".config"
-                                    | ".nvm"
-                                    | ".pyenv"
-                                    | ".rbenv"
-                                    | ".volta"
-                                    | ".bun"
-                                    | ".deno"
-                            )
-                    });
-                (hidden_dir
-                    || [
-                        "/tmp/",
-                        "/var/tmp/",
-                        "/dev/shm/",
-                        "curl ",
-                        "wget ",
-                        "base64",
-                        "| sh",
-                        "|sh",
-                        "| bash",
-                        " nc ",
-                    ]
+                writes
                     .iter()
-                    .any(|w| content.contains(w)))
-                .then_some(write)
+                    .find(|w| persists_stealthy(b, w))
+                    .map(|&w| (w, w))
             });
-        let Some(p) = payload else { continue };
+        let Some((write, p)) = payload else { continue };
         let same = std::ptr::eq(p.fact, write.fact);
         let why = if same {
             format!(
@@ -711,4 +705,101 @@ fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding
             related,
         ));
     }
+}
+
+/// A persistence write whose line names the file a download of this file saved (by its file
+/// name), when the download came from a host that is neither known-good nor local nor a vendor's.
+fn persisted_download<'a>(
+    b: &'a Bundle<'a>,
+    file: &'a crate::scan::judge::File<'a>,
+    flow: &FileFlow,
+    writes: &[At<'a>],
+) -> Option<(At<'a>, At<'a>)> {
+    b.in_file(file, FactKind::Download)
+        .filter(|d| !d.fact.prose)
+        .filter(|d| {
+            source_host(b, d, flow).is_some_and(|h| {
+                !h.class.is_known_good()
+                    && h.class != HostClass::Local
+                    && crate::scan::hosts::vendor_of_host(&h.host).is_none()
+            })
+        })
+        .find_map(|d| {
+            let saved = d.fact.capture.as_deref()?;
+            let name = saved
+                .trim_matches(['"', '\'', '`'])
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or("")
+                .trim_matches(['"', '\'', '`']);
+            // A name made only of a variable (`$out`) says nothing about which file runs.
+            if name.len() < 3 || name.contains('$') || name.contains('{') {
+                return None;
+            }
+            writes
+                .iter()
+                .find(|w| w.fact.line != d.fact.line && w.text().contains(name))
+                .map(|&w| (w, d))
+        })
+}
+
+/// Whether what a persistence write makes run again comes from a hidden or temporary place,
+/// fetches or decodes code, or runs PowerShell in a hidden window or past the execution policy.
+fn persists_stealthy(b: &Bundle<'_>, write: &At<'_>) -> bool {
+    let t = write.text();
+    // What is persisted: for a shell rc file, the text before the redirect into it.
+    let content = if b.tag(write.fact) == "shell-rc" {
+        t.split(">>").next().unwrap_or(&t).to_owned()
+    } else {
+        t.to_string()
+    };
+    let hidden_dir = b.tag(write.fact) != "shell-rc"
+        && content.split(['/', '\\']).any(|c| {
+            c.len() > 1
+                && c.starts_with('.')
+                && c != ".."
+                && !matches!(
+                    c,
+                    ".local"
+                        | ".cargo"
+                        | ".config"
+                        | ".nvm"
+                        | ".pyenv"
+                        | ".rbenv"
+                        | ".volta"
+                        | ".bun"
+                        | ".deno"
+                        // A project's own virtual environment or toolchain folders.
+                        | ".venv"
+                        | ".virtualenvs"
+                        | ".rustup"
+                        | ".asdf"
+                        | ".sdkman"
+                        | ".conda"
+                )
+        });
+    let lower = content.to_ascii_lowercase();
+    hidden_dir
+        || [
+            "/tmp/",
+            "/var/tmp/",
+            "/dev/shm/",
+            "curl ",
+            "wget ",
+            "base64",
+            "| sh",
+            "|sh",
+            "| bash",
+            " nc ",
+        ]
+        .iter()
+        .any(|w| content.contains(w))
+        || [
+            "-w hidden",
+            "-windowstyle hidden",
+            "-ep bypass",
+            "-executionpolicy bypass",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
 }

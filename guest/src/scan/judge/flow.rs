@@ -468,6 +468,13 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         let names = if text.contains('=')
             || first_line.trim_start().starts_with("for ")
             || first_line.trim_start().starts_with("with ")
+            // `NAME: value` (a workflow's `env:` entry; see `code::assigned`).
+            || first_line
+                .trim_start()
+                .as_bytes()
+                .first()
+                .is_some_and(u8::is_ascii_uppercase)
+                && first_line.contains(": ")
         {
             code::assigned(text)
         } else {

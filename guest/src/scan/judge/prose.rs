@@ -336,16 +336,27 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
         .iter()
         .find_map(|k| b.all(*k).next())
         .or_else(|| {
-            b.all(FactKind::Write).find(|a| {
-                let tag = b.tag(a.fact);
-                super::agent::agent_write_tag(tag)
-                    || tag.starts_with("ssh-authorized")
-                    || a.fact.prose
-                        && matches!(
-                            tag,
-                            "cron" | "shell-rc" | "service" | "login-item" | "git-hook"
-                        )
-            })
+            // Credential stores named next to the concealment (a tool description that asks for
+            // the SSH key "and do not mention it").
+            b.all(FactKind::SecretFile)
+                .find(|a| {
+                    matches!(
+                        b.tag(a.fact),
+                        "ssh" | "cloud" | "browser" | "wallet" | "agent-secrets" | "keyfile"
+                    )
+                })
+                .or_else(|| {
+                    b.all(FactKind::Write).find(|a| {
+                        let tag = b.tag(a.fact);
+                        super::agent::agent_write_tag(tag)
+                            || tag.starts_with("ssh-authorized")
+                            || a.fact.prose
+                                && matches!(
+                                    tag,
+                                    "cron" | "shell-rc" | "service" | "login-item" | "git-hook"
+                                )
+                    })
+                })
         })
         .map(|a| a.related("action"))
 }
@@ -358,8 +369,12 @@ fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
     let Some(first) = conceals.next() else {
         return;
     };
-    let elsewhere =
-        |c: &At<'_>, r: &Related| !(r.file == c.file.path && r.line == c.fact.line as usize);
+    // The thing hidden must be another statement than the words hiding it; a line holding a
+    // multi-line text packed into one string (a tool description with `\n` escapes in JSON) is
+    // several statements.
+    let elsewhere = |c: &At<'_>, r: &Related| {
+        !(r.file == c.file.path && r.line == c.fact.line as usize) || c.text().contains("\\n")
+    };
     let c = match &found {
         Some(r) if !elsewhere(&first, r) => std::iter::once(first)
             .chain(conceals)

