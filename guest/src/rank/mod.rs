@@ -216,6 +216,9 @@ pub struct Ranked {
     /// With a task: the match has the request's goal action on its object
     /// ([`relevance::Match::core`]), so the pick's cut-off is lower.
     pub core_match: bool,
+    /// With a task: the match rests on one word of the request ([`relevance::Match::single`]), so
+    /// the pick needs more strength.
+    pub single_match: bool,
     /// With a task: how far below the best candidate's relevance this one's is, in steps of
     /// [`relevance::BAND`] (0 = the top band); the order puts bands before the score.
     pub band: u32,
@@ -691,6 +694,7 @@ pub fn rank_for(
                 relevance,
                 coverage: strength,
                 core_match: exact || m.core,
+                single_match: !exact && !m.core && m.single,
                 band: 0,
                 work_family,
                 tie,

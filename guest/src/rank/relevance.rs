@@ -490,6 +490,12 @@ pub struct Match {
     /// (`recommend::CORE_MATCH_SHARE`): a short or paraphrased request with both right is weak only
     /// because of the words around them.
     pub core: bool,
+    /// The match rests on one word or phrase of a request that says more: every matched unit comes
+    /// from the same place in the request ('a name for the *kitten*' against a pet-health
+    /// listing, 'this *recording*' against a meeting recorder), and it is no core match. A request
+    /// nothing in the registry does shares at most such a word with a listing, so the pick needs
+    /// more strength for it (`recommend::SINGLE_MATCH_FLOOR`).
+    pub single: bool,
     /// The candidate names none of the request's objects.
     pub object_miss: bool,
     /// The candidate converts the other way round (Word → PDF asked, PDF → Word offered).
@@ -642,6 +648,21 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let specific_request = q.objects.iter().any(|&o| !lex.concepts[o].generic);
     let object_miss = specific_request && !object_hit && doc.has_object;
     let core = action_hit && object_hit && specific_request;
+    let places = |units: &mut dyn Iterator<Item = &Unit>| {
+        let mut at: Vec<u32> = units.map(|u| u.at).collect();
+        at.sort_unstable();
+        at.dedup();
+        at.len()
+    };
+    let specific_object = |u: &Unit| match &u.kind {
+        UnitKind::Concept { concept, kind } => {
+            *kind == Kind::Object && !lexicon().concepts[*concept].generic
+        }
+        UnitKind::Words(_) => false,
+    };
+    let single = places(&mut matched.iter().map(|&i| &q.units[i])) == 1
+        && !matched.iter().any(|&i| specific_object(&q.units[i]))
+        && places(&mut q.units.iter().filter(|u| !u.side)) > 1;
     // A conversion the other way round, or from the same source to another target.
     // One conversion the listing offers is enough ("into a GIF for the README" reads as two
     // targets); otherwise one it does the other way round, or to another target, is a miss.
@@ -735,6 +756,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         coverage,
         matched,
         core: core && !reversed && !target_only && !doc.catch_all,
+        single,
         object_miss,
         reversed,
         target_only,
