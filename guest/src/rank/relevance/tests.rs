@@ -490,4 +490,12 @@ fn a_match_on_one_action_topic_or_free_word_of_a_longer_request_is_single() {
     assert!(!strength(&mut v, &merge, "merge these PDFs").single);
     // A one-word request has nothing else to match.
     assert!(!strength(&mut v, &merge, "merge").single);
+    // A concept the request comes back to in another place is what it is about.
+    let web = doc(
+        &mut v,
+        "web research",
+        "Searches the web and returns a digest with sources.",
+    );
+    assert!(strength(&mut v, &web, "帮我搜一下固态电池").single);
+    assert!(!strength(&mut v, &web, "查一下固态电池有什么新进展，每条都要有来源").single);
 }
