@@ -178,17 +178,33 @@ fn cutoff(bench: &eval::Bench) {
             .ranked
             .iter()
             .filter(|x| t.grades.get(&x.candidate.skill_id) == Some(&3))
-            .map(|x| x.coverage)
-            .fold(0.0, f64::max);
-        right.push((format!("{:?}", script_of(&t.text)), best, t.id.clone()));
+            .max_by(|a, b| a.coverage.total_cmp(&b.coverage));
+        let (best, single) = best.map_or((0.0, ""), |x| {
+            (x.coverage, if x.single_match { "~" } else { "" })
+        });
+        right.push((
+            format!("{:?}", script_of(&t.text)),
+            best,
+            format!("{}{single}", t.id),
+        ));
     }
     let mut none: Vec<(String, f64, String)> = bench
         .no_match
         .iter()
         .map(|(_, text)| {
             let r = run(text);
-            let best = r.ranked.iter().map(|x| x.coverage).fold(0.0, f64::max);
-            (format!("{:?}", script_of(text)), best, text.clone())
+            let best = r
+                .ranked
+                .iter()
+                .max_by(|a, b| a.coverage.total_cmp(&b.coverage));
+            let (best, single) = best.map_or((0.0, ""), |x| {
+                (x.coverage, if x.single_match { "~ " } else { "" })
+            });
+            (
+                format!("{:?}", script_of(text)),
+                best,
+                format!("{single}{text}"),
+            )
         })
         .collect();
     right.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));

@@ -41,6 +41,13 @@ pub const MIN_TASK_MATCH: [(Script, f64); 3] = [
 /// strength low is the request's other words (a date, a name, a story around the ask). Matches
 /// that only share an object or a topic keep the full cut-off.
 pub const CORE_MATCH_SHARE: f64 = 0.6;
+/// A match that rests on one word or phrase of a request that says more, and that word is an
+/// action, a topic or a free word rather than a specific object (`rank::Ranked::single_match`:
+/// "*tune* my guitar" against an SEO optimizer, "*家里*下水道堵了" against a home helper), needs at
+/// least this strength. Requests nothing in the registry does share exactly such a word with some
+/// listing; calibrated on `guest/tests/bench/no_match.json` (such matches reach 0.33) against the
+/// benchmark's right picks (docs/ranking.md).
+pub const SINGLE_MATCH_FLOOR: f64 = 0.35;
 /// With a task, alternatives need at least this relevance (see `rank::Ranked::relevance`).
 pub const RELEVANCE_FLOOR: f64 = 0.2;
 
@@ -383,6 +390,8 @@ pub fn run_with(
                     let r = &ranking.ranked[i];
                     let floor = if r.core_match {
                         floor * CORE_MATCH_SHARE
+                    } else if r.single_match {
+                        floor.max(SINGLE_MATCH_FLOOR)
                     } else {
                         floor
                     };

@@ -23,16 +23,17 @@ struct Floors {
 /// all 231 listings. The 15 listings of `heldout-4` (catch-alls, popular neighbours on the wrong
 /// object) cost main 8188d34's ranking 2 of these tasks (236 → 234 of 298, NDCG@3 0.825 → 0.819);
 /// branch `ranking4` reached 238/298, 0.831; branch `ranking5` (with the 12 listings of
-/// `heldout-5`) 240/298, 0.843. BENCHMARKS.md has the history.
+/// `heldout-5`) 240/298, 0.843; branch `ranking6` (with the 13 listings of `heldout-6`) 242/298,
+/// 0.845. BENCHMARKS.md has the history.
 const BEFORE_HELDOUT_3: Floors = Floors {
-    without: &["heldout-3", "heldout-4", "heldout-5"],
+    without: &["heldout-3", "heldout-4", "heldout-5", "heldout-6"],
     slices: &[
-        ("all", 80.0, 0.84),
-        ("dev", 88.5, 0.89),
-        ("held-out", 72.5, 0.795),
-        ("batch:heldout-2", 68.5, 0.765),
+        ("all", 81.0, 0.84),
+        ("dev", 89.5, 0.89),
+        ("held-out", 73.0, 0.795),
+        ("batch:heldout-2", 70.0, 0.77),
         ("lang:en", 77.5, 0.815),
-        ("lang:zh", 81.5, 0.86),
+        ("lang:zh", 83.0, 0.865),
         ("lang:mixed", 89.5, 0.875),
     ],
     max_traps: 11,
@@ -40,11 +41,13 @@ const BEFORE_HELDOUT_3: Floors = Floors {
 };
 
 /// The 375 tasks up to the 77-task batch `heldout-3` (main 8188d34: 288, NDCG@3 0.808;
-/// `ranking4`: 293, 0.819; `ranking5`: 295, 0.829).
+/// `ranking4`: 293, 0.819; `ranking5`: 295, 0.829; `ranking6`: 297, 0.831). Silent with a right
+/// skill 3 -> 4 on `ranking6`: t337 (a paraphrased weekly report) had picked a podcast cleaner on
+/// one free word and is now silent (`recommend::SINGLE_MATCH_FLOOR`).
 const BEFORE_HELDOUT_4: Floors = Floors {
-    without: &["heldout-4", "heldout-5"],
+    without: &["heldout-4", "heldout-5", "heldout-6"],
     slices: &[
-        ("all", 78.5, 0.825),
+        ("all", 79.0, 0.83),
         ("held-out", 72.0, 0.785),
         ("batch:heldout-3", 71.0, 0.77),
         ("lang:en", 76.5, 0.805),
@@ -52,16 +55,17 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         ("lang:mixed", 91.5, 0.89),
     ],
     max_traps: 14,
-    max_silent_relevant: 3,
+    max_silent_relevant: 4,
 };
 
 /// The 445 tasks up to the 70-task batch `heldout-4` (written before the ranking changes of
 /// `ranking4`: main 8188d34 scored 33/70 on it, NDCG@3 0.588). Main 9e1d59d: 349/445, 0.829;
-/// with the 12 listings of `heldout-5` 348/445, 0.825; `ranking5`: 353/445, 0.837.
+/// with the 12 listings of `heldout-5` 348/445, 0.825; `ranking5`: 353/445, 0.837; `ranking6`:
+/// 355/445, 0.838 (silent with a right skill 4 -> 5: t337, see above).
 const BEFORE_HELDOUT_5: Floors = Floors {
-    without: &["heldout-5"],
+    without: &["heldout-5", "heldout-6"],
     slices: &[
-        ("all", 79.0, 0.835),
+        ("all", 79.5, 0.835),
         ("held-out", 74.5, 0.81),
         ("batch:heldout-4", 82.5, 0.875),
         ("lang:en", 78.5, 0.82),
@@ -69,30 +73,48 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         ("lang:mixed", 90.5, 0.895),
     ],
     max_traps: 16,
-    max_silent_relevant: 4,
+    max_silent_relevant: 5,
 };
 
-/// The whole benchmark with the 65-task batch `heldout-5` (written on `ranking5` before any
-/// ranking change there: main 9e1d59d scored 39/65 on it, NDCG@3 0.684, 8 traps picked; whole
-/// 387/510, 0.807).
-const WHOLE: Floors = Floors {
-    without: &[],
+/// The 510 tasks up to the 65-task batch `heldout-5` (written on `ranking5` before any ranking
+/// change there: main 9e1d59d scored 39/65 on it, NDCG@3 0.684, 8 traps picked; whole 387/510,
+/// 0.807; `ranking5` 413/510, 0.846; with the 13 listings of `heldout-6` main c5e24a8 412/510,
+/// 0.844; `ranking6` 415/510, 0.847; silent with a right skill 4 -> 5: t337, see above).
+const BEFORE_HELDOUT_6: Floors = Floors {
+    without: &["heldout-6"],
     slices: &[
-        ("all", 80.5, 0.845),
+        ("all", 81.0, 0.845),
         ("held-out", 77.5, 0.825),
         ("batch:heldout-5", 92.0, 0.905),
         ("lang:en", 80.5, 0.83),
-        ("lang:zh", 79.0, 0.845),
+        ("lang:zh", 79.5, 0.85),
         ("lang:mixed", 88.5, 0.885),
     ],
     max_traps: 16,
-    max_silent_relevant: 4,
+    max_silent_relevant: 5,
 };
 
-/// At least this many of the 26 no-match requests stay silent (the 16 older ones: 7, since typo
-/// correction keeps a word's first letter; 'light' is no longer read as 'flight'. The 10 of
-/// `heldout-5`: 3).
-const MIN_NO_MATCH_SILENT: usize = 10;
+/// The whole benchmark with the 60-task batch `heldout-6` (written on `ranking6` before the
+/// ranking code or the concept map was read: main c5e24a8 scored 30/60 on it, NDCG@3 0.589, 6 traps
+/// picked, 7 silent with a right skill; whole 442/570, 0.817).
+const WHOLE: Floors = Floors {
+    without: &[],
+    slices: &[
+        ("all", 81.0, 0.845),
+        ("held-out", 78.5, 0.83),
+        ("batch:heldout-6", 83.0, 0.865),
+        ("lang:en", 81.0, 0.835),
+        ("lang:zh", 79.5, 0.845),
+        ("lang:mixed", 89.5, 0.895),
+    ],
+    max_traps: 17,
+    max_silent_relevant: 6,
+};
+
+/// At least this many of the 34 no-match requests stay silent (the 16 older ones: 7 before
+/// `ranking6`, the 10 of `heldout-5`: 3, the 8 of `heldout-6`: 3; 13 in all on main c5e24a8,
+/// 22 with the single-match floor of `ranking6`).
+const MIN_NO_MATCH_SILENT: usize = 22;
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
     let bench = floors
@@ -163,6 +185,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
     let mut failures = check(&bench, &BEFORE_HELDOUT_3);
     failures.extend(check(&bench, &BEFORE_HELDOUT_4));
     failures.extend(check(&bench, &BEFORE_HELDOUT_5));
+    failures.extend(check(&bench, &BEFORE_HELDOUT_6));
     failures.extend(check(&bench, &WHOLE));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

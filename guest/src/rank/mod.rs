@@ -219,6 +219,9 @@ pub struct Ranked {
     /// With a task: the match has the request's goal action on its object
     /// ([`relevance::Match::core`]), so the pick's cut-off is lower.
     pub core_match: bool,
+    /// With a task: the match rests on one word of the request ([`relevance::Match::single`]), so
+    /// the pick needs more strength.
+    pub single_match: bool,
     /// With a task: how far below the best candidate's relevance this one's is, in steps of
     /// [`relevance::BAND`] (0 = the top band); the order puts bands before the score.
     pub band: u32,
@@ -591,6 +594,7 @@ pub fn rank_for(
                 relevance: s.relevance,
                 coverage: s.strength,
                 core_match: s.core,
+                single_match: s.single,
                 band: 0,
                 work_family: s.work_family,
                 tie: s.tie,

@@ -110,6 +110,9 @@ pub struct Unit {
     pub surface: String,
     /// Where it starts in the lower-cased request.
     pub at: u32,
+    /// Where else the request names the same concept ('查一下 … 新进展 … 来源' are three ways to
+    /// ask for a search): a request that comes back to one thing is about it.
+    pub also_at: Vec<u32>,
 }
 
 /// A request, analyzed.
@@ -176,6 +179,9 @@ impl Query {
                 if let Some(u) = q.units.iter_mut().find(
                     |u| matches!(u.kind, UnitKind::Concept { concept: c, .. } if c == concept),
                 ) {
+                    if at != u.at && !u.also_at.contains(&at) {
+                        u.also_at.push(at);
+                    }
                     // Named in both parts: the main part's weight.
                     if u.side && !side {
                         u.side = false;
@@ -196,6 +202,7 @@ impl Query {
                     side,
                     surface: surface.to_owned(),
                     at,
+                    also_at: Vec::new(),
                 });
             };
         for c in &a.concepts {
@@ -225,6 +232,7 @@ impl Query {
                         side: t.side,
                         surface: String::new(),
                         at: t.at.0,
+                        also_at: Vec::new(),
                     });
                 }
                 _ => {
@@ -240,6 +248,7 @@ impl Query {
                         side: t.side,
                         surface,
                         at: t.at.0,
+                        also_at: Vec::new(),
                     });
                 }
             }
@@ -490,6 +499,15 @@ pub struct Match {
     /// (`recommend::CORE_MATCH_SHARE`): a short or paraphrased request with both right is weak only
     /// because of the words around them.
     pub core: bool,
+    /// The match rests on one word or phrase of a request that says more, and that word is an
+    /// action, a topic or a free word, not a specific object: everything matched comes from the
+    /// same place in the request ('*tune* my guitar' against an SEO optimizer, '*家里*下水道堵了'
+    /// against a home helper), and it is no core match. A request nothing in the registry does
+    /// often shares just such a word with some listing, so the pick needs more strength for it
+    /// (`recommend::SINGLE_MATCH_FLOOR`). A specific object is evidence of its own (a right
+    /// pet-health pick often shares only the pet), and so is a concept the request names in
+    /// several places ('查一下 … 新进展 … 来源').
+    pub single: bool,
     /// The candidate names none of the request's objects.
     pub object_miss: bool,
     /// The candidate converts the other way round (Word → PDF asked, PDF → Word offered).
@@ -642,6 +660,23 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let specific_request = q.objects.iter().any(|&o| !lex.concepts[o].generic);
     let object_miss = specific_request && !object_hit && doc.has_object;
     let core = action_hit && object_hit && specific_request;
+    let places = |units: &mut dyn Iterator<Item = &Unit>| {
+        let mut at: Vec<u32> = units
+            .flat_map(|u| std::iter::once(u.at).chain(u.also_at.iter().copied()))
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at.len()
+    };
+    let specific_object = |u: &Unit| match &u.kind {
+        UnitKind::Concept { concept, kind } => {
+            *kind == Kind::Object && !lexicon().concepts[*concept].generic
+        }
+        UnitKind::Words(_) => false,
+    };
+    let single = places(&mut matched.iter().map(|&i| &q.units[i])) == 1
+        && !matched.iter().any(|&i| specific_object(&q.units[i]))
+        && places(&mut q.units.iter().filter(|u| !u.side)) > 1;
     // A conversion the other way round, or from the same source to another target.
     // One conversion the listing offers is enough ("into a GIF for the README" reads as two
     // targets); otherwise one it does the other way round, or to another target, is a miss.
@@ -735,6 +770,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         coverage,
         matched,
         core: core && !reversed && !target_only && !doc.catch_all,
+        single,
         object_miss,
         reversed,
         target_only,

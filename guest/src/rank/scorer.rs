@@ -34,6 +34,8 @@ pub(super) struct Scored {
     pub(super) relevance: f64,
     pub(super) strength: f64,
     pub(super) core: bool,
+    /// The match rests on one action, topic or free word of a longer request ([`super::Ranked::single_match`]).
+    pub(super) single: bool,
     pub(super) work_family: bool,
     pub(super) factors: Vec<Factor>,
     pub(super) score: f64,
@@ -193,6 +195,7 @@ impl<'e> Scorer<'e> {
             relevance,
             strength,
             core: exact || m.core,
+            single: !exact && !m.core && m.single,
             work_family,
             factors,
             score,

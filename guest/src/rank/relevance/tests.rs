@@ -462,3 +462,40 @@ fn a_core_match_has_the_goal_action_on_the_request_s_object() {
     let m = strength(&mut v, &merge, "combine them, the usual way");
     assert!(!m.core, "{m:?}");
 }
+
+#[test]
+fn a_match_on_one_action_topic_or_free_word_of_a_longer_request_is_single() {
+    let mut v = Vocab::default();
+    let seo = doc(
+        &mut v,
+        "seo tuning",
+        "Tune your site's pages so they rank higher on search engines.",
+    );
+    let pets = doc(
+        &mut v,
+        "pet health",
+        "Describe your cat's or dog's symptoms and learn the likely causes.",
+    );
+    let merge = doc(
+        &mut v,
+        "pdf merge",
+        "Combine several PDFs into a single file.",
+    );
+    // Only the action of a request that also names something else matches: single.
+    let m = strength(&mut v, &seo, "tune my guitar");
+    assert!(m.strength > 0.0 && m.single, "{m:?}");
+    // A specific object carries its own evidence (a right pet-health pick often shares only
+    // the pet), and so does a match on two places of the request.
+    assert!(!strength(&mut v, &pets, "my cat keeps sneezing, should I worry").single);
+    assert!(!strength(&mut v, &merge, "merge these PDFs").single);
+    // A one-word request has nothing else to match.
+    assert!(!strength(&mut v, &merge, "merge").single);
+    // A concept the request comes back to in another place is what it is about.
+    let web = doc(
+        &mut v,
+        "web research",
+        "Searches the web and returns a digest with sources.",
+    );
+    assert!(strength(&mut v, &web, "帮我搜一下固态电池").single);
+    assert!(!strength(&mut v, &web, "查一下固态电池有什么新进展，每条都要有来源").single);
+}
