@@ -852,7 +852,12 @@ mod boundary_tests {
             for line in &lines {
                 let found = set.regex(i).find(line.as_bytes());
                 matches += usize::from(found.is_some());
-                assert_eq!(twin.find(line.as_bytes()), found, "rule {} on {line:?}", rule.id);
+                assert_eq!(
+                    twin.find(line.as_bytes()),
+                    found,
+                    "rule {} on {line:?}",
+                    rule.id
+                );
             }
         }
         // Every rule with Unicode semantics has a twin, and the lines exercise them.
