@@ -3,6 +3,7 @@
 //! The host reads bundles (it may touch the file system; the component may not) and hands the files
 //! over; every judgement is made here.
 
+mod ascii_twin;
 pub mod bundle;
 pub mod candidate;
 pub mod content;

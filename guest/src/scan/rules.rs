@@ -175,6 +175,9 @@ pub struct RuleSet {
     /// runs on a line only when every group has a fragment there.
     required: Vec<Vec<Vec<u16>>>,
     regexes: Vec<OnceLock<Regex>>,
+    /// For a rule with Unicode semantics, its regex for plain-ASCII lines
+    /// ([`super::ascii_twin`]): the same matches there, a far smaller automaton.
+    twins: Vec<OnceLock<Option<Regex>>>,
     unless: Vec<OnceLock<Vec<Regex>>>,
     /// Which of each rule's capture groups are named (the captures a fact keeps).
     named_groups: Vec<OnceLock<Vec<usize>>>,
@@ -329,10 +332,15 @@ pub struct Hit {
 /// (`\p{…}`), keeps Unicode semantics.
 /// Either way a match is reported on character boundaries ([`Hit`], [`char_span`]).
 pub(crate) fn line_regex(pattern: &str) -> Result<Regex, String> {
+    hir_regex(&line_hir(pattern)?)
+}
+
+/// [`line_regex`] from a syntax tree.
+fn hir_regex(hir: &regex_syntax::hir::Hir) -> Result<Regex, String> {
     let config = Regex::config().auto_prefilter(false);
     Regex::builder()
         .configure(config)
-        .build_from_hir(&line_hir(pattern)?)
+        .build_from_hir(hir)
         .map_err(|e| e.to_string())
 }
 
@@ -340,14 +348,20 @@ pub(crate) fn line_regex(pattern: &str) -> Result<Regex, String> {
 /// parses so, else Unicode. The required fragments ([`super::literals`]) are read from the same
 /// tree, so they hold for the regex that runs.
 pub(crate) fn line_hir(pattern: &str) -> Result<regex_syntax::hir::Hir, String> {
+    parse_line(pattern).map(|(hir, _)| hir)
+}
+
+/// [`line_hir`], and whether it has Unicode semantics.
+fn parse_line(pattern: &str) -> Result<(regex_syntax::hir::Hir, bool), String> {
     use regex_automata::util::syntax::{Config, parse_with};
     let pattern = ascii_word_boundaries(pattern);
     if pattern.is_ascii()
         && let Ok(hir) = parse_with(&pattern, &Config::new().unicode(false).utf8(false))
     {
-        return Ok(hir);
+        return Ok((hir, false));
     }
-    parse_with(&pattern, &Config::new()).map_err(|e| e.to_string())
+    let hir = parse_with(&pattern, &Config::new()).map_err(|e| e.to_string())?;
+    Ok((hir, true))
 }
 
 /// `start..end` widened to the nearest character boundaries of `text` (a byte-semantics regex may
@@ -510,6 +524,7 @@ impl RuleSet {
             fragment,
             required,
             regexes: (0..n).map(|_| OnceLock::new()).collect(),
+            twins: (0..n).map(|_| OnceLock::new()).collect(),
             unless: (0..n).map(|_| OnceLock::new()).collect(),
             named_groups: (0..n).map(|_| OnceLock::new()).collect(),
         })
@@ -520,6 +535,21 @@ impl RuleSet {
             line_regex(&self.rules[i].pattern)
                 .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id))
         })
+    }
+
+    /// Rule `i`'s regex for a line that is plain ASCII when it has one of its own
+    /// ([`super::ascii_twin`]), else its regex.
+    fn ascii_regex(&self, i: usize) -> &Regex {
+        let twin = self.twins[i].get_or_init(|| {
+            let (hir, unicode) = parse_line(&self.rules[i].pattern)
+                .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id));
+            let twin = super::ascii_twin::ascii_twin(&hir).filter(|_| unicode)?;
+            Some(
+                hir_regex(&twin)
+                    .unwrap_or_else(|e| panic!("rule {} (ASCII twin): {e}", self.rules[i].id)),
+            )
+        });
+        twin.as_ref().unwrap_or_else(|| self.regex(i))
     }
 
     fn exemptions(&self, i: usize) -> &[Regex] {
@@ -549,6 +579,7 @@ impl RuleSet {
     pub fn compile_lazy(&self) {
         for i in 0..self.rules.len() {
             self.regex(i);
+            self.ascii_regex(i);
             self.exemptions(i);
             self.named(i);
         }
@@ -715,9 +746,12 @@ impl RuleSet {
         }
         let scope = scope.as_ref();
         // (One combined automaton of all rules telling which regexes match a line was measured and
-        // rejected: 5–8% faster on ordinary text, but on some lines, e.g. `mkfs.ext4 disk.img`, its
-        // lazy DFA gives up and the fallback engine's cache for 101 patterns takes ~290 MiB.)
+        // rejected twice: with 101 rules 5–8% faster on ordinary text, but on some lines, e.g.
+        // `mkfs.ext4 disk.img`, its lazy DFA gave up and the fallback engine's cache took
+        // ~290 MiB; with 208 rules and a bounded cache, no faster on the bench bundle and five
+        // times slower on varied text, where its states never repeat. BENCHMARKS.md.)
         let mut hits = Vec::new();
+        let ascii = crate::is_ascii(line);
         for i in candidates.iter_and(scope) {
             // A required word is missing: the regex cannot match (the common case on prose that
             // mentions a rule's keyword in passing).
@@ -725,7 +759,12 @@ impl RuleSet {
             if !self.required[i].iter().all(present) {
                 continue;
             }
-            if let Some(m) = self.regex(i).find(line.as_bytes())
+            let regex = if ascii {
+                self.ascii_regex(i)
+            } else {
+                self.regex(i)
+            };
+            if let Some(m) = regex.find(line.as_bytes())
                 && !self
                     .exemptions(i)
                     .iter()
@@ -790,6 +829,40 @@ mod boundary_tests {
         // stop filtering).
         let numbered = set.fragment.iter().flatten().count();
         assert!(numbered < super::MAX_FRAGMENTS, "{numbered} fragments");
+    }
+
+    /// A Unicode rule's ASCII twin finds what the rule's regex finds, at the same span, on every
+    /// plain-ASCII example line of every rule.
+    #[test]
+    fn ascii_twins_agree_with_their_rules_on_ascii_lines() {
+        let set = RuleSet::builtin();
+        let lines: Vec<&String> = set
+            .rules
+            .iter()
+            .flat_map(|r| r.examples_match.iter().chain(&r.no_match))
+            .filter(|l| l.is_ascii())
+            .collect();
+        let (mut twins, mut matches) = (0, 0);
+        for (i, rule) in set.rules.iter().enumerate() {
+            let twin = set.ascii_regex(i);
+            if std::ptr::eq(twin, set.regex(i)) {
+                continue;
+            }
+            twins += 1;
+            for line in &lines {
+                let found = set.regex(i).find(line.as_bytes());
+                matches += usize::from(found.is_some());
+                assert_eq!(
+                    twin.find(line.as_bytes()),
+                    found,
+                    "rule {} on {line:?}",
+                    rule.id
+                );
+            }
+        }
+        // Every rule with Unicode semantics has a twin, and the lines exercise them.
+        assert!(twins >= 10, "{twins} twins");
+        assert!(matches >= 50, "{matches} matches");
     }
 
     #[test]
