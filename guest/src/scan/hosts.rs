@@ -131,6 +131,24 @@ pub fn under(host: &str, domain: &str) -> bool {
 /// A URL's host and the rest (path and query), lower-cased host; `None` if `url` has no `scheme://`.
 pub fn split_url(url: &str) -> Option<(String, &str)> {
     let rest = &url[url.find("://")? + 3..];
+    // Credentials before the host (`https://${TOKEN}@host/…`, `https://x:$T@host`): the host
+    // follows the last `@` before the path.
+    let mut depth = 0usize;
+    let authority_end = rest
+        .char_indices()
+        .find(|&(i, c)| {
+            match c {
+                '(' if rest[..i].ends_with('$') => depth += 1,
+                ')' if depth > 0 => depth -= 1,
+                _ => {}
+            }
+            depth == 0 && matches!(c, '/' | '?' | '#' | ' ' | '"' | '\'' | '`')
+        })
+        .map_or(rest.len(), |(i, _)| i);
+    let rest = match rest[..authority_end].rfind('@') {
+        Some(at) => &rest[at + 1..],
+        None => rest,
+    };
     // A host filled in at run time (`https://${SITE}/…`, `https://<host>/…`) is not a host.
     if rest.starts_with(['$', '{', '<', '%', '"', '\'']) {
         return None;
@@ -176,6 +194,29 @@ pub fn split_url(url: &str) -> Option<(String, &str)> {
 }
 
 /// Every `scheme://host…` URL in a line, as byte ranges.
+/// The index of the bracket closing the one `b` starts with (`(` or `{`), on the same line.
+fn closing(b: &[u8]) -> Option<usize> {
+    let (open, close) = match b.first()? {
+        b'(' => (b'(', b')'),
+        _ => (b'{', b'}'),
+    };
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate().take(256) {
+        if c == b'\n' {
+            return None;
+        }
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
 pub fn urls_in(line: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let b = line.as_bytes();
@@ -192,8 +233,22 @@ pub fn urls_in(line: &str) -> Vec<(usize, usize)> {
         {
             e += close + 1;
         }
-        while e < b.len()
-            && !matches!(
+        // A substitution in the authority (`https://${TOKEN}@host`, `https://x:$(gh auth token)@host`)
+        // is part of the URL: skip to its closing bracket.
+        let mut authority = true;
+        while e < b.len() {
+            if b[e] == b'/' {
+                authority = false;
+            }
+            if authority
+                && b[e] == b'$'
+                && matches!(b.get(e + 1), Some(b'(' | b'{'))
+                && let Some(close) = closing(&b[e + 1..])
+            {
+                e += close + 2;
+                continue;
+            }
+            if matches!(
                 b[e],
                 b' ' | b'\t'
                     | b'"'
@@ -206,8 +261,9 @@ pub fn urls_in(line: &str) -> Vec<(usize, usize)> {
                     | b'\\'
                     | b']'
                     | b'}'
-            )
-        {
+            ) {
+                break;
+            }
             e += 1;
         }
         if s < i {
@@ -557,6 +613,18 @@ mod tests {
         assert!(urls_in("no urls here: just text").is_empty());
         assert!(urls_in("://").is_empty());
         assert_eq!(split_url("https://${JIRA_SITE}/rest"), None);
+        // Credentials in the authority do not hide the host.
+        assert_eq!(
+            split_url("https://x:${tok}@git.example.com/r.git")
+                .unwrap()
+                .0,
+            "git.example.com"
+        );
+        assert_eq!(
+            split_url("https://$GH_TOKEN@github.com/o/r").unwrap().0,
+            "github.com"
+        );
+        assert_eq!(split_url("https://${HOST}/a@b"), None);
         assert_eq!(
             split_url("https://api.pagerduty.com$1").unwrap().0,
             "api.pagerduty.com"

@@ -529,6 +529,7 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                                     .into_iter()
                                     .next()
                                     .map(str::to_owned)
+                                    .or_else(|| bare_path(rhs))
                             },
                         )
                         .map(|(v, _)| v)
@@ -539,7 +540,7 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                         continue;
                     }
                     let host = source_host(b, &src, flow);
-                    let Some((sev, from)) = grade(host.as_ref()) else {
+                    let Some((mut sev, from)) = grade(host.as_ref()) else {
                         continue;
                     };
                     done.push((gi, run.line));
@@ -547,11 +548,17 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                         file: other,
                         fact: run,
                     };
+                    let stealth = stealthy(b, &src, &sink)
+                        .or_else(|| dropper(other, &src, &sink, host.as_ref()));
+                    if stealth.is_some() && sev == Severity::High {
+                        sev = Severity::Critical;
+                    }
                     let why = format!(
-                        "{} downloads `{}` {from}, and {} runs it. Splitting the download and the run across files does not change what it does. {}",
+                        "{} downloads `{}` {from}, and {} runs it{}. Splitting the download and the run across files does not change what it does. {}",
                         src.place(),
                         d.key,
                         sink.place(),
+                        stealth.map(|w| format!(", {w}")).unwrap_or_default(),
                         advice(sev)
                     );
                     out.push(finding(
@@ -567,6 +574,19 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
         }
     }
     let _ = download_key;
+}
+
+/// A variable's value written without quotes (`ENGINE=.cache/tool/engine`): a path, when it is one
+/// word with a `/` and no substitution.
+fn bare_path(rhs: &str) -> Option<String> {
+    let t = rhs.trim().trim_end_matches(';');
+    (!t.is_empty()
+        && t.contains('/')
+        && !t.contains(|c: char| {
+            c.is_whitespace() || matches!(c, '$' | '(' | ')' | '`' | '"' | '\'')
+        })
+        && !t.contains("://"))
+    .then(|| t.to_owned())
 }
 
 /// An outbound socket (or a listener) and a shell wired to it within a few lines.

@@ -302,6 +302,9 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut via: BTreeMap<String, (u32, String)> = BTreeMap::new();
     let mut function: Option<String> = None;
+    // Values passed as arguments: each local function's parameters, the requests in its body and
+    // the parameters they read, and the statements that pass a followed value to some call.
+    let mut calls = ArgFlows::default();
     let mut fi = 0;
     let mut next = 0;
     loop {
@@ -331,8 +334,10 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             j += 1;
         }
         let first_line = text.split('\n').next().unwrap_or("");
-        if let Some(name) = code::defines_function(first_line) {
+        let defines = code::defines_function(first_line);
+        if let Some(name) = defines {
             function = Some(name.to_owned());
+            calls.define(name, text);
         } else if first_line.starts_with('}')
             || (!first_line.starts_with([' ', '\t'])
                 && !first_line.trim().is_empty()
@@ -396,6 +401,23 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         }
         origins.sort_unstable();
         origins.dedup();
+        // Requests inside a local function's body, with the parameters they read; statements
+        // that pass a followed value on.
+        if let Some(f) = &function
+            && (defines.is_some() || first_line.starts_with([' ', '\t']))
+        {
+            let body = if defines.is_some() {
+                text.split_once('\n').map_or("", |(_, r)| r)
+            } else {
+                text
+            };
+            for &i in here.iter().filter(|&&i| facts[i].kind == FactKind::NetSend) {
+                calls.sink_in(f, i, body);
+            }
+            if defines.is_none() {
+                calls.local_assign(f, text);
+            }
+        }
         // Sinks.
         for &s in &here {
             let sink = &facts[s];
@@ -580,8 +602,53 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 }
             }
         }
+        // After the names this statement assigns are followed (a value read and passed on in
+        // one statement, as in a block that is one statement).
+        // In a block joined into one statement, names assigned on its lines from a source's line
+        // on carry that source too (`const k = read(…)` then `send(k)` inside one block).
+        let mut inner: Vec<(String, Vec<usize>)> = Vec::new();
+        if stmt.last > stmt.first
+            && let Some(from) = here
+                .iter()
+                .filter(|&&i| is_secret_source(facts[i].kind))
+                .map(|&i| facts[i].line)
+                .min()
+        {
+            let own: Vec<usize> = here
+                .iter()
+                .copied()
+                .filter(|&i| is_secret_source(facts[i].kind))
+                .collect();
+            for (k, line) in text.split('\n').enumerate() {
+                if stmt.first + k as u32 >= from {
+                    for n in code::assigned(line) {
+                        if inner.len() < MAX_ORIGINS * 4 {
+                            inner.push((n.to_owned(), own.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        if !tainted.is_empty() || !inner.is_empty() {
+            calls.record_call(stmt.first, text, &tainted, &inner);
+        }
         if !names.is_empty() {
             ff.defs.record(&names, stmt.first, text);
+        }
+    }
+    for (source, sink, via) in calls.flows() {
+        if is_secret_source(facts[source].kind)
+            && ff.secret_flows.len() < MAX_FLOWS
+            && !ff
+                .secret_flows
+                .iter()
+                .any(|f| f.source == source && f.sink == sink)
+        {
+            ff.secret_flows.push(Flow {
+                source,
+                sink,
+                via: vec![via],
+            });
         }
     }
     for (name, list) in tainted {
@@ -590,6 +657,241 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         }
     }
     ff
+}
+
+/// Most functions, requests in functions and calls remembered per file for argument flows.
+const MAX_ARG_ITEMS: usize = 64;
+
+/// Values passed as arguments to a function of the same file: `send(secret)` where `send`'s
+/// body makes a request that reads the parameter (directly or through a name assigned from it).
+#[derive(Debug, Default)]
+struct ArgFlows {
+    /// Function → its parameter names (without `self`/`cls`).
+    params: BTreeMap<String, Vec<String>>,
+    /// Names assigned in a function from its parameters: (function, name) → parameters.
+    derived: BTreeMap<(String, String), Vec<String>>,
+    /// Requests in a function's body: (function, sink fact, parameters the request reads).
+    sinks: Vec<(String, usize, Vec<String>)>,
+    /// Statements that read a followed name: (line, text, followed names read with their origins).
+    calls: Vec<(u32, String, Vec<(String, Vec<usize>)>)>,
+}
+
+impl ArgFlows {
+    fn define(&mut self, name: &str, text: &str) {
+        if self.params.len() >= MAX_ARG_ITEMS {
+            return;
+        }
+        let Some(open) = text.find('(') else { return };
+        let inner = &text[open + 1..];
+        let Some(args) = call_args(inner) else { return };
+        let mut names: Vec<String> = args
+            .iter()
+            .filter_map(|a| param_name(a))
+            .map(str::to_owned)
+            .collect();
+        if names.first().is_some_and(|n| n == "self" || n == "cls") {
+            names.remove(0);
+        }
+        if !names.is_empty() {
+            self.params.insert(name.to_owned(), names);
+        }
+    }
+
+    /// The parameters (and names derived from them) a statement of `f` reads.
+    fn read_params(&self, f: &str, text: &str) -> Vec<String> {
+        let Some(params) = self.params.get(f) else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = Vec::new();
+        for r in code::refs(text) {
+            if params.iter().any(|p| p == r) {
+                out.push(r.to_owned());
+            } else if let Some(ps) = self.derived.get(&(f.to_owned(), r.to_owned())) {
+                out.extend(ps.iter().cloned());
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn local_assign(&mut self, f: &str, text: &str) {
+        if self.derived.len() >= MAX_ARG_ITEMS || !text.contains('=') {
+            return;
+        }
+        let read = self.read_params(f, text);
+        if read.is_empty() {
+            return;
+        }
+        for n in code::assigned(text) {
+            self.derived
+                .insert((f.to_owned(), n.to_owned()), read.clone());
+        }
+    }
+
+    fn sink_in(&mut self, f: &str, sink: usize, body: &str) {
+        if self.sinks.len() >= MAX_ARG_ITEMS {
+            return;
+        }
+        let read = self.read_params(f, body);
+        if !read.is_empty() {
+            self.sinks.push((f.to_owned(), sink, read));
+        }
+    }
+
+    fn record_call(
+        &mut self,
+        line: u32,
+        text: &str,
+        tainted: &BTreeMap<String, Vec<usize>>,
+        inner: &[(String, Vec<usize>)],
+    ) {
+        if self.calls.len() >= MAX_ARG_ITEMS || text.len() > 4096 || !text.contains('(') {
+            return;
+        }
+        let mut read: Vec<(String, Vec<usize>)> = Vec::new();
+        for r in code::refs(text) {
+            let o = tainted
+                .get(r)
+                .or_else(|| inner.iter().find(|(n, _)| n == r).map(|(_, o)| o));
+            if let Some(o) = o
+                && !read.iter().any(|(n, _)| n == r)
+            {
+                read.push((r.to_owned(), o.clone()));
+            }
+        }
+        if !read.is_empty() {
+            self.calls.push((line, text.to_owned(), read));
+        }
+    }
+
+    /// (source, sink, (call line, `function(parameter)`)) for every followed value passed to a
+    /// parameter that a request in the function reads.
+    fn flows(&self) -> Vec<(usize, usize, (u32, String))> {
+        let mut out = Vec::new();
+        for (f, sink, read) in &self.sinks {
+            let Some(params) = self.params.get(f) else {
+                continue;
+            };
+            for (line, text, tainted) in &self.calls {
+                for (at, args) in calls_of(text, f) {
+                    let line = line + text[..at].matches('\n').count() as u32;
+                    for (i, arg) in args.iter().enumerate() {
+                        // `name=value` (a keyword argument) goes to that parameter.
+                        let (param, value) = match keyword_arg(arg) {
+                            Some((k, v)) => (Some(k), v),
+                            None => (params.get(i).map(String::as_str), *arg),
+                        };
+                        let Some(param) = param else { continue };
+                        if !read.iter().any(|r| r == param) {
+                            continue;
+                        }
+                        for r in code::refs(value) {
+                            if let Some((_, origins)) = tainted.iter().find(|(n, _)| n == r) {
+                                for &o in origins {
+                                    out.push((o, *sink, (line, format!("{f}({param})"))));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The top-level comma-separated pieces of an argument list that starts right after `(`, up to
+/// its closing bracket (`None` if it never closes).
+fn call_args(inner: &str) -> Option<Vec<&str>> {
+    let b = inner.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    let mut start = 0;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) => {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                b'"' | b'\'' | b'`' => quote = Some(c),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' if depth == 0 => {
+                    let last = inner[start..i].trim();
+                    if !last.is_empty() {
+                        out.push(last);
+                    }
+                    return Some(out);
+                }
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => {
+                    out.push(inner[start..i].trim());
+                    start = i + 1;
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A parameter's name: the first identifier of `*args`, `name: str = 1`, `name string`, `$name`.
+fn param_name(p: &str) -> Option<&str> {
+    let p = p.trim_start_matches(['*', '&', '$', '.', ' ']);
+    let n = p
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    (n > 0 && !p.as_bytes()[0].is_ascii_digit()).then(|| &p[..n])
+}
+
+/// `name=value` (not `==`): a keyword argument.
+fn keyword_arg(arg: &str) -> Option<(&str, &str)> {
+    let (k, v) = arg.split_once('=')?;
+    let k = k.trim();
+    (!v.starts_with('=')
+        && !k.is_empty()
+        && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    .then_some((k, v))
+}
+
+/// The argument lists of every call of `f` in `text` (`f(…)`, `obj.f(…)`, `await f(…)`), not its
+/// definition.
+fn calls_of<'a>(text: &'a str, f: &str) -> Vec<(usize, Vec<&'a str>)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(f).map(|i| i + from) {
+        from = i + f.len();
+        let before = text[..i].bytes().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let head = text[..i].trim_end();
+        if ["def", "function", "func", "fn", "sub"]
+            .iter()
+            .any(|k| head.ends_with(k))
+        {
+            continue;
+        }
+        let rest = &text[from..];
+        if let Some(inner) = rest.strip_prefix('(')
+            && let Some(args) = call_args(inner)
+        {
+            out.push((i, args));
+        }
+        if out.len() >= 8 {
+            break;
+        }
+    }
+    out
 }
 
 /// What a run fact runs: its capture, else its matched text.
