@@ -245,16 +245,27 @@ impl FilePlace {
         let test_dir = parts.iter().any(|p| {
             matches!(
                 *p,
-                "test" | "tests" | "fixtures" | "__tests__" | "spec" | "testdata" | "test_data"
+                "test"
+                    | "tests"
+                    | "fixtures"
+                    | "__tests__"
+                    | "spec"
+                    | "testdata"
+                    | "test_data"
+                    | "evals"
+                    | "datasets"
             )
         });
+        // JSON Lines: records a program reads one by one (a dataset, an eval set), not a
+        // document the agent is told to follow.
+        let records = name.ends_with(".jsonl") || name.ends_with(".ndjson");
         let stem = name.split('.').next().unwrap_or("");
         let test_name = stem.starts_with("test_")
             || stem.ends_with("_test")
             || name.contains(".test.")
             || name.contains(".spec.");
         FilePlace {
-            test: test_dir || test_name,
+            test: test_dir || test_name || records,
             signature: name.ends_with(".yar") || name.ends_with(".yara"),
         }
     }
@@ -287,6 +298,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     use super::facts::Fact;
     use super::rules::Context;
     let kind = kind_of(file, content);
+    let json_like = {
+        let f = file.to_ascii_lowercase();
+        [".json", ".jsonl", ".ndjson", ".jsonc"]
+            .iter()
+            .any(|e| f.ends_with(e))
+    };
     let place = FilePlace::of(file);
     let mut scan = FileScan::default();
     let out = &mut scan.findings;
@@ -355,6 +372,13 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 acc.push_str(physical.trim_start());
                 joined = acc;
                 (start_no, start_at, joined.as_str(), true)
+            }
+            // In JSON, a string's `\n` escape ends a sentence: read as a break, it keeps the next
+            // word from being glued to the previous one (`…rules.\nIgnore all…`). Same length, so
+            // every offset stays the file's.
+            None if json_like && physical.contains("\\n") => {
+                joined = physical.replace("\\n", "  ");
+                (idx + 1, physical_start, joined.as_str(), false)
             }
             None => (idx + 1, physical_start, physical, false),
         };

@@ -662,6 +662,9 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
 /// Most functions, requests in functions and calls remembered per file for argument flows.
 const MAX_ARG_ITEMS: usize = 64;
 
+/// Followed names a statement reads, each with the facts its value came from.
+type Followed = Vec<(String, Vec<usize>)>;
+
 /// Values passed as arguments to a function of the same file: `send(secret)` where `send`'s
 /// body makes a request that reads the parameter (directly or through a name assigned from it).
 #[derive(Debug, Default)]
@@ -673,7 +676,7 @@ struct ArgFlows {
     /// Requests in a function's body: (function, sink fact, parameters the request reads).
     sinks: Vec<(String, usize, Vec<String>)>,
     /// Statements that read a followed name: (line, text, followed names read with their origins).
-    calls: Vec<(u32, String, Vec<(String, Vec<usize>)>)>,
+    calls: Vec<(u32, String, Followed)>,
 }
 
 impl ArgFlows {
