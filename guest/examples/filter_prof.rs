@@ -1,22 +1,40 @@
-//! Native profile helper: `filter` (or `recommend` with a task) on a candidates file, timed by phase.
+//! Native profile helper: `filter` (or, with `SR_PROF_RECOMMEND=1`, a dry-run `recommend` for the
+//! task `extract-pdf-tables`) on a candidates file, timed. With a second argument the result (or the
+//! error) is written to that file, to compare builds byte for byte.
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: filter_prof FILE");
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("usage: filter_prof FILE [OUT]");
     let text = std::fs::read_to_string(path).unwrap();
     let ctx = guest::Ctx::at("2026-11-29T02:00:00Z");
     let t = std::time::Instant::now();
     let mut store = guest::store::MemoryStore::default();
-    let out = guest::filter::run_text(
-        &ctx,
-        &mut store,
-        guest::filter::Mode::Manual,
-        &text,
-        &[],
-        &Default::default(),
-    )
-    .unwrap();
+    let mode = guest::filter::Mode::Manual;
+    let out = if std::env::var_os("SR_PROF_RECOMMEND").is_some() {
+        let opts = guest::recommend::Options {
+            task: Some("extract-pdf-tables".into()),
+            dry_run: true,
+            ..Default::default()
+        };
+        guest::recommend::run_owned_with(
+            &ctx,
+            &mut store,
+            &mut guest::fit::NoProbe,
+            mode,
+            text,
+            &[],
+            &opts,
+        )
+        .map(|v| v.to_string())
+    } else {
+        guest::filter::run_owned(&ctx, &mut store, mode, text, &[], &Default::default())
+    };
+    let out = out.unwrap_or_else(|e| format!("error: {e:?}"));
     eprintln!(
-        "filter: {:.3} s, {} bytes out",
+        "{:.3} s, {} bytes out",
         t.elapsed().as_secs_f64(),
         out.len()
     );
+    if let Some(to) = args.next() {
+        std::fs::write(to, out).unwrap();
+    }
 }

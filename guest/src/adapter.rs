@@ -245,11 +245,11 @@ impl wit_filter::Guest for Component {
         installed: Vec<types::InstalledSkill>,
         agent: types::AgentEnv,
     ) -> Result<String, types::Error> {
-        reply_text(crate::filter::run_text(
+        reply_text(crate::filter::run_owned(
             &ctx(c),
             &mut HostStore,
             mode_of(mode),
-            &candidates,
+            candidates,
             &installed_of(installed),
             &agent_of(agent),
         ))
@@ -317,12 +317,12 @@ impl wit_recommend::Guest for Component {
             other_question: r.other_question,
             agent: agent_of(r.agent),
         };
-        reply(crate::recommend::run_with(
+        reply(crate::recommend::run_owned_with(
             &ctx(c),
             &mut HostStore,
             &mut HostEnv,
             mode_of(mode),
-            &candidates,
+            candidates,
             &installed_of(installed),
             &options,
         ))

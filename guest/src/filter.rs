@@ -26,6 +26,10 @@ use crate::fit::{Agent, AgentEnv};
 use crate::model::{Candidate, trust_rank};
 use crate::state::{History, State};
 
+mod keys;
+pub use keys::{canonical_url, name_key};
+use keys::{id_key, id_slug};
+
 /// A skill shown (or answered) this many days ago or less is not recommended again (whole days, floored).
 pub const RECOMMEND_COOLDOWN_DAYS: i64 = 30;
 /// A skill rejected this many days ago or less is not recommended again (the protocol's rule).
@@ -166,102 +170,6 @@ impl Outcome {
         });
         crate::json::object(head, vec![("kept", kept), ("dropped", dropped)])
     }
-}
-
-/// Fold a name for comparison: lower case, `-` and `_` as spaces, runs of white space as one space.
-pub fn name_key(name: &str) -> String {
-    if !crate::is_ascii(name) {
-        return crate::lowercase(name)
-            .replace(['-', '_'], " ")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-    }
-    // The same, in one pass and one allocation (ASCII white space as `char::is_whitespace` has it).
-    let mut out = String::with_capacity(name.len());
-    let mut gap = false;
-    for b in name.bytes() {
-        let b = if b == b'-' || b == b'_' { b' ' } else { b };
-        if (b as char).is_whitespace() {
-            gap = !out.is_empty();
-        } else {
-            if gap {
-                out.push(' ');
-                gap = false;
-            }
-            out.push(b.to_ascii_lowercase() as char);
-        }
-    }
-    out
-}
-
-/// The name part of an id: `clawhub:pdf-tables` → `pdf-tables`; `skillssh:o/r/skill` → `skill`.
-fn id_slug(id: &str) -> &str {
-    let rest = id.split_once(':').map_or(id, |(_, r)| r);
-    rest.rsplit('/').next().unwrap_or(rest)
-}
-
-/// Canonical form of a source URL for comparison: no scheme, `www.`, query, fragment, trailing `/` or
-/// `.git`; host lower-cased; on code hosts (GitHub, GitLab, Codeberg), whose paths are case-insensitive,
-/// the path too; `/tree/<branch>/…` and `/blob/<branch>/…` become the sub-path. `None` if not http(s).
-pub fn canonical_url(url: &str, subpath: Option<&str>) -> Option<String> {
-    let url = url.trim();
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))
-        .or_else(|| url.strip_prefix("HTTPS://"))
-        .or_else(|| url.strip_prefix("HTTP://"))?;
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let host = host.to_ascii_lowercase();
-    let host = host.strip_prefix("www.").unwrap_or(&host).to_owned();
-    if host.is_empty() {
-        return None;
-    }
-    let code_host = matches!(host.as_str(), "github.com" | "gitlab.com" | "codeberg.org");
-    let mut segments: Vec<String> = path
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            if code_host {
-                crate::lowercase(s)
-            } else {
-                s.to_owned()
-            }
-        })
-        .collect();
-    if code_host {
-        if let Some(last) = segments.get_mut(1)
-            && let Some(stripped) = last.strip_suffix(".git")
-        {
-            *last = stripped.to_owned();
-        }
-        // owner/repo/tree/<branch>/path → owner/repo + path
-        if segments.len() > 3 && matches!(segments[2].as_str(), "tree" | "blob") {
-            let sub: Vec<String> = segments.drain(2..).skip(2).collect();
-            segments.extend(sub);
-        } else if segments.len() > 2 && matches!(segments[2].as_str(), "tree" | "blob") {
-            segments.truncate(2);
-        }
-    }
-    if let Some(sub) = subpath.map(str::trim).filter(|s| !s.is_empty()) {
-        let sub = if code_host {
-            crate::lowercase(sub)
-        } else {
-            sub.to_owned()
-        };
-        let sub: Vec<&str> = sub.split('/').filter(|s| !s.is_empty()).collect();
-        // A sub-path already present at the end of the URL is not appended twice.
-        if !segments.ends_with(&sub.iter().map(|s| s.to_string()).collect::<Vec<_>>()) {
-            segments.extend(sub.into_iter().map(str::to_owned));
-        }
-    }
-    let mut out = host;
-    for s in segments {
-        out.push('/');
-        out.push_str(&s);
-    }
-    Some(out)
 }
 
 fn is_http_url(url: &str) -> bool {
@@ -551,6 +459,33 @@ pub fn run_text(
 ) -> crate::Result<String> {
     let agent = Agent::resolve(agent)?;
     let input = crate::input::parse(candidates)?;
+    run_parsed(ctx, store, mode, input, installed, &agent)
+}
+
+/// [`run_text`] on input the call owns: the text is freed once parsed, so the filter's own lists
+/// and the result reuse its memory (in the component, memory once grown is never given back).
+pub fn run_owned(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    mode: Mode,
+    candidates: String,
+    installed: &[InstalledSkill],
+    agent: &AgentEnv,
+) -> crate::Result<String> {
+    let agent = Agent::resolve(agent)?;
+    let input = crate::input::parse(&candidates)?;
+    drop(candidates);
+    run_parsed(ctx, store, mode, input, installed, &agent)
+}
+
+fn run_parsed(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    mode: Mode,
+    input: crate::input::Input,
+    installed: &[InstalledSkill],
+    agent: &Agent,
+) -> crate::Result<String> {
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
     let mut outcome = filter_for(
         input.items,
@@ -559,7 +494,7 @@ pub fn run_text(
         &docs.history,
         installed,
         &clock,
-        &agent,
+        agent,
     );
     outcome.normalized_from = input.normalized_from;
     Ok(outcome.to_json_text(mode, &clock))
@@ -645,7 +580,6 @@ pub fn filter_for(
             }),
         }
     }
-    let mut items = items;
     let view: &[Result<Candidate, String>] = &items;
     let cand = |j: usize| -> &Candidate {
         view[at[j]]
@@ -661,16 +595,7 @@ pub fn filter_for(
     let mut keys: [Vec<(String, usize)>; 3] = Default::default();
     for j in 0..n {
         let c = cand(j);
-        // The same id from two different owners is two skills (registry slugs collide across owners).
-        let owner = c
-            .owner
-            .as_deref()
-            .map(str::to_lowercase)
-            .unwrap_or_default();
-        keys[0].push((
-            format!("{}\u{0}{owner}", crate::lowercase(c.skill_id.trim())),
-            j,
-        ));
+        keys[0].push((id_key(&c.skill_id, c.owner.as_deref()), j));
         keys[1].push((name_key(&c.name), j));
         if let Some(u) = c
             .source_code_url
@@ -855,19 +780,23 @@ pub fn filter_for(
         kept_idx.push(j);
     }
 
-    // The winner counts every listing of its group. (Moved out: nothing reads `items` after this.)
-    let kept = kept_idx
+    // The winner counts every listing of its group. The kept candidates move out of `items` in
+    // place (collecting from its own iterator reuses the list's memory): no second list of
+    // ~800-byte candidates.
+    let mut group_size = vec![0u64; items.len()];
+    for j in kept_idx {
+        group_size[at[j]] = members.of(j).len() as u64;
+    }
+    let kept = items
         .into_iter()
-        .map(|j| {
-            let mut c = match &mut items[at[j]] {
-                Ok(c) => std::mem::take(c),
-                Err(_) => unreachable!("`at` lists parsed candidates only"),
-            };
-            let size = members.of(j).len() as u64;
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let size = group_size[i];
+            let mut c = item.ok().filter(|_| size > 0)?;
             if size > 1 {
                 c.cross_source_count = c.cross_source_count.max(1) + size - 1;
             }
-            c
+            Some(c)
         })
         .collect();
     dropped.sort_by_key(|d| d.index);

@@ -210,12 +210,39 @@ pub fn run_with(
     installed: &[InstalledSkill],
     opts: &Options,
 ) -> Result<Value> {
+    run_cow(ctx, store, probe, mode, candidates.into(), installed, opts)
+}
+
+/// [`run_with`] on input the call owns: the text is freed once parsed, so what follows reuses its
+/// memory (in the component, memory once grown is never given back).
+pub fn run_owned_with(
+    ctx: &Ctx,
+    store: &mut dyn DocumentStore,
+    probe: &mut dyn CommandProbe,
+    mode: Mode,
+    candidates: String,
+    installed: &[InstalledSkill],
+    opts: &Options,
+) -> Result<Value> {
+    run_cow(ctx, store, probe, mode, candidates.into(), installed, opts)
+}
+
+fn run_cow(
+    ctx: &Ctx,
+    store: &mut dyn DocumentStore,
+    probe: &mut dyn CommandProbe,
+    mode: Mode,
+    candidates: std::borrow::Cow<'_, str>,
+    installed: &[InstalledSkill],
+    opts: &Options,
+) -> Result<Value> {
     let mut agent = Agent::resolve(&opts.agent)?;
     let versions = match opts.remote_version.as_deref() {
         Some(remote) => Some(parse_versions(opts.local_version.as_deref(), remote)?),
         None => None,
     };
-    let input = crate::input::parse(candidates)?;
+    let input = crate::input::parse(&candidates)?;
+    drop(candidates);
     let items = input.items;
     let input_count = items.len();
     let (mut docs, clock) = open(ctx, store)?;

@@ -1,8 +1,10 @@
-//! The fast path of candidate parsing: each item is read as its list of members (a
-//! `serde_json::Value` per member, keys borrowed from the text), and when every member has its plain
-//! type — strings as strings, counts as non-negative integers, flags as booleans, lists as arrays of
-//! strings — the values are moved straight into a [`Candidate`]: no map of the whole item, no
-//! flattening, no path tracking.
+//! The fast path of candidate parsing: each item is read as its list of members (keys borrowed from
+//! the text; each value a [`Member`]: a string, a list of strings or `popularity`'s counts read
+//! straight into their final form, anything else as a `serde_json::Value`), and when every member has
+//! its plain type — strings as strings, counts as non-negative integers, flags as booleans, lists as
+//! arrays of strings — the values are moved straight into a [`Candidate`]: no map of the whole item,
+//! no map for `popularity`, no list of values converted into a list of strings, no flattening, no
+//! path tracking.
 //!
 //! Anything else — a count given as `"1,234"`, a `null`, a number where a string belongs, a repeated
 //! key — sends the item the lenient way ([`super::parse_one`], on the same members as a map), which
@@ -13,7 +15,8 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 #[cfg(test)]
@@ -53,8 +56,9 @@ pub const FIELDS: &[&str] = &[
 
 /// One item of a candidates list, parsed: the candidate, or why it is not one (as [`parse_one`]
 /// says it). The tests compare it with the lenient path; the reader uses [`Entry`].
+/// The flag says whether the fast path took it.
 #[cfg(test)]
-pub struct Item(pub Result<Candidate, String>);
+pub struct Item(pub Result<Candidate, String>, pub bool);
 
 #[cfg(test)]
 impl<'de> Deserialize<'de> for Item {
@@ -91,20 +95,12 @@ impl<'de> Visitor<'de> for EntryVisitor {
         f.write_str("a list entry")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
-        let mut members: Vec<(Cow<'de, str>, Value)> = Vec::with_capacity(16);
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            members.push((key, map.next_value()?));
-        }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Entry, A::Error> {
+        let members = read_members(map)?;
         if members.iter().any(|(k, _)| k == "skill_id") && plain(&members) {
             return Ok(Entry::Candidate(build(members)));
         }
-        Ok(Entry::Value(Value::Object(
-            members
-                .into_iter()
-                .map(|(k, v)| (k.into_owned(), v))
-                .collect::<Map<String, Value>>(),
-        )))
+        Ok(Entry::Value(object(members)))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Entry, A::Error> {
@@ -159,68 +155,218 @@ impl<'de> Visitor<'de> for ItemVisitor {
         f.write_str("a candidate")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item, A::Error> {
-        let mut members: Vec<(Cow<'de, str>, Value)> = Vec::with_capacity(16);
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            members.push((key, map.next_value()?));
-        }
-        Ok(Item(match plain(&members) {
-            true => Ok(build(members)),
-            false => parse_one(Value::Object(
-                members
-                    .into_iter()
-                    .map(|(k, v)| (k.into_owned(), v))
-                    .collect::<Map<String, Value>>(),
-            )),
-        }))
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Item, A::Error> {
+        let members = read_members(map)?;
+        Ok(match plain(&members) {
+            true => Item(Ok(build(members)), true),
+            false => Item(parse_one(object(members)), false),
+        })
     }
 
     // Not an object: read it as a tree would be (the same checks on numbers and nesting), then say so.
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item, A::Error> {
         while seq.next_element::<Value>()?.is_some() {}
-        Ok(Item(Err(NOT_AN_OBJECT.into())))
+        Ok(Item(Err(NOT_AN_OBJECT.into()), false))
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Item, E> {
-        Ok(Item(Err(NOT_AN_OBJECT.into())))
+        Ok(Item(Err(NOT_AN_OBJECT.into()), false))
     }
 
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<Item, E> {
-        Ok(Item(Err(NOT_AN_OBJECT.into())))
+        Ok(Item(Err(NOT_AN_OBJECT.into()), false))
     }
 
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Item, E> {
-        Ok(Item(Err(NOT_AN_OBJECT.into())))
+        Ok(Item(Err(NOT_AN_OBJECT.into()), false))
     }
 
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<Item, E> {
-        Ok(Item(Err(NOT_AN_OBJECT.into())))
+        Ok(Item(Err(NOT_AN_OBJECT.into()), false))
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Item, E> {
-        Ok(Item(Err(NOT_AN_OBJECT.into())))
+        Ok(Item(Err(NOT_AN_OBJECT.into()), false))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Item, E> {
-        Ok(Item(Err(NOT_AN_OBJECT.into())))
+        Ok(Item(Err(NOT_AN_OBJECT.into()), false))
     }
 }
 
-fn is_string_list(v: &Value) -> bool {
-    match v {
-        Value::String(_) => true,
-        Value::Array(items) => items.iter().all(Value::is_string),
-        _ => false,
+/// One member's value as the fast path reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Member {
+    /// A string.
+    Str(String),
+    /// An array of strings only.
+    Strings(Vec<String>),
+    /// The object of a `popularity` member whose `downloads` and `stars` are each absent or a
+    /// non-negative integer (the last of repeated ones, as a map keeps): the counts and the other
+    /// members.
+    Counts {
+        downloads: Option<u64>,
+        stars: Option<u64>,
+        rest: Map<String, Value>,
+    },
+    /// Anything else, as JSON.
+    Json(Value),
+}
+
+impl Member {
+    /// The JSON value this was read from (what reading the member as a `Value` gives).
+    pub fn into_value(self) -> Value {
+        match self {
+            Member::Str(s) => Value::String(s),
+            Member::Strings(items) => Value::Array(items.into_iter().map(Value::String).collect()),
+            Member::Counts {
+                downloads,
+                stars,
+                mut rest,
+            } => {
+                for (k, n) in [("downloads", downloads), ("stars", stars)] {
+                    if let Some(n) = n {
+                        rest.insert(k.to_owned(), Value::from(n));
+                    }
+                }
+                Value::Object(rest)
+            }
+            Member::Json(v) => v,
+        }
     }
 }
 
-fn is_count(v: &Value) -> bool {
-    v.as_u64().is_some()
+/// Read an object's members, each value as a [`Member`].
+fn read_members<'de, A: MapAccess<'de>>(
+    mut map: A,
+) -> Result<Vec<(Cow<'de, str>, Member)>, A::Error> {
+    let mut members: Vec<(Cow<'de, str>, Member)> = Vec::with_capacity(16);
+    while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        let popularity = key == "popularity";
+        members.push((key, map.next_value_seed(MemberSeed { popularity })?));
+    }
+    Ok(members)
+}
+
+/// The object of members as one `Value` (what reading the whole item as a `Value` gives: the last of
+/// repeated keys wins).
+fn object(members: Vec<(Cow<'_, str>, Member)>) -> Value {
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.into_owned(), v.into_value()))
+            .collect::<Map<String, Value>>(),
+    )
+}
+
+struct MemberSeed {
+    /// The member is `popularity`: an object is read for its counts.
+    popularity: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for MemberSeed {
+    type Value = Member;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Member, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MemberSeed {
+    type Value = Member;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Member, E> {
+        Ok(Member::Str(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Member, E> {
+        Ok(Member::Str(v))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Member, A::Error> {
+        let mut strings = Vec::new();
+        while let Some(v) = seq.next_element::<Value>()? {
+            match v {
+                Value::String(s) => strings.push(s),
+                other => {
+                    let mut items: Vec<Value> = strings.into_iter().map(Value::String).collect();
+                    items.push(other);
+                    while let Some(v) = seq.next_element::<Value>()? {
+                        items.push(v);
+                    }
+                    return Ok(Member::Json(Value::Array(items)));
+                }
+            }
+        }
+        Ok(Member::Strings(strings))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Member, A::Error> {
+        if !self.popularity {
+            return Value::deserialize(MapAccessDeserializer::new(map)).map(Member::Json);
+        }
+        let (mut downloads, mut stars, mut rest) = (None, None, Map::new());
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let value: Value = map.next_value()?;
+            match &*key {
+                "downloads" => downloads = Some(value),
+                "stars" => stars = Some(value),
+                _ => {
+                    rest.insert(key.into_owned(), value);
+                }
+            }
+        }
+        let count = |v: &Option<Value>| v.as_ref().map(Value::as_u64);
+        match (count(&downloads), count(&stars)) {
+            (None | Some(Some(_)), None | Some(Some(_))) => Ok(Member::Counts {
+                downloads: downloads.as_ref().and_then(Value::as_u64),
+                stars: stars.as_ref().and_then(Value::as_u64),
+                rest,
+            }),
+            _ => {
+                for (k, v) in [("downloads", downloads), ("stars", stars)] {
+                    if let Some(v) = v {
+                        rest.insert(k.to_owned(), v);
+                    }
+                }
+                Ok(Member::Json(Value::Object(rest)))
+            }
+        }
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Member, E> {
+        Ok(Member::Json(Value::Bool(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Member, E> {
+        Ok(Member::Json(Value::from(v)))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Member, E> {
+        Ok(Member::Json(Value::from(v)))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Member, E> {
+        Ok(Member::Json(
+            serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
+        ))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Member, E> {
+        Ok(Member::Json(Value::Null))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Member, E> {
+        Ok(Member::Json(Value::Null))
+    }
 }
 
 /// Whether every member has its plain type and no key repeats: then [`build`] reads the item exactly
 /// as the lenient path would.
-pub(super) fn plain(members: &[(Cow<'_, str>, Value)]) -> bool {
+pub(super) fn plain(members: &[(Cow<'_, str>, Member)]) -> bool {
     let mut seen = 0u32;
     let mut others: Vec<&str> = Vec::new();
     for (key, v) in members {
@@ -235,22 +381,23 @@ pub(super) fn plain(members: &[(Cow<'_, str>, Value)]) -> bool {
             return false;
         }
         seen |= 1 << i;
-        let ok = match FIELDS[i] {
-            "categories" | "required_toolsets" | "highlights" | "bundle_files" => is_string_list(v),
-            "has_install_docs" | "has_security_disclosure" => v.is_boolean(),
-            "cross_source_count" => is_count(v),
-            "trend" => true,
-            "popularity" => v.as_object().is_some_and(|p| {
-                ["downloads", "stars"]
-                    .iter()
-                    .all(|k| p.get(*k).is_none_or(is_count))
-            }),
-            "registry" => {
+        let ok = match (FIELDS[i], v) {
+            ("categories" | "required_toolsets" | "highlights" | "bundle_files", m) => {
+                matches!(m, Member::Str(_) | Member::Strings(_))
+            }
+            ("has_install_docs" | "has_security_disclosure", m) => {
+                matches!(m, Member::Json(Value::Bool(_)))
+            }
+            ("cross_source_count", Member::Json(v)) => v.as_u64().is_some(),
+            ("trend", _) => true,
+            ("popularity", m) => matches!(m, Member::Counts { .. }),
+            ("registry", Member::Json(v)) => {
                 v.is_null() || (v.is_object() && RegistryEvidence::deserialize(v).is_ok())
             }
             // Aliases and nested records: the lenient path reads them.
-            "platforms" | "prerequisites" => false,
-            _ => v.is_string(),
+            ("platforms" | "prerequisites", _) => false,
+            ("cross_source_count" | "registry", _) => false,
+            (_, m) => matches!(m, Member::Str(_)),
         };
         if !ok {
             return false;
@@ -259,32 +406,32 @@ pub(super) fn plain(members: &[(Cow<'_, str>, Value)]) -> bool {
     true
 }
 
-fn into_string(v: Value) -> String {
+fn into_string(v: Member) -> String {
     match v {
-        Value::String(s) => s,
+        Member::Str(s) => s,
         _ => unreachable!("checked by plain()"),
     }
 }
 
-fn opt_string(v: Value) -> Option<String> {
+fn opt_string(v: Member) -> Option<String> {
     Some(into_string(v)).filter(|s| !s.trim().is_empty())
 }
 
-fn string_list(v: Value) -> Vec<String> {
+fn string_list(v: Member) -> Vec<String> {
     match v {
-        Value::String(s) => s
+        Member::Str(s) => s
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
             .collect(),
-        Value::Array(items) => items.into_iter().map(into_string).collect(),
+        Member::Strings(items) => items,
         _ => unreachable!("checked by plain()"),
     }
 }
 
 /// The candidate of an item [`plain`] accepted.
-pub(super) fn build(members: Vec<(Cow<'_, str>, Value)>) -> Candidate {
+pub(super) fn build(members: Vec<(Cow<'_, str>, Member)>) -> Candidate {
     let mut c = Candidate {
         cross_source_count: 1,
         popularity: Popularity::not_given(),
@@ -303,36 +450,45 @@ pub(super) fn build(members: Vec<(Cow<'_, str>, Value)>) -> Candidate {
             "owner" => c.owner = opt_string(v),
             "updated_at" => c.updated_at = opt_string(v),
             "popularity" => {
-                let Value::Object(mut p) = v else {
+                let Member::Counts {
+                    downloads,
+                    stars,
+                    rest,
+                } = v
+                else {
                     unreachable!("checked by plain()")
                 };
-                let count = |v: &Option<Value>| v.as_ref().and_then(Value::as_u64).unwrap_or(0);
-                let (downloads, stars) = (p.remove("downloads"), p.remove("stars"));
                 c.popularity = Popularity {
-                    downloads: count(&downloads),
-                    stars: count(&stars),
+                    downloads: downloads.unwrap_or(0),
+                    stars: stars.unwrap_or(0),
                     // As the lenient path: no count stated is unknown, not zero.
                     unknown: downloads.is_none() && stars.is_none(),
-                    extra: p,
+                    extra: rest,
                 };
             }
             "required_toolsets" => c.required_toolsets = string_list(v),
             "complexity" => c.complexity = opt_string(v),
-            "trend" => c.trend = Some(v).filter(|v| !v.is_null()),
-            "has_install_docs" => c.has_install_docs = v.as_bool().unwrap_or_default(),
+            "trend" => c.trend = Some(v.into_value()).filter(|v| !v.is_null()),
+            "has_install_docs" => c.has_install_docs = v.into_value().as_bool().unwrap_or_default(),
             "has_security_disclosure" => {
-                c.has_security_disclosure = v.as_bool().unwrap_or_default()
+                c.has_security_disclosure = v.into_value().as_bool().unwrap_or_default()
             }
             "risk_level" => c.risk_level = opt_string(v),
-            "cross_source_count" => c.cross_source_count = v.as_u64().unwrap_or(1).max(1),
-            "registry" => c.registry = Option::<RegistryEvidence>::deserialize(v).ok().flatten(),
+            "cross_source_count" => {
+                c.cross_source_count = v.into_value().as_u64().unwrap_or(1).max(1)
+            }
+            "registry" => {
+                c.registry = Option::<RegistryEvidence>::deserialize(v.into_value())
+                    .ok()
+                    .flatten()
+            }
             "pain_point" => c.pain_point = opt_string(v),
             "highlights" => c.highlights = string_list(v),
             "raw_content" => c.raw_content = opt_string(v),
             "tagline" => c.tagline = opt_string(v),
             "bundle_files" => c.bundle_files = string_list(v),
             _ => {
-                c.extra.insert(key.into_owned(), v);
+                c.extra.insert(key.into_owned(), v.into_value());
             }
         }
     }

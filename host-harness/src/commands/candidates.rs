@@ -292,16 +292,15 @@ impl Host {
         };
         let text = self.harness.run_text_owned(&store, ctx, command)?;
         self.note_migrations(&store);
-        // Only the summary is read (the kept list may be 100,000 candidates long).
-        #[derive(Deserialize)]
-        struct Head {
-            summary: Summary,
-        }
+        // Only the summary is read, found by skipping over the kept list (100,000 candidates long,
+        // perhaps) without parsing it.
         #[derive(Deserialize)]
         struct Summary {
             kept: usize,
         }
-        let kept = serde_json::from_str::<Head>(&text).map_or(1, |h| h.summary.kept);
+        let kept = crate::json_text::top_member(&text, "summary")
+            .and_then(|s| serde_json::from_str::<Summary>(s).ok())
+            .map_or(1, |s| s.kept);
         let verdict = if kept == 0 {
             Verdict::NothingUsable
         } else {
@@ -379,12 +378,12 @@ impl Host {
         };
         let text = self.harness.run_text_owned(&store, ctx, command)?;
         self.note_migrations(&store);
-        #[derive(Deserialize)]
-        struct Head {
-            reason: Option<String>,
-        }
-        let verdict = match serde_json::from_str::<Head>(&text) {
-            Ok(Head { reason: Some(r) }) if r == "no_usable_candidates" => Verdict::NothingUsable,
+        // Only `reason` is read, found without parsing the rest (the ranking may be long).
+        let reason = crate::json_text::top_member(&text, "reason")
+            .and_then(|r| serde_json::from_str::<Option<String>>(r).ok())
+            .flatten();
+        let verdict = match reason {
+            Some(r) if r == "no_usable_candidates" => Verdict::NothingUsable,
             _ => Verdict::Done,
         };
         Ok(Output::from_text(text)

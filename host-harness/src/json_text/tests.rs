@@ -120,3 +120,29 @@ fn large_output_is_written_in_chunks_and_whole() {
         serde_json::to_string_pretty(&v).unwrap()
     );
 }
+
+#[test]
+fn top_member_finds_a_top_level_field_past_large_values() {
+    let text = r#" {"kept": [{"summary": {"kept": 9}}, "\"summary\": 1"], "summary" : {"kept": 2}, "z": null} "#;
+    assert_eq!(top_member(text, "summary"), Some(r#"{"kept": 2}"#));
+    assert_eq!(top_member(text, "z"), Some("null"));
+    assert_eq!(top_member(text, "missing"), None);
+    assert_eq!(top_member("[1]", "kept"), None);
+    assert_eq!(top_member("{}", "kept"), None);
+    assert_eq!(top_member(r#"{"kept": [1, "#, "kept"), None, "malformed");
+    assert_eq!(top_member(r#"{"k\u0065pt": 3}"#, "kept"), Some("3"));
+}
+
+proptest! {
+    #[test]
+    fn top_member_agrees_with_a_parse(v in value()) {
+        let text = v.to_string();
+        if let Value::Object(map) = &v {
+            for (k, expected) in map {
+                // The compact text of a member is the member's value written on its own.
+                let alone = expected.to_string();
+                prop_assert_eq!(top_member(&text, k), Some(alone.as_str()));
+            }
+        }
+    }
+}

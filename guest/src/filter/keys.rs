@@ -1,0 +1,261 @@
+//! The keys the filter compares candidates by: a folded name, an id with its owner, a canonical
+//! source URL. Each is computed once per candidate, so the common case (ASCII text) writes the key
+//! straight into one string instead of building it from lower-cased pieces.
+
+/// Fold a name for comparison: lower case, `-` and `_` as spaces, runs of white space as one space.
+pub fn name_key(name: &str) -> String {
+    if !crate::is_ascii(name) {
+        return crate::lowercase(name)
+            .replace(['-', '_'], " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    // The same, in one pass and one allocation (ASCII white space as `char::is_whitespace` has it).
+    let mut out = String::with_capacity(name.len());
+    let mut gap = false;
+    for b in name.bytes() {
+        let b = if b == b'-' || b == b'_' { b' ' } else { b };
+        if (b as char).is_whitespace() {
+            gap = !out.is_empty();
+        } else {
+            if gap {
+                out.push(' ');
+                gap = false;
+            }
+            out.push(b.to_ascii_lowercase() as char);
+        }
+    }
+    out
+}
+
+/// The name part of an id: `clawhub:pdf-tables` → `pdf-tables`; `skillssh:o/r/skill` → `skill`.
+pub(super) fn id_slug(id: &str) -> &str {
+    let rest = id.split_once(':').map_or(id, |(_, r)| r);
+    rest.rsplit('/').next().unwrap_or(rest)
+}
+
+/// Canonical form of a source URL for comparison: no scheme, `www.`, query, fragment, trailing `/` or
+/// `.git`; host lower-cased; on code hosts (GitHub, GitLab, Codeberg), whose paths are case-insensitive,
+/// the path too; `/tree/<branch>/…` and `/blob/<branch>/…` become the sub-path. `None` if not http(s).
+pub fn canonical_url(url: &str, subpath: Option<&str>) -> Option<String> {
+    if crate::is_ascii(url) && subpath.is_none_or(crate::is_ascii) {
+        canonical_ascii(url, subpath)
+    } else {
+        canonical_general(url, subpath)
+    }
+}
+
+/// [`canonical_url`] for any text: each segment lower-cased on its own (Unicode case folding).
+fn canonical_general(url: &str, subpath: Option<&str>) -> Option<String> {
+    let url = url.trim();
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .or_else(|| url.strip_prefix("HTTPS://"))
+        .or_else(|| url.strip_prefix("HTTP://"))?;
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = host.to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host).to_owned();
+    if host.is_empty() {
+        return None;
+    }
+    let code_host = matches!(host.as_str(), "github.com" | "gitlab.com" | "codeberg.org");
+    let mut segments: Vec<String> = path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            if code_host {
+                crate::lowercase(s)
+            } else {
+                s.to_owned()
+            }
+        })
+        .collect();
+    if code_host {
+        if let Some(last) = segments.get_mut(1)
+            && let Some(stripped) = last.strip_suffix(".git")
+        {
+            *last = stripped.to_owned();
+        }
+        // owner/repo/tree/<branch>/path → owner/repo + path
+        if segments.len() > 3 && matches!(segments[2].as_str(), "tree" | "blob") {
+            let sub: Vec<String> = segments.drain(2..).skip(2).collect();
+            segments.extend(sub);
+        } else if segments.len() > 2 && matches!(segments[2].as_str(), "tree" | "blob") {
+            segments.truncate(2);
+        }
+    }
+    if let Some(sub) = subpath.map(str::trim).filter(|s| !s.is_empty()) {
+        let sub = if code_host {
+            crate::lowercase(sub)
+        } else {
+            sub.to_owned()
+        };
+        let sub: Vec<&str> = sub.split('/').filter(|s| !s.is_empty()).collect();
+        // A sub-path already present at the end of the URL is not appended twice.
+        if !segments.ends_with(&sub.iter().map(|s| s.to_string()).collect::<Vec<_>>()) {
+            segments.extend(sub.into_iter().map(str::to_owned));
+        }
+    }
+    let mut out = host;
+    for s in segments {
+        out.push('/');
+        out.push_str(&s);
+    }
+    Some(out)
+}
+
+/// Lower-case `s` onto `out` (ASCII by a byte map; anything else as `str::to_lowercase`).
+fn push_lower(out: &mut String, s: &str) {
+    if crate::is_ascii(s) {
+        out.extend(s.bytes().map(|b| b.to_ascii_lowercase() as char));
+    } else {
+        out.push_str(&s.to_lowercase());
+    }
+}
+
+/// The dedup key of an id: the trimmed id lower-cased, a NUL, and the owner lower-cased (the same id
+/// from two different owners is two skills: registry slugs collide across owners).
+pub(super) fn id_key(id: &str, owner: Option<&str>) -> String {
+    let (id, owner) = (id.trim(), owner.unwrap_or(""));
+    let mut key = String::with_capacity(id.len() + 1 + owner.len());
+    push_lower(&mut key, id);
+    key.push('\u{0}');
+    push_lower(&mut key, owner);
+    key
+}
+
+/// [`canonical_url`] for ASCII text, written into one string: the segments are borrowed from the
+/// URL and lower-cased as they are copied. Gives what [`canonical_general`] gives (a test compares
+/// the two), whose ASCII case folding is this byte map.
+fn canonical_ascii(url: &str, subpath: Option<&str>) -> Option<String> {
+    let url = url.trim();
+    let scheme = |p: &str| url.strip_prefix(p);
+    let rest = scheme("https://")
+        .or_else(|| scheme("http://"))
+        .or_else(|| scheme("HTTPS://"))
+        .or_else(|| scheme("HTTP://"))?;
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = match host.get(..4) {
+        Some(www) if www.eq_ignore_ascii_case("www.") => &host[4..],
+        _ => host,
+    };
+    if host.is_empty() {
+        return None;
+    }
+    let code_host = ["github.com", "gitlab.com", "codeberg.org"]
+        .iter()
+        .any(|h| host.eq_ignore_ascii_case(h));
+    let same = |a: &str, b: &str| {
+        if code_host {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    };
+    let mut segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if code_host {
+        if let Some(last) = segments.get_mut(1) {
+            let n = last.len();
+            if n >= 4 && last[n - 4..].eq_ignore_ascii_case(".git") {
+                *last = &last[..n - 4];
+            }
+        }
+        // owner/repo/tree/<branch>/path → owner/repo + path
+        let tree = |s: &str| s.eq_ignore_ascii_case("tree") || s.eq_ignore_ascii_case("blob");
+        if segments.len() > 3 && tree(segments[2]) {
+            segments.drain(2..4);
+        } else if segments.len() > 2 && tree(segments[2]) {
+            segments.truncate(2);
+        }
+    }
+    if let Some(sub) = subpath.map(str::trim).filter(|s| !s.is_empty()) {
+        let sub: Vec<&str> = sub.split('/').filter(|s| !s.is_empty()).collect();
+        // A sub-path already present at the end of the URL is not appended twice.
+        let present = sub.len() <= segments.len()
+            && segments[segments.len() - sub.len()..]
+                .iter()
+                .zip(&sub)
+                .all(|(a, b)| same(a, b));
+        if !present {
+            segments.extend(sub);
+        }
+    }
+    let mut out =
+        String::with_capacity(host.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>());
+    out.extend(host.bytes().map(|b| b.to_ascii_lowercase() as char));
+    for s in segments {
+        out.push('/');
+        push_segment(&mut out, s, code_host);
+    }
+    Some(out)
+}
+
+fn push_segment(out: &mut String, s: &str, lower: bool) {
+    if lower {
+        out.extend(s.bytes().map(|b| b.to_ascii_lowercase() as char));
+    } else {
+        out.push_str(s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ascii_url_path_gives_what_the_general_one_gives() {
+        let urls = [
+            "https://github.com/Owner/Repo.git/",
+            "HTTPS://WWW.GitHub.com/O/R.GIT/tree/Main/Skills/PDF?x=1#y",
+            "http://gitlab.com/o/r/blob/dev",
+            "https://codeberg.org/o/r/tree",
+            "https://github.com/o/r/tree/main",
+            "https://github.com/o",
+            "https://github.com/o/.git",
+            "https://github.com",
+            "https://www./x",
+            "https://",
+            "http:///a/b",
+            "  https://Example.org/Case/Path/?q=1#x  ",
+            "https://example.org/a//b/tree/c/d",
+            "https://www.Example.org/A/B/skills/pdf",
+            "ftp://github.com/o/r",
+            "github.com/o/r",
+            "Https://github.com/o/r",
+        ];
+        let subs = [
+            None,
+            Some(""),
+            Some("  "),
+            Some("skills/PDF"),
+            Some("/pdf/"),
+            Some("PDF"),
+            Some("a/b/skills/pdf"),
+            Some("B/skills/pdf"),
+            Some("r/x"),
+        ];
+        for u in urls {
+            for s in subs {
+                assert_eq!(
+                    canonical_ascii(u, s),
+                    canonical_general(u, s),
+                    "{u:?} with {s:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn id_keys_fold_case_and_keep_the_owner_apart() {
+        assert_eq!(
+            id_key(" ClawHub:PDF ", Some("Acme")),
+            "clawhub:pdf\u{0}acme"
+        );
+        assert_eq!(id_key("x", None), "x\u{0}");
+        assert_eq!(id_key("Ärger", Some("Ö")), "ärger\u{0}ö");
+    }
+}
