@@ -26,13 +26,19 @@ struct Floors {
 /// `heldout-5`) 240/298, 0.843; branch `ranking6` (with the 13 listings of `heldout-6`) 242/298,
 /// 0.845. BENCHMARKS.md has the history.
 const BEFORE_HELDOUT_3: Floors = Floors {
-    without: &["heldout-3", "heldout-4", "heldout-5", "heldout-6"],
+    without: &[
+        "heldout-3",
+        "heldout-4",
+        "heldout-5",
+        "heldout-6",
+        "heldout-7",
+    ],
     slices: &[
-        ("all", 81.0, 0.84),
+        ("all", 80.5, 0.835),
         ("dev", 89.5, 0.89),
-        ("held-out", 73.0, 0.795),
-        ("batch:heldout-2", 70.0, 0.77),
-        ("lang:en", 77.5, 0.815),
+        ("held-out", 72.5, 0.785),
+        ("batch:heldout-2", 68.5, 0.75),
+        ("lang:en", 76.5, 0.805),
         ("lang:zh", 83.0, 0.865),
         ("lang:mixed", 89.5, 0.875),
     ],
@@ -45,12 +51,12 @@ const BEFORE_HELDOUT_3: Floors = Floors {
 /// skill 3 -> 4 on `ranking6`: t337 (a paraphrased weekly report) had picked a podcast cleaner on
 /// one free word and is now silent (`recommend::SINGLE_MATCH_FLOOR`).
 const BEFORE_HELDOUT_4: Floors = Floors {
-    without: &["heldout-4", "heldout-5", "heldout-6"],
+    without: &["heldout-4", "heldout-5", "heldout-6", "heldout-7"],
     slices: &[
-        ("all", 79.0, 0.83),
-        ("held-out", 72.0, 0.785),
-        ("batch:heldout-3", 71.0, 0.77),
-        ("lang:en", 76.5, 0.805),
+        ("all", 78.5, 0.82),
+        ("held-out", 71.5, 0.78),
+        ("batch:heldout-3", 70.0, 0.77),
+        ("lang:en", 76.0, 0.795),
         ("lang:zh", 77.5, 0.835),
         ("lang:mixed", 91.5, 0.89),
     ],
@@ -63,12 +69,12 @@ const BEFORE_HELDOUT_4: Floors = Floors {
 /// with the 12 listings of `heldout-5` 348/445, 0.825; `ranking5`: 353/445, 0.837; `ranking6`:
 /// 355/445, 0.838 (silent with a right skill 4 -> 5: t337, see above).
 const BEFORE_HELDOUT_5: Floors = Floors {
-    without: &["heldout-5", "heldout-6"],
+    without: &["heldout-5", "heldout-6", "heldout-7"],
     slices: &[
-        ("all", 79.5, 0.835),
-        ("held-out", 74.5, 0.81),
-        ("batch:heldout-4", 82.5, 0.875),
-        ("lang:en", 78.5, 0.82),
+        ("all", 79.0, 0.83),
+        ("held-out", 74.0, 0.8),
+        ("batch:heldout-4", 81.0, 0.87),
+        ("lang:en", 77.5, 0.81),
         ("lang:zh", 77.5, 0.835),
         ("lang:mixed", 90.5, 0.895),
     ],
@@ -81,13 +87,13 @@ const BEFORE_HELDOUT_5: Floors = Floors {
 /// 0.807; `ranking5` 413/510, 0.846; with the 13 listings of `heldout-6` main c5e24a8 412/510,
 /// 0.844; `ranking6` 415/510, 0.847; silent with a right skill 4 -> 5: t337, see above).
 const BEFORE_HELDOUT_6: Floors = Floors {
-    without: &["heldout-6"],
+    without: &["heldout-6", "heldout-7"],
     slices: &[
-        ("all", 81.0, 0.845),
-        ("held-out", 77.5, 0.825),
+        ("all", 80.5, 0.84),
+        ("held-out", 77.5, 0.82),
         ("batch:heldout-5", 92.0, 0.905),
-        ("lang:en", 80.5, 0.83),
-        ("lang:zh", 79.5, 0.85),
+        ("lang:en", 79.5, 0.825),
+        ("lang:zh", 79.5, 0.845),
         ("lang:mixed", 88.5, 0.885),
     ],
     max_traps: 16,
@@ -97,24 +103,45 @@ const BEFORE_HELDOUT_6: Floors = Floors {
 /// The whole benchmark with the 60-task batch `heldout-6` (written on `ranking6` before the
 /// ranking code or the concept map was read: main c5e24a8 scored 30/60 on it, NDCG@3 0.589, 6 traps
 /// picked, 7 silent with a right skill; whole 442/570, 0.817).
-const WHOLE: Floors = Floors {
-    without: &[],
+const BEFORE_HELDOUT_7: Floors = Floors {
+    without: &["heldout-7"],
     slices: &[
-        ("all", 81.0, 0.845),
-        ("held-out", 78.5, 0.83),
-        ("batch:heldout-6", 83.0, 0.865),
-        ("lang:en", 81.0, 0.835),
+        ("all", 81.0, 0.84),
+        ("held-out", 78.0, 0.825),
+        ("batch:heldout-6", 83.0, 0.855),
+        ("lang:en", 80.0, 0.825),
         ("lang:zh", 79.5, 0.845),
         ("lang:mixed", 89.5, 0.895),
     ],
-    max_traps: 17,
+    max_traps: 19,
     max_silent_relevant: 6,
 };
 
-/// At least this many of the 34 no-match requests stay silent (the 16 older ones: 7 before
+/// The whole benchmark with the 70-task batch `heldout-7` (written on `rank7` before the ranking
+/// code or the concept map was read: main 0c426fb scored 39/70 on it, NDCG@3 0.651, 7 traps picked,
+/// 4 silent with a right skill; whole 499/640, 0.821). Its 12 listings (catch-alls, popular
+/// neighbours, near-duplicates) cost the older slices a few tasks, so the floors above were
+/// lowered to what main scored with them plus the `rank7` concept map (commit message has the
+/// figures); `rank7`: heldout-7 55/70, 0.832; whole 518/640, 0.843.
+const WHOLE: Floors = Floors {
+    without: &[],
+    slices: &[
+        ("all", 80.5, 0.84),
+        ("held-out", 78.0, 0.825),
+        ("batch:heldout-7", 78.5, 0.83),
+        ("lang:en", 79.5, 0.825),
+        ("lang:zh", 79.0, 0.845),
+        ("lang:mixed", 90.5, 0.9),
+    ],
+    max_traps: 23,
+    max_silent_relevant: 5,
+};
+
+/// At least this many of the 42 no-match requests stay silent (the 16 older ones: 7 before
 /// `ranking6`, the 10 of `heldout-5`: 3, the 8 of `heldout-6`: 3; 13 in all on main c5e24a8,
-/// 22 with the single-match floor of `ranking6`).
-const MIN_NO_MATCH_SILENT: usize = 22;
+/// 22 with the single-match floor of `ranking6`; the 8 of `heldout-7`: 5 on main 0c426fb, 6 with
+/// the `rank7` concept map, 28 in all).
+const MIN_NO_MATCH_SILENT: usize = 28;
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
     let bench = floors
@@ -186,6 +213,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
     failures.extend(check(&bench, &BEFORE_HELDOUT_4));
     failures.extend(check(&bench, &BEFORE_HELDOUT_5));
     failures.extend(check(&bench, &BEFORE_HELDOUT_6));
+    failures.extend(check(&bench, &BEFORE_HELDOUT_7));
     failures.extend(check(&bench, &WHOLE));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
