@@ -46,32 +46,40 @@ fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// The bytes of `text` outside quotes (`"`, `'`, `` ` ``; a backslash escapes inside them), with
+/// their positions. Quote characters themselves are not yielded.
+pub(super) fn unquoted(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let b = text.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let (at, c) = (i, b[i]);
+            i += 1;
+            match quote {
+                Some(_) if c == b'\\' => i += 1,
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None if matches!(c, b'"' | b'\'' | b'`') => quote = Some(c),
+                None => return Some((at, c)),
+            }
+        }
+        None
+    })
+}
+
 /// Bracket depth change of one line, ignoring brackets inside quotes and after a `#`/`//` comment.
 fn depth_change(line: &str) -> i32 {
     let b = line.as_bytes();
     let mut depth = 0i32;
-    let mut quote: Option<u8> = None;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        match quote {
-            Some(q) => {
-                if c == b'\\' {
-                    i += 1;
-                } else if c == q {
-                    quote = None;
-                }
-            }
-            None => match c {
-                b'"' | b'\'' | b'`' => quote = Some(c),
-                b'#' if i == 0 || b[i - 1] == b' ' || b[i - 1] == b'\t' => break,
-                b'/' if b.get(i + 1) == Some(&b'/') && (i == 0 || b[i - 1] != b':') => break,
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                _ => {}
-            },
+    for (i, c) in unquoted(line) {
+        match c {
+            b'#' if i == 0 || b[i - 1] == b' ' || b[i - 1] == b'\t' => break,
+            b'/' if b.get(i + 1) == Some(&b'/') && (i == 0 || b[i - 1] != b':') => break,
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
         }
-        i += 1;
     }
     depth
 }
@@ -670,6 +678,16 @@ impl Definitions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unquoted_skips_quoted_text_and_escapes() {
+        let got: String = unquoted(r#"f("a,\"(", 'b)', `c`) + d"#)
+            .map(|(_, c)| c as char)
+            .collect();
+        assert_eq!(got, "f(, , ) + d");
+        assert_eq!(depth_change("call(x, \"(\" # )"), 1);
+        assert_eq!(depth_change("]"), -1);
+    }
 
     #[test]
     fn statements_join_open_brackets_continuations_and_fences() {

@@ -807,41 +807,26 @@ impl ArgFlows {
 /// The top-level comma-separated pieces of an argument list that starts right after `(`, up to
 /// its closing bracket (`None` if it never closes).
 fn call_args(inner: &str) -> Option<Vec<&str>> {
-    let b = inner.as_bytes();
     let mut depth = 0i32;
-    let mut quote: Option<u8> = None;
     let mut start = 0;
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        match quote {
-            Some(q) => {
-                if c == b'\\' {
-                    i += 1;
-                } else if c == q {
-                    quote = None;
+    for (i, c) in code::unquoted(inner) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => {
+                let last = inner[start..i].trim();
+                if !last.is_empty() {
+                    out.push(last);
                 }
+                return Some(out);
             }
-            None => match c {
-                b'"' | b'\'' | b'`' => quote = Some(c),
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' if depth == 0 => {
-                    let last = inner[start..i].trim();
-                    if !last.is_empty() {
-                        out.push(last);
-                    }
-                    return Some(out);
-                }
-                b')' | b']' | b'}' => depth -= 1,
-                b',' if depth == 0 => {
-                    out.push(inner[start..i].trim());
-                    start = i + 1;
-                }
-                _ => {}
-            },
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                out.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
         }
-        i += 1;
     }
     None
 }
