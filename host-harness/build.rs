@@ -104,6 +104,14 @@ fn precompile(wasm: &Path, guest_target_dir: &Path, out_dir: &Path) {
         "cargo:rustc-env=SKILL_RECOMMENDER_PRECOMPILED={}",
         to.display()
     );
+    // The artifact's id (the start of its SHA-256): names its file copy in the cache directory
+    // (`src/harness/mirror.rs`) without hashing 50 MB on every run.
+    use sha2::Digest;
+    let id: String = sha2::Sha256::digest(&artifact)[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    println!("cargo:rustc-env=SKILL_RECOMMENDER_PRECOMPILED_ID={id}");
 }
 
 /// Write `bytes` unless the file already holds them (an unchanged file keeps its time, so nothing that

@@ -209,14 +209,18 @@ fn touch(path: &Path) {
     }
 }
 
-/// Whether `name` is one of this host's cache files (`<32 hex>-wasmtime<version>-<16 hex>[-init].cwasm`)
-/// or a temporary file a crashed write left beside one (`.<that>.<random>.tmp`).
+/// Whether `name` is one of this host's cache files (`<32 hex>-wasmtime<version>-<16 hex>[-init].cwasm`,
+/// or the embedded artifact's copy `embedded-<32 hex>.cwasm`) or a temporary file a crashed write left
+/// beside one (`.<that>.<random>.tmp`).
 fn is_cache_file(name: &str) -> bool {
     let name = name
         .strip_prefix('.')
         .and_then(|n| n.strip_suffix(".tmp"))
         .and_then(|n| n.rsplit_once('.').map(|(n, _random)| n))
         .unwrap_or(name);
+    if crate::harness::mirror::is_mirror_name(name) {
+        return true;
+    }
     let Some(stem) = name.strip_suffix(".cwasm") else {
         return false;
     };

@@ -19,6 +19,7 @@ use crate::sandbox::{Limiter, link_wasi_std};
 use crate::store::{StateStore, StoreError, StoreSession};
 use crate::{Command, Limits};
 use guest::{Ctx, Document, Lang};
+use mirror::Mirror;
 
 /// Generated bindings; nothing outside this module names generated types except the adapter below.
 mod bindings {
@@ -29,6 +30,7 @@ mod bindings {
 }
 
 mod memfd;
+pub mod mirror;
 mod reuse;
 mod skills;
 
@@ -223,7 +225,7 @@ impl HarnessBuilder {
             }
             Err(e) => return Err(comp_err(e)),
         };
-        let (loaded, embedded) = self.load_embedded(&engine);
+        let (loaded, embedded, mirror) = self.load_embedded(&engine);
         let (component, cache, preinit) = match loaded {
             Some(component) => (component, CacheOutcome::Embedded, Preinit::Snapshot),
             None => {
@@ -268,6 +270,7 @@ impl HarnessBuilder {
             cache,
             preinit,
             embedded,
+            mirror,
             pool,
             gate,
             imports,
@@ -277,8 +280,16 @@ impl HarnessBuilder {
 
     /// The embedded precompiled component ([`crate::precompiled`]), when it applies and wasmtime
     /// accepts it on this machine; otherwise `None` and why.
-    fn load_embedded(&self, engine: &Engine) -> (Option<Component>, Embedded) {
-        let unused = |why: &str| (None, Embedded::Unused(why.to_owned()));
+    /// The built-in artifact is mapped from a file when it can be ([`mirror`]): its copy in the cache
+    /// directory, else an anonymous in-memory file; a substituted one (tests) loads from memory.
+    fn load_embedded(&self, engine: &Engine) -> EmbeddedLoad {
+        let unused = |why: &str| {
+            (
+                None,
+                Embedded::Unused(why.to_owned()),
+                Mirror::Off("the embedded artifact is not used".into()),
+            )
+        };
         if self.component.is_some() {
             return unused("another component was given");
         }
@@ -292,17 +303,33 @@ impl HarnessBuilder {
         if artifact.is_empty() {
             return unused("this build embeds none (cross-compiled)");
         }
+        let mirror = if self.precompiled.is_some() {
+            Mirror::Off("a substituted artifact".into())
+        } else {
+            let dir = match &self.cache {
+                CacheMode::Dir(dir) => Some(dir.as_path()),
+                CacheMode::Disabled => None,
+            };
+            match mirror::load(engine, dir, artifact) {
+                (Some(component), how) => return (Some(component), Embedded::Used, how),
+                (None, why) => why,
+            }
+        };
         // SAFETY: the artifact was made by this crate's build script from the embedded component,
         // with the same wasmtime and engine settings; `deserialize` checks the wasmtime version, the
         // target, every engine setting and the CPU features it needs against this engine and machine,
         // and refuses a mismatch (tested with a deliberately mismatched artifact). A test that
         // substitutes an artifact passes one from wasmtime too.
         match unsafe { Component::deserialize(engine, artifact) } {
-            Ok(component) => (Some(component), Embedded::Used),
-            Err(e) => (None, Embedded::Rejected(format!("{e:#}"))),
+            Ok(component) => (Some(component), Embedded::Used, mirror),
+            Err(e) => (None, Embedded::Rejected(format!("{e:#}")), mirror),
         }
     }
 }
+
+/// What loading the embedded artifact gave: the component (if used), how, and whether it was mapped
+/// from a file ([`mirror`]).
+type EmbeddedLoad = (Option<Component>, Embedded, Mirror);
 
 /// Refuse a component built for another contract version, naming both.
 fn check_contract(exports: &[String]) -> Result<()> {
@@ -345,6 +372,8 @@ pub struct Harness {
     cache: CacheOutcome,
     preinit: Preinit,
     embedded: Embedded,
+    /// Whether the embedded artifact was mapped from its file copy ([`mirror`]).
+    mirror: Mirror,
     pool: PoolStatus,
     gate: Option<Gate>,
     imports: Vec<String>,
@@ -404,7 +433,13 @@ impl Harness {
         cache["preinit"] = Value::from(self.preinit.describe());
         cache["instance_pool"] = Value::from(self.pool.describe());
         cache["embedded"] = Value::from(self.embedded.describe());
+        cache["mapped"] = self.mirror.to_json();
         cache
+    }
+
+    /// Whether the embedded artifact was mapped from its file copy in the cache directory.
+    pub fn mirror(&self) -> &Mirror {
+        &self.mirror
     }
 
     /// Whether calls reuse pooled instance memory, and with which settings ([`crate::pool`]).

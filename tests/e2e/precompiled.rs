@@ -4,6 +4,7 @@
 
 use std::fs;
 
+use host_harness::harness::mirror::Mirror;
 use host_harness::precompiled::{self, Embedded};
 use host_harness::preinit::Preinit;
 use host_harness::{COMPONENT_WASM, CacheMode, CacheOutcome, Harness, Limits, PRECOMPILED};
@@ -43,10 +44,20 @@ fn the_default_limits_load_the_embedded_artifact_and_compile_nothing() {
         assert!(!h.cache_outcome().compiled());
         assert_eq!(h.preinit(), &Preinit::Snapshot);
         if let CacheMode::Dir(d) = cache {
-            assert_eq!(
-                fs::read_dir(&d).unwrap().count(),
-                0,
-                "no cache file written"
+            // The only file written is the artifact's copy, which the next start maps.
+            assert_eq!(only_file(&d), mirror_name());
+            let Mirror::Mapped(path) = h.mirror() else {
+                panic!("mapped from the cache directory: {:?}", h.mirror());
+            };
+            assert_eq!(fs::read(path).unwrap(), PRECOMPILED, "an exact copy");
+            let again = default_limits(CacheMode::Dir(d.clone()));
+            assert_eq!(again.mirror(), h.mirror());
+            assert_eq!(only_file(&d), mirror_name());
+        } else {
+            assert!(
+                matches!(h.mirror(), Mirror::Anonymous(why) if why.contains("no cache directory")),
+                "{:?}",
+                h.mirror()
             );
         }
     }
@@ -60,21 +71,73 @@ fn the_default_limits_load_the_embedded_artifact_and_compile_nothing() {
 
 #[test]
 fn the_embedded_artifact_answers_as_a_run_time_compile_does() {
-    let embedded = default_limits(CacheMode::Disabled);
+    let cache = tempfile::tempdir().unwrap();
+    // Mapped from an anonymous file, and from the cache directory's copy (written, then mapped).
+    let anonymous = default_limits(CacheMode::Disabled);
+    let _writes = default_limits(CacheMode::Dir(cache.path().into()));
+    let mapped = default_limits(CacheMode::Dir(cache.path().into()));
+    assert!(matches!(mapped.mirror(), Mirror::Mapped(_)));
     let compiled = compiled_at_run_time();
     assert!(compiled.cache_outcome().compiled());
     let ctx = host_harness::Ctx::at(NOW);
-    for command in &session() {
-        assert_same_answer(
-            &embedded,
-            &compiled,
-            &ctx,
-            command,
-            "embedded vs compiled: ",
-        );
+    for embedded in [&anonymous, &mapped] {
+        for command in &session() {
+            assert_same_answer(embedded, &compiled, &ctx, command, "embedded vs compiled: ");
+        }
+        assert_eq!(embedded.imports(), compiled.imports());
+        assert_eq!(embedded.exports(), compiled.exports());
     }
-    assert_eq!(embedded.imports(), compiled.imports());
-    assert_eq!(embedded.exports(), compiled.exports());
+}
+
+/// The artifact's copy in the cache directory is mapped only when it is this user's private,
+/// complete file that wasmtime accepts; anything else is replaced by a fresh copy, never used.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unfit_copy_of_the_artifact_is_replaced_not_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let ctx = host_harness::Ctx::at(NOW);
+    let reference = default_limits(CacheMode::Disabled);
+    let half = PRECOMPILED.len() / 2;
+    let mut garbage = PRECOMPILED.to_vec();
+    // Same length, but the header is not an artifact's: wasmtime refuses it.
+    garbage[..64].fill(0x5a);
+    for (what, bytes, mode) in [
+        ("truncated", PRECOMPILED[..half].to_vec(), 0o600),
+        ("not an artifact", garbage, 0o600),
+        ("writable by others", PRECOMPILED.to_vec(), 0o666),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(mirror_name());
+        fs::write(&path, &bytes).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        let h = default_limits(CacheMode::Dir(dir.path().into()));
+        assert_eq!(h.mirror(), &Mirror::Mapped(path.clone()), "{what}");
+        assert_eq!(fs::read(&path).unwrap(), PRECOMPILED, "{what}: rewritten");
+        let mode = fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{what}: private again ({mode:o})");
+        assert_eq!(only_file(dir.path()), mirror_name(), "{what}");
+        for command in session().iter().take(4) {
+            assert_same_answer(&reference, &h, &ctx, command, &format!("{what}: "));
+        }
+    }
+}
+
+/// The file name of the embedded artifact's copy in a cache directory.
+fn mirror_name() -> String {
+    format!(
+        "embedded-{}.cwasm",
+        host_harness::harness::mirror::EMBEDDED_ID
+    )
+}
+
+/// The one file in `dir` (fails when there are others).
+fn only_file(dir: &std::path::Path) -> String {
+    let names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    names.into_iter().next().unwrap()
 }
 
 #[test]
@@ -180,21 +243,18 @@ fn status_in(home: &std::path::Path, extra: &[&str]) -> serde_json::Value {
 
 #[test]
 fn first_runs_compile_nothing_with_an_empty_read_only_or_no_cache() {
-    // An empty home (a new machine, CI, a container).
+    // --no-cache: nothing is written anywhere; on Linux the artifact is mapped from an anonymous file.
     let home = tempfile::tempdir().unwrap();
-    let v = status_in(home.path(), &[]);
+    let v = status_in(home.path(), &["--no-cache"]);
     assert_eq!(v["paths"]["cache"]["outcome"], "embedded", "{v:#}");
     assert_eq!(v["paths"]["cache"]["embedded"], "used");
-    assert_eq!(v["paths"]["cache"]["preinit"], "snapshot");
+    #[cfg(target_os = "linux")]
     assert_eq!(
-        fs::read_dir(home.path()).unwrap().count(),
-        0,
-        "nothing written to HOME"
+        v["paths"]["cache"]["mapped"]["state"],
+        "anonymous: no cache directory"
     );
-    // --no-cache.
-    let v = status_in(home.path(), &["--no-cache"]);
-    assert_eq!(v["paths"]["cache"]["outcome"], "embedded");
-    // A read-only home.
+    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0);
+    // A read-only home (unless this runs as root, who may write anyway): the same.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -202,6 +262,28 @@ fn first_runs_compile_nothing_with_an_empty_read_only_or_no_cache() {
         let v = status_in(home.path(), &[]);
         fs::set_permissions(home.path(), fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(v["paths"]["cache"]["outcome"], "embedded");
+        assert_eq!(v["paths"]["cache"]["preinit"], "snapshot");
+        let _ = fs::remove_dir_all(home.path().join(".cache"));
     }
-    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0);
+    // An empty home (a new machine, CI, a container): the only file written is the artifact's copy in
+    // the cache directory, which this and later runs map.
+    let v = status_in(home.path(), &[]);
+    assert_eq!(v["paths"]["cache"]["outcome"], "embedded", "{v:#}");
+    assert_eq!(v["paths"]["cache"]["preinit"], "snapshot");
+    let cache = home.path().join(".cache").join("skill-recommender");
+    #[cfg(target_os = "linux")]
+    {
+        assert_eq!(v["paths"]["cache"]["mapped"]["state"], "mapped");
+        assert_eq!(
+            v["paths"]["cache"]["mapped"]["file"],
+            cache.join(mirror_name()).to_str().unwrap()
+        );
+        assert_eq!(only_file(&cache), mirror_name());
+        let again = status_in(home.path(), &[]);
+        assert_eq!(
+            again["paths"]["cache"]["mapped"],
+            v["paths"]["cache"]["mapped"]
+        );
+    }
+    assert_eq!(only_file(home.path()), ".cache");
 }
