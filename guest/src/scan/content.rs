@@ -17,9 +17,9 @@ use invisible::{ZERO_WIDTH, invisible};
 use reading::data_line;
 use reading::{
     continues_paragraph, defensive, is_defensive, is_pattern_literal, join_window, negated_before,
-    quote_is_example, teaching_heading, test_data_literal,
+    negated_from_before, quote_is_example, teaching_heading, test_data_literal,
 };
-pub use reading::{in_html_tag, is_quoted, quoted_from_before};
+pub use reading::{in_html_tag, is_quoted, is_quoted_match, quoted_from_before};
 
 /// Longest evidence excerpt, in characters.
 pub const EVIDENCE_CHARS: usize = 160;
@@ -577,7 +577,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 let rule = &rules.rules[hit.rule];
                 let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
                     Context::Comment => ctx.comment,
-                    Context::Negated => ctx.negated && negated_before(line, hit.start),
+                    Context::Negated => {
+                        ctx.negated
+                            && (negated_before(line, hit.start)
+                                || kind == FileKind::Markdown
+                                    && negated_from_before(content, line_start, line, hit.start))
+                    }
                     Context::Defensive => {
                         ctx.defensive
                             || heading_teaches
@@ -589,7 +594,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                     Context::Quoted => {
                         !in_code
                             && !in_html_tag(line, hit.start)
-                            && (is_quoted(line, hit.start)
+                            && (is_quoted_match(line, hit.start, hit.end)
                                 || quoted_from_before(content, line_start, line, hit.start))
                     }
                     Context::Test => place.test,
