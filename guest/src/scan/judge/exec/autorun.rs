@@ -171,3 +171,19 @@ pub(super) fn fetched_made_executable_and_run(
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::autorun_place;
+
+    #[test]
+    fn places_that_run_by_themselves() {
+        assert!(autorun_place("\"$HOOKS/post-checkout\"").is_some());
+        assert!(autorun_place(".git/hooks/pre-commit").is_some());
+        assert!(autorun_place("~/.bashrc").is_some());
+        assert!(autorun_place("$HOME/Library/LaunchAgents/com.x.plist").is_some());
+        assert!(autorun_place("hooks/pre-commit.sample.txt").is_none());
+        assert!(autorun_place("./bin/tool").is_none());
+        assert!(autorun_place("docs/pre-commit").is_none());
+    }
+}
