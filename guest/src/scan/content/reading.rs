@@ -26,6 +26,33 @@ pub(super) fn negated_before(line: &str, at: usize) -> bool {
     negation().is_match(&before.as_bytes()[start..])
 }
 
+/// Whether a prose match's clause began on the previous line of the same paragraph and is negated
+/// there ("Never include` / `the contents of `.env` in a report."): the line holds no sentence
+/// break before the match and does not open a list item or heading, so its sentence continues the
+/// previous line's last one.
+pub(super) fn negated_from_before(content: &str, line_start: usize, line: &str, at: usize) -> bool {
+    let mut at = at.min(line.len());
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
+    let head = &line[..at];
+    let t = line.trim_start();
+    if head.contains(['.', ';', '!', '?', '。', '；', '！', '？'])
+        || t.starts_with(['-', '*', '+', '#', '>', '|'])
+        || t.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return false;
+    }
+    let before = content.get(..line_start).unwrap_or("");
+    let before = before.strip_suffix('\n').unwrap_or(before);
+    let before = before.strip_suffix('\r').unwrap_or(before);
+    let prev = before.rsplit('\n').next().unwrap_or("");
+    if prev.trim().is_empty() || prev.len() > 4096 || prev.trim_start().starts_with('#') {
+        return false;
+    }
+    negated_before(&format!("{prev} {head}"), prev.len() + 1 + head.len())
+}
+
 /// Whether a prose line teaches or defends, judged on its words (URLs and addresses removed, so a
 /// host such as `collector.example` is not taken for "example").
 pub(super) fn is_defensive(line: &str) -> bool {
@@ -131,6 +158,16 @@ pub fn is_quoted(line: &str, at: usize) -> bool {
     quote_open(line, at).is_some()
 }
 
+/// Whether the whole match `at..to` sits inside one quoted span: a match that starts inside a
+/// quoted file name and runs on past its closing quote (`` `Tool.zip` (password: `x`) ``) is said,
+/// not quoted.
+pub fn is_quoted_match(line: &str, at: usize, to: usize) -> bool {
+    match quote_span(line, at) {
+        Some(open) => quote_span(line, to.max(at)) == Some(open),
+        None => false,
+    }
+}
+
 /// Whether byte `at` of a prose line sits inside a quote that an earlier line of the same paragraph
 /// opened and this line has not yet closed (`Wording like "before using this skill, download` /
 /// `Helper.zip … password `1234`". Legitimate…`).
@@ -154,11 +191,16 @@ pub fn quoted_from_before(content: &str, line_start: usize, line: &str, at: usiz
 
 /// The quote character open at byte `at` of a line (or at its end), if any.
 fn quote_open(line: &str, at: usize) -> Option<char> {
+    quote_span(line, at).map(|(q, _)| q)
+}
+
+/// The quote open at byte `at` of a line (or at its end) and where it opened, if any.
+fn quote_span(line: &str, at: usize) -> Option<(char, usize)> {
     let mut open: Option<(char, usize)> = None;
     let mut prev: Option<char> = None;
     for (i, c) in line.char_indices() {
         if i >= at {
-            return open.map(|(q, _)| q);
+            return open;
         }
         match open {
             Some((q, _)) => {
@@ -189,7 +231,7 @@ fn quote_open(line: &str, at: usize) -> Option<char> {
         }
         prev = Some(c);
     }
-    open.map(|(q, _)| q)
+    open
 }
 
 /// Whether a code line holds a regular expression literal (a detector's pattern: `r"~/\.ssh|\.env\b"`,
@@ -212,6 +254,9 @@ pub(super) fn is_pattern_literal(line: &str) -> bool {
     ]
     .iter()
     .any(|o| line.contains(o));
+    if raw_string_entry(line) {
+        return true;
+    }
     if !opener {
         return false;
     }
@@ -219,6 +264,35 @@ pub(super) fn is_pattern_literal(line: &str) -> bool {
         "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\", ".*", "\\(",
     ];
     tokens.iter().filter(|t| line.contains(*t)).count() >= 2
+}
+
+/// Whether a code line is one raw-string entry of a list or map (`r"disregard the system prompt",`,
+/// `"bash-dev-tcp": r"bash -i >& /dev/tcp/",`): a detector's table of patterns. Raw strings are
+/// how Python writes regexes; one standing alone as an element, with no name assigned and nothing
+/// called, is data a detector searches for, not a command.
+fn raw_string_entry(line: &str) -> bool {
+    let t = line.trim();
+    let Some(t) = t.strip_suffix(',') else {
+        return false;
+    };
+    // An optional quoted key: `"name": `.
+    let t = match t.as_bytes().first() {
+        Some(&q @ (b'"' | b'\'')) => match t[1..].find(q as char) {
+            Some(i) => match t[i + 2..].trim_start().strip_prefix(':') {
+                Some(rest) => rest.trim_start(),
+                None => return false,
+            },
+            None => return false,
+        },
+        _ => t,
+    };
+    let Some(body) = t.strip_prefix('r').or_else(|| t.strip_prefix('R')) else {
+        return false;
+    };
+    let Some(q) = body.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+        return false;
+    };
+    body.len() >= 2 && body.ends_with(q) && !body[1..body.len() - 1].contains(q)
 }
 
 /// Whether bytes `start..end` of a code line sit inside one string literal (`"…"`, `'…'`, `` `…` ``)

@@ -66,9 +66,32 @@ fn writes(file: &super::File<'_>) -> bool {
     .any(|w| c.contains(w))
 }
 
+/// Whether a bundle file is itself an agent's settings file (`.claude/settings.json`,
+/// `.codex/config.toml`…): shipped in the bundle, it takes effect wherever the folder is opened
+/// or copied as a project, so its values are written, not merely named.
+fn is_agent_settings_file(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".codex/config.toml",
+        ".gemini/settings.json",
+        ".cursor/mcp.json",
+        ".vscode/settings.json",
+    ]
+    .iter()
+    .any(|s| p == *s || p.ends_with(&format!("/{s}")))
+}
+
 fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    let config: Option<At<'_>> = b
-        .all(FactKind::AgentConfigPath)
+    let shipped = b
+        .files
+        .iter()
+        .find(|f| is_agent_settings_file(f.path))
+        .and_then(|f| b.in_file(f, FactKind::PermissionValue).next());
+    let config: Option<At<'_>> = shipped
+        .into_iter()
+        .chain(b.all(FactKind::AgentConfigPath))
         .chain(
             b.all(FactKind::Write)
                 .filter(|a| b.tag(a.fact) == "agent-config"),
@@ -81,6 +104,7 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             ("bypass", _)
                 if !v.fact.prose
                     && !writes(v.file)
+                    && !is_agent_settings_file(v.file.path)
                     && v.file.kind == crate::scan::content::FileKind::Code =>
             {
                 (

@@ -22,6 +22,7 @@ use crate::scan::facts::FactKind;
 use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
+mod autorun;
 mod destructive;
 mod dropper;
 
@@ -105,6 +106,8 @@ fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     remote_code(b, flows, out);
     download_execute(b, flows, out);
+    autorun::download_to_autorun(b, flows, out);
+    autorun::fetched_made_executable_and_run(b, flows, out);
     reverse_shell(b, out);
     destructive(b, flows, out);
     persistence_payload(b, flows, out);

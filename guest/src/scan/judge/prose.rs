@@ -56,6 +56,22 @@ const PAYLOAD_EXTENSIONS: &[&str] = &[
     ".rpm",
 ];
 
+/// Whether a prose line names an executable or archive file (`download `Helper.dmg` from …`): the
+/// link next to it need not end in the file's name for the download to be that file.
+fn names_payload(text: &str) -> bool {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '*' | ','))
+        .filter(|w| !w.contains("://"))
+        .map(|w| {
+            w.trim_end_matches(['.', ':', ';', '!', '?'])
+                .to_ascii_lowercase()
+        })
+        .any(|w| {
+            PAYLOAD_EXTENSIONS
+                .iter()
+                .any(|e| w.len() > e.len() && w.ends_with(e))
+        })
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Weight {
     Weak,
@@ -162,7 +178,8 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
                     what: format!("a link to {} ({})", h.host, h.class.phrase()),
                 });
             } else if h.class == HostClass::Unknown
-                && PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+                && (PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+                    || at.fact.prose && names_payload(&at.text()))
             {
                 out.push(Signal {
                     at,
@@ -307,7 +324,12 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
     if let Some((send, _)) = prose_sends(b).into_iter().next() {
         return Some(send.related("action"));
     }
-    if let Some(f) = earlier.iter().find(|f| f.severity >= Severity::High) {
+    // A destructive command the bundle names (even only in a sentence, where it is graded
+    // `medium` on its own) is worth hiding and worth rushing an approval for.
+    if let Some(f) = earlier.iter().find(|f| {
+        f.severity >= Severity::High
+            || f.severity >= Severity::Medium && f.category == "destructive"
+    }) {
         return Some(Related {
             role: "action".into(),
             file: f.file.clone(),

@@ -160,6 +160,15 @@ fn hidden_place(t: &str) -> bool {
         "AppData",
         "Public\\",
         "/Library/Caches/",
+        // Temporary files and folders made by the program (`$(mktemp)`, `os.tmpdir()`,
+        // `tempfile.mkdtemp()`, `[IO.Path]::GetTempPath()`).
+        "mktemp",
+        "tmpdir()",
+        "tempfile.",
+        "gettempdir(",
+        "GetTempPath(",
+        "GetTempFileName(",
+        "os.TempDir(",
     ]
     .iter()
     .any(|w| t.contains(w))
