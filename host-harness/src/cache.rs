@@ -203,7 +203,7 @@ pub fn load(
 
 /// Mark a cache file as used now (its modification time), so pruning spares it. Best effort: a
 /// read-only cache still works, its files just age.
-fn touch(path: &Path) {
+pub(crate) fn touch(path: &Path) {
     if let Ok(f) = std::fs::File::options().write(true).open(path) {
         let _ = f.set_modified(std::time::SystemTime::now());
     }

@@ -279,8 +279,7 @@ impl HarnessBuilder {
     }
 
     /// The embedded precompiled component ([`crate::precompiled`]), when it applies and wasmtime
-    /// accepts it on this machine; otherwise `None` and why.
-    /// The built-in artifact is mapped from a file when it can be ([`mirror`]): its copy in the cache
+    /// accepts it on this machine; otherwise `None` and why. The built-in artifact is mapped from a file when it can be ([`mirror`]): its copy in the cache
     /// directory, else an anonymous in-memory file; a substituted one (tests) loads from memory.
     fn load_embedded(&self, engine: &Engine) -> EmbeddedLoad {
         let unused = |why: &str| {

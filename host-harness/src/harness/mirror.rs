@@ -138,10 +138,8 @@ fn in_cache_dir(
         // SAFETY: see `map_file`.
         match unsafe { map_file(engine, &path) } {
             Ok(component) => {
-                // Mark it used, so pruning spares it (best effort).
-                if let Ok(f) = std::fs::File::options().write(true).open(&path) {
-                    let _ = f.set_modified(std::time::SystemTime::now());
-                }
+                // Mark it used, so pruning spares it.
+                crate::cache::touch(&path);
                 return Ok((component, path));
             }
             // Not this build's artifact after all: written again below.
