@@ -217,6 +217,35 @@ fn preview(r: &Ranked) -> Preview {
     }
 }
 
+/// Whether scoring more of a manual ranking could still change `recommend`'s pick or alternatives:
+/// `head` is the scored head in order, `pending` the task matches of the candidates not scored yet.
+/// It could while the head holds no relevant candidate (the pick) or fewer than
+/// [`MAX_ALTERNATIVES`] relevant ones after it that may be alternatives, and some pending candidate
+/// could fill that place (its match alone decides whether it can).
+fn head_open<'p>(
+    head: impl Iterator<Item = Preview>,
+    mut pending: impl Iterator<Item = &'p Preview>,
+    has_task: bool,
+    floor: f64,
+) -> bool {
+    let mut relevant_seen = 0;
+    let mut alternatives_seen = 0;
+    for p in head {
+        if relevant(&p, has_task, floor) {
+            if relevant_seen > 0 && alternative_ok(&p, has_task) {
+                alternatives_seen += 1;
+            }
+            relevant_seen += 1;
+        }
+    }
+    let pick_open = relevant_seen == 0;
+    let alternatives_open = alternatives_seen < MAX_ALTERNATIVES;
+    pending.any(|p| {
+        relevant(p, has_task, floor)
+            && (pick_open || (alternatives_open && alternative_ok(p, has_task)))
+    })
+}
+
 /// The head of the ranking that `recommend` reads, scored group by group ([`Staged`]): the
 /// [`RANKED_LISTED`] entries it lists and, in manual mode, up to the pick and its alternatives. A
 /// candidate not scored is never one of them: the head is a prefix of the full ranking, and it is
@@ -239,28 +268,15 @@ fn ranked_head(
     staged.score_at_least(RANKED_LISTED);
     match mode {
         Mode::Daily => while staged.score_next_group() {},
-        Mode::Manual => loop {
-            let mut relevant_seen = 0;
-            let mut alternatives_seen = 0;
-            for r in staged.ranked() {
-                let p = preview(r);
-                if relevant(&p, has_task, floor) {
-                    if relevant_seen > 0 && alternative_ok(&p, has_task) {
-                        alternatives_seen += 1;
-                    }
-                    relevant_seen += 1;
-                }
-            }
-            let pick_open = relevant_seen == 0;
-            let alternatives_open = alternatives_seen < MAX_ALTERNATIVES;
-            let wanted = staged.pending().any(|p| {
-                relevant(p, has_task, floor)
-                    && (pick_open || (alternatives_open && alternative_ok(p, has_task)))
-            });
-            if !wanted || !staged.score_next_group() {
-                break;
-            }
-        },
+        Mode::Manual => {
+            while head_open(
+                staged.ranked().iter().map(preview),
+                staged.pending(),
+                has_task,
+                floor,
+            ) && staged.score_next_group()
+            {}
+        }
     }
     staged.into_ranking()
 }

@@ -184,8 +184,11 @@ proptest! {
             .into_iter()
             .enumerate()
             .map(|(i, mut l)| {
+                // Distinct ids, pages and source URLs: listings that share a source URL are one
+                // skill to the filter, and would be merged into a single candidate.
                 l["skill_id"] = json!(format!("clawhub:s{i}"));
                 l["url"] = json!(format!("https://example.com/s{i}"));
+                l["source_code_url"] = json!(format!("https://example.com/src/s{i}"));
                 l
             })
             .collect();
@@ -195,4 +198,55 @@ proptest! {
         let (staged, full) = both(&text, mode, task, lang);
         prop_assert_eq!(staged, full);
     }
+}
+
+fn p(strength: f64, relevance: f64) -> Preview {
+    Preview {
+        exact: false,
+        relevance,
+        strength,
+        core: false,
+        single: false,
+    }
+}
+
+/// The head is extended exactly while a pending candidate could still be the pick or an
+/// alternative.
+#[test]
+fn head_open_while_a_pending_candidate_could_be_the_pick_or_an_alternative() {
+    let floor = 0.25;
+    let weak = p(0.2, 0.6);
+    let strong = p(0.5, 0.5);
+    let strong_low = p(0.5, 0.1); // relevant, but below the alternatives' relevance floor
+    let open = |head: &[Preview], pending: &[Preview]| {
+        head_open(head.iter().copied(), pending.iter(), true, floor)
+    };
+    // No pick in the head: a relevant pending candidate reopens it, a weak one does not.
+    assert!(open(&[weak; 10], &[weak, strong]));
+    assert!(!open(&[weak; 10], &[weak, weak]));
+    assert!(!open(&[weak; 10], &[]));
+    // A pick and fewer than two alternatives: a pending alternative reopens it.
+    assert!(open(&[strong, weak, strong], &[strong]));
+    assert!(!open(&[strong, weak, strong], &[strong_low, weak]));
+    // The pick and both alternatives are in the head: nothing pending matters.
+    assert!(!open(&[strong, strong, strong], &[strong, strong]));
+    // A core match needs only a share of the floor; a single-word match needs more.
+    let core = Preview {
+        core: true,
+        ..p(0.2, 0.3)
+    };
+    let single = Preview {
+        single: true,
+        ..p(0.3, 0.3)
+    };
+    assert!(open(&[weak], &[core]));
+    assert!(!open(&[weak], &[single]));
+    // Without a task every candidate is relevant: a head without a pick is open.
+    assert!(head_open([].into_iter(), [weak].iter(), false, 0.0));
+    assert!(!head_open(
+        [weak, weak, weak].into_iter(),
+        [weak].iter(),
+        false,
+        0.0
+    ));
 }
