@@ -15,7 +15,7 @@ use crate::lifecycle::{
     FeedbackAction, SkillRef, apply_feedback, apply_update_check, clean_skill, open, parse_versions,
 };
 use crate::rank::relevance::{Script, script_of};
-use crate::rank::{Env, Ranked, Request, Theme, is_work_family, rank_for};
+use crate::rank::{Env, Preview, Ranked, Request, Staged, Theme, is_work_family, rank_for};
 use crate::render::{Card, Item, card_text, confidence_text, unknown_fields};
 use crate::scan::candidate::{Risk, assess, deciding};
 use crate::state::{DailyStatus, Documents};
@@ -188,6 +188,99 @@ fn work_streak(docs: &Documents, clock: &Clock) -> bool {
     })
 }
 
+/// Whether a manual pick may be this candidate: with a task, its match must be strong enough
+/// ([`MIN_TASK_MATCH`], [`CORE_MATCH_SHARE`], [`SINGLE_MATCH_FLOOR`]).
+fn relevant(p: &Preview, has_task: bool, floor: f64) -> bool {
+    let floor = if p.core {
+        floor * CORE_MATCH_SHARE
+    } else if p.single {
+        floor.max(SINGLE_MATCH_FLOOR)
+    } else {
+        floor
+    };
+    !has_task || p.strength >= floor
+}
+
+/// Whether a relevant candidate may be shown as an alternative ([`RELEVANCE_FLOOR`]).
+fn alternative_ok(p: &Preview, has_task: bool) -> bool {
+    !has_task || p.relevance >= RELEVANCE_FLOOR
+}
+
+/// What a ranked candidate's match with the task was.
+fn preview(r: &Ranked) -> Preview {
+    Preview {
+        exact: r.exact_name_match,
+        relevance: r.relevance,
+        strength: r.coverage,
+        core: r.core_match,
+        single: r.single_match,
+    }
+}
+
+/// Whether scoring more of a manual ranking could still change `recommend`'s pick or alternatives:
+/// `head` is the scored head in order, `pending` the task matches of the candidates not scored yet.
+/// It could while the head holds no relevant candidate (the pick) or fewer than
+/// [`MAX_ALTERNATIVES`] relevant ones after it that may be alternatives, and some pending candidate
+/// could fill that place (its match alone decides whether it can).
+fn head_open<'p>(
+    head: impl Iterator<Item = Preview>,
+    mut pending: impl Iterator<Item = &'p Preview>,
+    has_task: bool,
+    floor: f64,
+) -> bool {
+    let mut relevant_seen = 0;
+    let mut alternatives_seen = 0;
+    for p in head {
+        if relevant(&p, has_task, floor) {
+            if relevant_seen > 0 && alternative_ok(&p, has_task) {
+                alternatives_seen += 1;
+            }
+            relevant_seen += 1;
+        }
+    }
+    let pick_open = relevant_seen == 0;
+    let alternatives_open = alternatives_seen < MAX_ALTERNATIVES;
+    pending.any(|p| {
+        relevant(p, has_task, floor)
+            && (pick_open || (alternatives_open && alternative_ok(p, has_task)))
+    })
+}
+
+/// The head of the ranking that `recommend` reads, scored group by group ([`Staged`]): the
+/// [`RANKED_LISTED`] entries it lists and, in manual mode, up to the pick and its alternatives. A
+/// candidate not scored is never one of them: the head is a prefix of the full ranking, and it is
+/// extended while any unscored candidate could still be the pick or an alternative (by its match
+/// alone, which decides both). Daily picks read risk and family down the whole list: all scored.
+fn ranked_head(
+    usable: Vec<(
+        crate::model::Candidate,
+        Risk,
+        Vec<crate::scan::candidate::RiskFinding>,
+    )>,
+    mode: Mode,
+    request: &Request,
+    env: &Env<'_>,
+    agent: &Agent,
+    has_task: bool,
+    floor: f64,
+) -> crate::rank::Ranking {
+    let mut staged = Staged::new(usable, mode, request, env, agent);
+    staged.score_at_least(RANKED_LISTED);
+    match mode {
+        Mode::Daily => while staged.score_next_group() {},
+        Mode::Manual => {
+            while head_open(
+                staged.ranked().iter().map(preview),
+                staged.pending(),
+                has_task,
+                floor,
+            ) && staged.score_next_group()
+            {}
+        }
+    }
+    staged.into_ranking()
+}
+
 /// The `recommend` export, for a host that does not look commands up.
 pub fn run(
     ctx: &Ctx,
@@ -210,7 +303,16 @@ pub fn run_with(
     installed: &[InstalledSkill],
     opts: &Options,
 ) -> Result<Value> {
-    run_cow(ctx, store, probe, mode, candidates.into(), installed, opts)
+    run_cow(
+        ctx,
+        store,
+        probe,
+        mode,
+        candidates.into(),
+        installed,
+        opts,
+        true,
+    )
 }
 
 /// [`run_with`] on input the call owns: the text is freed once parsed, so what follows reuses its
@@ -224,9 +326,21 @@ pub fn run_owned_with(
     installed: &[InstalledSkill],
     opts: &Options,
 ) -> Result<Value> {
-    run_cow(ctx, store, probe, mode, candidates.into(), installed, opts)
+    run_cow(
+        ctx,
+        store,
+        probe,
+        mode,
+        candidates.into(),
+        installed,
+        opts,
+        true,
+    )
 }
 
+/// `staged`: rank only the head `recommend` reads ([`ranked_head`]); false ranks every candidate
+/// (the reference the tests compare the staged ranking with).
+#[allow(clippy::too_many_arguments)]
 fn run_cow(
     ctx: &Ctx,
     store: &mut dyn DocumentStore,
@@ -235,6 +349,7 @@ fn run_cow(
     candidates: std::borrow::Cow<'_, str>,
     installed: &[InstalledSkill],
     opts: &Options,
+    staged: bool,
 ) -> Result<Value> {
     let mut agent = Agent::resolve(&opts.agent)?;
     let versions = match opts.remote_version.as_deref() {
@@ -368,19 +483,19 @@ fn run_cow(
         agent: opts.agent.clone(),
     };
     agent.look_up_commands(probe, usable.iter().map(|(c, _, _)| c));
-    let ranking = rank_for(
-        usable,
-        mode,
-        &request,
-        &Env {
-            state: &docs.state,
-            history: &docs.history,
-            installed,
-            clock: &clock,
-            lang,
-        },
-        &agent,
-    );
+    let env = Env {
+        state: &docs.state,
+        history: &docs.history,
+        installed,
+        clock: &clock,
+        lang,
+    };
+    let floor = task.map_or(0.0, min_task_match);
+    let ranking = if staged {
+        ranked_head(usable, mode, &request, &env, &agent, task.is_some(), floor)
+    } else {
+        rank_for(usable, mode, &request, &env, &agent)
+    };
     out["theme"] = json!(ranking.theme.map(Theme::as_str));
     out["ranked"] = json!(
         ranking
@@ -409,24 +524,13 @@ fn run_cow(
     let positions: Vec<usize> = (0..ranking.ranked.len()).collect();
     let (pick, alternatives): (usize, Vec<usize>) = match mode {
         Mode::Manual => {
-            let floor = task.map_or(0.0, min_task_match);
             let relevant: Vec<usize> = positions
                 .iter()
                 .copied()
-                .filter(|&i| {
-                    let r = &ranking.ranked[i];
-                    let floor = if r.core_match {
-                        floor * CORE_MATCH_SHARE
-                    } else if r.single_match {
-                        floor.max(SINGLE_MATCH_FLOOR)
-                    } else {
-                        floor
-                    };
-                    task.is_none() || r.coverage >= floor
-                })
+                .filter(|&i| relevant(&preview(&ranking.ranked[i]), task.is_some(), floor))
                 .collect();
             let alternatives_ok =
-                |&&i: &&usize| task.is_none() || ranking.ranked[i].relevance >= RELEVANCE_FLOOR;
+                |&&i: &&usize| alternative_ok(&preview(&ranking.ranked[i]), task.is_some());
             let Some((&first, rest)) = relevant.split_first() else {
                 silent(&mut out, "no_match_for_task");
                 return Ok(out);
@@ -581,5 +685,7 @@ fn run_cow(
     Ok(out)
 }
 
+#[cfg(test)]
+mod staged_tests;
 #[cfg(test)]
 mod tests;

@@ -14,6 +14,7 @@ mod entry;
 mod export;
 mod factors;
 mod scorer;
+mod staged;
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,7 +33,9 @@ use text::{Doc, Field, Index, Vocab, analyze, distinct};
 
 pub use export::{Ranking, run, run_owned_with, run_text, run_text_with};
 use factors::{factors, reasons};
+pub use scorer::Preview;
 use scorer::Scorer;
+pub use staged::Staged;
 
 /// A factor of the score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -581,26 +584,7 @@ pub fn rank_for(
     let mut ranked: Vec<Ranked> = cands
         .into_iter()
         .enumerate()
-        .map(|(i, (c, risk, findings))| {
-            let s = scorer.score(i, &c, risk);
-            Ranked {
-                candidate: c,
-                risk,
-                findings,
-                score: s.score,
-                factors: s.factors,
-                reasons: s.reasons,
-                exact_name_match: s.exact,
-                relevance: s.relevance,
-                coverage: s.strength,
-                core_match: s.core,
-                single_match: s.single,
-                band: 0,
-                work_family: s.work_family,
-                tie: s.tie,
-                assessed: s.assessed,
-            }
-        })
+        .map(|(i, (c, risk, findings))| ranked_of(&scorer, i, c, risk, findings))
         .collect();
     if let Some(best) = scorer.best_relevance(ranked.iter().map(|r| r.relevance)) {
         for r in &mut ranked {
@@ -613,6 +597,35 @@ pub fn rank_for(
         theme: scorer.theme,
         task: scorer.task.clone(),
         ranked,
+    }
+}
+
+/// Candidate `i` of `scorer` scored, in band 0 (the caller sets the band once the best relevance
+/// is known).
+fn ranked_of(
+    scorer: &Scorer<'_>,
+    i: usize,
+    c: Candidate,
+    risk: Risk,
+    findings: Vec<RiskFinding>,
+) -> Ranked {
+    let s = scorer.score(i, &c, risk);
+    Ranked {
+        candidate: c,
+        risk,
+        findings,
+        score: s.score,
+        factors: s.factors,
+        reasons: s.reasons,
+        exact_name_match: s.exact,
+        relevance: s.relevance,
+        coverage: s.strength,
+        core_match: s.core,
+        single_match: s.single,
+        band: 0,
+        work_family: s.work_family,
+        tie: s.tie,
+        assessed: s.assessed,
     }
 }
 

@@ -28,6 +28,22 @@ pub(super) struct Scorer<'e> {
     task_key: Option<String>,
 }
 
+/// A candidate's match with the task ([`Scorer::preview`]): the fields of a [`Ranked`] that the
+/// task alone decides.
+#[derive(Debug, Clone, Copy)]
+pub struct Preview {
+    /// [`Ranked::exact_name_match`].
+    pub exact: bool,
+    /// [`Ranked::relevance`].
+    pub relevance: f64,
+    /// [`Ranked::coverage`].
+    pub strength: f64,
+    /// [`Ranked::core_match`].
+    pub core: bool,
+    /// [`Ranked::single_match`].
+    pub single: bool,
+}
+
 /// One candidate scored: everything of a [`Ranked`] but the candidate, its risk and its band.
 pub(super) struct Scored {
     pub(super) exact: bool,
@@ -138,22 +154,14 @@ impl<'e> Scorer<'e> {
         }
     }
 
-    /// Score candidate `i` (`c`, as given to [`Scorer::new`]).
-    pub(super) fn score(&self, i: usize, c: &Candidate, risk: Risk) -> Scored {
-        let cx = Ctx {
-            lang: self.lang,
-            clock: self.clock,
-            profile: &self.profile,
-            theme: self.theme,
-            vocab: &self.vocab,
-            signals: &self.signals,
-            query: self.query.as_ref(),
-        };
-        let no_match = Match::default();
+    /// Candidate `i`'s match with the task alone, before any factor (what [`Scorer::score`] reads
+    /// of it): cheap, so a ranking can tell which candidates can lead before it scores them.
+    pub(super) fn preview(&self, i: usize, c: &Candidate) -> Preview {
         let exact = self
             .task_key
             .as_ref()
             .is_some_and(|k| *k == name_key(&c.name) || *k == name_key(id_slug(&c.skill_id)));
+        let no_match = Match::default();
         let m = self.matches.get(i).unwrap_or(&no_match);
         let strength = if exact { 1.0 } else { m.strength };
         let relevance = if exact {
@@ -165,6 +173,35 @@ impl<'e> Scorer<'e> {
                 self.best,
             )
         };
+        Preview {
+            exact,
+            relevance,
+            strength,
+            core: exact || m.core,
+            single: !exact && !m.core && m.single,
+        }
+    }
+
+    /// Score candidate `i` (`c`, as given to [`Scorer::new`]).
+    pub(super) fn score(&self, i: usize, c: &Candidate, risk: Risk) -> Scored {
+        let cx = Ctx {
+            lang: self.lang,
+            clock: self.clock,
+            profile: &self.profile,
+            theme: self.theme,
+            vocab: &self.vocab,
+            signals: &self.signals,
+            query: self.query.as_ref(),
+        };
+        let Preview {
+            exact,
+            relevance,
+            strength,
+            core,
+            single,
+        } = self.preview(i, c);
+        let no_match = Match::default();
+        let m = self.matches.get(i).unwrap_or(&no_match);
         let doc = &self.docs[i];
         let traits = Traits::of_doc(c, doc);
         let work_family = traits.work_family();
@@ -194,8 +231,8 @@ impl<'e> Scorer<'e> {
             exact,
             relevance,
             strength,
-            core: exact || m.core,
-            single: !exact && !m.core && m.single,
+            core,
+            single,
             work_family,
             factors,
             score,

@@ -1,0 +1,133 @@
+//! A ranking scored a group at a time, best group first, so that a caller that reads only the head
+//! of the order (`recommend` lists ten entries and picks from the head) does not score, sort and
+//! drop 100,000 candidates to read ten.
+//!
+//! Why the head is exact: the order ([`super::compare`]) compares first the exact name match, then
+//! the relevance band, and only then the score and the rest. Both come from the candidate's match
+//! with the task alone ([`Scorer::preview`], computed for every candidate and the very values
+//! [`Scorer::score`] uses), and the band from the best relevance over all candidates, as
+//! [`super::rank_for`] computes it. So the candidates fall into groups of equal (exact, band); every
+//! candidate of a group comes before every candidate of a later group whatever their scores; and
+//! within a group the full order is the group's own order under the same comparison, with ties kept
+//! in input order (both sorts are stable and the groups keep the input order). Scoring and sorting
+//! the groups one after another therefore yields a prefix of exactly the ranking
+//! [`super::rank_for`] makes, entry for entry and position for position. A property test
+//! (`recommend::tests::staged_recommend_equals_full`) compares the two on random candidate sets.
+//!
+//! With a task in manual mode the groups are small: candidates that share nothing with the task have
+//! relevance 0 and sit in the last band together, and only a catalog whose candidates all miss the
+//! task needs that group scored. Without a task (or in daily mode) every candidate is in one group.
+
+use super::*;
+
+/// A ranking scored group by group ([`Staged::score_next_group`]).
+pub struct Staged<'e> {
+    scorer: Scorer<'e>,
+    mode: Mode,
+    /// Every candidate's match with the task, by input index.
+    previews: Vec<Preview>,
+    /// Every candidate's band, by input index.
+    bands: Vec<u32>,
+    /// Input indexes by group (exact matches first, then by band; input order within a group).
+    order: Vec<usize>,
+    /// How many of `order` are scored.
+    next: usize,
+    /// The candidates not scored yet, by input index.
+    pending: Vec<Option<(Candidate, Risk, Vec<RiskFinding>)>>,
+    /// The scored head of the ranking, in its final order.
+    ranked: Vec<Ranked>,
+}
+
+impl<'e> Staged<'e> {
+    /// Analyze `cands` and match them with the task; score nothing yet.
+    pub fn new(
+        cands: Vec<(Candidate, Risk, Vec<RiskFinding>)>,
+        mode: Mode,
+        request: &Request,
+        env: &Env<'e>,
+        agent: &'e crate::fit::Agent,
+    ) -> Staged<'e> {
+        let scorer = Scorer::new(cands.iter().map(|(c, _, _)| c), mode, request, env, agent);
+        let previews: Vec<Preview> = cands
+            .iter()
+            .enumerate()
+            .map(|(i, (c, _, _))| scorer.preview(i, c))
+            .collect();
+        let bands: Vec<u32> = match scorer.best_relevance(previews.iter().map(|p| p.relevance)) {
+            Some(best) => previews
+                .iter()
+                .map(|p| relevance::band(p.relevance, best))
+                .collect(),
+            None => vec![0; previews.len()],
+        };
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        order.sort_by_key(|&i| (!previews[i].exact, bands[i]));
+        Staged {
+            scorer,
+            mode,
+            previews,
+            bands,
+            order,
+            next: 0,
+            pending: cands.into_iter().map(Some).collect(),
+            ranked: Vec::new(),
+        }
+    }
+
+    /// The scored head of the ranking (a prefix of the full ranking).
+    pub fn ranked(&self) -> &[Ranked] {
+        &self.ranked
+    }
+
+    /// Whether every candidate is scored.
+    pub fn is_complete(&self) -> bool {
+        self.next == self.order.len()
+    }
+
+    /// The task matches of the candidates not scored yet.
+    pub fn pending(&self) -> impl Iterator<Item = &Preview> + '_ {
+        self.order[self.next..].iter().map(|&i| &self.previews[i])
+    }
+
+    /// Score the next group and append it to the head; false when every candidate was scored.
+    pub fn score_next_group(&mut self) -> bool {
+        let Some(&first) = self.order.get(self.next) else {
+            return false;
+        };
+        let key = |i: usize| (self.previews[i].exact, self.bands[i]);
+        let group = key(first);
+        let end = self.next
+            + self.order[self.next..]
+                .iter()
+                .take_while(|&&i| key(i) == group)
+                .count();
+        let mut scored: Vec<Ranked> = self.order[self.next..end]
+            .iter()
+            .map(|&i| {
+                let (c, risk, findings) = self.pending[i].take().expect("scored once");
+                let mut r = ranked_of(&self.scorer, i, c, risk, findings);
+                r.band = self.bands[i];
+                r
+            })
+            .collect();
+        scored.sort_by(compare);
+        self.ranked.append(&mut scored);
+        self.next = end;
+        true
+    }
+
+    /// Score groups until at least `n` candidates are scored (or all are).
+    pub fn score_at_least(&mut self, n: usize) {
+        while self.ranked.len() < n && self.score_next_group() {}
+    }
+
+    /// The head scored so far as a ranking (the rest is dropped unscored).
+    pub fn into_ranking(self) -> Ranking {
+        Ranking {
+            mode: self.mode,
+            theme: self.scorer.theme,
+            task: self.scorer.task.clone(),
+            ranked: self.ranked,
+        }
+    }
+}
