@@ -127,6 +127,8 @@ pub struct Query {
     related: Vec<Vec<(usize, f64)>>,
     /// Conversions asked for: (source, target).
     pub directions: Vec<(usize, usize)>,
+    /// Each asked conversion's ends with their broader and narrower kinds (a CSV is a spreadsheet).
+    direction_kin: Vec<(Vec<u16>, Vec<u16>)>,
     /// The main part's actions (any part's when the main part has none).
     pub actions: Vec<usize>,
     /// The objects and the concepts related to them.
@@ -313,6 +315,17 @@ impl Query {
             .flat_map(|&o| std::iter::once(o).chain(related(o).into_iter().map(|r| r.0)))
             .collect();
         q.directions = a.directions.clone();
+        let kin_of = |c: usize| -> Vec<u16> {
+            std::iter::once(c)
+                .chain(related(c).into_iter().map(|r| r.0))
+                .filter_map(|k| u16::try_from(k).ok())
+                .collect()
+        };
+        q.direction_kin = q
+            .directions
+            .iter()
+            .map(|&(s, d)| (kin_of(s), kin_of(d)))
+            .collect();
         let actions = |side: Option<bool>| -> Vec<usize> {
             q.units
                 .iter()
@@ -427,8 +440,8 @@ fn detail_after_colon(units: &mut [Unit], lower: &str) {
 
 /// Negation markers: what follows one in its clause is a constraint on the job, not the job
 /// ("undo it without losing my changes", "fix the layout, don't touch the text", 内容别动).
-pub const NEGATIONS: [&str; 10] = [
-    "without", "don't", "dont", "do not", "never", "别", "不要", "不用", "无需", "不能",
+pub const NEGATIONS: [&str; 11] = [
+    "without", "don't", "dont", "do not", "never", "别", "不要", "不用", "无需", "不能", "不想",
 ];
 
 /// Units after a negation marker in the same clause weigh as a side part: the request does not ask
@@ -680,19 +693,24 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     // A conversion the other way round, or from the same source to another target.
     // One conversion the listing offers is enough ("into a GIF for the README" reads as two
     // targets); otherwise one it does the other way round, or to another target, is a miss.
-    let offered = q
-        .directions
-        .iter()
-        .any(|&(s, d)| doc.directions.contains(&(s as u16, d as u16)));
-    let reversed = !offered
-        && q.directions.iter().any(|&(s, d)| {
-            let (s, d) = (s as u16, d as u16);
-            !doc.directions.contains(&(s, d))
-                && doc
-                    .directions
-                    .iter()
-                    .any(|&(x, y)| (x, y) == (d, s) || (x == s && y != d))
+    // A narrower or broader kind of an asked end is the same end (a PDF-to-CSV extractor offers
+    // PDF to spreadsheet; a CSV is a kind of spreadsheet).
+    let reversed = if q.directions.is_empty() || doc.directions.is_empty() {
+        false
+    } else {
+        let asked = &q.direction_kin;
+        let offered = asked.iter().any(|(s, d)| {
+            doc.directions
+                .iter()
+                .any(|(x, y)| s.contains(x) && d.contains(y))
         });
+        !offered
+            && asked.iter().any(|(s, d)| {
+                doc.directions.iter().any(|(x, y)| {
+                    (d.contains(x) && s.contains(y)) || (s.contains(x) && !d.contains(y))
+                })
+            })
+    };
     // The listing makes the request's object out of something else (photos into a PDF, Word into
     // a PDF) and the request asks no conversion: it does not work on that object.
     let lex = lexicon();

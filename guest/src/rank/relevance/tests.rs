@@ -499,3 +499,37 @@ fn a_match_on_one_action_topic_or_free_word_of_a_longer_request_is_single() {
     assert!(strength(&mut v, &web, "帮我搜一下固态电池").single);
     assert!(!strength(&mut v, &web, "查一下固态电池有什么新进展，每条都要有来源").single);
 }
+
+#[test]
+fn a_conversion_to_a_narrower_kind_of_the_target_is_the_asked_one() {
+    let mut v = Vocab::default();
+    let csv = doc(
+        &mut v,
+        "pdf tables",
+        "Extracts tables from text-based PDFs as CSV files.",
+    );
+    let word = doc(
+        &mut v,
+        "pdf to word",
+        "Convert PDF to an editable Word document.",
+    );
+    for task in ["pdf tables to excel", "把 PDF 表格转成 Excel"] {
+        let m = strength(&mut v, &csv, task);
+        assert!(!m.reversed && m.strength > 0.4, "{task}: {m:?}");
+        // Another target is still a miss.
+        assert!(strength(&mut v, &word, task).reversed, "{task}");
+    }
+    // A CSV-only listing is a narrower match for an Excel request than an Excel one.
+    let excel = doc(
+        &mut v,
+        "excel cleaner",
+        "Removes duplicate rows from Excel workbooks.",
+    );
+    let csv_clean = doc(
+        &mut v,
+        "csv cleaner",
+        "Removes duplicate rows from CSV files.",
+    );
+    let task = "remove duplicate rows from this Excel workbook";
+    assert!(strength(&mut v, &excel, task).strength > strength(&mut v, &csv_clean, task).strength);
+}
