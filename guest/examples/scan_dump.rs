@@ -1,4 +1,6 @@
-//! Every finding of every bundle under the given folders, one line each (for diffing rule changes).
+//! Every finding of every bundle under the given folders, one line each (for diffing rule changes):
+//! `scan_dump [--json] DIR...`; with `--json`, each bundle's whole result (verdict, findings with
+//! severity, description and related places) on one line, for comparing two builds exactly.
 use guest::scan::{Bundle, BundleFile, Trust, scan_bundle};
 fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     let Ok(rd) = std::fs::read_dir(d) else { return };
@@ -15,7 +17,8 @@ fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 fn main() {
     let t = std::time::Instant::now();
     let mut bytes = 0;
-    for root in std::env::args().skip(1) {
+    let json = std::env::args().any(|a| a == "--json");
+    for root in std::env::args().skip(1).filter(|a| a != "--json") {
         let mut skills = vec![];
         walk(std::path::Path::new(&root), &mut skills);
         for md in skills
@@ -43,6 +46,10 @@ fn main() {
                 Trust::Community,
                 false,
             );
+            if json {
+                println!("{} {v}", dir.display());
+                continue;
+            }
             println!("{} verdict={}", dir.display(), v["verdict"]);
             for f in v["findings"].as_array().into_iter().flatten() {
                 println!(
