@@ -27,7 +27,10 @@ fn main() {
             walk(dir, &mut fs);
             let files: Vec<_> = fs
                 .iter()
-                .filter(|p| p.strip_prefix(dir).is_ok_and(|r| r != std::path::Path::new("expect.json")))
+                .filter(|p| {
+                    p.strip_prefix(dir)
+                        .is_ok_and(|r| r != std::path::Path::new("expect.json"))
+                })
                 .filter_map(|p| {
                     std::fs::read_to_string(p).ok().map(|t| {
                         bytes += t.len();
@@ -51,7 +54,10 @@ fn main() {
                     f["severity"], f["rule_id"], f["file"], f["line"], f["evidence"]
                 );
                 for r in f["related"].as_array().into_iter().flatten() {
-                    println!("      {} {}:{} {}", r["role"], r["file"], r["line"], r["evidence"]);
+                    println!(
+                        "      {} {}:{} {}",
+                        r["role"], r["file"], r["line"], r["evidence"]
+                    );
                 }
             }
         }
