@@ -30,6 +30,10 @@ fn main() {
             walk(dir, &mut fs);
             let files: Vec<_> = fs
                 .iter()
+                .filter(|p| {
+                    p.strip_prefix(dir)
+                        .is_ok_and(|r| r != std::path::Path::new("expect.json"))
+                })
                 .filter_map(|p| {
                     std::fs::read_to_string(p).ok().map(|t| {
                         bytes += t.len();
@@ -53,9 +57,15 @@ fn main() {
             println!("{} verdict={}", dir.display(), v["verdict"]);
             for f in v["findings"].as_array().into_iter().flatten() {
                 println!(
-                    "  {} {}:{} {}",
-                    f["rule"], f["file"], f["line"], f["evidence"]
+                    "  {} {} {}:{} {}",
+                    f["severity"], f["rule_id"], f["file"], f["line"], f["evidence"]
                 );
+                for r in f["related"].as_array().into_iter().flatten() {
+                    println!(
+                        "      {} {}:{} {}",
+                        r["role"], r["file"], r["line"], r["evidence"]
+                    );
+                }
             }
         }
     }

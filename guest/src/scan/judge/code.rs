@@ -253,7 +253,6 @@ fn keyword(w: &str) -> bool {
             | "new"
             | "echo"
             | "export"
-            | "local"
             | "str"
             | "int"
             | "self"
@@ -402,7 +401,10 @@ pub fn assigned(text: &str) -> Vec<&str> {
             "do ",
             "else ",
         ] {
-            if let Some(r) = seg.strip_prefix(kw) {
+            // `local = ENV.to_h` (Ruby, Python): a variable named like a shell keyword.
+            if let Some(r) = seg.strip_prefix(kw)
+                && !r.trim_start().starts_with('=')
+            {
                 seg = r.trim_start();
             }
         }

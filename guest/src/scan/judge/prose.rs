@@ -740,7 +740,19 @@ fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         return;
     };
     let covert = b.all(FactKind::Conceal).next();
-    let sev = if host.class.is_suspicious() || covert.is_some() {
+    // A credential store (an SSH key, cloud or browser credentials, a wallet) the same steps tell
+    // the agent to read, a few lines from the send: the steps themselves are the stealer.
+    let store = b
+        .in_file(send.file, FactKind::SecretFile)
+        .filter(|a| a.fact.prose && a.fact.line.abs_diff(send.fact.line) <= 10)
+        .find(|a| {
+            matches!(
+                b.tag(a.fact),
+                "ssh" | "cloud" | "browser" | "wallet" | "agent-secrets" | "cli-credentials"
+            )
+        });
+    let secret = store.unwrap_or(secret);
+    let sev = if host.class.is_suspicious() || covert.is_some() || store.is_some() {
         Severity::Critical
     } else {
         Severity::High

@@ -401,8 +401,10 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         // the credentials would talk to the service they belong to.
         let keys_out = dest.class == HostClass::Unknown
             && crate::scan::hosts::vendor_of_host(&dest.host).is_none()
-            && sends_body(&sink.text())
-            && bulk.iter().any(|a| credential_store(b, a.fact));
+            && (sends_body(&sink.text()) && bulk.iter().any(|a| credential_store(b, a.fact))
+                // Picking variables by secret-like names is collecting them on purpose: any
+                // request to such a host carries them (the body may be written on a later line).
+                || bulk.iter().any(|a| a.fact.kind == FactKind::SecretHarvest));
         // A chat channel's drop box (a Discord webhook, a Telegram bot's send call, a Slack
         // incoming webhook) is the vendor's host, but whoever owns the channel reads what lands
         // there: credentials in bulk sent to one are collected, not used.

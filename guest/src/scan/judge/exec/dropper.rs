@@ -112,7 +112,8 @@ pub(super) fn dropper(
 }
 
 /// Whether a run loads its code into the running program rather than starting a program: an
-/// evaluation, a `load`/`require`/`Import-Module`, or a shell's `source` / `.`.
+/// evaluation, a `load`/`require`/`Import-Module`, a shell's `source` / `.`, or `sh -c` given the
+/// value as its command.
 fn in_process(sink: &At<'_>) -> bool {
     if sink.fact.kind == FactKind::EvalValue {
         return true;
@@ -129,6 +130,10 @@ fn in_process(sink: &At<'_>) -> bool {
         || m.starts_with("Import-Module")
         || head.starts_with("source ")
         || head.starts_with(". ")
+        // A shell handed the value as its command string (`spawn(["sh", "-c", script])`).
+        || ["[\"sh\", \"-c\"", "['sh', '-c'", "[\"bash\", \"-c\"", "['bash', '-c'"]
+            .iter()
+            .any(|w| text.contains(w))
 }
 
 /// Archive extensions: what is fetched is unpacked before anything in it runs.

