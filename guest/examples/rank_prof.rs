@@ -3,29 +3,11 @@
 //!
 //!     cargo build -p guest --release --example rank_prof
 //!     /usr/bin/time -v target/release/examples/rank_prof FILE [TASK]
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
-/// Counts live heap bytes and their peak (the figure that matters in the component, whose linear
-/// memory only grows).
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-        PEAK.fetch_max(now, Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-}
-
-#[global_allocator]
-static A: Counting = Counting;
+use counting_alloc::PEAK;
+use std::sync::atomic::Ordering::Relaxed;
 
 fn main() {
     let mut args = std::env::args().skip(1);

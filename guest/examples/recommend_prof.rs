@@ -7,29 +7,11 @@
 //!     target/release/examples/recommend_prof FILE "merge pdf files" [OUT]
 //!
 //! `SR_PROF_REPEAT=N` runs it N times (for `perf record`); `SR_PROF_LANG=zh` renders in Chinese.
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-static COUNT: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-        PEAK.fetch_max(now, Relaxed);
-        COUNT.fetch_add(1, Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-}
-
-#[global_allocator]
-static A: Counting = Counting;
+use counting_alloc::{COUNT, LIVE, PEAK};
+use std::sync::atomic::Ordering::Relaxed;
 
 fn main() {
     let mut args = std::env::args().skip(1);
