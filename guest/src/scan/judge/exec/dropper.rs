@@ -17,8 +17,9 @@ pub(super) fn saved_to_hidden_variable(src: &At<'_>, flow: &FileFlow) -> bool {
     let var = target
         .trim_matches(['"', '\''])
         .trim_start_matches('$')
-        .trim_start_matches('{')
-        .split(['}', '/', '"'])
+        // `${BOOT}`, and a Makefile's `$(CACHE)`.
+        .trim_start_matches(['{', '('])
+        .split(['}', ')', '/', '"'])
         .next()
         .unwrap_or("");
     if var.is_empty() || !target.contains('$') {

