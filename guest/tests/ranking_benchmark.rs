@@ -3,6 +3,12 @@
 //! set; BENCHMARKS.md has the table). Raise a floor when the ranking improves; never lower one to
 //! make a change pass without saying why in the commit.
 //!
+//! `rank10` lowered the older English floors (and the oldest slice's dev floor, and
+//! `heldout-7`'s) to what it measured: the 12 listings of `heldout-10` enter older tasks (the
+//! whole-page PDF->Excel converter takes PDF-table tasks where it is graded 2 or 1, the data-to-deck
+//! builder and the AI summarizer enter top-3s); with the integration head's ranking they cost the
+//! older tasks 2 picks (623 -> 621 of 784). BENCHMARKS.md (`heldout-10`) has the figures.
+//!
 //! Full report: `cargo run -p guest --release --example rank_eval`.
 
 #[path = "bench/eval.rs"]
@@ -34,13 +40,14 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-7",
         "heldout-8",
         "heldout-9",
+        "heldout-10",
     ],
     slices: &[
         ("all", 80.5, 0.835),
-        ("dev", 89.5, 0.89),
+        ("dev", 88.5, 0.885),
         ("held-out", 72.5, 0.785),
         ("batch:heldout-2", 68.5, 0.75),
-        ("lang:en", 76.5, 0.805),
+        ("lang:en", 76.0, 0.805),
         ("lang:zh", 82.5, 0.855),
         ("lang:mixed", 89.5, 0.875),
     ],
@@ -60,12 +67,13 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-7",
         "heldout-8",
         "heldout-9",
+        "heldout-10",
     ],
     slices: &[
         ("all", 78.5, 0.82),
         ("held-out", 71.5, 0.78),
         ("batch:heldout-3", 70.0, 0.77),
-        ("lang:en", 75.5, 0.795),
+        ("lang:en", 75.0, 0.795),
         ("lang:zh", 77.5, 0.835),
         ("lang:mixed", 91.5, 0.89),
     ],
@@ -84,12 +92,13 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-7",
         "heldout-8",
         "heldout-9",
+        "heldout-10",
     ],
     slices: &[
         ("all", 78.5, 0.83),
         ("held-out", 73.5, 0.8),
         ("batch:heldout-4", 79.5, 0.87),
-        ("lang:en", 76.0, 0.805),
+        ("lang:en", 75.5, 0.805),
         ("lang:zh", 77.5, 0.835),
         ("lang:mixed", 90.5, 0.895),
     ],
@@ -102,12 +111,18 @@ const BEFORE_HELDOUT_5: Floors = Floors {
 /// 0.807; `ranking5` 413/510, 0.846; with the 13 listings of `heldout-6` main c5e24a8 412/510,
 /// 0.844; `ranking6` 415/510, 0.847; silent with a right skill 4 -> 5: t337, see above).
 const BEFORE_HELDOUT_6: Floors = Floors {
-    without: &["heldout-6", "heldout-7", "heldout-8", "heldout-9"],
+    without: &[
+        "heldout-6",
+        "heldout-7",
+        "heldout-8",
+        "heldout-9",
+        "heldout-10",
+    ],
     slices: &[
         ("all", 80.5, 0.84),
         ("held-out", 77.0, 0.82),
         ("batch:heldout-5", 92.0, 0.905),
-        ("lang:en", 78.5, 0.82),
+        ("lang:en", 77.5, 0.815),
         ("lang:zh", 79.5, 0.845),
         ("lang:mixed", 88.5, 0.885),
     ],
@@ -119,12 +134,12 @@ const BEFORE_HELDOUT_6: Floors = Floors {
 /// ranking code or the concept map was read: main c5e24a8 scored 30/60 on it, NDCG@3 0.589, 6 traps
 /// picked, 7 silent with a right skill; whole 442/570, 0.817).
 const BEFORE_HELDOUT_7: Floors = Floors {
-    without: &["heldout-7", "heldout-8", "heldout-9"],
+    without: &["heldout-7", "heldout-8", "heldout-9", "heldout-10"],
     slices: &[
         ("all", 81.0, 0.84),
         ("held-out", 78.0, 0.825),
         ("batch:heldout-6", 83.0, 0.84),
-        ("lang:en", 79.0, 0.82),
+        ("lang:en", 78.0, 0.82),
         ("lang:zh", 79.5, 0.845),
         ("lang:mixed", 89.5, 0.895),
     ],
@@ -139,17 +154,17 @@ const BEFORE_HELDOUT_7: Floors = Floors {
 /// lowered to what main scored with them plus the `rank7` concept map (commit message has the
 /// figures); `rank7`: heldout-7 55/70, 0.832; whole 518/640, 0.843.
 const BEFORE_HELDOUT_8: Floors = Floors {
-    without: &["heldout-8", "heldout-9"],
+    without: &["heldout-8", "heldout-9", "heldout-10"],
     slices: &[
         ("all", 80.5, 0.84),
         ("held-out", 78.0, 0.825),
-        ("batch:heldout-7", 78.5, 0.825),
-        ("lang:en", 78.5, 0.815),
+        ("batch:heldout-7", 77.0, 0.82),
+        ("lang:en", 77.5, 0.815),
         ("lang:zh", 79.0, 0.845),
         ("lang:mixed", 90.5, 0.9),
     ],
     max_traps: 23,
-    max_silent_relevant: 5,
+    max_silent_relevant: 6,
 };
 
 /// The whole benchmark with the 72-task batch `heldout-8` (written on `rank8` before the ranking
@@ -159,12 +174,12 @@ const BEFORE_HELDOUT_8: Floors = Floors {
 /// older tasks' English NDCG@3 0.822), so those floors were lowered to what was measured; the rest
 /// hold with the `rank8` concept map.
 const BEFORE_HELDOUT_9: Floors = Floors {
-    without: &["heldout-9"],
+    without: &["heldout-9", "heldout-10"],
     slices: &[
         ("all", 80.0, 0.83),
         ("held-out", 77.5, 0.815),
         ("batch:heldout-8", 72.0, 0.765),
-        ("lang:en", 78.0, 0.815),
+        ("lang:en", 77.5, 0.815),
         ("lang:zh", 78.5, 0.83),
         ("lang:mixed", 89.0, 0.895),
     ],
@@ -179,8 +194,8 @@ const BEFORE_HELDOUT_9: Floors = Floors {
 /// (t111, t315, t597) for one English and two Chinese ones (t016, t628, t705), so the older English
 /// floors above were lowered to what was measured; `rank9`: heldout-9 53/72, 0.754; whole 623/784,
 /// 0.829; the 712 older tasks 570, 0.837 (main with the new listings: 570, 0.832).
-const WHOLE: Floors = Floors {
-    without: &[],
+const BEFORE_HELDOUT_10: Floors = Floors {
+    without: &["heldout-10"],
     slices: &[
         ("all", 79.0, 0.825),
         ("held-out", 76.5, 0.81),
@@ -188,9 +203,31 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-9", 73.0, 0.75),
         ("lang:en", 77.0, 0.805),
         ("lang:zh", 78.5, 0.83),
-        ("lang:mixed", 89.0, 0.895),
+        ("lang:mixed", 88.0, 0.895),
     ],
     max_traps: 27,
+    max_silent_relevant: 8,
+};
+
+/// The whole benchmark with the 77-task batch `heldout-10` (written on `rank10` before the ranking
+/// code or the concept map was read: the integration head c58a341 scored 47/77 on it, NDCG@3
+/// 0.670, 8 traps picked, 1 silent with a right skill; whole 668/861, 0.813). Its 12 listings cost
+/// the older tasks two picks with that ranking (623 -> 621 of 784), one of them mixed (t639: the
+/// whole-page PDF->Excel converter, graded 1, takes a bank-statement export), so the older mixed
+/// floor above went from 89.0 to what was measured (88.2%).
+const WHOLE: Floors = Floors {
+    without: &[],
+    slices: &[
+        ("all", 78.0, 0.815),
+        ("held-out", 75.5, 0.80),
+        ("batch:heldout-8", 72.0, 0.765),
+        ("batch:heldout-9", 73.0, 0.75),
+        ("batch:heldout-10", 62.0, 0.67),
+        ("lang:en", 75.5, 0.79),
+        ("lang:zh", 78.0, 0.815),
+        ("lang:mixed", 87.5, 0.885),
+    ],
+    max_traps: 35,
     max_silent_relevant: 8,
 };
 
@@ -198,8 +235,9 @@ const WHOLE: Floors = Floors {
 /// `ranking6`, the 10 of `heldout-5`: 3, the 8 of `heldout-6`: 3; 13 in all on main c5e24a8,
 /// 22 with the single-match floor of `ranking6`; the 8 of `heldout-7`: 5 on main 0c426fb, 6 with
 /// the `rank7` concept map, 28 in all; the 8 of `heldout-8`: 5 on main 8d70845 and with `rank8`,
-/// 33 of 50 in all; the 8 of `heldout-9`: 8 on main 03ffe6d and with `rank9`, 41 of 58 in all).
-const MIN_NO_MATCH_SILENT: usize = 41;
+/// 33 of 50 in all; the 8 of `heldout-9`: 8 on main 03ffe6d and with `rank9`, 41 of 58 in all; the
+/// 8 of `heldout-10`: 3 on the integration head c58a341, 44 of 66 in all; `rank10`: 45 of 66).
+const MIN_NO_MATCH_SILENT: usize = 45;
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
     let bench = floors
@@ -267,7 +305,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         "the benchmark has {} tasks",
         bench.tasks.len()
     );
-    // Eight independent evaluations of the benchmark: run them side by side.
+    // Nine independent evaluations of the benchmark: run them side by side.
     let floors = [
         &BEFORE_HELDOUT_3,
         &BEFORE_HELDOUT_4,
@@ -276,6 +314,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_7,
         &BEFORE_HELDOUT_8,
         &BEFORE_HELDOUT_9,
+        &BEFORE_HELDOUT_10,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {

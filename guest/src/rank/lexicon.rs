@@ -245,6 +245,28 @@ pub struct Hit {
 }
 
 impl Lexicon {
+    /// The broadest kind of a concept among concepts of its own kind that are not generic: a CSV
+    /// and an Excel workbook are both spreadsheets, an NDA is a contract, extracting is a kind of
+    /// converting. A listing's breadth counts such kin once (`text::Doc::breadth`): a bank-statement
+    /// parser that names PDF, Excel and CSV claims two kinds of file, not three jobs.
+    pub fn kin_root(&self, concept: usize) -> usize {
+        let mut c = concept;
+        // The broader links form no cycle in a valid lexicon; the bound keeps a bad file harmless.
+        for _ in 0..8 {
+            let kind = self.concepts[c].kind;
+            match self.concepts[c]
+                .broader
+                .iter()
+                .copied()
+                .find(|&b| self.concepts[b].kind == kind && !self.concepts[b].generic)
+            {
+                Some(b) => c = b,
+                None => break,
+            }
+        }
+        c
+    }
+
     pub fn parse(json: &str) -> Result<Lexicon, String> {
         let file: LexiconFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
         let stem = |w: &str| stemmer().stem(w).into_owned();

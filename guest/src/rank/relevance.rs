@@ -864,6 +864,10 @@ pub fn band(relevance: f64, best: f64) -> u32 {
     libm::floor(((1.0 - relevance / best) / BAND).max(0.0)) as u32
 }
 
+/// The shortest word a typo correction may change one letter of (a swap, a missing or an extra
+/// letter are corrected from four letters on).
+pub const SUBSTITUTION_MIN: usize = 6;
+
 /// Damerau–Levenshtein distance at most 1 (one insertion, deletion, substitution or swap of two
 /// neighbours).
 fn within_one(a: &[u8], b: &[u8]) -> bool {
@@ -933,6 +937,11 @@ pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
                     && raw.as_bytes().first() == word.as_bytes().first()
                     && within_one(word.as_bytes(), raw.as_bytes())
                     && (word.len() > 4 || raw.len() > word.len() || is_swap(word, raw))
+                    // One wrong letter in a short word is as often another real word ('taken'
+                    // is no 'token'): only words of SUBSTITUTION_MIN letters or more.
+                    && (raw.len() != word.len()
+                        || is_swap(word, raw)
+                        || word.len() >= SUBSTITUTION_MIN)
             })
             .map(|raw| {
                 let rank = if is_swap(word, &raw) {

@@ -583,8 +583,9 @@ impl Doc {
                 let c = &lex.concepts[o.concept as usize];
                 c.kind == Kind::Action || (c.kind == Kind::Object && !c.generic)
             })
-            .map(|o| o.concept)
+            .map(|o| lex.kin_root(o.concept as usize) as u16)
             .collect();
+        claimed.sort_unstable();
         claimed.dedup();
         doc.breadth = claimed.len() as u16;
         doc.has_object = doc.occurrences.iter().any(|o| {

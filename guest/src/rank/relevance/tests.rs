@@ -176,6 +176,16 @@ fn typos_are_read_as_the_lexicon_word_one_edit_away() {
         correct_typos(&v, "engine light keeps coming on"),
         "engine light keeps coming on"
     );
+    // One wrong letter is corrected in long words only: a short real word one letter from a
+    // lexicon word is another word ('taken' is no 'token', 'lever' no 'level').
+    assert_eq!(
+        correct_typos(&v, "have I taken my tablets"),
+        "have I taken my tablets"
+    );
+    assert_eq!(
+        correct_typos(&v, "summerize this meeting"),
+        "summarize this meeting"
+    );
 }
 
 #[test]

@@ -147,6 +147,43 @@ fn interning_stems_each_word_once_and_keeps_stop_words_out() {
 }
 
 #[test]
+fn doc_breadth_counts_kinds_of_one_object_once() {
+    let mut v = Vocab::default();
+    let one = Doc::new(
+        &mut v,
+        &[(
+            Field::Lead,
+            "Turns statements in PDF into a clean list in Excel.",
+        )],
+    );
+    // CSV and XLSX are kinds of spreadsheet: naming them as well claims no new job.
+    let kinds = Doc::new(
+        &mut v,
+        &[(
+            Field::Lead,
+            "Turns statements in PDF into a clean list in Excel, CSV or XLSX.",
+        )],
+    );
+    assert_eq!(one.breadth, kinds.breadth);
+    // Another object is another job.
+    let other = Doc::new(
+        &mut v,
+        &[(
+            Field::Lead,
+            "Turns statements in PDF into a clean list in Excel, or into a video.",
+        )],
+    );
+    assert_eq!(other.breadth, one.breadth + 1);
+    let lex = lexicon();
+    let id = |n: &str| lex.concepts.iter().position(|c| c.name == n).unwrap();
+    assert_eq!(lex.kin_root(id("csv")), id("spreadsheet"));
+    assert_eq!(lex.kin_root(id("nda")), id("contract"));
+    // A generic broader concept (a bank statement is a document) is not a kind to collapse into.
+    assert_eq!(lex.kin_root(id("bank-statement")), id("bank-statement"));
+    assert_eq!(lex.kin_root(id("video")), id("video"));
+}
+
+#[test]
 fn doc_breadth_counts_distinct_objects_and_actions() {
     let mut v = Vocab::default();
     let narrow = Doc::new(
