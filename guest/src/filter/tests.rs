@@ -673,7 +673,8 @@ proptest! {
     #[test]
     fn sorted_key_grouping_matches_a_map(keys in prop::collection::vec("[ab]{0,2}", 0..30), collide in 0..3usize) {
         let cands: Vec<Candidate> = keys.iter().map(|k| Candidate { name: k.clone(), ..Default::default() }).collect();
-        let hash: fn(&[u8]) -> u64 = [key_hash, |_| 0, |k| k.len() as u64][collide];
+        let hashes: [fn(&[u8]) -> u64; 3] = [key_hash, |_| 0, |k: &[u8]| k.len() as u64];
+        let hash = hashes[collide];
         let mut ours = Groups((0..keys.len()).collect());
         link_equal(KeyKind::Name, cands.len(), |j| &cands[j], &mut ours, &mut String::new(), hash);
         let mut reference = Groups((0..keys.len()).collect());

@@ -321,7 +321,7 @@ mod tests {
                 c.write_json(&mut out);
                 proptest::prop_assert_eq!(&out, &serde_json::to_vec(&c).unwrap());
             }
-            let opt = |i: usize| Some(strings[i].clone()).filter(|_| i % 2 == 0 || counts.2);
+            let opt = |i: usize| Some(strings[i].clone()).filter(|_| i.is_multiple_of(2) || counts.2);
             let c = Candidate {
                 skill_id: strings[0].clone(),
                 name: strings[1].clone(),
