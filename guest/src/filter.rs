@@ -27,8 +27,8 @@ use crate::model::{Candidate, trust_rank};
 use crate::state::{History, State};
 
 mod keys;
+use keys::id_slug;
 pub use keys::{canonical_url, name_key};
-use keys::{id_key, id_slug};
 
 /// A skill shown (or answered) this many days ago or less is not recommended again (whole days, floored).
 pub const RECOMMEND_COOLDOWN_DAYS: i64 = 30;
@@ -150,7 +150,7 @@ impl Outcome {
         }
         let mut kept = crate::json::ListWriter::for_items(self.kept.len());
         for c in &self.kept {
-            kept.push(c);
+            kept.push_with(|buf| c.write_json(buf));
         }
         let mut dropped = crate::json::ListWriter::for_items(self.dropped.len());
         for d in &self.dropped {
@@ -245,35 +245,94 @@ impl Groups {
     }
 }
 
-/// Join every two entries of `keys` (key, candidate) whose keys are equal; empty keys join nothing.
-///
-/// Sorted by a hash of the key first and the key itself only on equal hashes: keys share long prefixes
-/// (`clawhub:skill-…`), which a string sort would compare byte by byte every time (in WebAssembly
-/// `memcmp` is a plain loop). Crafted keys with equal hashes only fall back to comparing strings, so
-/// this stays O(n log n) whatever the input.
-fn link_equal(keys: &[(String, usize)], groups: &mut Groups) {
-    let hash = |s: &str| {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::hash::DefaultHasher::new();
-        s.hash(&mut h);
-        h.finish()
-    };
-    let mut order: Vec<(u64, usize)> = keys
-        .iter()
-        .enumerate()
-        .filter(|(_, (k, _))| !k.is_empty())
-        .map(|(i, (k, _))| (hash(k), i))
-        .collect();
-    order.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| keys[a.1].0.cmp(&keys[b.1].0))
-            .then(a.1.cmp(&b.1))
-    });
-    for w in order.windows(2) {
-        let (a, b) = (&keys[w[0].1], &keys[w[1].1]);
-        if w[0].0 == w[1].0 && a.0 == b.0 {
-            groups.union(a.1, b.1);
+/// What candidates are grouped by: a shared id, name or source URL.
+#[derive(Clone, Copy)]
+enum KeyKind {
+    Id,
+    Name,
+    Url,
+}
+
+/// Write candidate `c`'s key of `kind` into `out` (cleared first; left empty when it has none).
+fn dedup_key_into(kind: KeyKind, c: &Candidate, out: &mut String) {
+    out.clear();
+    match kind {
+        KeyKind::Id => keys::push_id_key(out, &c.skill_id, c.owner.as_deref()),
+        KeyKind::Name => keys::push_name_key(out, &c.name),
+        KeyKind::Url => {
+            if let Some(u) = c
+                .source_code_url
+                .as_deref()
+                .and_then(|u| canonical_url(u, c.source_subpath.as_deref()))
+            {
+                out.push_str(&u);
+            }
         }
+    }
+}
+
+/// A fast, fixed (unseeded: the same on every run) hash of a key, eight bytes at a time. Equal
+/// hashes are only a hint: the keys themselves are compared before anything is joined.
+fn key_hash(key: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (key.len() as u64) ^ K;
+    let mut chunks = key.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        h = (h ^ w).wrapping_mul(K).rotate_left(29);
+    }
+    let rest = chunks.remainder();
+    let mut last = [0u8; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    h ^ (h >> 32)
+}
+
+/// Join every two of the `n` candidates whose keys of `kind` are equal; empty keys join nothing.
+///
+/// Each key is written into one reused buffer and only its hash is kept: the candidates are sorted
+/// by hash, and only where hashes are equal (almost always because the keys are) the keys are
+/// built again and compared. Keys share long prefixes (`clawhub:skill-…`), which a string sort
+/// would compare byte by byte every time (in WebAssembly `memcmp` is a plain loop), and keeping
+/// 300,000 keys cost as many allocations. Crafted keys with equal hashes only fall back to
+/// comparing strings (sorted within their run), so this stays O(n log n) whatever the input.
+/// (`hash` is [`key_hash`]; the tests pass one under which every key collides.)
+fn link_equal<'c>(
+    kind: KeyKind,
+    n: usize,
+    cand: impl Fn(usize) -> &'c Candidate,
+    groups: &mut Groups,
+    scratch: &mut String,
+    hash: fn(&[u8]) -> u64,
+) {
+    let mut order: Vec<(u64, usize)> = Vec::with_capacity(n);
+    for j in 0..n {
+        dedup_key_into(kind, cand(j), scratch);
+        if !scratch.is_empty() {
+            order.push((hash(scratch.as_bytes()), j));
+        }
+    }
+    order.sort_unstable();
+    let mut i = 0;
+    while i < order.len() {
+        let end = i + order[i..].partition_point(|e| e.0 == order[i].0);
+        if end - i > 1 {
+            let mut run: Vec<(String, usize)> = order[i..end]
+                .iter()
+                .map(|&(_, j)| {
+                    let mut key = String::new();
+                    dedup_key_into(kind, cand(j), &mut key);
+                    (key, j)
+                })
+                .collect();
+            run.sort_unstable();
+            for w in run.windows(2) {
+                if w[0].0 == w[1].0 {
+                    groups.union(w[0].1, w[1].1);
+                }
+            }
+        }
+        i = end;
     }
 }
 
@@ -591,24 +650,11 @@ pub fn filter_for(
     //    listing (valid before invalid, then trust, then first seen).
     let n = at.len();
     let mut groups = Groups((0..n).collect());
-    // Candidates sharing an id (0), a name (1) or a source URL (2) key are one group.
-    let mut keys: [Vec<(String, usize)>; 3] = Default::default();
-    for j in 0..n {
-        let c = cand(j);
-        keys[0].push((id_key(&c.skill_id, c.owner.as_deref()), j));
-        keys[1].push((name_key(&c.name), j));
-        if let Some(u) = c
-            .source_code_url
-            .as_deref()
-            .and_then(|u| canonical_url(u, c.source_subpath.as_deref()))
-        {
-            keys[2].push((u, j));
-        }
+    // Candidates sharing an id, a name or a source URL key are one group.
+    let mut scratch = String::new();
+    for kind in [KeyKind::Id, KeyKind::Name, KeyKind::Url] {
+        link_equal(kind, n, cand, &mut groups, &mut scratch, key_hash);
     }
-    for list in &keys {
-        link_equal(list, &mut groups);
-    }
-    std::mem::drop(keys);
     let members = Members::new(&mut groups);
     let mut winner_of = vec![usize::MAX; n];
     for list in members.groups() {

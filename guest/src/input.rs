@@ -334,7 +334,7 @@ impl<'de> Visitor<'de> for TopSeed {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Top, A::Error> {
         let mut entries = None;
         let mut demo = false;
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        while let Some(key) = map.next_key_seed(crate::model::fast::Key)? {
             match key.as_ref() {
                 "candidates" => entries = Some(map.next_value_seed(ItemsSeed)?),
                 "demo" => demo = map.next_value::<Value>()?.as_bool().unwrap_or(false),
@@ -390,7 +390,10 @@ impl<'de> Visitor<'de> for ItemsSeed {
         let mut out = Entries::default();
         out.items.reserve(seq.size_hint().unwrap_or(0).min(1 << 16));
         // Plain candidates skip the JSON tree (the fast path); everything else is classified as a value.
-        while let Some(item) = seq.next_element::<crate::model::fast::Entry>()? {
+        let mut members = crate::model::fast::Members::with_capacity(16);
+        while let Some(item) = seq.next_element_seed(crate::model::fast::EntrySeed {
+            members: &mut members,
+        })? {
             match item {
                 crate::model::fast::Entry::Candidate(c) => out.items.push(Ok(c)),
                 crate::model::fast::Entry::Value(v) => out.push(entry(v)),

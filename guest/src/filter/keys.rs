@@ -4,20 +4,31 @@
 
 /// Fold a name for comparison: lower case, `-` and `_` as spaces, runs of white space as one space.
 pub fn name_key(name: &str) -> String {
+    let mut out = String::new();
+    push_name_key(&mut out, name);
+    out
+}
+
+/// [`name_key`] appended to `out` (no allocation for ASCII names when `out` has room).
+pub(super) fn push_name_key(out: &mut String, name: &str) {
     if !crate::is_ascii(name) {
-        return crate::lowercase(name)
-            .replace(['-', '_'], " ")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        out.push_str(
+            &crate::lowercase(name)
+                .replace(['-', '_'], " ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        return;
     }
-    // The same, in one pass and one allocation (ASCII white space as `char::is_whitespace` has it).
-    let mut out = String::with_capacity(name.len());
+    // The same, in one pass (ASCII white space as `char::is_whitespace` has it).
+    let base = out.len();
+    out.reserve(name.len());
     let mut gap = false;
     for b in name.bytes() {
         let b = if b == b'-' || b == b'_' { b' ' } else { b };
         if (b as char).is_whitespace() {
-            gap = !out.is_empty();
+            gap = out.len() > base;
         } else {
             if gap {
                 out.push(' ');
@@ -26,7 +37,6 @@ pub fn name_key(name: &str) -> String {
             out.push(b.to_ascii_lowercase() as char);
         }
     }
-    out
 }
 
 /// The name part of an id: `clawhub:pdf-tables` → `pdf-tables`; `skillssh:o/r/skill` → `skill`.
@@ -118,13 +128,20 @@ fn push_lower(out: &mut String, s: &str) {
 
 /// The dedup key of an id: the trimmed id lower-cased, a NUL, and the owner lower-cased (the same id
 /// from two different owners is two skills: registry slugs collide across owners).
+#[cfg(test)]
 pub(super) fn id_key(id: &str, owner: Option<&str>) -> String {
-    let (id, owner) = (id.trim(), owner.unwrap_or(""));
-    let mut key = String::with_capacity(id.len() + 1 + owner.len());
-    push_lower(&mut key, id);
-    key.push('\u{0}');
-    push_lower(&mut key, owner);
+    let mut key = String::new();
+    push_id_key(&mut key, id, owner);
     key
+}
+
+/// [`id_key`] appended to `key`.
+pub(super) fn push_id_key(key: &mut String, id: &str, owner: Option<&str>) {
+    let (id, owner) = (id.trim(), owner.unwrap_or(""));
+    key.reserve(id.len() + 1 + owner.len());
+    push_lower(key, id);
+    key.push('\u{0}');
+    push_lower(key, owner);
 }
 
 /// [`canonical_url`] for ASCII text, written into one string: the segments are borrowed from the

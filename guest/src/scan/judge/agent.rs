@@ -69,8 +69,10 @@ fn writes(file: &super::File<'_>) -> bool {
 /// Whether a bundle file is itself an agent's settings file (`.claude/settings.json`,
 /// `.codex/config.toml`…): shipped in the bundle, it takes effect wherever the folder is opened
 /// or copied as a project, so its values are written, not merely named.
+///
+/// Compared in place, ASCII case ignored (no lower-cased copy, no formatted suffix: the candidate
+/// scan asks this for every candidate's name and description).
 fn is_agent_settings_file(path: &str) -> bool {
-    let p = path.to_ascii_lowercase();
     [
         ".claude/settings.json",
         ".claude/settings.local.json",
@@ -80,7 +82,12 @@ fn is_agent_settings_file(path: &str) -> bool {
         ".vscode/settings.json",
     ]
     .iter()
-    .any(|s| p == *s || p.ends_with(&format!("/{s}")))
+    .any(|s| {
+        let (p, s) = (path.as_bytes(), s.as_bytes());
+        p.len() >= s.len()
+            && p[p.len() - s.len()..].eq_ignore_ascii_case(s)
+            && (p.len() == s.len() || p[p.len() - s.len() - 1] == b'/')
+    })
 }
 
 fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -440,5 +447,38 @@ fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             .map(|p| vec![p.related("signal")])
             .unwrap_or_default();
         out.push(finding(rule, "persistence", sev, *w, why, related));
+    }
+}
+
+#[cfg(test)]
+mod settings_file_tests {
+    use super::is_agent_settings_file;
+
+    #[test]
+    fn settings_files_are_recognised_by_their_last_two_segments() {
+        for yes in [
+            ".claude/settings.json",
+            "proj/.claude/settings.local.json",
+            "a/b/.CODEX/Config.TOML",
+            ".gemini/settings.json",
+            "x/.cursor/mcp.json",
+            "deep/dir/.vscode/SETTINGS.json",
+        ] {
+            assert!(is_agent_settings_file(yes), "{yes}");
+        }
+        for no in [
+            "",
+            "settings.json",
+            "x.claude/settings.json",
+            ".claude/settings.json.bak",
+            "claude/settings.json",
+            "a/my.codex/config.toml",
+            ".vscode/settings",
+            "name.txt",
+            "SKILL.md",
+            "é/.claude/settingsé.json",
+        ] {
+            assert!(!is_agent_settings_file(no), "{no}");
+        }
     }
 }
