@@ -271,21 +271,13 @@ fn dedup_key_into(kind: KeyKind, c: &Candidate, out: &mut String) {
     }
 }
 
-/// A fast, fixed (unseeded: the same on every run) hash of a key, eight bytes at a time. Equal
+/// A fast, fixed (unseeded: the same on every run) hash of a key: `rustc-hash`'s `FxHasher`. Equal
 /// hashes are only a hint: the keys themselves are compared before anything is joined.
 fn key_hash(key: &[u8]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = (key.len() as u64) ^ K;
-    let mut chunks = key.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
-        h = (h ^ w).wrapping_mul(K).rotate_left(29);
-    }
-    let rest = chunks.remainder();
-    let mut last = [0u8; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
-    h ^ (h >> 32)
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(key);
+    h.finish()
 }
 
 /// Join every two of the `n` candidates whose keys of `kind` are equal; empty keys join nothing.

@@ -124,18 +124,9 @@ impl<'a> Object<'a> {
         self.key(key).extend_from_slice(text);
     }
 
-    fn u64(&mut self, key: &str, mut v: u64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        self.key(key).extend_from_slice(&digits[at..]);
+    fn u64(&mut self, key: &str, v: u64) {
+        let mut digits = itoa::Buffer::new();
+        self.key(key).extend_from_slice(digits.format(v).as_bytes());
     }
 
     fn serde(&mut self, key: &str, v: &impl Serialize) {
