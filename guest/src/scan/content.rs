@@ -548,16 +548,18 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             }
             prev_prose = Some((line_no, line_start, end, own));
         }
+        // The line's own hits, then those across a soft wrap (no list built per line: most lines
+        // have neither).
         let joined_prose;
-        let mut batches = Vec::with_capacity(2);
-        if !hits.is_empty() {
-            batches.push((hits, line_no, line_start, line));
-        }
-        if let Some((spanning, p_no, p_start, text)) = wrap {
-            joined_prose = text;
-            batches.push((spanning, p_no, p_start, joined_prose.as_str()));
-        }
-        for (hits, line_no, line_start, line) in batches {
+        let own_batch = (!hits.is_empty()).then_some((hits, line_no, line_start, line));
+        let wrap_batch = match wrap {
+            Some((spanning, p_no, p_start, text)) => {
+                joined_prose = text;
+                Some((spanning, p_no, p_start, joined_prose.as_str()))
+            }
+            None => None,
+        };
+        for (hits, line_no, line_start, line) in own_batch.into_iter().chain(wrap_batch) {
             // Only a line with findings needs to know how it reads.
             let ctx = LineContext {
                 comment: in_code && is_comment(line)
@@ -573,6 +575,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                     && quote_is_example(content, line_start, heading),
             };
             let line_end = end;
+            // Whether the line is a detector's pattern literal: the same for every hit on it, and
+            // worked out only if a rule asks.
+            let pattern_literal = std::cell::OnceCell::new();
             for hit in hits {
                 let rule = &rules.rules[hit.rule];
                 let mention = rules.mention_contexts(hit.rule).iter().find(|c| match c {
@@ -598,7 +603,10 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                                 || quoted_from_before(content, line_start, line, hit.start))
                     }
                     Context::Test => place.test,
-                    Context::Signature => place.signature || in_code && is_pattern_literal(line),
+                    Context::Signature => {
+                        place.signature
+                            || in_code && *pattern_literal.get_or_init(|| is_pattern_literal(line))
+                    }
                 });
                 // In a test file, an attack string held as data (a sample a detector is tested
                 // on) is mentioned, not done; a line that hands the string to a runner still acts.
