@@ -1,8 +1,41 @@
 //! Native scan_bundle throughput on a folder of text files (SKILL.md, scripts/, references/):
 //! `cargo run -p guest --release --example scan_speed DIR [SCANS]` (3 timed scans unless SCANS says
-//! otherwise). BENCHMARKS.md says where it is used.
+//! otherwise). It also prints the heap `guest::initialize()` leaves live (what the component's
+//! snapshot has to carry), and with `WARM=FILE,…` scans those files first (a warm-up experiment).
+//! BENCHMARKS.md says where it is used.
 use guest::scan::{Bundle, BundleFile, Trust, scan_bundle};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// The system allocator, counting the bytes live at any moment (what [`guest::initialize`] leaves
+/// behind is what the component's snapshot carries, near enough).
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only a counter is kept.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+        // SAFETY: the caller's contract is the system allocator's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(new_size, Ordering::Relaxed);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
 
 fn main() {
     let dir = std::env::args()
@@ -37,6 +70,35 @@ fn main() {
             files.push(BundleFile::text(&rel, &text));
         }
     }
+    // `WARM=FILE,…`: scan these files once after `initialize`, before the timed scans, as a
+    // warm-up inside `initialize` would (BENCHMARKS.md, "Lazy-DFA warm-up"), and say how much heap
+    // the states it built hold.
+    if let Ok(warm) = std::env::var("WARM") {
+        guest::initialize();
+        let before = LIVE.load(Ordering::Relaxed);
+        let files = warm
+            .split(',')
+            .map(|p| {
+                let text = std::fs::read_to_string(p).expect("a WARM file");
+                let name = if p.ends_with(".md") {
+                    "references/warm.md"
+                } else {
+                    "scripts/warm.sh"
+                };
+                BundleFile::text(name, &text)
+            })
+            .collect();
+        let warm = Bundle {
+            name: "warm".into(),
+            files,
+            notes: vec![],
+        };
+        let _ = scan_bundle(&warm, Trust::Community, false);
+        println!(
+            "warm-up: {:.1} MB more live on the heap",
+            (LIVE.load(Ordering::Relaxed) - before) as f64 / 1e6
+        );
+    }
     let bundle = Bundle {
         name: "bench".into(),
         files,
@@ -44,7 +106,12 @@ fn main() {
     };
     // Build what the component's snapshot holds (rules compiled, lazy DFAs still empty), then time
     // a first scan as a fresh component call sees it ("cold"), then scans whose lazy DFAs are warm.
+    let before = LIVE.load(Ordering::Relaxed);
     guest::initialize();
+    println!(
+        "initialize: {:.1} MB live on the heap",
+        (LIVE.load(Ordering::Relaxed) - before) as f64 / 1e6
+    );
     let timed = |label: &str| {
         let t = Instant::now();
         let v = scan_bundle(&bundle, Trust::Community, false);
