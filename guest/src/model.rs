@@ -20,7 +20,7 @@ mod write;
 /// SkillHub moderates submissions like ClawHub but is self-hosted and smaller (with MCP Market), and
 /// skills.sh lists GitHub skills with third-party audits (with Smithery's scanned listings).
 pub fn trust_rank(source: &str) -> u8 {
-    match source.trim().to_ascii_lowercase().as_str() {
+    match &*crate::ascii_lowered(source.trim()) {
         "clawhub" => 5,
         "mcpmarket" | "skillhub" => 4,
         "smithery" | "skillssh" => 3,
