@@ -260,12 +260,8 @@ fn dedup_key_into(kind: KeyKind, c: &Candidate, out: &mut String) {
         KeyKind::Id => keys::push_id_key(out, &c.skill_id, c.owner.as_deref()),
         KeyKind::Name => keys::push_name_key(out, &c.name),
         KeyKind::Url => {
-            if let Some(u) = c
-                .source_code_url
-                .as_deref()
-                .and_then(|u| canonical_url(u, c.source_subpath.as_deref()))
-            {
-                out.push_str(&u);
+            if let Some(u) = c.source_code_url.as_deref() {
+                keys::push_canonical_url(out, u, c.source_subpath.as_deref());
             }
         }
     }

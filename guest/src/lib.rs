@@ -40,6 +40,16 @@ pub fn is_ascii(s: &str) -> bool {
     chunks.iter().all(|c| u128::from_ne_bytes(*c) & HIGH == 0) && rest.is_ascii()
 }
 
+/// `s.to_ascii_lowercase()`, borrowed when `s` has no ASCII capital (per-candidate checks of a
+/// source or a label, paths in the risk scan: most are lower-case already, and were copied each time).
+pub fn ascii_lowered(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
 /// `s.to_lowercase()`, faster on ASCII text: a byte map the compiler vectorizes, also for
 /// WebAssembly, where std's ASCII fast path works on 32-bit words.
 pub fn lowercase(s: &str) -> String {
@@ -204,6 +214,17 @@ mod tests {
         fn lowercase_is_to_lowercase(s in "\\PC{0,40}", ascii in "[ -~]{0,40}") {
             prop_assert_eq!(super::lowercase(&s), s.to_lowercase());
             prop_assert_eq!(super::lowercase(&ascii), ascii.to_lowercase());
+        }
+
+        /// Borrowed exactly when lower-casing the ASCII capitals changes nothing.
+        #[test]
+        fn ascii_lowered_is_to_ascii_lowercase(s in "\\PC{0,40}", ascii in "[ -~]{0,40}") {
+            for t in [&s, &ascii] {
+                let lowered = super::ascii_lowered(t);
+                prop_assert_eq!(&*lowered, t.to_ascii_lowercase());
+                let borrowed = matches!(lowered, std::borrow::Cow::Borrowed(_));
+                prop_assert_eq!(borrowed, !t.bytes().any(|b| b.is_ascii_uppercase()));
+            }
         }
 
         #[test]

@@ -20,7 +20,7 @@ mod write;
 /// SkillHub moderates submissions like ClawHub but is self-hosted and smaller (with MCP Market), and
 /// skills.sh lists GitHub skills with third-party audits (with Smithery's scanned listings).
 pub fn trust_rank(source: &str) -> u8 {
-    match source.trim().to_ascii_lowercase().as_str() {
+    match &*crate::ascii_lowered(source.trim()) {
         "clawhub" => 5,
         "mcpmarket" | "skillhub" => 4,
         "smithery" | "skillssh" => 3,
@@ -258,8 +258,10 @@ pub struct Candidate {
     #[serde(default = "one", deserialize_with = "lenient_u64_or_one")]
     pub cross_source_count: u64,
     /// The registry's own safety evidence.
+    // Boxed: most candidates have none, and every candidate of a 100,000 list is moved and kept with
+    // room for it (~120 bytes each unboxed). Serialized and described (schema) as the record itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub registry: Option<RegistryEvidence>,
+    pub registry: Option<Box<RegistryEvidence>>,
     /// Agent-written copy for the card: the one-line position beside the name (else the description's
     /// first sentence).
     #[serde(

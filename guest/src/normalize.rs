@@ -432,26 +432,28 @@ impl Item<'_> {
             None => format!("https://clawhub.ai/skills/{slug}"),
         };
         let moderation = self.get("moderation").cloned();
-        let registry = moderation.map(|m| RegistryEvidence {
-            verdict: m.get("verdict").and_then(Value::as_str).map(str::to_owned),
-            is_suspicious: m
-                .get("isSuspicious")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            is_malware_blocked: m
-                .get("isMalwareBlocked")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            flags: m
-                .get("reasonCodes")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            ..Default::default()
+        let registry = moderation.map(|m| {
+            Box::new(RegistryEvidence {
+                verdict: m.get("verdict").and_then(Value::as_str).map(str::to_owned),
+                is_suspicious: m
+                    .get("isSuspicious")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                is_malware_blocked: m
+                    .get("isMalwareBlocked")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                flags: m
+                    .get("reasonCodes")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|v| v.as_str().map(str::to_owned))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                ..Default::default()
+            })
         });
         let mut extra = Map::new();
         if let Some(v) = self.first_text(&["latestVersion.version", "version", "tags.latest"]) {
@@ -535,9 +537,11 @@ impl Item<'_> {
                 .and_then(|s| s.split('/').next())
                 .map(str::to_owned),
             popularity: self.popularity(&["installs", "weeklyInstalls"], &[]),
-            registry: (!audits.is_empty()).then(|| RegistryEvidence {
-                audits,
-                ..Default::default()
+            registry: (!audits.is_empty()).then(|| {
+                Box::new(RegistryEvidence {
+                    audits,
+                    ..Default::default()
+                })
             }),
             ..base()
         })
@@ -572,9 +576,11 @@ impl Item<'_> {
             // Smithery lists no update time; `createdAt` is kept as `created_at`, not passed off as one.
             updated_at: self.time(&["updatedAt"]),
             popularity: self.popularity(&["useCount"], &[]),
-            registry: scan.map(|s| RegistryEvidence {
-                scan_passed: Some(s),
-                ..Default::default()
+            registry: scan.map(|s| {
+                Box::new(RegistryEvidence {
+                    scan_passed: Some(s),
+                    ..Default::default()
+                })
             }),
             extra,
             ..base()
@@ -652,9 +658,11 @@ impl Item<'_> {
             owner,
             updated_at: self.time(&["updatedAt", "createdAt"]),
             popularity: self.popularity(&["downloadCount", "downloads"], &["starCount", "stars"]),
-            registry: review.map(|r| RegistryEvidence {
-                review_status: Some(r),
-                ..Default::default()
+            registry: review.map(|r| {
+                Box::new(RegistryEvidence {
+                    review_status: Some(r),
+                    ..Default::default()
+                })
             }),
             extra,
             ..base()

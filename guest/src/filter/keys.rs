@@ -49,10 +49,22 @@ pub(super) fn id_slug(id: &str) -> &str {
 /// `.git`; host lower-cased; on code hosts (GitHub, GitLab, Codeberg), whose paths are case-insensitive,
 /// the path too; `/tree/<branch>/…` and `/blob/<branch>/…` become the sub-path. `None` if not http(s).
 pub fn canonical_url(url: &str, subpath: Option<&str>) -> Option<String> {
+    let mut out = String::new();
+    push_canonical_url(&mut out, url, subpath).then_some(out)
+}
+
+/// [`canonical_url`] appended to `out`; false (and `out` unchanged) when there is none.
+pub fn push_canonical_url(out: &mut String, url: &str, subpath: Option<&str>) -> bool {
     if crate::is_ascii(url) && subpath.is_none_or(crate::is_ascii) {
-        canonical_ascii(url, subpath)
+        push_canonical_ascii(out, url, subpath)
     } else {
-        canonical_general(url, subpath)
+        match canonical_general(url, subpath) {
+            Some(u) => {
+                out.push_str(&u);
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -144,16 +156,19 @@ pub(super) fn push_id_key(key: &mut String, id: &str, owner: Option<&str>) {
     push_lower(key, owner);
 }
 
-/// [`canonical_url`] for ASCII text, written into one string: the segments are borrowed from the
-/// URL and lower-cased as they are copied. Gives what [`canonical_general`] gives (a test compares
-/// the two), whose ASCII case folding is this byte map.
-fn canonical_ascii(url: &str, subpath: Option<&str>) -> Option<String> {
+/// [`canonical_url`] for ASCII text, appended to `out`: the segments are borrowed from the URL and
+/// lower-cased as they are copied. Gives what [`canonical_general`] gives (a test compares the two),
+/// whose ASCII case folding is this byte map.
+fn push_canonical_ascii(out: &mut String, url: &str, subpath: Option<&str>) -> bool {
     let url = url.trim();
     let scheme = |p: &str| url.strip_prefix(p);
-    let rest = scheme("https://")
+    let Some(rest) = scheme("https://")
         .or_else(|| scheme("http://"))
         .or_else(|| scheme("HTTPS://"))
-        .or_else(|| scheme("HTTP://"))?;
+        .or_else(|| scheme("HTTP://"))
+    else {
+        return false;
+    };
     let rest = rest.split(['?', '#']).next().unwrap_or("");
     let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
     let host = match host.get(..4) {
@@ -161,7 +176,7 @@ fn canonical_ascii(url: &str, subpath: Option<&str>) -> Option<String> {
         _ => host,
     };
     if host.is_empty() {
-        return None;
+        return false;
     }
     let code_host = ["github.com", "gitlab.com", "codeberg.org"]
         .iter()
@@ -201,14 +216,13 @@ fn canonical_ascii(url: &str, subpath: Option<&str>) -> Option<String> {
             segments.extend(sub);
         }
     }
-    let mut out =
-        String::with_capacity(host.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>());
+    out.reserve(host.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>());
     out.extend(host.bytes().map(|b| b.to_ascii_lowercase() as char));
     for s in segments {
         out.push('/');
-        push_segment(&mut out, s, code_host);
+        push_segment(out, s, code_host);
     }
-    Some(out)
+    true
 }
 
 fn push_segment(out: &mut String, s: &str, lower: bool) {
@@ -257,9 +271,14 @@ mod tests {
         ];
         for u in urls {
             for s in subs {
+                let mut ascii = String::from("kept|");
+                let found = push_canonical_ascii(&mut ascii, u, s);
+                let general = canonical_general(u, s);
+                assert_eq!(found, general.is_some(), "{u:?} with {s:?}");
+                // Appended after what the buffer held; nothing written when there is none.
                 assert_eq!(
-                    canonical_ascii(u, s),
-                    canonical_general(u, s),
+                    ascii,
+                    format!("kept|{}", general.unwrap_or_default()),
                     "{u:?} with {s:?}"
                 );
             }

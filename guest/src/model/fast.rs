@@ -563,6 +563,7 @@ pub(super) fn build<'de>(members: impl IntoIterator<Item = (Cow<'de, str>, Membe
                 c.registry = Option::<RegistryEvidence>::deserialize(v.into_value())
                     .ok()
                     .flatten()
+                    .map(Box::new)
             }
             "pain_point" => c.pain_point = opt_string(v),
             "highlights" => c.highlights = string_list(v),

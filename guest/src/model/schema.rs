@@ -112,7 +112,7 @@ fn model_fields() -> Vec<String> {
         complexity: Some("c".into()),
         trend: Some(json!({})),
         risk_level: Some("low".into()),
-        registry: Some(RegistryEvidence::default()),
+        registry: Some(Box::default()),
         tagline: Some("t".into()),
         pain_point: Some("p".into()),
         highlights: vec!["h".into()],

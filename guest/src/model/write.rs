@@ -347,10 +347,12 @@ mod tests {
                 has_install_docs: counts.2,
                 has_security_disclosure: counts.3,
                 cross_source_count: counts.1,
-                registry: counts.3.then(|| super::super::RegistryEvidence {
-                    verdict: opt(1),
-                    flags: lists[1].clone(),
-                    ..Default::default()
+                registry: counts.3.then(|| {
+                    Box::new(super::super::RegistryEvidence {
+                        verdict: opt(1),
+                        flags: lists[1].clone(),
+                        ..Default::default()
+                    })
                 }),
                 extra: extra.into_iter().collect(),
             };

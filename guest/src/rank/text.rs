@@ -141,6 +141,19 @@ pub struct Vocab {
     concept_ids: Vec<Option<u32>>,
 }
 
+/// The English stem of a lower-case word. A word of ASCII letters and digits that ends in a digit
+/// (`2`, `v3`, `s1234`: numbers, versions, ids) is its own stem: every suffix the stemmer removes or
+/// rewrites ends in a letter or an apostrophe, so it is returned without running the stemmer (a
+/// candidate list with numbered names had one such word per candidate, each stemmed once).
+fn stem_of(raw: &str) -> std::borrow::Cow<'_, str> {
+    if raw.as_bytes().last().is_some_and(u8::is_ascii_digit)
+        && raw.bytes().all(|b| b.is_ascii_alphanumeric())
+    {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    stemmer().stem(raw)
+}
+
 /// Normalize a text without a vocabulary (stems computed on the spot): for one-off lookups.
 pub fn normalize_plain(text: &str) -> String {
     let mut v = Vocab::default();
@@ -194,7 +207,7 @@ impl Vocab {
         if let Some(&w) = self.words.get(raw) {
             return w;
         }
-        let stem = stemmer().stem(raw);
+        let stem = stem_of(raw);
         let stop = lexicon().is_stop_stem(&stem);
         let w = (self.intern(&stem), stop);
         self.words.insert(raw, w);

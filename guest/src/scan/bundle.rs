@@ -154,7 +154,11 @@ fn ext(path: &str) -> String {
 
 /// The bundle path is relative and stays inside (checked again here; the host checks first).
 pub fn path_problem(path: &str) -> Option<&'static str> {
-    let p = path.replace('\\', "/");
+    let p = if path.contains('\\') {
+        std::borrow::Cow::Owned(path.replace('\\', "/"))
+    } else {
+        std::borrow::Cow::Borrowed(path)
+    };
     if p.starts_with('/') {
         return Some("absolute path");
     }

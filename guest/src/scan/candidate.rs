@@ -21,7 +21,7 @@ pub enum Risk {
 impl Risk {
     /// The agent's own label; anything unknown reads as low (scanning only raises it).
     pub fn parse(label: Option<&str>) -> Risk {
-        match label.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        match label.map(|s| crate::ascii_lowered(s.trim())).as_deref() {
             Some("high") | Some("critical") => Risk::High,
             Some("medium") => Risk::Medium,
             _ => Risk::Low,
@@ -89,7 +89,7 @@ pub fn deciding<'a>(
 pub fn assess(c: &Candidate) -> (Risk, Vec<RiskFinding>) {
     let own = Risk::parse(c.risk_level.as_deref());
     let mut f: Vec<RiskFinding> = Vec::new();
-    let source = c.source.trim().to_ascii_lowercase();
+    let source = crate::ascii_lowered(c.source.trim());
     if trust_rank(&source) <= 1 {
         raise(
             &mut f,

@@ -70,9 +70,24 @@ pub enum FileKind {
     Text,
 }
 
+/// `path` lower-cased (Unicode, as `str::to_lowercase`), borrowed when that changes nothing: ASCII
+/// without capitals.
+fn lowered(path: &str) -> std::borrow::Cow<'_, str> {
+    if path
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        std::borrow::Cow::Borrowed(path)
+    } else {
+        std::borrow::Cow::Owned(path.to_lowercase())
+    }
+}
+
 /// Choose how to read a file from its path (and first line, for extension-less scripts).
 pub fn kind_of(path: &str, content: &str) -> FileKind {
-    let lower = path.to_lowercase();
+    // Lower-cased only when it changes anything (the candidate risk scan asks twice per name and
+    // description: an allocation each time it was copied).
+    let lower = lowered(path);
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     if matches!(
         name,
@@ -239,12 +254,13 @@ pub struct FilePlace {
 
 impl FilePlace {
     pub fn of(path: &str) -> FilePlace {
-        let lower = path.to_ascii_lowercase();
-        let mut parts = lower.split('/').collect::<Vec<_>>();
-        let name = parts.pop().unwrap_or("");
-        let test_dir = parts.iter().any(|p| {
+        let lower = crate::ascii_lowered(path);
+        // The last segment is the name, the ones before it the folders (no list built).
+        let mut parts = lower.rsplit('/');
+        let name = parts.next().unwrap_or("");
+        let test_dir = parts.any(|p| {
             matches!(
-                *p,
+                p,
                 "test"
                     | "tests"
                     | "fixtures"
@@ -260,10 +276,11 @@ impl FilePlace {
         // document the agent is told to follow.
         let records = name.ends_with(".jsonl") || name.ends_with(".ndjson");
         let stem = name.split('.').next().unwrap_or("");
+        // (Both inner names need two dots: most names have one, and are not searched.)
         let test_name = stem.starts_with("test_")
             || stem.ends_with("_test")
-            || name.contains(".test.")
-            || name.contains(".spec.");
+            || name.bytes().filter(|&b| b == b'.').nth(1).is_some()
+                && (name.contains(".test.") || name.contains(".spec."));
         FilePlace {
             test: test_dir || test_name || records,
             signature: name.ends_with(".yar") || name.ends_with(".yara"),
@@ -299,7 +316,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     use super::rules::Context;
     let kind = kind_of(file, content);
     let json_like = {
-        let f = file.to_ascii_lowercase();
+        let f = crate::ascii_lowered(file);
         [".json", ".jsonl", ".ndjson", ".jsonc"]
             .iter()
             .any(|e| f.ends_with(e))
@@ -795,7 +812,103 @@ mod tests {
         assert_eq!(split("a\r\nb\n\nc"), ["a\r\n", "b\n", "\n", "c"]);
     }
 
+    /// The file's kind and place from its path, whatever its capitals (and Unicode capitals that
+    /// lower-case to ASCII, such as the Kelvin sign).
+    #[test]
+    fn kind_and_place_of_paths() {
+        use super::{FileKind, FilePlace, kind_of};
+        assert_eq!(kind_of("scripts/Makefile", ""), FileKind::Code);
+        assert_eq!(kind_of("README.MD", ""), FileKind::Markdown);
+        assert_eq!(kind_of("name.txt", "#!/bin/sh"), FileKind::Text);
+        assert_eq!(kind_of("run", "#!/bin/sh"), FileKind::Code);
+        assert_eq!(kind_of("notes", "plain"), FileKind::Text);
+        assert_eq!(kind_of("Docs/\u{212A}IT.TXT", ""), FileKind::Text);
+        assert_eq!(kind_of("MA\u{212A}EFILE", ""), FileKind::Code);
+        assert_eq!(kind_of("setup.py", ""), FileKind::Code);
+        let place = |p| FilePlace::of(p);
+        assert!(place("Tests/data/x.md").test);
+        assert!(place("a/FIXTURES/b.py").test);
+        assert!(place("test_x.py").test && place("X_TEST.go").test);
+        assert!(place("src/a.Spec.ts").test && place("evals.jsonl").test);
+        assert!(!place("tests").test, "a file named tests is not a folder");
+        assert!(!place("latest/x.md").test && !place("contest.py").test);
+        assert!(place("rules/Mal.YAR").signature && !place("yar/x.md").signature);
+    }
+
+    /// The paths' old reading: lower-cased copies, the folders collected into a list.
+    fn kind_reference(path: &str, content: &str) -> super::FileKind {
+        use super::FileKind;
+        let lower = path.to_lowercase();
+        let name = lower.rsplit('/').next().unwrap_or(&lower);
+        if matches!(
+            name,
+            "makefile"
+                | "gnumakefile"
+                | "dockerfile"
+                | "justfile"
+                | "rakefile"
+                | "gemfile"
+                | "procfile"
+                | "vagrantfile"
+                | "containerfile"
+        ) {
+            return FileKind::Code;
+        }
+        match lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("") {
+            "md" | "markdown" | "mdx" => FileKind::Markdown,
+            "txt" | "rst" | "adoc" => FileKind::Text,
+            _ if content.starts_with("#!") => FileKind::Code,
+            "" => FileKind::Text,
+            _ => FileKind::Code,
+        }
+    }
+
+    fn place_reference(path: &str) -> super::FilePlace {
+        let lower = path.to_ascii_lowercase();
+        let mut parts = lower.split('/').collect::<Vec<_>>();
+        let name = parts.pop().unwrap_or("");
+        let test_dir = parts.iter().any(|p| {
+            matches!(
+                *p,
+                "test"
+                    | "tests"
+                    | "fixtures"
+                    | "__tests__"
+                    | "spec"
+                    | "testdata"
+                    | "test_data"
+                    | "evals"
+                    | "datasets"
+            )
+        });
+        let records = name.ends_with(".jsonl") || name.ends_with(".ndjson");
+        let stem = name.split('.').next().unwrap_or("");
+        let test_name = stem.starts_with("test_")
+            || stem.ends_with("_test")
+            || name.contains(".test.")
+            || name.contains(".spec.");
+        super::FilePlace {
+            test: test_dir || test_name || records,
+            signature: name.ends_with(".yar") || name.ends_with(".yara"),
+        }
+    }
+
     proptest! {
+        /// Reading paths without copies changes no kind and no place.
+        #[test]
+        fn kind_and_place_as_before(
+            parts in proptest::collection::vec(
+                "(Tests|tests|SPEC|x|Makefile|ma\u{212A}efile|Evals|data|test_a|b_TEST|c\\.Test\\.d|\u{130}|é)(\\.(MD|md|txt|TXT|jsonl|Yar|py|))?",
+                0..4,
+            ),
+            shebang in any::<bool>(),
+        ) {
+            let path = parts.join("/");
+            let content = if shebang { "#!/bin/sh" } else { "text" };
+            prop_assert_eq!(super::kind_of(&path, content), kind_reference(&path, content));
+            prop_assert_eq!(super::FilePlace::of(&path), place_reference(&path));
+        }
+
         /// The same lines as `split_inclusive('\n')` for any text.
         #[test]
         fn lines_inclusive_is_split_inclusive(text in "[a\\n\\r中]{0,40}") {

@@ -203,3 +203,31 @@ fn doc_breadth_counts_distinct_objects_and_actions() {
     assert!(narrow.breadth <= 4, "{}", narrow.breadth);
     assert!(broad.breadth >= 12, "{}", broad.breadth);
 }
+
+/// Words that end in a digit skip the stemmer: it would return them unchanged. Words that do not
+/// (or hold anything but ASCII letters and digits) are still stemmed.
+#[test]
+fn words_ending_in_a_digit_are_their_own_stems() {
+    let stemmer = crate::rank::lexicon::stemmer();
+    for w in [
+        "2", "2024", "v3", "s1234", "mp3", "files2", "ies1", "sing7", "y9",
+    ] {
+        assert!(matches!(stem_of(w), std::borrow::Cow::Borrowed(_)), "{w}");
+        assert_eq!(stem_of(w), stemmer.stem(w), "{w}");
+    }
+    for (w, stem) in [("files", "file"), ("merging", "merg"), ("3ds", "3ds")] {
+        assert_eq!(stem_of(w), stemmer.stem(w), "{w}");
+        assert_eq!(stem_of(w), stem, "{w}");
+    }
+    // Not ASCII letters and digits only: left to the stemmer.
+    assert_eq!(stem_of("'s2"), stemmer.stem("'s2"));
+    assert_eq!(stem_of("é2"), stemmer.stem("é2"));
+}
+
+proptest::proptest! {
+    /// The shortcut gives the stemmer's own answer for any word of letters and digits.
+    #[test]
+    fn stem_of_is_the_stemmers(w in "[a-z0-9y']{0,10}[0-9]?") {
+        proptest::prop_assert_eq!(stem_of(&w), crate::rank::lexicon::stemmer().stem(&w));
+    }
+}
