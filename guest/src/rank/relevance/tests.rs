@@ -516,35 +516,22 @@ fn a_match_on_generic_actions_alone_is_single() {
     let slides = doc(
         &mut v,
         "slide maker",
-        "Make slides for your class and answer the questions pupils ask about them.",
+        "Write and design slides for your class and answer the questions pupils ask about them.",
     );
-    let fixer = doc(
-        &mut v,
-        "bug fixer",
-        "Finds and fixes the bug behind a failing function in your code.",
-    );
-    // Only 'make' / 'how do I' matched; what the request is about (bread, a cake) the listing
-    // lacks.
+    // Only 'write' / 'how do I' matched; what the request is about (a barbecue banner, a cake)
+    // the listing lacks.
     let m = strength(
         &mut v,
         &slides,
-        "how do I make the bread rise higher in my oven",
+        "write a funny line for the banner at my grandpa's barbecue",
     );
     assert!(m.strength > 0.0 && m.single, "{m:?}");
     let m = strength(&mut v, &slides, "蛋糕烤出来总是塌怎么办，做的时候要注意啥");
     assert!(m.strength > 0.0 && m.single, "{m:?}");
     // On the request's object the verb is evidence: not single.
-    assert!(!strength(&mut v, &slides, "make slides for my class on volcanoes").single);
+    assert!(!strength(&mut v, &slides, "write slides for my class on volcanoes").single);
     // A request of generic actions only has nothing else the listing could lack.
-    assert!(!strength(&mut v, &slides, "make one").single);
-    // A specific action is no generic verb: a fixer for a squeaky hinge is judged by the
-    // strength of its match, as before.
-    let m = strength(
-        &mut v,
-        &fixer,
-        "please fix the checkout page of my online shop, the pay button",
-    );
-    assert!(m.strength > 0.0 && !m.single, "{m:?}");
+    assert!(!strength(&mut v, &slides, "write one").single);
 }
 
 #[test]
