@@ -56,7 +56,8 @@ struct ConceptEntry {
     #[serde(default)]
     broader: Vec<String>,
     /// A generic object (file, page, text): it weighs less, and a request's object is the specific
-    /// one when it names one.
+    /// one when it names one. A generic action (make, ask) is a verb nearly every request has: a
+    /// match on such actions alone is no evidence (`relevance::Match::single`).
     #[serde(default)]
     generic: bool,
     /// An action that is a means rather than the goal (download, send, import).

@@ -519,7 +519,9 @@ pub struct Match {
     /// often shares just such a word with some listing, so the pick needs more strength for it
     /// (`recommend::SINGLE_MATCH_FLOOR`). A specific object is evidence of its own (a right
     /// pet-health pick often shares only the pet), and so is a concept the request names in
-    /// several places ('查一下 … 新进展 … 来源').
+    /// several places ('查一下 … 新进展 … 来源'). So is a match on generic actions alone (make,
+    /// ask: `generic` in the lexicon) when the request also says what to act on and the listing
+    /// has none of it.
     pub single: bool,
     /// The candidate names none of the request's objects.
     pub object_miss: bool,
@@ -687,9 +689,31 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         }
         UnitKind::Words(_) => false,
     };
-    let single = places(&mut matched.iter().map(|&i| &q.units[i])) == 1
+    // Only generic actions of the request matched ('make', 'how do I'), and it says more than
+    // actions (what to act on, in words or concepts the listing lacks): '*做* pizza 的时候 dough
+    // 老是粘手*怎么办*' against a lesson planner. Such a verb is no evidence of the subject.
+    let generic_action = |u: &Unit| match &u.kind {
+        UnitKind::Concept { concept, kind } => {
+            *kind == Kind::Action && lex.concepts[*concept].generic
+        }
+        UnitKind::Words(_) => false,
+    };
+    let is_action = |u: &Unit| {
+        matches!(
+            u.kind,
+            UnitKind::Concept {
+                kind: Kind::Action,
+                ..
+            }
+        )
+    };
+    let generic_actions_only = !matched.is_empty()
+        && matched.iter().all(|&i| generic_action(&q.units[i]))
+        && q.units.iter().any(|u| !u.side && !is_action(u));
+    let single = (places(&mut matched.iter().map(|&i| &q.units[i])) == 1
         && !matched.iter().any(|&i| specific_object(&q.units[i]))
-        && places(&mut q.units.iter().filter(|u| !u.side)) > 1;
+        && places(&mut q.units.iter().filter(|u| !u.side)) > 1)
+        || generic_actions_only;
     // A conversion the other way round, or from the same source to another target.
     // One conversion the listing offers is enough ("into a GIF for the README" reads as two
     // targets); otherwise one it does the other way round, or to another target, is a miss.

@@ -511,6 +511,30 @@ fn a_match_on_one_action_topic_or_free_word_of_a_longer_request_is_single() {
 }
 
 #[test]
+fn a_match_on_generic_actions_alone_is_single() {
+    let mut v = Vocab::default();
+    let slides = doc(
+        &mut v,
+        "slide maker",
+        "Write and design slides for your class and answer the questions pupils ask about them.",
+    );
+    // Only 'write' / 'how do I' matched; what the request is about (a barbecue banner, a cake)
+    // the listing lacks.
+    let m = strength(
+        &mut v,
+        &slides,
+        "write a funny line for the banner at my grandpa's barbecue",
+    );
+    assert!(m.strength > 0.0 && m.single, "{m:?}");
+    let m = strength(&mut v, &slides, "蛋糕烤出来总是塌怎么办，做的时候要注意啥");
+    assert!(m.strength > 0.0 && m.single, "{m:?}");
+    // On the request's object the verb is evidence: not single.
+    assert!(!strength(&mut v, &slides, "write slides for my class on volcanoes").single);
+    // A request of generic actions only has nothing else the listing could lack.
+    assert!(!strength(&mut v, &slides, "write one").single);
+}
+
+#[test]
 fn a_conversion_to_a_narrower_kind_of_the_target_is_the_asked_one() {
     let mut v = Vocab::default();
     let csv = doc(
