@@ -37,17 +37,32 @@ fn loop_value(
         from += 1;
     }
     let end = before.min(content.len());
-    let at = from + content.get(from..end)?.rfind(&needle)?;
-    let rest = &content[at + needle.len()..];
-    let head = rest.split('\n').next().unwrap_or("");
-    let head = head.split("; do").next().unwrap_or(head);
+    let window = content.get(from..end)?;
+    let (at, head) = match window.rfind(&needle) {
+        Some(i) => {
+            let rest = &content[from + i + needle.len()..];
+            let head = rest.split('\n').next().unwrap_or("");
+            (from + i, head.split("; do").next().unwrap_or(head))
+        }
+        None => {
+            let (i, head) = loop_collection(window, var)?;
+            (from + i, head)
+        }
+    };
     // The loop's line, counted back from the delete's (within the bounded window).
     let line = line.saturating_sub(content[at..end].bytes().filter(|&c| c == b'\n').count() as u32);
     for w in list_words(head) {
         if system_path(w) {
             return Some((w.to_owned(), line));
         }
-        if w.starts_with('$') {
+        // A collection named by a variable: `$DIRS` in a shell, a bare constant elsewhere
+        // (`ORPHANS.each`, `for (const d of roots)`).
+        let bare = w
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+            && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+        if w.starts_with('$') || bare {
             let name = w
                 .trim_start_matches('$')
                 .trim_start_matches('{')
@@ -64,42 +79,147 @@ fn loop_value(
     None
 }
 
+/// Calls that return the user's home folder (a value set from one is the home folder).
+const HOME_CALLS: &[&str] = &[
+    "os.UserHomeDir()",
+    "Path.home()",
+    "pathlib.Path.home()",
+    "Dir.home",
+    "os.homedir()",
+    "homedir()",
+    "os.path.expanduser(\"~\")",
+    "os.path.expanduser('~')",
+    "$env:USERPROFILE",
+];
+
+/// The collection a loop over `var` walks, when the loop is written the Ruby, PowerShell,
+/// JavaScript or Go way (`DIRS.each do |d|`, `foreach ($d in $dirs)`, `for (const d of dirs)`,
+/// `dirs.forEach((d) =>`, `for _, d := range dirs`), and where its header starts. The shell and
+/// Python form (`for d in …`) is [`loop_value`]'s own.
+fn loop_collection<'c>(window: &'c str, var: &str) -> Option<(usize, &'c str)> {
+    let header_line = |at: usize| {
+        let s = window[..at].rfind('\n').map_or(0, |i| i + 1);
+        let e = window[at..].find('\n').map_or(window.len(), |i| at + i);
+        (s, &window[s..e])
+    };
+    // `X.each do |v|` / `X.each { |v|` / `X.each_with_index do |v, i|`
+    if let Some(at) = window
+        .rfind(&format!("|{var}|"))
+        .or_else(|| window.rfind(&format!("|{var},")))
+    {
+        let (s, line) = header_line(at);
+        if let Some(each) = line.find(".each") {
+            let head = line[..each].trim();
+            let head = head.rsplit([' ', '\t', '=']).next().unwrap_or(head);
+            return Some((s, head));
+        }
+    }
+    for (open, close) in [
+        (format!("foreach (${var} in "), ")"),
+        (format!("for (const {var} of "), ")"),
+        (format!("for (let {var} of "), ")"),
+        (format!(", {var} := range "), "{"),
+    ] {
+        if let Some(at) = window.rfind(&open) {
+            let rest = &window[at + open.len()..];
+            let rest = rest.split('\n').next().unwrap_or("");
+            let head = rest.rsplit_once(close).map_or(rest, |(h, _)| h);
+            return Some((header_line(at).0, head.trim()));
+        }
+    }
+    if let Some(at) = window
+        .rfind(&format!(".forEach(({var})"))
+        .or_else(|| window.rfind(&format!(".forEach({var} =>")))
+    {
+        let (s, line) = header_line(at);
+        let head = line[..at - s].trim();
+        let head = head.rsplit([' ', '\t', '=']).next().unwrap_or(head);
+        return Some((s, head));
+    }
+    None
+}
+
+/// The value `var` was last given on a line of its own before byte `before` (`dir, _ :=
+/// os.UserHomeDir()`, `const base = os.homedir();`), with that line: the file's definitions see only
+/// a braced block's first line, so a name set inside a function body is looked for here, within
+/// the [`LOOP_LOOK`] bytes before the delete.
+fn local_value(content: &str, before: usize, line: u32, var: &str) -> Option<(String, u32)> {
+    if var.is_empty() || !var.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        return None;
+    }
+    let end = before.min(content.len());
+    let mut from = end.saturating_sub(LOOP_LOOK);
+    while !content.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = content.get(from..end)?;
+    for (back, l) in window.rsplit('\n').enumerate() {
+        let t = l.trim_start();
+        let t = ["const ", "let ", "var ", "my "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k))
+            .unwrap_or(t);
+        let Some(rest) = t.strip_prefix(var) else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let rest = [", _", ", err", ",_", ",err"]
+            .iter()
+            .find_map(|k| rest.strip_prefix(k))
+            .unwrap_or(rest)
+            .trim_start();
+        let Some(rhs) = rest.strip_prefix(":=").or_else(|| {
+            rest.strip_prefix('=')
+                .filter(|r| !r.starts_with(['=', '>', '~']))
+        }) else {
+            continue;
+        };
+        let v = rhs.trim().trim_end_matches(';').trim();
+        if !v.is_empty() {
+            return Some((v.to_owned(), line.saturating_sub(back as u32)));
+        }
+    }
+    None
+}
+
 /// How far before a delete [`loop_value`] looks for its loop.
 const LOOP_LOOK: usize = 16 * 1024;
 
 fn system_path(p: &str) -> bool {
     let p = p
         .trim()
+        .trim_end_matches(';')
         .trim_matches(['"', '\''])
         .trim_end_matches("/*")
         .trim_end_matches('/');
-    matches!(
-        p,
-        "" | "~"
-            | "$HOME"
-            | "${HOME}"
-            | "/etc"
-            | "/usr"
-            | "/var"
-            | "/bin"
-            | "/sbin"
-            | "/boot"
-            | "/lib"
-            | "/lib64"
-            | "/opt"
-            | "/root"
-            | "/home"
-            | "/System"
-            | "/Library"
-            | "/Users"
-            | "/Applications"
-            | "C:"
-            | "C:\\"
-            | "C:\\Windows"
-            | "/usr/local"
-            | "/usr/bin"
-            | "/var/lib"
-    )
+    HOME_CALLS.contains(&p)
+        || matches!(
+            p,
+            "" | "~"
+                | "$HOME"
+                | "${HOME}"
+                | "/etc"
+                | "/usr"
+                | "/var"
+                | "/bin"
+                | "/sbin"
+                | "/boot"
+                | "/lib"
+                | "/lib64"
+                | "/opt"
+                | "/root"
+                | "/home"
+                | "/System"
+                | "/Library"
+                | "/Users"
+                | "/Applications"
+                | "C:"
+                | "C:\\"
+                | "C:\\Windows"
+                | "/usr/local"
+                | "/usr/bin"
+                | "/var/lib"
+        )
 }
 
 fn device(p: &str) -> bool {
@@ -147,11 +267,17 @@ pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Find
                     })
                 })
                 .flatten();
+            let value = value.or_else(|| {
+                local_value(content, at.fact.start as usize, at.fact.line, &var)
+                    .filter(|(v, _)| system_path(v))
+            });
             // A loop variable (`for d in …`) takes each of the loop's values.
             let value = match value {
                 Some((v, l)) if !v.starts_with("for ") => Some((v, l)),
                 other => {
-                    loop_value(content, at.fact.start as usize, at.fact.line, &var, flow).or(other)
+                    // The match's own place: a block header can share its logical line.
+                    let here = (at.fact.start + at.fact.at) as usize;
+                    loop_value(content, here, at.fact.line, &var, flow).or(other)
                 }
             };
             let trimmed = target.trim_matches(['"', '\'']);
@@ -161,7 +287,7 @@ pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Find
                     // A bare name handed to a delete call (`shutil.rmtree(os.path.expanduser(t))`).
                     || !at.fact.prose
                         && target.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
-                        && ["rmtree", "rm_rf", "rmSync", "rimraf"]
+                        && ["rmtree", "rm_rf", "rmSync", "rimraf", "RemoveAll"]
                             .iter()
                             .any(|w| at.text().contains(w)))
             {

