@@ -71,13 +71,10 @@ pub enum FileKind {
 }
 
 /// `path` lower-cased (Unicode, as `str::to_lowercase`), borrowed when that changes nothing: ASCII
-/// without capitals.
+/// without capitals ([`crate::ascii_lowered`]).
 fn lowered(path: &str) -> std::borrow::Cow<'_, str> {
-    if path
-        .bytes()
-        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
-    {
-        std::borrow::Cow::Borrowed(path)
+    if crate::is_ascii(path) {
+        crate::ascii_lowered(path)
     } else {
         std::borrow::Cow::Owned(path.to_lowercase())
     }
