@@ -14,8 +14,9 @@
 //! never inlined and has nothing else live, so the state stays in a register. The occurrences are
 //! the same, in the same order (property-tested against aho-corasick).
 
-use std::collections::BTreeMap;
 use std::ops::Range;
+
+use rustc_hash::FxHashMap;
 
 use aho_corasick::automaton::Automaton;
 use aho_corasick::{Anchored, MatchKind, StartKind, dfa};
@@ -64,8 +65,12 @@ impl Keywords {
         let start = dfa
             .start_state(Anchored::No)
             .map_err(|e| format!("keywords: {e}"))?;
-        // Every state reachable from the start, and each one's 256 successors (as indices).
-        let mut index: BTreeMap<u32, usize> = BTreeMap::from([(start.as_u32(), 0)]);
+        // Every state reachable from the start, and each one's 256 successors (as indices). (Hash
+        // maps here and for the columns below: the numbering follows `states` and byte order, not
+        // the maps' order, and with ordered maps these lookups were a third of `initialize`'s
+        // keyword build.)
+        let mut index: FxHashMap<u32, usize> = FxHashMap::default();
+        index.insert(start.as_u32(), 0);
         let mut states = vec![start];
         let mut next: Vec<usize> = Vec::new();
         let mut i = 0;
@@ -101,7 +106,7 @@ impl Keywords {
             .count();
         // Byte classes: two bytes are one class when every state moves the same way on both.
         let mut classes = [0u32; 256];
-        let mut columns: BTreeMap<Vec<usize>, u32> = BTreeMap::new();
+        let mut columns: FxHashMap<Vec<usize>, u32> = FxHashMap::default();
         for (byte, class) in classes.iter_mut().enumerate() {
             let column: Vec<usize> = (0..states.len()).map(|s| next[s * 256 + byte]).collect();
             let fresh = 4 * columns.len() as u32; // at most 256 classes
