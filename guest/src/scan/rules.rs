@@ -8,9 +8,11 @@
 //! (regex-automata's meta engine, the one behind `regex`) runs in linear time, so no pattern can
 //! blow up on hostile input.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use regex_automata::meta::Regex;
+use regex_automata::nfa::thompson::WhichCaptures;
+use regex_syntax::hir::Hir;
 use serde::{Deserialize, Serialize};
 
 use super::facts::{Fact, FactKind, FileFacts};
@@ -174,6 +176,12 @@ pub struct RuleSet {
     /// For each rule, its required groups as fragment numbers ([`super::literals`]): the regex
     /// runs on a line only when every group has a fragment there.
     required: Vec<Vec<Vec<u16>>>,
+    /// Each rule's pattern as parsed for the required fragments, and whether it has Unicode
+    /// semantics ([`parse_line`]): the rule's regex and its ASCII twin are compiled from it, so a
+    /// pattern is parsed once, not three times (parsing was a fifth of `initialize`). Dropped by
+    /// [`RuleSet::compile_lazy`] once every regex is built (the trees held 9 MB of heap that the
+    /// component's snapshot would otherwise carry); a rule compiled after that parses again.
+    parsed: Mutex<Vec<Option<(Hir, bool)>>>,
     regexes: Vec<OnceLock<Regex>>,
     /// For a rule with Unicode semantics, its regex for plain-ASCII lines
     /// ([`super::ascii_twin`]): the same matches there, a far smaller automaton.
@@ -331,17 +339,49 @@ pub struct Hit {
 /// with non-ASCII characters (Chinese phrases, full-width punctuation), or one that needs Unicode
 /// (`\p{…}`), keeps Unicode semantics.
 /// Either way a match is reported on character boundaries ([`Hit`], [`char_span`]).
+///
+/// The regex tracks no capture groups but the whole match ([`WhichCaptures::Implicit`]): only a
+/// rule's own regex reads groups (its named ones, for a fact), and it is built with
+/// [`hir_regex_with_groups`]. Which groups are tracked never changes what matches; it makes the
+/// automata smaller to build (a capture is two more NFA states per group, forward, and the
+/// one-pass DFA and backtracker carry slots for each).
 pub(crate) fn line_regex(pattern: &str) -> Result<Regex, String> {
     hir_regex(&line_hir(pattern)?)
 }
 
 /// [`line_regex`] from a syntax tree.
 fn hir_regex(hir: &regex_syntax::hir::Hir) -> Result<Regex, String> {
-    let config = Regex::config().auto_prefilter(false);
+    build_regex(hir, WhichCaptures::Implicit)
+}
+
+/// [`hir_regex`] keeping every capture group when the tree names one (a rule whose fact captures a
+/// name or a path, [`RuleSet::facts_on_line`]).
+fn hir_regex_with_groups(hir: &regex_syntax::hir::Hir) -> Result<Regex, String> {
+    let which = if has_named_group(hir) {
+        WhichCaptures::All
+    } else {
+        WhichCaptures::Implicit
+    };
+    build_regex(hir, which)
+}
+
+fn build_regex(hir: &regex_syntax::hir::Hir, which: WhichCaptures) -> Result<Regex, String> {
+    let config = Regex::config().auto_prefilter(false).which_captures(which);
     Regex::builder()
         .configure(config)
         .build_from_hir(hir)
         .map_err(|e| e.to_string())
+}
+
+/// Whether the tree has a named capture group (`(?P<name>…)`).
+fn has_named_group(hir: &regex_syntax::hir::Hir) -> bool {
+    use regex_syntax::hir::HirKind;
+    match hir.kind() {
+        HirKind::Capture(c) => c.name.is_some() || has_named_group(&c.sub),
+        HirKind::Repetition(r) => has_named_group(&r.sub),
+        HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().any(has_named_group),
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => false,
+    }
 }
 
 /// The syntax tree [`line_regex`] compiles: with ASCII semantics when the pattern is ASCII and
@@ -484,8 +524,10 @@ impl RuleSet {
         let mut fragment: Vec<Option<u16>> = vec![None; patterns.len()];
         let mut fragments = 0usize;
         let mut required = Vec::with_capacity(n);
+        let mut parsed = Vec::with_capacity(n);
         for r in &file.rules {
-            let hir = line_hir(&r.pattern).map_err(|e| format!("rule {}: {e}", r.id))?;
+            let (hir, unicode) =
+                parse_line(&r.pattern).map_err(|e| format!("rule {}: {e}", r.id))?;
             let mut groups = Vec::new();
             for group in super::literals::groups_for(&hir, &r.keywords) {
                 let mut numbers = Vec::with_capacity(group.len());
@@ -510,6 +552,7 @@ impl RuleSet {
                 }
             }
             required.push(groups);
+            parsed.push(Some((hir, unicode)));
         }
         let keywords = Keywords::new(&patterns)?;
         Ok(RuleSet {
@@ -523,6 +566,7 @@ impl RuleSet {
             non_ascii,
             fragment,
             required,
+            parsed: Mutex::new(parsed),
             regexes: (0..n).map(|_| OnceLock::new()).collect(),
             twins: (0..n).map(|_| OnceLock::new()).collect(),
             unless: (0..n).map(|_| OnceLock::new()).collect(),
@@ -532,7 +576,7 @@ impl RuleSet {
 
     fn regex(&self, i: usize) -> &Regex {
         self.regexes[i].get_or_init(|| {
-            line_regex(&self.rules[i].pattern)
+            self.with_parsed(i, |hir, _| hir_regex_with_groups(hir))
                 .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id))
         })
     }
@@ -541,15 +585,36 @@ impl RuleSet {
     /// ([`super::ascii_twin`]), else its regex.
     fn ascii_regex(&self, i: usize) -> &Regex {
         let twin = self.twins[i].get_or_init(|| {
-            let (hir, unicode) = parse_line(&self.rules[i].pattern)
-                .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id));
-            let twin = super::ascii_twin::ascii_twin(&hir).filter(|_| unicode)?;
+            let twin = self
+                .with_parsed(i, |hir, unicode| {
+                    Ok(unicode
+                        .then(|| super::ascii_twin::ascii_twin(hir))
+                        .flatten())
+                })
+                .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id))?;
             Some(
                 hir_regex(&twin)
                     .unwrap_or_else(|e| panic!("rule {} (ASCII twin): {e}", self.rules[i].id)),
             )
         });
         twin.as_ref().unwrap_or_else(|| self.regex(i))
+    }
+
+    /// `f` on rule `i`'s parsed pattern and whether it has Unicode semantics ([`RuleSet::parsed`]).
+    fn with_parsed<T>(
+        &self,
+        i: usize,
+        f: impl FnOnce(&Hir, bool) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let parsed = self.parsed.lock().unwrap_or_else(|e| e.into_inner());
+        match parsed.get(i).and_then(Option::as_ref) {
+            Some((hir, unicode)) => f(hir, *unicode),
+            None => {
+                drop(parsed);
+                let (hir, unicode) = parse_line(&self.rules[i].pattern)?;
+                f(&hir, unicode)
+            }
+        }
     }
 
     fn exemptions(&self, i: usize) -> &[Regex] {
@@ -583,6 +648,8 @@ impl RuleSet {
             self.exemptions(i);
             self.named(i);
         }
+        let mut parsed = self.parsed.lock().unwrap_or_else(|e| e.into_inner());
+        *parsed = Vec::new();
     }
 
     /// Where rule `i`'s match is only a mention ([`RuleSpec::mention_in`] or the category's default).
@@ -863,6 +930,35 @@ mod boundary_tests {
         // Every rule with Unicode semantics has a twin, and the lines exercise them.
         assert!(twins >= 10, "{twins} twins");
         assert!(matches >= 50, "{matches} matches");
+    }
+
+    /// A rule's regex keeps its groups only when one is named (a fact's capture); every other
+    /// regex tracks the whole match alone, and finds the same matches either way.
+    #[test]
+    fn only_named_groups_keep_their_captures() {
+        use super::{hir_regex_with_groups, line_hir};
+        let pid = regex_automata::PatternID::ZERO;
+        let named = line_hir(r"(?i)\brm\s+-rf\s+(?P<target>\S+)").unwrap();
+        let plain = line_hir(r"(?i)\b(rm|del)\s+(-rf|/s)\s+(\S+)").unwrap();
+        assert!(super::has_named_group(&named));
+        assert!(!super::has_named_group(&plain));
+        let with = hir_regex_with_groups(&named).unwrap();
+        assert_eq!(with.group_info().group_len(pid), 2);
+        assert_eq!(with.group_info().to_name(pid, 1), Some("target"));
+        let without = hir_regex_with_groups(&plain).unwrap();
+        assert_eq!(without.group_info().group_len(pid), 1);
+        let all =
+            super::build_regex(&plain, regex_automata::nfa::thompson::WhichCaptures::All).unwrap();
+        assert_eq!(all.group_info().group_len(pid), 4);
+        for line in [
+            "sudo RM -rf /tmp/x",
+            "del /s C:\\x",
+            "rm -r x",
+            "form -rf y",
+        ] {
+            assert_eq!(without.find(line), all.find(line), "{line}");
+        }
+        assert!(without.find("sudo rm -rf /x").is_some());
     }
 
     #[test]
