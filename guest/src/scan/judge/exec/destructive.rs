@@ -243,9 +243,12 @@ fn device(p: &str) -> bool {
 pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     for (file, flow) in b.files.iter().zip(flows) {
         let content = file.content;
-        let force_push = content.contains("push --force")
-            || content.contains("push -f ")
-            || content.contains("push --mirror");
+        // Whole-file searches, made only when a fact needs them (most files have none).
+        let force_push = || {
+            content.contains("push --force")
+                || content.contains("push -f ")
+                || content.contains("push --mirror")
+        };
         for at in b
             .in_file(file, FactKind::RemoveTree)
             .filter(|a| !a.fact.prose)
@@ -297,7 +300,7 @@ pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Find
                         "A recursive delete of `{target}`, and `{var}` is set to `{v}` on line {line}: this deletes the system or the home folder. Do not install this skill."
                     ),
                 )
-            } else if trimmed.trim_end_matches('/') == ".git" && force_push {
+            } else if trimmed.trim_end_matches('/') == ".git" && force_push() {
                 (
                     Severity::Critical,
                     "The repository's history (`.git`) is deleted and the result force-pushed: the history, branches and tags on the remote are destroyed. Do not install this skill.".to_owned(),
@@ -333,17 +336,19 @@ pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Find
             .in_file(file, FactKind::DeviceWrite)
             .filter(|a| !a.fact.prose)
             .collect();
-        let asks = [
-            "read -p",
-            "read -r",
-            "[y/N]",
-            "[Y/n]",
-            "confirm",
-            "Read-Host",
-            "input(",
-        ]
-        .iter()
-        .any(|w| content.contains(w));
+        let asks = || {
+            [
+                "read -p",
+                "read -r",
+                "[y/N]",
+                "[Y/n]",
+                "confirm",
+                "Read-Host",
+                "input(",
+            ]
+            .iter()
+            .any(|w| content.contains(w))
+        };
         let mut unresolved = Vec::new();
         for at in &writes {
             let target = at.fact.capture.as_deref().unwrap_or("").trim().to_owned();
@@ -378,7 +383,7 @@ pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Find
                 unresolved.push(*at);
             }
         }
-        if unresolved.len() >= 2 && !asks {
+        if unresolved.len() >= 2 && !asks() {
             let at = unresolved[0];
             let why = format!(
                 "{} raw disk writes or formats ({} and {}) on targets the script picks itself, with no question to the user first: one wrong pick erases a disk. Do not install this skill.",
