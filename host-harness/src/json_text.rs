@@ -167,13 +167,46 @@ fn string_end(bytes: &[u8], pos: usize) -> io::Result<usize> {
     expect(bytes, pos, b'"')?;
     let mut i = pos + 1;
     loop {
-        match memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+        match quote_or_backslash(&bytes[i..]) {
             Some(n) if bytes[i + n] == b'"' => return Ok(i + n + 1),
             // An escape: skip the backslash and the byte it escapes (`\"`, `\\`, `\u…` all work).
             Some(n) if i + n + 1 < bytes.len() => i += n + 2,
             _ => return Err(invalid("unterminated string")),
         }
     }
+}
+
+/// Bytes scanned eight at a time before [`quote_or_backslash`] hands a long string to `memchr2`.
+const SHORT_STRING: usize = 64;
+
+/// The first `"` or `\` in `s`. Most strings of a result are short (keys, names, URLs): a word-at-a-
+/// time scan of their first [`SHORT_STRING`] bytes costs less than `memchr2`'s set-up per call, which
+/// took ~7% of a 100,000-candidate `filter` process; longer strings go to `memchr2`.
+fn quote_or_backslash(s: &[u8]) -> Option<usize> {
+    const LO: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HI: u64 = u64::from_ne_bytes([0x80; 8]);
+    const QUOTES: u64 = u64::from_ne_bytes([b'"'; 8]);
+    const BACKSLASHES: u64 = u64::from_ne_bytes([b'\\'; 8]);
+    // A byte of `x` is zero where the word matched; the lowest flagged byte is always a true zero
+    // (borrows only flag bytes above one).
+    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    let mut i = 0;
+    while i + 8 <= s.len().min(SHORT_STRING) {
+        let w = u64::from_le_bytes(s[i..i + 8].try_into().expect("eight bytes"));
+        let hits = zero(w ^ QUOTES) | zero(w ^ BACKSLASHES);
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    if i < SHORT_STRING {
+        // Fewer than eight bytes left in all.
+        return s[i..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\')
+            .map(|n| i + n);
+    }
+    memchr::memchr2(b'"', b'\\', &s[i..]).map(|n| i + n)
 }
 
 /// A member's key as text (the raw string between the quotes, decoded only if it has escapes).

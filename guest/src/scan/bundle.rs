@@ -190,9 +190,7 @@ fn magic_matches_ext(magic: &str, ext: &str) -> bool {
 /// Structural findings about one entry.
 fn structural(f: &BundleFile, out: &mut Vec<Finding>) {
     let e = ext(&f.path);
-    if let Some(problem) = path_problem(&f.path) {
-        out.push(finding("structural.path-escape", Severity::Critical, &f.path, format!("{problem}: {}", f.path), "An entry's path leaves the skill folder (zip-slip). Installing it could overwrite files elsewhere. Do not install this bundle."));
-    }
+    path_escape(&f.path, out);
     match f.kind {
         EntryKind::Symlink if f.link_escapes => out.push(finding(
             "structural.symlink-escape",
@@ -215,11 +213,44 @@ fn structural(f: &BundleFile, out: &mut Vec<Finding>) {
         EntryKind::Unreadable => out.push(finding("structural.unreadable", Severity::Medium, &f.path, f.path.clone(), "The host could not read this entry, so it was not scanned.")),
         EntryKind::Text => {}
     }
-    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
-    let content = f.content.as_deref().unwrap_or("");
-    let is_script = SCRIPT_EXTENSIONS.contains(&e.as_str()) || content.starts_with("#!");
+    let entry = Entry {
+        path: &f.path,
+        ext: &e,
+        kind: f.kind,
+        content: f.content.as_deref().unwrap_or(""),
+        size: f.size,
+        executable: f.executable,
+    };
+    structural_rest(&entry, out);
+}
+
+/// A path that leaves the bundle (the first structural check of every entry).
+fn path_escape(path: &str, out: &mut Vec<Finding>) {
+    if let Some(problem) = path_problem(path) {
+        out.push(finding("structural.path-escape", Severity::Critical, path, format!("{problem}: {path}"), "An entry's path leaves the skill folder (zip-slip). Installing it could overwrite files elsewhere. Do not install this bundle."));
+    }
+}
+
+/// What [`structural_rest`] reads of an entry, borrowed (a [`BundleFile`]'s, or a text scanned alone).
+struct Entry<'a> {
+    path: &'a str,
+    /// [`ext`] of the path.
+    ext: &'a str,
+    kind: EntryKind,
+    /// The text (empty for other kinds).
+    content: &'a str,
+    size: u64,
+    executable: bool,
+}
+
+/// The structural checks after the entry kind's own: executable bit, hidden code, ignore files,
+/// size.
+fn structural_rest(f: &Entry<'_>, out: &mut Vec<Finding>) {
+    let name = f.path.rsplit('/').next().unwrap_or(f.path);
+    let content = f.content;
+    let is_script = SCRIPT_EXTENSIONS.contains(&f.ext) || content.starts_with("#!");
     if f.executable && f.kind != EntryKind::Symlink && !is_script {
-        out.push(finding("structural.unexpected-executable", Severity::Medium, &f.path, f.path.clone(), "An executable bit is set on a file that is not a script. Clear it unless the file is meant to run."));
+        out.push(finding("structural.unexpected-executable", Severity::Medium, f.path, f.path.to_owned(), "An executable bit is set on a file that is not a script. Clear it unless the file is meant to run."));
     }
     let hidden = f
         .path
@@ -230,9 +261,9 @@ fn structural(f: &BundleFile, out: &mut Vec<Finding>) {
         && !f.path.starts_with(".husky/");
     if hidden
         && f.kind == EntryKind::Text
-        && (is_script || kind_of(&f.path, content) == FileKind::Code && !name.ends_with("rc"))
+        && (is_script || kind_of(f.path, content) == FileKind::Code && !name.ends_with("rc"))
     {
-        out.push(finding("structural.hidden-code", Severity::High, &f.path, f.path.clone(), "Code in a hidden file or folder is easy to overlook in review. Move it to scripts/ where people will see it."));
+        out.push(finding("structural.hidden-code", Severity::High, f.path, f.path.to_owned(), "Code in a hidden file or folder is easy to overlook in review. Move it to scripts/ where people will see it."));
     }
     if matches!(name, ".clawhubignore" | ".skillignore") {
         let patterns: Vec<&str> = content
@@ -241,13 +272,13 @@ fn structural(f: &BundleFile, out: &mut Vec<Finding>) {
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .take(10)
             .collect();
-        out.push(finding("structural.ignore-file", Severity::Low, &f.path, format!("ignores: {}", patterns.join(", ")), "An ignore file is present. It does not hide anything from this scan: every file in the bundle was scanned."));
+        out.push(finding("structural.ignore-file", Severity::Low, f.path, format!("ignores: {}", patterns.join(", ")), "An ignore file is present. It does not hide anything from this scan: every file in the bundle was scanned."));
     }
     if f.kind == EntryKind::Text && f.size > LARGE_TEXT_FILE {
         out.push(finding(
             "structural.large-file",
             Severity::Medium,
-            &f.path,
+            f.path,
             format!("{} bytes", f.size),
             "An unusually large text file for a skill; review what it contains.",
         ));
@@ -318,22 +349,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
             scanned.push((f.path.as_str(), text.as_str(), scan.facts));
         }
     }
-    let view = super::judge::Bundle {
-        rules,
-        files: scanned
-            .iter()
-            .map(|(path, content, facts)| super::judge::File {
-                path,
-                content,
-                kind: kind_of(path, content),
-                place: FilePlace::of(path),
-                facts,
-            })
-            .collect(),
-        prior: &out,
-    };
-    let judged = super::judge::judge(&view);
-    out.extend(judged);
+    judge_into(rules, &scanned, &mut out);
     if teaches_security(bundle) {
         cap_documentation(bundle, &mut out);
     }
@@ -359,12 +375,77 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
             "Unusually many files for a skill; review what it ships.",
         ));
     }
+    sort_findings(&mut out);
+    out
+}
+
+/// Pass two over the scanned text files (path, text, facts): the judge's findings, appended to
+/// `out` (which it reads as the findings so far).
+fn judge_into(
+    rules: &RuleSet,
+    scanned: &[(&str, &str, super::facts::FileFacts)],
+    out: &mut Vec<Finding>,
+) {
+    let view = super::judge::Bundle {
+        rules,
+        files: scanned
+            .iter()
+            .map(|(path, content, facts)| super::judge::File {
+                path,
+                content,
+                kind: kind_of(path, content),
+                place: FilePlace::of(path),
+                facts,
+            })
+            .collect(),
+        prior: out,
+    };
+    let judged = super::judge::judge(&view);
+    out.extend(judged);
+}
+
+/// Most severe first, then by file and line (stable: equal findings keep their order).
+fn sort_findings(out: &mut [Finding]) {
     out.sort_by(|a, b| {
         b.severity
             .cmp(&a.severity)
             .then_with(|| a.file.cmp(&b.file))
             .then(a.line.cmp(&b.line))
     });
+}
+
+/// The findings of one text file scanned on its own: what [`findings`] gives for a bundle holding
+/// only that file, less the bundle-level `structural.no-skill-md` (which names the bundle, not the
+/// text). The candidate risk scan reads every candidate's name and description this way; it builds
+/// no [`Bundle`] and copies neither the path nor the text.
+pub fn text_file_findings(path: &str, text: &str) -> Vec<Finding> {
+    if path.eq_ignore_ascii_case("SKILL.md") {
+        // A lone SKILL.md also decides whether the skill teaches security (the documentation cap):
+        // the whole bundle path, whose only bundle-level finding there is none.
+        let bundle = Bundle {
+            name: String::new(),
+            files: vec![BundleFile::text(path, text)],
+            notes: Vec::new(),
+        };
+        return findings(&bundle);
+    }
+    let rules = RuleSet::builtin();
+    let mut out = Vec::new();
+    let ext = ext(path);
+    path_escape(path, &mut out);
+    let entry = Entry {
+        path,
+        ext: &ext,
+        kind: EntryKind::Text,
+        content: text,
+        size: text.len() as u64,
+        executable: false,
+    };
+    structural_rest(&entry, &mut out);
+    let mut scan = scan_file(rules, path, text);
+    out.append(&mut scan.findings);
+    judge_into(rules, &[(path, text, scan.facts)], &mut out);
+    sort_findings(&mut out);
     out
 }
 
@@ -455,3 +536,6 @@ pub fn scan_bundle(bundle: &Bundle, trust: Trust, force: bool) -> Value {
         },
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -219,19 +219,15 @@ pub fn assess(c: &Candidate) -> (Risk, Vec<RiskFinding>) {
             "Fewer than two of source code, install docs and a security note are known: too little to judge the skill by.",
         );
     }
-    // Name and description are prose: both passes, each as a one-file bundle of plain text.
+    // Name and description are prose: both passes, each as a one-file bundle of plain text (scanned
+    // in place: no bundle is built for them).
     let texts = [
         ("name", c.name.as_str(), "name.txt"),
         ("description", c.description.as_str(), "description.txt"),
     ];
     let mut content_findings = Vec::new();
     for (field, text, as_file) in texts {
-        let bundle = super::bundle::Bundle {
-            name: c.name.clone(),
-            files: vec![super::bundle::BundleFile::text(as_file, text)],
-            notes: Vec::new(),
-        };
-        for x in super::bundle::findings(&bundle) {
+        for x in super::bundle::text_file_findings(as_file, text) {
             if x.category != "structural" {
                 content_findings.push((field.to_owned(), x));
             }

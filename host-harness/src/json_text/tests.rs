@@ -146,3 +146,49 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// The word-at-a-time scan finds the same first `"` or `\` as a byte-by-byte search, at every
+    /// position (inside the first eight-byte words, in the tail shorter than a word, and past the
+    /// short-string limit where `memchr2` takes over), and none when there is none.
+    #[test]
+    fn quote_or_backslash_is_the_first_one(
+        bytes in prop::collection::vec(prop_oneof![
+            8 => any::<u8>().prop_filter("no quote or backslash", |b| *b != b'"' && *b != b'\\'),
+            1 => Just(b'"'),
+            1 => Just(b'\\'),
+        ], 0..200),
+        cut in 0usize..200,
+    ) {
+        // Also a string with none at all before `cut`.
+        let mut clean = bytes.clone();
+        for b in clean.iter_mut().take(cut) {
+            if *b == b'"' || *b == b'\\' {
+                *b = b'a';
+            }
+        }
+        for s in [&bytes, &clean] {
+            let naive = s.iter().position(|&b| b == b'"' || b == b'\\');
+            prop_assert_eq!(quote_or_backslash(s), naive);
+        }
+    }
+}
+
+#[test]
+fn quote_or_backslash_at_word_and_limit_edges() {
+    for len in [0, 1, 7, 8, 9, 63, 64, 65, 130] {
+        for at in 0..len {
+            for c in [b'"', b'\\'] {
+                let mut s = vec![b'x'; len];
+                s[at] = c;
+                assert_eq!(quote_or_backslash(&s), Some(at), "len {len}, at {at}");
+                // Bytes that differ from a quote by one bit, and high bytes, are not matches.
+                let mut near = vec![0xa2u8; len];
+                near[at] = c;
+                assert_eq!(quote_or_backslash(&near), Some(at), "len {len}, at {at}");
+            }
+        }
+        assert_eq!(quote_or_backslash(&vec![0x23u8; len]), None);
+        assert_eq!(quote_or_backslash(&vec![0x5du8; len]), None);
+    }
+}
