@@ -47,6 +47,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-9",
         "heldout-10",
         "heldout-11",
+        "heldout-12",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -75,6 +76,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-9",
         "heldout-10",
         "heldout-11",
+        "heldout-12",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -101,6 +103,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-9",
         "heldout-10",
         "heldout-11",
+        "heldout-12",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -126,6 +129,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "heldout-9",
         "heldout-10",
         "heldout-11",
+        "heldout-12",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -149,6 +153,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "heldout-9",
         "heldout-10",
         "heldout-11",
+        "heldout-12",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -169,7 +174,13 @@ const BEFORE_HELDOUT_7: Floors = Floors {
 /// lowered to what main scored with them plus the `rank7` concept map (commit message has the
 /// figures); `rank7`: heldout-7 55/70, 0.832; whole 518/640, 0.843.
 const BEFORE_HELDOUT_8: Floors = Floors {
-    without: &["heldout-8", "heldout-9", "heldout-10", "heldout-11"],
+    without: &[
+        "heldout-8",
+        "heldout-9",
+        "heldout-10",
+        "heldout-11",
+        "heldout-12",
+    ],
     slices: &[
         ("all", 80.0, 0.835),
         ("held-out", 77.5, 0.825),
@@ -189,7 +200,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
 /// older tasks' English NDCG@3 0.822), so those floors were lowered to what was measured; the rest
 /// hold with the `rank8` concept map.
 const BEFORE_HELDOUT_9: Floors = Floors {
-    without: &["heldout-9", "heldout-10", "heldout-11"],
+    without: &["heldout-9", "heldout-10", "heldout-11", "heldout-12"],
     slices: &[
         ("all", 79.5, 0.83),
         ("held-out", 77.5, 0.815),
@@ -210,7 +221,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
 /// floors above were lowered to what was measured; `rank9`: heldout-9 53/72, 0.754; whole 623/784,
 /// 0.829; the 712 older tasks 570, 0.837 (main with the new listings: 570, 0.832).
 const BEFORE_HELDOUT_10: Floors = Floors {
-    without: &["heldout-10", "heldout-11"],
+    without: &["heldout-10", "heldout-11", "heldout-12"],
     slices: &[
         ("all", 79.0, 0.825),
         ("held-out", 76.5, 0.81),
@@ -231,7 +242,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
 /// whole-page PDF->Excel converter, graded 1, takes a bank-statement export), so the older mixed
 /// floor above went from 89.0 to what was measured (88.2%).
 const BEFORE_HELDOUT_11: Floors = Floors {
-    without: &["heldout-11"],
+    without: &["heldout-11", "heldout-12"],
     slices: &[
         ("all", 78.0, 0.81),
         ("held-out", 75.5, 0.80),
@@ -251,8 +262,8 @@ const BEFORE_HELDOUT_11: Floors = Floors {
 /// 0.407, 13 traps picked, 7 silent with a right skill; whole 694/926, 0.786). `rank11` (the
 /// generic-action rule and the concept map for mind maps, Gantt charts, lesson plans and mail merge,
 /// tuned on the batch): heldout-11 26/65, 0.488; whole 698/926, 0.792, 48 traps, 13 silent.
-const WHOLE: Floors = Floors {
-    without: &[],
+const BEFORE_HELDOUT_12: Floors = Floors {
+    without: &["heldout-12"],
     slices: &[
         ("all", 75.0, 0.79),
         ("held-out", 72.5, 0.77),
@@ -268,15 +279,41 @@ const WHOLE: Floors = Floors {
     max_silent_relevant: 13,
 };
 
-/// At least this many of the 58 no-match requests stay silent (the 16 older ones: 7 before
+/// The whole benchmark with the 60-task batch `heldout-12` (written on `rank12` before the ranking
+/// code or the concept map was read, 46 of its tasks paraphrases that share no word with the right
+/// listing: the integration head 35b44aa scored 18/60 on it, NDCG@3 0.370, 7 traps picked, 4 silent
+/// with a right skill; whole 716/986, 0.766). It adds no listing, so the older tasks are unchanged.
+/// `rank12` (goal phrasings in the concept map, grown from `guest/rules/goal-phrasings.json`; the
+/// heldout-12 figure is tuned on it): heldout-12 38/60, 0.708; whole 738/986, 0.789, 51 traps, 17
+/// silent; the 926 older tasks 700 (+2), no batch lower.
+const WHOLE: Floors = Floors {
+    without: &[],
+    slices: &[
+        ("all", 74.5, 0.785),
+        ("held-out", 72.0, 0.77),
+        ("batch:heldout-8", 72.0, 0.765),
+        ("batch:heldout-9", 73.0, 0.75),
+        ("batch:heldout-10", 64.5, 0.69),
+        ("batch:heldout-11", 39.5, 0.485),
+        ("batch:heldout-12", 63.0, 0.705),
+        ("lang:en", 72.0, 0.765),
+        ("lang:zh", 75.5, 0.795),
+        ("lang:mixed", 83.0, 0.855),
+    ],
+    max_traps: 51,
+    max_silent_relevant: 17,
+};
+
+/// At least this many of the 80 no-match requests stay silent (the 16 older ones: 7 before
 /// `ranking6`, the 10 of `heldout-5`: 3, the 8 of `heldout-6`: 3; 13 in all on main c5e24a8,
 /// 22 with the single-match floor of `ranking6`; the 8 of `heldout-7`: 5 on main 0c426fb, 6 with
 /// the `rank7` concept map, 28 in all; the 8 of `heldout-8`: 5 on main 8d70845 and with `rank8`,
 /// 33 of 50 in all; the 8 of `heldout-9`: 8 on main 03ffe6d and with `rank9`, 41 of 58 in all; the
 /// 8 of `heldout-10`: 3 on the integration head c58a341, 44 of 66 in all; `rank10`: 45 of 66; the
 /// 8 of `heldout-11`: 7 on the integration head b87c8af, 51 of 74 in all; `rank11`, a match on
-/// generic actions alone being single: 53 of 74).
-const MIN_NO_MATCH_SILENT: usize = 53;
+/// generic actions alone being single: 53 of 74; the 6 of `heldout-12`: 5 on the integration head
+/// 35b44aa and with `rank12`, 58 of 80 in all).
+const MIN_NO_MATCH_SILENT: usize = 58;
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
     let bench = floors
@@ -344,7 +381,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         "the benchmark has {} tasks",
         bench.tasks.len()
     );
-    // Ten independent evaluations of the benchmark: run them side by side.
+    // Eleven independent evaluations of the benchmark: run them side by side.
     let floors = [
         &BEFORE_HELDOUT_3,
         &BEFORE_HELDOUT_4,
@@ -355,6 +392,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_9,
         &BEFORE_HELDOUT_10,
         &BEFORE_HELDOUT_11,
+        &BEFORE_HELDOUT_12,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {

@@ -509,10 +509,13 @@ mod tests {
     #[test]
     fn the_phrasing_corpus_finds_its_concepts() {
         let lex = lexicon();
-        let file: serde_json::Value =
-            serde_json::from_str(include_str!("../../rules/lexicon-examples.json")).unwrap();
+        // The everyday phrasings, and the goal phrasings (a goal in the user's own words).
+        let files: [serde_json::Value; 2] = [
+            serde_json::from_str(include_str!("../../rules/lexicon-examples.json")).unwrap(),
+            serde_json::from_str(include_str!("../../rules/goal-phrasings.json")).unwrap(),
+        ];
         let mut failures = Vec::new();
-        for ex in file["examples"].as_array().unwrap() {
+        for ex in files.iter().flat_map(|f| f["examples"].as_array().unwrap()) {
             let text = ex["text"].as_str().unwrap();
             let found = lex.concepts_in(text);
             let names = |key: &str| -> Vec<String> {
