@@ -278,8 +278,18 @@ impl FilePlace {
             || stem.ends_with("_test")
             || name.bytes().filter(|&b| b == b'.').nth(1).is_some()
                 && (name.contains(".test.") || name.contains(".spec."));
+        // A data file named as test material (`fixtures.json`, `test_cases.yaml`, `golden.csv`): the
+        // records a test reads, the same as a file under `fixtures/`.
+        let data = [".json", ".yaml", ".yml", ".csv", ".tsv"]
+            .iter()
+            .any(|e| name.ends_with(e));
+        let test_data = data
+            && matches!(
+                stem,
+                "fixture" | "fixtures" | "testcases" | "test_cases" | "test-cases" | "golden"
+            );
         FilePlace {
-            test: test_dir || test_name || records,
+            test: test_dir || test_name || records || test_data,
             signature: name.ends_with(".yar") || name.ends_with(".yara"),
         }
     }

@@ -25,6 +25,7 @@ use crate::scan::rules::Severity;
 mod autorun;
 mod destructive;
 mod dropper;
+pub(crate) mod hidden;
 
 use destructive::destructive;
 use dropper::{dropper, saved_to_hidden_variable, stealthy};
@@ -36,6 +37,9 @@ fn grade(host: Option<&Host>) -> Option<(Severity, String)> {
             Severity::High,
             "from a place the file does not show (a variable filled elsewhere)".into(),
         )),
+        // An address the text hides (assembled at run time behind plain http, or encoded): no
+        // vendor names its installer that way.
+        Some(h) if h.url.is_empty() => Some((Severity::Critical, format!("from {}", h.host))),
         Some(h) => {
             let insecure = h.url.starts_with("http://");
             let sev = match h.class {
@@ -101,6 +105,7 @@ fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
     super::worst(&urls)
         .filter(|h| h.class.is_suspicious())
         .cloned()
+        .or_else(|| hidden::hidden_source(&at.text(), at.file.content))
 }
 
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
@@ -227,15 +232,16 @@ fn elevated_before(b: &Bundle<'_>, at: &At<'_>) -> bool {
 /// Whether a command line hides its window (`powershell -w hidden`, `-WindowStyle Hidden`).
 fn hidden_window(text: &str) -> bool {
     let l = text.to_ascii_lowercase();
-    [
-        "-w hidden",
-        "-win hidden",
-        "-window hidden",
-        "-windowstyle hidden",
-        "-windowstyle 1",
-    ]
-    .iter()
-    .any(|w| l.contains(w))
+    // `-w h`, `-win hid`, `-WindowStyle Hidden`: PowerShell takes any prefix of the option and of
+    // its value.
+    let words: Vec<&str> = l.split_whitespace().collect();
+    words.windows(2).any(|w| {
+        let opt = w[0].trim_start_matches(['"', '\'']);
+        let val = w[1].trim_matches(['"', '\'', ';']);
+        opt.len() >= 2
+            && "-windowstyle".starts_with(opt)
+            && ((val == "1" && opt.len() >= 4) || (!val.is_empty() && "hidden".starts_with(val)))
+    })
 }
 
 /// Whether a matched command runs a remote script through a Windows script host.

@@ -103,10 +103,13 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
     ];
     for (kind, weight, name) in table {
         for at in b.in_file(file, *kind) {
+            // A password handed over without an archive word on its line: only next to a strong
+            // signal (the archive's link is usually the line above).
+            let value_only = b.tag(at.fact) == "value-only";
             out.push(Signal {
                 at,
-                weight: *weight,
-                kind: name,
+                weight: if value_only { Weight::Medium } else { *weight },
+                kind: if value_only { "password-value" } else { name },
                 what: b.title(at.fact).to_lowercase(),
             });
         }

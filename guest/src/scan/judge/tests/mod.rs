@@ -44,6 +44,7 @@ use Severity::*;
 
 mod exec;
 mod prose;
+mod round15;
 mod secrets;
 
 #[test]

@@ -1,0 +1,88 @@
+//! Where code comes from when the file does not spell its address out: a host pasted together at
+//! run time behind a plain `http://` scheme (`"http://" + ip`, `"http://$h/x"`, `"http://" & h &`),
+//! or an address kept in an encoding (`\x68\x74\x74\x70…`, `bytes.fromhex("68747470…")`, char codes
+//! `104,116,116,112`, base64 `aHR0c…`). Neither is how an honest installer names its host: a vendor
+//! writes its https address out, so a reader (and a checksum) can follow it.
+
+use crate::scan::hosts::HostClass;
+
+use super::Host;
+
+/// A host that stands for an address the text hides; `grade` reads an empty `url` as hidden.
+fn hidden(what: &str) -> Host {
+    Host {
+        host: what.to_owned(),
+        class: HostClass::Unknown,
+        url: String::new(),
+        path: String::new(),
+    }
+}
+
+/// Whether `text` has a plain-http scheme followed by a host filled in at run time: a variable
+/// (`$h`, `${H}`, `%S%`), the end of a string literal that is then concatenated (`"http://" + h`,
+/// `'http://' & h`), or a template slot (`{host}`). A `<placeholder>` in documentation is not one.
+pub fn runtime_http(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = find_ascii_ci(&b[from..], b"http://").map(|i| i + from) {
+        // `https://` never matches `http://`; the scheme must not be part of a longer word.
+        let word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+        let next = b.get(i + 7).copied();
+        if word_start && matches!(next, Some(b'$' | b'%' | b'{' | b'"' | b'\'' | b'`')) {
+            // `"http://"` closing a literal must be followed by a concatenation, not be a whole
+            // value on its own (`scheme = "http://"` in a URL builder that names the host later is
+            // the same thing, but a lone constant compared against is not).
+            if matches!(next, Some(b'"' | b'\'' | b'`')) {
+                let rest = text[i + 8..].trim_start();
+                if rest.starts_with(['+', '&', '.']) {
+                    return true;
+                }
+            } else {
+                return true;
+            }
+        }
+        from = i + 7;
+    }
+    false
+}
+
+/// Whether `text` holds the start of a URL in an encoding: hex escapes or a hex string of "http",
+/// its char codes, or its base64.
+pub fn encoded_url(text: &str) -> bool {
+    const SHAPES: [&[u8]; 6] = [
+        b"\\x68\\x74\\x74\\x70",
+        b"68747470",
+        b"104,116,116,112",
+        b"104, 116, 116, 112",
+        b"aHR0cDovL",
+        b"aHR0cHM6Ly",
+    ];
+    let t = text.as_bytes();
+    SHAPES.iter().any(|s| {
+        if s.starts_with(b"aHR0") {
+            // base64 is case-sensitive.
+            t.windows(s.len()).any(|w| w == *s)
+        } else {
+            find_ascii_ci(t, s).is_some()
+        }
+    })
+}
+
+fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.len() > hay.len() {
+        return None;
+    }
+    (0..=hay.len() - needle.len()).find(|&i| hay[i..i + needle.len()].eq_ignore_ascii_case(needle))
+}
+
+/// The hidden source of code run on a line whose address is not written out: first the line,
+/// then the whole file (the address is usually assembled in a constant or variable above).
+pub fn hidden_source(line: &str, file: &str) -> Option<Host> {
+    if runtime_http(line) || runtime_http(file) {
+        return Some(hidden("an address assembled at run time behind plain http"));
+    }
+    if encoded_url(line) || encoded_url(file) {
+        return Some(hidden("an address the file keeps encoded"));
+    }
+    None
+}
