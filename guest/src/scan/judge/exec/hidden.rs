@@ -4,6 +4,10 @@
 //! `104,116,116,112`, base64 `aHR0c…`). Neither is how an honest installer names its host: a vendor
 //! writes its https address out, so a reader (and a checksum) can follow it.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+
 use crate::scan::hosts::HostClass;
 
 use super::Host;
@@ -22,9 +26,16 @@ fn hidden(what: &str) -> Host {
 /// (`$h`, `${H}`, `%S%`), the end of a string literal that is then concatenated (`"http://" + h`,
 /// `'http://' & h`), or a template slot (`{host}`). A `<placeholder>` in documentation is not one.
 pub fn runtime_http(text: &str) -> bool {
+    static HTTP: OnceLock<AhoCorasick> = OnceLock::new();
+    let http = HTTP.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(["http://"])
+            .expect("one literal")
+    });
     let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(i) = find_ascii_ci(&b[from..], b"http://").map(|i| i + from) {
+    for m in http.find_iter(text) {
+        let i = m.start();
         // `https://` never matches `http://`; the scheme must not be part of a longer word.
         let word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
         let next = b.get(i + 7).copied();
@@ -41,7 +52,6 @@ pub fn runtime_http(text: &str) -> bool {
                 return true;
             }
         }
-        from = i + 7;
     }
     false
 }
@@ -49,30 +59,23 @@ pub fn runtime_http(text: &str) -> bool {
 /// Whether `text` holds the start of a URL in an encoding: hex escapes or a hex string of "http",
 /// its char codes, or its base64.
 pub fn encoded_url(text: &str) -> bool {
-    const SHAPES: [&[u8]; 6] = [
-        b"\\x68\\x74\\x74\\x70",
-        b"68747470",
-        b"104,116,116,112",
-        b"104, 116, 116, 112",
-        b"aHR0cDovL",
-        b"aHR0cHM6Ly",
-    ];
-    let t = text.as_bytes();
-    SHAPES.iter().any(|s| {
-        if s.starts_with(b"aHR0") {
-            // base64 is case-sensitive.
-            t.windows(s.len()).any(|w| w == *s)
-        } else {
-            find_ascii_ci(t, s).is_some()
-        }
-    })
-}
-
-fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.len() > hay.len() {
-        return None;
-    }
-    (0..=hay.len() - needle.len()).find(|&i| hay[i..i + needle.len()].eq_ignore_ascii_case(needle))
+    static HEX: OnceLock<AhoCorasick> = OnceLock::new();
+    static BASE64: OnceLock<AhoCorasick> = OnceLock::new();
+    let hex = HEX.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build([
+                "\\x68\\x74\\x74\\x70",
+                "68747470",
+                "104,116,116,112",
+                "104, 116, 116, 112",
+            ])
+            .expect("literals")
+    });
+    // base64 is case-sensitive.
+    let base64 =
+        BASE64.get_or_init(|| AhoCorasick::new(["aHR0cDovL", "aHR0cHM6Ly"]).expect("literals"));
+    hex.is_match(text) || base64.is_match(text)
 }
 
 /// The hidden source of code run on a line whose address is not written out: first the line,
