@@ -90,7 +90,7 @@ fn rank_of_many_candidates_fits_the_memory_cap() {
 
 /// The smallest cap (in 8 MiB steps) under which `rank` of `SR_RANK_N` (default [`N`]) candidates
 /// completes, for the component in `SR_RANK_WASM` (default: the built one), trying caps from
-/// `SR_RANK_FROM_MIB` (default 32) up. Run by hand:
+/// `SR_RANK_FROM_MIB` (default 32) up in steps of `SR_RANK_STEP_MIB` (default 8). Run by hand:
 /// `SR_RANK_WASM=old.wasm cargo test -p host-harness --release --test e2e memory_needed -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement, run by hand"]
@@ -106,8 +106,12 @@ fn memory_needed_by_rank() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(32);
+    let step = std::env::var("SR_RANK_STEP_MIB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8);
     let text = candidates(n);
-    for mib in (from..=512).step_by(8) {
+    for mib in (from..=512).step_by(step) {
         match rank(&capped(mib << 20, wasm.clone()), text.clone()) {
             Ok(_) => {
                 println!(

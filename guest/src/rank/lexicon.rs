@@ -379,9 +379,11 @@ impl Lexicon {
             }
         }
         let (texts, patterns): (Vec<String>, Vec<Pattern>) = by_text.into_iter().unzip();
+        // A contiguous NFA, not a DFA: the DFA's table was 13.4 MB of every call's memory
+        // (`the_term_matcher_stays_small`).
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
             .prefilter(false)
             .build(&texts)
             .map_err(|e| e.to_string())?;
@@ -506,6 +508,20 @@ mod tests {
 
     /// The phrasing corpus (`guest/rules/lexicon-examples.json`): how people say things, each
     /// phrasing with the concepts it must find and those it must not.
+    /// The term matcher is a contiguous NFA, not a DFA: with 4,500 terms (CJK among them, so many
+    /// byte classes) a DFA's table took 13.4 MB, built at start-up into every call's memory (the
+    /// snapshot's linear memory), for 0.8% less matching time; the NFA takes under 0.5 MB.
+    #[test]
+    fn the_term_matcher_stays_small() {
+        let m = &lexicon().matcher;
+        assert!(
+            m.memory_usage() < 2 << 20,
+            "{:?} term matcher takes {} bytes",
+            m.kind(),
+            m.memory_usage()
+        );
+    }
+
     #[test]
     fn the_phrasing_corpus_finds_its_concepts() {
         let lex = lexicon();
