@@ -260,7 +260,9 @@ mod tests {
         let classes = k.stride / 4;
         eprintln!("{classes} classes, {} bytes", k.memory_usage());
         assert!(classes <= 128, "{classes} classes");
-        assert!(k.memory_usage() < 2 << 20, "{} bytes", k.memory_usage());
+        // 2.12 MB at 240 rules (round 16's word classes in other languages); the bound stays well
+        // below the 53 MB the snapshot carries.
+        assert!(k.memory_usage() < 9 << 18, "{} bytes", k.memory_usage());
     }
 
     proptest! {

@@ -45,6 +45,7 @@ use Severity::*;
 mod exec;
 mod prose;
 mod round15;
+mod round16;
 mod secrets;
 
 #[test]
