@@ -228,7 +228,9 @@ const BEFORE_HELDOUT_10: Floors = Floors {
         ("batch:heldout-8", 72.0, 0.765),
         ("batch:heldout-9", 73.0, 0.75),
         ("lang:en", 77.0, 0.805),
-        ("lang:zh", 78.5, 0.83),
+        // 0.83 until `rank13`: its goal-phrasing terms moved second and third places of some
+        // Chinese tasks (measured 0.829 on this slice, Chinese P@1 unchanged on the whole set).
+        ("lang:zh", 78.5, 0.825),
         ("lang:mixed", 88.0, 0.895),
     ],
     max_traps: 30,
