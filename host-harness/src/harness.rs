@@ -29,12 +29,17 @@ mod bindings {
     });
 }
 
+mod handover;
 mod memfd;
 pub mod mirror;
 mod reuse;
 mod skills;
+mod streamed;
 
 pub use reuse::Worker;
+pub use streamed::Sink;
+
+use handover::{Handover, take_candidates};
 
 use bindings::exports::skill_recommender::core::filter as wit_filter;
 use bindings::exports::skill_recommender::core::lifecycle as wit;
@@ -380,7 +385,7 @@ pub struct Harness {
     commands: CommandLookup,
 }
 
-type GuestReturn = wasmtime::Result<std::result::Result<String, wit_types::Error>>;
+type GuestReturn<R = String> = wasmtime::Result<std::result::Result<R, wit_types::Error>>;
 
 impl Harness {
     /// Defaults: the embedded component, the cache from [`CacheMode::from_env`], [`Limits::default`].
@@ -460,7 +465,9 @@ impl Harness {
     }
 
     /// [`Harness::run`] taking the command by value: a bundle's file contents move into the call
-    /// instead of being copied first (the CLI's `scan-bundle` and `validate`).
+    /// instead of being copied first (the CLI's `scan-bundle` and `validate`), and the candidates
+    /// text of `filter`, `scan`, `rank` and `recommend` is freed as soon as it is in the component's
+    /// memory (`handover`), not when the call returns.
     pub fn run_owned(&self, store: &dyn StateStore, ctx: &Ctx, command: Command) -> Result<Value> {
         let text = self.run_text_owned(store, ctx, command)?;
         serde_json::from_str(&text)
@@ -490,9 +497,16 @@ impl Harness {
         let _pass = self.gate.as_ref().map(Gate::enter);
         let mut s = self.new_store(session, call.commands.clone());
         self.arm(&mut s, call.input_bytes)?;
-        let result = match self.instantiate(&mut s) {
-            Ok(instance) => call.dispatch(&mut s, &instance),
-            Err(e) => Err(e),
+        let result = match &call.input {
+            // A large input the host can let go of: called through the component's instance
+            // directly, so the host's copy is freed once it is in the component (`handover`).
+            Some(input) => self
+                .retry_instantiate(&mut s, |pre, s| pre.instance_pre().instantiate(s))
+                .and_then(|instance| call.hand_over(&mut s, &instance, input)),
+            None => match self.instantiate(&mut s) {
+                Ok(instance) => call.dispatch(&mut s, &instance),
+                Err(e) => Err(e),
+            },
         };
         finish(s.into_data(), store, result)
     }
@@ -503,9 +517,22 @@ impl Harness {
     /// as "cannot add seals to the memfd". wasmtime does not keep that failure, so the image is
     /// built again: up to three tries a few milliseconds apart, for that error only.
     fn instantiate(&self, s: &mut Store<HostState>) -> wasmtime::Result<bindings::Recommender> {
+        self.retry_instantiate(s, |pre, s| pre.instantiate(s))
+    }
+
+    /// [`Harness::instantiate`]'s retries around `instantiate` (the bindings' instance, or the
+    /// component's own).
+    fn retry_instantiate<I>(
+        &self,
+        s: &mut Store<HostState>,
+        instantiate: impl Fn(
+            &bindings::RecommenderPre<HostState>,
+            &mut Store<HostState>,
+        ) -> wasmtime::Result<I>,
+    ) -> wasmtime::Result<I> {
         let mut tries = 1;
         loop {
-            match self.pre.instantiate(&mut *s) {
+            match instantiate(&self.pre, &mut *s) {
                 Err(e) if tries < 3 && memfd::is_seal_error(&e) => {
                     std::thread::sleep(std::time::Duration::from_millis(5 * tries));
                     tries += 1;
@@ -556,12 +583,14 @@ impl Harness {
         };
         let commands = agent.and_then(|a| self.commands.for_agent(a.platform.as_deref()));
         let (command, bundle) = take_bundle(command);
+        let (command, input) = take_candidates(command);
         Ok(Prepared {
             context: c,
             input_bytes,
             commands,
             command,
             bundle,
+            input,
         })
     }
 
@@ -611,6 +640,9 @@ struct Prepared<'c> {
     commands: Option<CommandLookup>,
     command: Cow<'c, Command>,
     bundle: Option<wit_scan::Bundle>,
+    /// The candidates text of an owned `filter`, `scan`, `rank` or `recommend` (the command keeps
+    /// an empty string), freed once it is in the component.
+    input: Option<Handover>,
 }
 
 impl Prepared<'_> {
@@ -626,7 +658,7 @@ impl Prepared<'_> {
 }
 
 /// Turn a call's outcome into the result: commit its staged writes, or name the error.
-fn finish(mut data: HostState, store: &dyn StateStore, result: GuestReturn) -> Result<String> {
+fn finish<R>(mut data: HostState, store: &dyn StateStore, result: GuestReturn<R>) -> Result<R> {
     match result {
         Ok(Ok(json)) => {
             data.session.commit(std::mem::take(&mut data.staged))?;

@@ -7,6 +7,7 @@ mod cli;
 mod commands;
 mod common;
 mod component;
+mod handover;
 mod hostile;
 mod mcp;
 mod ondisk;

@@ -249,6 +249,23 @@ pub struct RenderArgs {
     pub input: JsonText,
 }
 
+/// Nothing usable when `filter` kept nothing. Only the summary is read, found by skipping over the
+/// kept list (100,000 candidates long, perhaps) without parsing it.
+fn filter_verdict(text: &str) -> Verdict {
+    #[derive(Deserialize)]
+    struct Summary {
+        kept: usize,
+    }
+    let kept = crate::json_text::top_member(text, "summary")
+        .and_then(|s| serde_json::from_str::<Summary>(s).ok())
+        .map_or(1, |s| s.kept);
+    if kept == 0 {
+        Verdict::NothingUsable
+    } else {
+        Verdict::Done
+    }
+}
+
 /// Items skipped → partial.
 fn skipped_is_partial(v: &Value) -> Verdict {
     if v["skipped"].as_array().is_some_and(|s| !s.is_empty()) {
@@ -292,23 +309,49 @@ impl Host {
         };
         let text = self.harness.run_text_owned(&store, ctx, command)?;
         self.note_migrations(&store);
-        // Only the summary is read, found by skipping over the kept list (100,000 candidates long,
-        // perhaps) without parsing it.
-        #[derive(Deserialize)]
-        struct Summary {
-            kept: usize,
-        }
-        let kept = crate::json_text::top_member(&text, "summary")
-            .and_then(|s| serde_json::from_str::<Summary>(s).ok())
-            .map_or(1, |s| s.kept);
-        let verdict = if kept == 0 {
-            Verdict::NothingUsable
-        } else {
-            Verdict::Done
-        };
+        let verdict = filter_verdict(&text);
         Ok(Output::from_text(text)
             .with_verdict(verdict)
             .with("discovery", report))
+    }
+
+    /// [`Host::filter`] written to `out` as it prints it (pretty, or on one line with `compact`,
+    /// then a newline), straight from the component's memory: the result (~46 MB at 100,000
+    /// candidates) is never copied into the host ([`crate::Harness::run_streamed`]; `filter`
+    /// writes no state, so nothing is committed after the output). Returns the verdict, and what
+    /// writing gave (an `InvalidData` error: the component's text was not JSON).
+    pub fn filter_to(
+        &self,
+        ctx: &Ctx,
+        args: FilterArgs,
+        mut out: Box<dyn std::io::Write>,
+        compact: bool,
+    ) -> Result<(Verdict, std::io::Result<()>), Error> {
+        use std::io::Write;
+        let (store, _, _) = self.state_store()?;
+        let (installed, report) = self.discover_installed(&args.discovery);
+        let command = Command::Filter {
+            mode: args.mode.into(),
+            candidates: args.source.wrap(args.candidates),
+            installed,
+            agent: args.agent.env(),
+        };
+        let done = std::rc::Rc::new(std::cell::Cell::new(None));
+        let seen = done.clone();
+        let sink = Box::new(move |text: &str| {
+            let verdict = filter_verdict(text);
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
+            let written =
+                crate::json_text::write(&mut w, text, &[("discovery", &report)], !compact)
+                    .and_then(|()| writeln!(w))
+                    .and_then(|()| w.flush());
+            seen.set(Some((verdict, written)));
+        });
+        self.harness.run_streamed(&store, ctx, command, sink)?;
+        self.note_migrations(&store);
+        Ok(done
+            .take()
+            .expect("a successful run_streamed gives the result to the sink"))
     }
 
     /// `scan`: reads no state.

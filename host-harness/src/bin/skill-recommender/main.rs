@@ -15,7 +15,7 @@ use host_harness::commands::{
     AgentsMdArgs, DailyAction, DailyArgs, FeedbackKind, FilterArgs, Host, HostEnv, InstallArgs,
     InstalledArgs, JsonText, ManageAction, ManageArgs, NormalizeArgs, NoticeAnswer, Output,
     PatchTextArgs, RankArgs, RecommendArgs, RenderArgs, ScanArgs, ScanBundleArgs, UninstallArgs,
-    UpdateAnswer, UpdateCheckArgs, ValidateArgs,
+    UpdateAnswer, UpdateCheckArgs, ValidateArgs, Verdict,
 };
 use host_harness::commands::{AuditArgs, CatalogArgs};
 use host_harness::mcp::{McpOptions, McpServer};
@@ -43,6 +43,13 @@ fn main() -> ExitCode {
         Cmd::Recommend { json: false, .. } | Cmd::Render { json: false, .. } => Style::Card,
         _ => Style::Json,
     };
+    if matches!(cli.command, Cmd::Filter { .. }) {
+        // Written straight from the component's memory (a 100,000-candidate result is ~46 MB).
+        let done = filter(cli).and_then(|(verdict, written)| {
+            print::written_out(written).map(|()| ExitCode::from(verdict.exit_code()))
+        });
+        return done.unwrap_or_else(|e| print::fail(&e, compact));
+    }
     match run(cli) {
         Ok(out) => print::result(&out, style, compact),
         Err(e) => print::fail(&e, compact),
@@ -256,6 +263,32 @@ fn catalog(mut cli: Cli) -> Result<ExitCode, Error> {
         let _ = writeln!(out, "{}", summary.to_json()).and_then(|()| out.flush());
     }
     Ok(ExitCode::from(summary.exit_code()))
+}
+
+/// `filter`, printed as [`print::result`] prints any JSON result, from the component's memory.
+fn filter(mut cli: Cli) -> Result<(Verdict, std::io::Result<()>), Error> {
+    let (ctx, host, limit) = setup(&mut cli, None)?;
+    // A bad state directory is reported before any input file is read.
+    host.env().state_dir()?;
+    let Cmd::Filter {
+        candidates,
+        source,
+        mode,
+        discovery,
+        agent,
+    } = cli.command
+    else {
+        unreachable!("main() chose this for filter")
+    };
+    let args = FilterArgs {
+        mode,
+        candidates: read_input("candidates", &candidates, limit).map(JsonText)?,
+        source: source.into_args(),
+        discovery: discovery.into_args(),
+        agent: agent.into_args(),
+    };
+    let out = Box::new(std::io::stdout().lock());
+    host.filter_to(&ctx, args, out, cli.compact)
 }
 
 fn run(mut cli: Cli) -> Result<Output, Error> {

@@ -63,12 +63,17 @@ pub fn fail(e: &Error, compact: bool) -> ExitCode {
 
 /// Write the result and a newline to stdout, streamed (a `filter` of 100,000 candidates is ~60 MB).
 fn json(out: &Output, compact: bool) -> Result<(), Error> {
-    use std::io::ErrorKind;
     let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let written = out
         .write_json(&mut w, compact)
         .and_then(|()| writeln!(w))
         .and_then(|()| w.flush());
+    written_out(written)
+}
+
+/// What writing a result to stdout gave, as the CLI reports it.
+pub fn written_out(written: std::io::Result<()>) -> Result<(), Error> {
+    use std::io::ErrorKind;
     match written {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == ErrorKind::InvalidData => Err(Error::Component(format!(

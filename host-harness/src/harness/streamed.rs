@@ -1,0 +1,144 @@
+//! A large result written out while it is still in the component's memory.
+//!
+//! The generated bindings lift a `string` result into a host `String`: for `filter` on 100,000
+//! candidates that is a 46 MB copy made while the component's memory is at its largest, the
+//! process's peak (BENCHMARKS.md, issue 17). wasmtime's `WasmStr` avoids the copy but cannot be read
+//! after the call: wasmtime 48 runs the component's post-return (which frees the string) inside
+//! `TypedFunc::call`, so the text is only safe to read while it is being lifted.
+//!
+//! [`Streamed`] is a `string` result whose lifting hands the text, borrowed from the component's
+//! memory, to a sink set for the call on this thread ([`with_sink`]): the sink writes it out, and
+//! nothing is copied into the host. The same checks as wasmtime's own lifting of a `string` apply
+//! (UTF-8 encoding, in bounds, valid UTF-8).
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use wasmtime::component::__internal::wasmtime_environ::component::StringEncoding;
+use wasmtime::component::__internal::{CanonicalAbiInfo, InstanceType, InterfaceType, LiftContext};
+use wasmtime::component::{ComponentType, Lift};
+use wasmtime::{Result, ValRaw};
+
+use super::{Harness, finish};
+use crate::pool::Gate;
+use crate::{Command, StateStore};
+use guest::Ctx;
+
+/// What a sink is given: the result text, in the component's memory.
+pub type Sink = Box<dyn FnMut(&str)>;
+
+thread_local! {
+    static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
+}
+
+impl Harness {
+    /// [`Harness::run_text_owned`] for a command whose result can be large (`filter`, `scan`,
+    /// `rank`, `recommend`), giving the result text to `sink` while it is still in the component's
+    /// memory instead of returning a copy. `sink` is called once, on this thread, when the call
+    /// succeeds, and before the call's state writes are committed: use it for commands that write
+    /// no state (`filter`, `scan`, `rank`, a dry-run `recommend`), or be ready for the commit to fail
+    /// after the result was seen. Errors are [`Harness::run_text_owned`]'s, and `sink` is not called.
+    /// Any other command is run as usual and its text given to `sink`.
+    pub fn run_streamed(
+        &self,
+        store: &dyn StateStore,
+        ctx: &Ctx,
+        command: Command,
+        mut sink: Sink,
+    ) -> crate::Result<()> {
+        if !matches!(
+            command,
+            Command::Filter { .. }
+                | Command::ScanCandidates { .. }
+                | Command::Rank { .. }
+                | Command::Recommend { .. }
+        ) {
+            let text = self.run_text_owned(store, ctx, command)?;
+            sink(&text);
+            return Ok(());
+        }
+        let call = self.prepare(ctx, Cow::Owned(command))?;
+        let input =
+            (call.input.as_ref()).expect("an owned candidates command hands its input over");
+        let session = store.begin()?;
+        let _pass = self.gate.as_ref().map(Gate::enter);
+        let mut s = self.new_store(session, call.commands.clone());
+        self.arm(&mut s, call.input_bytes)?;
+        let result = self
+            .retry_instantiate(&mut s, |pre, s| pre.instance_pre().instantiate(s))
+            .and_then(|instance| {
+                with_sink(sink, || {
+                    call.hand_over::<Streamed>(&mut s, &instance, input)
+                })
+            });
+        finish(s.into_data(), store, result).map(|Streamed| ())
+    }
+}
+
+/// A `string` result that was given to the call's sink instead of copied out.
+pub(super) struct Streamed;
+
+/// Run `call` with `sink` receiving the `string` a [`Streamed`] result lifts; the sink is removed
+/// afterwards (also when `call` fails).
+pub(super) fn with_sink<R>(sink: Sink, call: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            SINK.with_borrow_mut(|s| *s = None);
+        }
+    }
+    SINK.with_borrow_mut(|s| *s = Some(sink));
+    let _reset = Reset;
+    call()
+}
+
+fn deliver(cx: &mut LiftContext<'_>, ptr: u32, len: u32) -> Result<Streamed> {
+    if cx.options().string_encoding != StringEncoding::Utf8 {
+        wasmtime::bail!("a streamed result must be a UTF-8 string");
+    }
+    let (ptr, len) = (ptr as usize, len as usize);
+    let bytes = cx
+        .memory()
+        .get(ptr..)
+        .and_then(|b| b.get(..len))
+        .ok_or_else(|| wasmtime::Error::msg("string pointer/length out of bounds of memory"))?;
+    let text = std::str::from_utf8(bytes)?;
+    SINK.with_borrow_mut(|s| match s.as_mut() {
+        Some(sink) => {
+            sink(text);
+            Ok(Streamed)
+        }
+        None => Err(wasmtime::Error::msg("a streamed result without a sink")),
+    })
+}
+
+// SAFETY: the representation, ABI and type check are `str`'s (a pointer and a length).
+unsafe impl ComponentType for Streamed {
+    type Lower = [ValRaw; 2];
+
+    const ABI: CanonicalAbiInfo = <str as ComponentType>::ABI;
+
+    fn typecheck(ty: &InterfaceType, types: &InstanceType<'_>) -> Result<()> {
+        <str as ComponentType>::typecheck(ty, types)
+    }
+}
+
+// SAFETY: reads the pointer and length as wasmtime's `string` lifting does and checks them the same.
+unsafe impl Lift for Streamed {
+    fn linear_lift_from_flat(
+        cx: &mut LiftContext<'_>,
+        _ty: InterfaceType,
+        src: &Self::Lower,
+    ) -> Result<Self> {
+        deliver(cx, src[0].get_u32(), src[1].get_u32())
+    }
+
+    fn linear_lift_from_memory(
+        cx: &mut LiftContext<'_>,
+        _ty: InterfaceType,
+        bytes: &[u8],
+    ) -> Result<Self> {
+        let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+        deliver(cx, word(0), word(4))
+    }
+}
