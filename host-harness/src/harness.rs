@@ -35,11 +35,13 @@ pub mod mirror;
 mod reuse;
 mod skills;
 mod streamed;
+mod wit_args;
 
 pub use reuse::Worker;
 pub use streamed::Sink;
 
 use handover::{Handover, take_candidates};
+use wit_args::{wit_agent, wit_installed, wit_mode, wit_rank_request, wit_recommend_request};
 
 use bindings::exports::skill_recommender::core::filter as wit_filter;
 use bindings::exports::skill_recommender::core::lifecycle as wit;
@@ -670,25 +672,6 @@ fn finish<R>(mut data: HostState, store: &dyn StateStore, result: GuestReturn<R>
     // Dropping `data` here releases the session (and its lock) without writing anything.
 }
 
-fn wit_installed(installed: &[guest::filter::InstalledSkill]) -> Vec<wit_types::InstalledSkill> {
-    installed
-        .iter()
-        .map(|i| wit_types::InstalledSkill {
-            name: i.name.clone(),
-            dir: i.dir.clone(),
-            source: i.source.clone(),
-            source_url: i.source_url.clone(),
-        })
-        .collect()
-}
-
-fn wit_agent(agent: &guest::fit::AgentEnv) -> wit_types::AgentEnv {
-    wit_types::AgentEnv {
-        platform: agent.platform.clone(),
-        capabilities: agent.capabilities.clone(),
-    }
-}
-
 fn dispatch(
     s: &mut Store<HostState>,
     instance: &bindings::Recommender,
@@ -702,13 +685,9 @@ fn dispatch(
     let g = instance.skill_recommender_core_lifecycle();
     let f = instance.skill_recommender_core_filter();
     let sc = instance.skill_recommender_core_scan();
-    let mode_of = |m: &guest::filter::Mode| match m {
-        guest::filter::Mode::Manual => wit_types::Mode::Manual,
-        guest::filter::Mode::Daily => wit_types::Mode::Daily,
-    };
     match command {
         Command::ScanCandidates { mode, candidates } => {
-            sc.call_scan_candidates(s, mode_of(mode), candidates)
+            sc.call_scan_candidates(s, wit_mode(mode), candidates)
         }
         Command::ScanBundle { trust, force, .. } => {
             let trust = match trust {
@@ -749,7 +728,7 @@ fn dispatch(
         } => f.call_filter(
             s,
             c,
-            mode_of(mode),
+            wit_mode(mode),
             candidates,
             &wit_installed(installed),
             &wit_agent(agent),
@@ -760,15 +739,11 @@ fn dispatch(
             installed,
             request,
         } => {
-            let request = wit_rank::RankRequest {
-                task: request.task.clone(),
-                signals: request.signals.clone(),
-                agent: wit_agent(&request.agent),
-            };
+            let request = wit_rank_request(request);
             instance.skill_recommender_core_rank().call_rank(
                 s,
                 c,
-                mode_of(mode),
+                wit_mode(mode),
                 candidates,
                 &wit_installed(installed),
                 &request,
@@ -780,19 +755,11 @@ fn dispatch(
             installed,
             options,
         } => {
-            let request = wit_recommend::RecommendRequest {
-                task: options.task.clone(),
-                signals: options.signals.clone(),
-                dry_run: options.dry_run,
-                remote_version: options.remote_version.clone(),
-                local_version: options.local_version.clone(),
-                other_question: options.other_question,
-                agent: wit_agent(&options.agent),
-            };
+            let request = wit_recommend_request(options);
             instance.skill_recommender_core_recommend().call_recommend(
                 s,
                 c,
-                mode_of(mode),
+                wit_mode(mode),
                 candidates,
                 &wit_installed(installed),
                 &request,
@@ -801,7 +768,7 @@ fn dispatch(
         Command::Render { mode, input } => {
             instance
                 .skill_recommender_core_render()
-                .call_render(s, c, mode_of(mode), input)
+                .call_render(s, c, wit_mode(mode), input)
         }
         Command::Skills(call) => skills::dispatch(s, instance, c, call),
         Command::Status => g.call_status(s, c),
@@ -852,7 +819,7 @@ fn dispatch(
                 name: skill.name.clone(),
                 url: skill.url.clone(),
                 categories: skill.categories.clone(),
-                mode: skill.mode.map(|m| mode_of(&m)),
+                mode: skill.mode.map(|m| wit_mode(&m)),
             };
             g.call_feedback(s, c, action, &skill)
         }

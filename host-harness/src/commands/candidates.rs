@@ -297,9 +297,9 @@ impl Host {
         Ok(out)
     }
 
-    /// `filter`: reads state, never writes; nothing usable when it kept nothing.
-    pub fn filter(&self, ctx: &Ctx, args: FilterArgs) -> Result<Output, Error> {
-        let (store, _, _) = self.state_store()?;
+    /// The `filter` command `args` ask for, and the discovery report of the installed skills it
+    /// names (shared by [`Host::filter`] and [`Host::filter_to`]).
+    fn filter_command(&self, args: FilterArgs) -> (Command, serde_json::Value) {
         let (installed, report) = self.discover_installed(&args.discovery);
         let command = Command::Filter {
             mode: args.mode.into(),
@@ -307,6 +307,13 @@ impl Host {
             installed,
             agent: args.agent.env(),
         };
+        (command, report)
+    }
+
+    /// `filter`: reads state, never writes; nothing usable when it kept nothing.
+    pub fn filter(&self, ctx: &Ctx, args: FilterArgs) -> Result<Output, Error> {
+        let (store, _, _) = self.state_store()?;
+        let (command, report) = self.filter_command(args);
         let text = self.harness.run_text_owned(&store, ctx, command)?;
         self.note_migrations(&store);
         let verdict = filter_verdict(&text);
@@ -329,13 +336,7 @@ impl Host {
     ) -> Result<(Verdict, std::io::Result<()>), Error> {
         use std::io::Write;
         let (store, _, _) = self.state_store()?;
-        let (installed, report) = self.discover_installed(&args.discovery);
-        let command = Command::Filter {
-            mode: args.mode.into(),
-            candidates: args.source.wrap(args.candidates),
-            installed,
-            agent: args.agent.env(),
-        };
+        let (command, report) = self.filter_command(args);
         let done = std::rc::Rc::new(std::cell::Cell::new(None));
         let seen = done.clone();
         let sink = Box::new(move |text: &str| {

@@ -24,9 +24,11 @@ use wasmtime::component::__internal::{
 use wasmtime::component::{ComponentNamedList, ComponentType, Instance, Lift, Lower, TypedFunc};
 use wasmtime::{AsContextMut, Result, Store};
 
+use super::wit_args::{
+    wit_agent, wit_installed, wit_mode, wit_rank_request, wit_recommend_request,
+};
 use super::{
-    CONTRACT_VERSION, GuestReturn, HostState, Prepared, wit_agent, wit_installed, wit_rank,
-    wit_recommend, wit_types,
+    CONTRACT_VERSION, GuestReturn, HostState, Prepared, wit_rank, wit_recommend, wit_types,
 };
 use crate::Command;
 
@@ -131,13 +133,6 @@ pub(super) fn take_candidates(command: Cow<'_, Command>) -> (Cow<'_, Command>, O
 /// [`super::streamed::Streamed`]).
 type Returned<R> = (std::result::Result<R, wit_types::Error>,);
 
-fn wit_mode(m: &guest::filter::Mode) -> wit_types::Mode {
-    match m {
-        guest::filter::Mode::Manual => wit_types::Mode::Manual,
-        guest::filter::Mode::Daily => wit_types::Mode::Daily,
-    }
-}
-
 impl Prepared<'_> {
     /// Call the command's export with `input` as its candidates (the commands [`take_candidates`]
     /// takes the input of); the same arguments the bindings' `dispatch` passes otherwise.
@@ -190,11 +185,7 @@ impl Prepared<'_> {
                     &'a [wit_types::InstalledSkill],
                     &'a wit_rank::RankRequest,
                 );
-                let request = wit_rank::RankRequest {
-                    task: request.task.clone(),
-                    signals: request.signals.clone(),
-                    agent: wit_agent(&request.agent),
-                };
+                let request = wit_rank_request(request);
                 let f = typed::<P<'_>, Returned<R>>(&mut *s, instance, &iface("rank"), "rank")?;
                 let installed = wit_installed(installed);
                 f.call(&mut *s, (c, wit_mode(mode), input, &installed, &request))?
@@ -212,15 +203,7 @@ impl Prepared<'_> {
                     &'a [wit_types::InstalledSkill],
                     &'a wit_recommend::RecommendRequest,
                 );
-                let request = wit_recommend::RecommendRequest {
-                    task: options.task.clone(),
-                    signals: options.signals.clone(),
-                    dry_run: options.dry_run,
-                    remote_version: options.remote_version.clone(),
-                    local_version: options.local_version.clone(),
-                    other_question: options.other_question,
-                    agent: wit_agent(&options.agent),
-                };
+                let request = wit_recommend_request(options);
                 let f = typed::<P<'_>, Returned<R>>(
                     &mut *s,
                     instance,
