@@ -155,7 +155,7 @@ fn class_as_bytes(class: &ClassUnicode, spaces: Spaces) -> Option<Hir> {
     }
     let ascii = ClassBytes::new(ascii_ranges);
     let mut branches = Vec::new();
-    if ascii.ranges().first().is_some() {
+    if !ascii.ranges().is_empty() {
         branches.push(Hir::class(Class::Bytes(ascii)));
     }
     // Lead bytes by how many continuation bytes follow.
@@ -173,7 +173,7 @@ fn below(node: &Trie, lo: u8, hi: u8, more: u32) -> Vec<Hir> {
         free.difference(&ClassBytes::new([ClassBytesRange::new(b, b)]));
     }
     let mut branches = Vec::new();
-    if free.ranges().first().is_some() {
+    if !free.ranges().is_empty() {
         branches.push(Hir::concat(vec![
             Hir::class(Class::Bytes(free)),
             continuation(more),
