@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::facts::{Fact, FactKind, FileFacts};
 use super::keywords::{Keywords, Occurrences};
+use super::utf8_bytes::{Spaces, byte_classes, has_unicode_space};
 
 /// The bundled rule file.
 pub const RULES_JSON: &str = include_str!("../../rules/content-rules.json");
@@ -182,7 +183,11 @@ pub struct RuleSet {
     /// [`RuleSet::compile_lazy`] once every regex is built (the trees held 9 MB of heap that the
     /// component's snapshot would otherwise carry); a rule compiled after that parses again.
     parsed: Mutex<Vec<Option<(Hir, bool)>>>,
-    regexes: Vec<OnceLock<Regex>>,
+    /// Each rule's regex ([`rule_regex`]) and whether a line with non-ASCII white space needs
+    /// the exact one instead…
+    regexes: Vec<OnceLock<(Regex, bool)>>,
+    /// …which is compiled only when such a line wakes the rule (it is not in the snapshot).
+    exact: Vec<OnceLock<Regex>>,
     /// For a rule with Unicode semantics, its regex for plain-ASCII lines
     /// ([`super::ascii_twin`]): the same matches there, a far smaller automaton.
     twins: Vec<OnceLock<Option<Regex>>>,
@@ -318,6 +323,20 @@ impl Candidates {
     }
 }
 
+/// Bytes of heap a rule's compiled regexes hold ([`RuleSet::regex_memory`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RegexMemory {
+    pub regex: usize,
+    pub twin: usize,
+    pub unless: usize,
+}
+
+impl RegexMemory {
+    pub fn total(&self) -> usize {
+        self.regex + self.twin + self.unless
+    }
+}
+
 /// A rule that fired on a line: which, and the byte range of the match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hit {
@@ -357,15 +376,39 @@ fn hir_regex(hir: &regex_syntax::hir::Hir) -> Result<Regex, String> {
 /// [`hir_regex`] keeping every capture group when the tree names one (a rule whose fact captures a
 /// name or a path, [`RuleSet::facts_on_line`]).
 fn hir_regex_with_groups(hir: &regex_syntax::hir::Hir) -> Result<Regex, String> {
-    let which = if has_named_group(hir) {
+    build_regex(hir, which_captures(hir))
+}
+
+fn which_captures(hir: &regex_syntax::hir::Hir) -> WhichCaptures {
+    if has_named_group(hir) {
         WhichCaptures::All
     } else {
         WhichCaptures::Implicit
-    };
-    build_regex(hir, which)
+    }
 }
 
+/// A rule's own regex ([`hir_regex_with_groups`]) with its classes written as bytes that do not
+/// tell non-ASCII white space apart ([`Spaces::Unchecked`]), and whether that changed anything:
+/// if so, the regex matches as the pattern only on lines without such a space, and a line with one
+/// runs the exact regex ([`RuleSet::exact_regex`]). The gaps (`(?:[^.\n]|\.\S){0,80}`) then
+/// compile to a few states per character instead of dozens.
+fn rule_regex(hir: &regex_syntax::hir::Hir) -> Result<(Regex, bool), String> {
+    let unchecked = byte_classes(hir, Spaces::Unchecked);
+    let differs = unchecked != byte_classes(hir, Spaces::Exact);
+    let regex = compile(unchecked.as_ref().unwrap_or(hir), which_captures(hir))?;
+    Ok((regex, differs))
+}
+
+/// Every regex is built here. A tree with Unicode classes that hold nearly every character (the
+/// gaps of the Unicode rules: `[^.\n]`, `\S`, `.`) is compiled with those classes written as bytes
+/// ([`super::utf8_bytes`]): the same matches on the valid UTF-8 the scanner searches, a fraction of
+/// the automaton (a test checks it on every rule example).
 fn build_regex(hir: &regex_syntax::hir::Hir, which: WhichCaptures) -> Result<Regex, String> {
+    let bytes = byte_classes(hir, Spaces::Exact);
+    compile(bytes.as_ref().unwrap_or(hir), which)
+}
+
+fn compile(hir: &regex_syntax::hir::Hir, which: WhichCaptures) -> Result<Regex, String> {
     let config = Regex::config().auto_prefilter(false).which_captures(which);
     Regex::builder()
         .configure(config)
@@ -568,6 +611,7 @@ impl RuleSet {
             required,
             parsed: Mutex::new(parsed),
             regexes: (0..n).map(|_| OnceLock::new()).collect(),
+            exact: (0..n).map(|_| OnceLock::new()).collect(),
             twins: (0..n).map(|_| OnceLock::new()).collect(),
             unless: (0..n).map(|_| OnceLock::new()).collect(),
             named_groups: (0..n).map(|_| OnceLock::new()).collect(),
@@ -575,10 +619,43 @@ impl RuleSet {
     }
 
     fn regex(&self, i: usize) -> &Regex {
+        &self.compiled(i).0
+    }
+
+    fn compiled(&self, i: usize) -> &(Regex, bool) {
         self.regexes[i].get_or_init(|| {
+            self.with_parsed(i, |hir, _| rule_regex(hir))
+                .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id))
+        })
+    }
+
+    /// Rule `i`'s regex with exact Unicode classes ([`rule_regex`]), compiled on first use.
+    fn exact_regex(&self, i: usize) -> &Regex {
+        self.exact[i].get_or_init(|| {
             self.with_parsed(i, |hir, _| hir_regex_with_groups(hir))
                 .unwrap_or_else(|e| panic!("rule {}: {e}", self.rules[i].id))
         })
+    }
+
+    /// Rule `i`'s regex for a line that is not plain ASCII; `spaced`: whether the line holds
+    /// non-ASCII white space ([`has_unicode_space`]).
+    fn regex_on(&self, i: usize, spaced: bool) -> &Regex {
+        let (regex, differs) = self.compiled(i);
+        if spaced && *differs {
+            self.exact_regex(i)
+        } else {
+            regex
+        }
+    }
+
+    /// Rule `i`'s regex for `line`, whatever it holds (tests).
+    #[cfg(test)]
+    pub(crate) fn regex_for(&self, i: usize, line: &str) -> &Regex {
+        if crate::is_ascii(line) {
+            self.ascii_regex(i)
+        } else {
+            self.regex_on(i, has_unicode_space(line))
+        }
     }
 
     /// Rule `i`'s regex for a line that is plain ASCII when it has one of its own
@@ -673,7 +750,7 @@ impl RuleSet {
             out.push(base.clone());
             return;
         }
-        let re = self.regex(i);
+        let re = self.regex_on(i, has_unicode_space(line));
         let capture_of = |caps: &regex_automata::util::captures::Captures| {
             named
                 .iter()
@@ -705,6 +782,27 @@ impl RuleSet {
                 ..base.clone()
             });
         }
+    }
+
+    /// The heap each rule's compiled regexes hold (regex-automata's `memory_usage`, which the
+    /// snapshot of a pre-initialized component carries): its own regex, its ASCII twin (0 when it
+    /// has none) and its exemptions, in rule order. Compiles them.
+    pub fn regex_memory(&self) -> Vec<RegexMemory> {
+        (0..self.rules.len())
+            .map(|i| {
+                let own = self.regex(i);
+                let twin = self.ascii_regex(i);
+                RegexMemory {
+                    regex: own.memory_usage(),
+                    twin: if std::ptr::eq(own, twin) {
+                        0
+                    } else {
+                        twin.memory_usage()
+                    },
+                    unless: self.exemptions(i).iter().map(Regex::memory_usage).sum(),
+                }
+            })
+            .collect()
     }
 
     /// Check every pattern compiles (tests; the component compiles lazily).
@@ -819,6 +917,7 @@ impl RuleSet {
         // times slower on varied text, where its states never repeat. BENCHMARKS.md.)
         let mut hits = Vec::new();
         let ascii = crate::is_ascii(line);
+        let mut spaced = None;
         for i in candidates.iter_and(scope) {
             // A required word is missing: the regex cannot match (the common case on prose that
             // mentions a rule's keyword in passing).
@@ -829,7 +928,7 @@ impl RuleSet {
             let regex = if ascii {
                 self.ascii_regex(i)
             } else {
-                self.regex(i)
+                self.regex_on(i, *spaced.get_or_insert_with(|| has_unicode_space(line)))
             };
             if let Some(m) = regex.find(line.as_bytes())
                 && !self
@@ -850,128 +949,4 @@ impl RuleSet {
 }
 
 #[cfg(test)]
-mod boundary_tests {
-    use super::{RuleSet, ascii_word_boundaries, line_regex};
-
-    /// The required fragments never hide a match: on every example line of every rule (must-match
-    /// and must-not-match, so lines near each rule's shape), any rule whose regex matches has each
-    /// of its groups present.
-    #[test]
-    fn required_fragments_hold_wherever_a_regex_matches() {
-        let set = RuleSet::builtin();
-        let fragment_text: Vec<(u16, &str)> = set
-            .fragment
-            .iter()
-            .zip(&set.patterns)
-            .filter_map(|(f, p)| f.map(|f| (f, p.as_str())))
-            .collect();
-        let text_of = |f: u16| fragment_text.iter().find(|(g, _)| *g == f).map(|(_, t)| *t);
-        let lines: Vec<&String> = set
-            .rules
-            .iter()
-            .flat_map(|r| r.examples_match.iter().chain(&r.no_match))
-            .collect();
-        let mut checked = 0;
-        for (i, _) in set.rules.iter().enumerate() {
-            for line in &lines {
-                if !set.regex(i).is_match(line.as_bytes()) {
-                    continue;
-                }
-                let lower = line.to_ascii_lowercase();
-                for group in &set.required[i] {
-                    checked += 1;
-                    assert!(
-                        group
-                            .iter()
-                            .any(|&f| lower.contains(text_of(f).expect("numbered fragment"))),
-                        "rule {} matches {line:?} without any of {:?}",
-                        set.rules[i].id,
-                        group.iter().map(|&f| text_of(f)).collect::<Vec<_>>()
-                    );
-                }
-            }
-        }
-        assert!(checked > 100, "only {checked} groups checked");
-        // Every group of the bundled rules got its number (past the limit a group would silently
-        // stop filtering).
-        let numbered = set.fragment.iter().flatten().count();
-        assert!(numbered < super::MAX_FRAGMENTS, "{numbered} fragments");
-    }
-
-    /// A Unicode rule's ASCII twin finds what the rule's regex finds, at the same span, on every
-    /// plain-ASCII example line of every rule.
-    #[test]
-    fn ascii_twins_agree_with_their_rules_on_ascii_lines() {
-        let set = RuleSet::builtin();
-        let lines: Vec<&String> = set
-            .rules
-            .iter()
-            .flat_map(|r| r.examples_match.iter().chain(&r.no_match))
-            .filter(|l| l.is_ascii())
-            .collect();
-        let (mut twins, mut matches) = (0, 0);
-        for (i, rule) in set.rules.iter().enumerate() {
-            let twin = set.ascii_regex(i);
-            if std::ptr::eq(twin, set.regex(i)) {
-                continue;
-            }
-            twins += 1;
-            for line in &lines {
-                let found = set.regex(i).find(line.as_bytes());
-                matches += usize::from(found.is_some());
-                assert_eq!(
-                    twin.find(line.as_bytes()),
-                    found,
-                    "rule {} on {line:?}",
-                    rule.id
-                );
-            }
-        }
-        // Every rule with Unicode semantics has a twin, and the lines exercise them.
-        assert!(twins >= 10, "{twins} twins");
-        assert!(matches >= 50, "{matches} matches");
-    }
-
-    /// A rule's regex keeps its groups only when one is named (a fact's capture); every other
-    /// regex tracks the whole match alone, and finds the same matches either way.
-    #[test]
-    fn only_named_groups_keep_their_captures() {
-        use super::{hir_regex_with_groups, line_hir};
-        let pid = regex_automata::PatternID::ZERO;
-        let named = line_hir(r"(?i)\brm\s+-rf\s+(?P<target>\S+)").unwrap();
-        let plain = line_hir(r"(?i)\b(rm|del)\s+(-rf|/s)\s+(\S+)").unwrap();
-        assert!(super::has_named_group(&named));
-        assert!(!super::has_named_group(&plain));
-        let with = hir_regex_with_groups(&named).unwrap();
-        assert_eq!(with.group_info().group_len(pid), 2);
-        assert_eq!(with.group_info().to_name(pid, 1), Some("target"));
-        let without = hir_regex_with_groups(&plain).unwrap();
-        assert_eq!(without.group_info().group_len(pid), 1);
-        let all =
-            super::build_regex(&plain, regex_automata::nfa::thompson::WhichCaptures::All).unwrap();
-        assert_eq!(all.group_info().group_len(pid), 4);
-        for line in [
-            "sudo RM -rf /tmp/x",
-            "del /s C:\\x",
-            "rm -r x",
-            "form -rf y",
-        ] {
-            assert_eq!(without.find(line), all.find(line), "{line}");
-        }
-        assert!(without.find("sudo rm -rf /x").is_some());
-    }
-
-    #[test]
-    fn word_boundaries_become_ascii_ones_and_escapes_stay() {
-        assert_eq!(ascii_word_boundaries(r"\bcurl\b"), r"(?-u:\b)curl(?-u:\b)");
-        assert_eq!(ascii_word_boundaries(r"a\Bb"), r"a(?-u:\B)b");
-        // An escaped backslash before a `b` is a backslash and a letter, not a boundary.
-        assert_eq!(ascii_word_boundaries(r"\\b\d"), r"\\b\d");
-        let r = line_regex(r"(?i)\bcurl\b").unwrap();
-        // Next to ASCII words both kinds agree; beside Chinese or curly quotes the ASCII one still
-        // sees the English word (and the line keeps the fast automaton).
-        assert!(!r.is_match("curly"));
-        assert!(r.is_match("run “curl” now"));
-        assert!(r.is_match("请运行curl命令"));
-    }
-}
+mod tests;

@@ -1,0 +1,125 @@
+//! The rule set's own checks: required fragments, ASCII twins, captures, word boundaries.
+
+use super::{RuleSet, ascii_word_boundaries, line_regex};
+
+/// The required fragments never hide a match: on every example line of every rule (must-match
+/// and must-not-match, so lines near each rule's shape), any rule whose regex matches has each
+/// of its groups present.
+#[test]
+fn required_fragments_hold_wherever_a_regex_matches() {
+    let set = RuleSet::builtin();
+    let fragment_text: Vec<(u16, &str)> = set
+        .fragment
+        .iter()
+        .zip(&set.patterns)
+        .filter_map(|(f, p)| f.map(|f| (f, p.as_str())))
+        .collect();
+    let text_of = |f: u16| fragment_text.iter().find(|(g, _)| *g == f).map(|(_, t)| *t);
+    let lines: Vec<&String> = set
+        .rules
+        .iter()
+        .flat_map(|r| r.examples_match.iter().chain(&r.no_match))
+        .collect();
+    let mut checked = 0;
+    for (i, _) in set.rules.iter().enumerate() {
+        for line in &lines {
+            if !set.regex_for(i, line).is_match(line.as_bytes()) {
+                continue;
+            }
+            let lower = line.to_ascii_lowercase();
+            for group in &set.required[i] {
+                checked += 1;
+                assert!(
+                    group
+                        .iter()
+                        .any(|&f| lower.contains(text_of(f).expect("numbered fragment"))),
+                    "rule {} matches {line:?} without any of {:?}",
+                    set.rules[i].id,
+                    group.iter().map(|&f| text_of(f)).collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} groups checked");
+    // Every group of the bundled rules got its number (past the limit a group would silently
+    // stop filtering).
+    let numbered = set.fragment.iter().flatten().count();
+    assert!(numbered < super::MAX_FRAGMENTS, "{numbered} fragments");
+}
+
+/// A Unicode rule's ASCII twin finds what the rule's regex finds, at the same span, on every
+/// plain-ASCII example line of every rule.
+#[test]
+fn ascii_twins_agree_with_their_rules_on_ascii_lines() {
+    let set = RuleSet::builtin();
+    let lines: Vec<&String> = set
+        .rules
+        .iter()
+        .flat_map(|r| r.examples_match.iter().chain(&r.no_match))
+        .filter(|l| l.is_ascii())
+        .collect();
+    let (mut twins, mut matches) = (0, 0);
+    for (i, rule) in set.rules.iter().enumerate() {
+        let twin = set.ascii_regex(i);
+        if std::ptr::eq(twin, set.regex(i)) {
+            continue;
+        }
+        twins += 1;
+        for line in &lines {
+            let found = set.regex(i).find(line.as_bytes());
+            matches += usize::from(found.is_some());
+            assert_eq!(
+                twin.find(line.as_bytes()),
+                found,
+                "rule {} on {line:?}",
+                rule.id
+            );
+        }
+    }
+    // Every rule with Unicode semantics has a twin, and the lines exercise them.
+    assert!(twins >= 10, "{twins} twins");
+    assert!(matches >= 50, "{matches} matches");
+}
+
+/// A rule's regex keeps its groups only when one is named (a fact's capture); every other
+/// regex tracks the whole match alone, and finds the same matches either way.
+#[test]
+fn only_named_groups_keep_their_captures() {
+    use super::{hir_regex_with_groups, line_hir};
+    let pid = regex_automata::PatternID::ZERO;
+    let named = line_hir(r"(?i)\brm\s+-rf\s+(?P<target>\S+)").unwrap();
+    let plain = line_hir(r"(?i)\b(rm|del)\s+(-rf|/s)\s+(\S+)").unwrap();
+    assert!(super::has_named_group(&named));
+    assert!(!super::has_named_group(&plain));
+    let with = hir_regex_with_groups(&named).unwrap();
+    assert_eq!(with.group_info().group_len(pid), 2);
+    assert_eq!(with.group_info().to_name(pid, 1), Some("target"));
+    let without = hir_regex_with_groups(&plain).unwrap();
+    assert_eq!(without.group_info().group_len(pid), 1);
+    let all =
+        super::build_regex(&plain, regex_automata::nfa::thompson::WhichCaptures::All).unwrap();
+    assert_eq!(all.group_info().group_len(pid), 4);
+    for line in [
+        "sudo RM -rf /tmp/x",
+        "del /s C:\\x",
+        "rm -r x",
+        "form -rf y",
+    ] {
+        assert_eq!(without.find(line), all.find(line), "{line}");
+    }
+    assert!(without.find("sudo rm -rf /x").is_some());
+}
+
+#[test]
+fn word_boundaries_become_ascii_ones_and_escapes_stay() {
+    assert_eq!(ascii_word_boundaries(r"\bcurl\b"), r"(?-u:\b)curl(?-u:\b)");
+    assert_eq!(ascii_word_boundaries(r"a\Bb"), r"a(?-u:\B)b");
+    // An escaped backslash before a `b` is a backslash and a letter, not a boundary.
+    assert_eq!(ascii_word_boundaries(r"\\b\d"), r"\\b\d");
+    let r = line_regex(r"(?i)\bcurl\b").unwrap();
+    // Next to ASCII words both kinds agree; beside Chinese or curly quotes the ASCII one still
+    // sees the English word (and the line keeps the fast automaton).
+    assert!(!r.is_match("curly"));
+    assert!(r.is_match("run “curl” now"));
+    assert!(r.is_match("请运行curl命令"));
+}
