@@ -394,8 +394,9 @@ fn judge_into(
                 path,
                 content,
                 kind: kind_of(path, content),
-                place: FilePlace::of(path),
+                place: FilePlace::of_file(path, content),
                 facts,
+                hidden: Default::default(),
             })
             .collect(),
         prior: out,

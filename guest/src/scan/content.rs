@@ -293,6 +293,21 @@ impl FilePlace {
             signature: name.ends_with(".yar") || name.ends_with(".yara"),
         }
     }
+
+    /// [`FilePlace::of`] the path, and a YAML file whose text is a Sigma detection rule (its two
+    /// required top-level keys, `logsource:` and `detection:`, each opening a line) is a
+    /// detection-signature file too: its `CommandLine|contains` strings are indicators.
+    pub fn of_file(path: &str, content: &str) -> FilePlace {
+        let mut place = FilePlace::of(path);
+        if !place.signature {
+            let lower = crate::ascii_lowered(path);
+            let yaml = lower.ends_with(".yml") || lower.ends_with(".yaml");
+            let key = |k: &str, line: &str| content.starts_with(k) || content.contains(line);
+            place.signature =
+                yaml && key("logsource:", "\nlogsource:") && key("detection:", "\ndetection:");
+        }
+        place
+    }
 }
 
 /// How one line is read, decided only for lines where a rule fired.
@@ -328,7 +343,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
             .iter()
             .any(|e| f.ends_with(e))
     };
-    let place = FilePlace::of(file);
+    let place = FilePlace::of_file(file, content);
     let mut scan = FileScan::default();
     let out = &mut scan.findings;
     let mut per_rule: std::collections::BTreeMap<usize, usize> = Default::default();

@@ -105,7 +105,14 @@ fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
     super::worst(&urls)
         .filter(|h| h.class.is_suspicious())
         .cloned()
-        .or_else(|| hidden::hidden_source(&at.text(), at.file.content))
+        .or_else(|| {
+            hidden::hidden_source(
+                &at.text(),
+                at.file
+                    .hidden
+                    .get_or_init(|| hidden::FileHidden::of(at.file.content)),
+            )
+        })
 }
 
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {

@@ -11,6 +11,7 @@
 //! bytes of the files that have them, and unit-tested (`judge/tests.rs`).
 
 pub mod agent;
+mod clipper;
 pub mod code;
 pub mod exec;
 pub mod flow;
@@ -31,6 +32,8 @@ pub struct File<'a> {
     pub kind: FileKind,
     pub place: FilePlace,
     pub facts: &'a FileFacts,
+    /// What the whole file says about hidden addresses, computed on first use (`exec::hidden`).
+    pub hidden: std::cell::OnceCell<exec::hidden::FileHidden>,
 }
 
 /// A fact and the file it is in.
@@ -291,6 +294,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     secrets::judge(b, &flows, &mut out);
     exec::judge(b, &flows, &mut out);
     agent::judge(b, &mut out);
+    clipper::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

@@ -319,6 +319,25 @@ fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::Host)> {
             out.push((send, h));
         }
     }
+    // A credential store named in a sentence with a link to a host that is neither local nor a
+    // known vendor on the same line: the store sent there, whatever language the verb is in.
+    // A public key (`.pub`) is meant to be shared.
+    for store in b.all(FactKind::SecretFile).filter(|a| {
+        a.fact.prose
+            && b.rules.rules[a.fact.rule as usize].id == "source.credential-store-prose"
+            && !a
+                .fact
+                .capture
+                .as_deref()
+                .is_some_and(|c| c.ends_with(".pub"))
+    }) {
+        let dest = hosts_in(&store.text())
+            .into_iter()
+            .find(|h| h.class != HostClass::Local && !h.class.is_known_good());
+        if let Some(h) = dest {
+            out.push((store, h));
+        }
+    }
     out
 }
 
@@ -755,7 +774,11 @@ fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             )
         });
     let secret = store.unwrap_or(secret);
-    let sev = if host.class.is_suspicious() || covert.is_some() || store.is_some() {
+    // A store named next to a link with no sending verb the rules read (any language) is a
+    // send only by its shape: critical with a suspicious host or concealment, a review otherwise
+    // (a sentence can name a key folder and a documentation link).
+    let verbless = send.fact.kind == FactKind::SecretFile;
+    let sev = if host.class.is_suspicious() || covert.is_some() || store.is_some() && !verbless {
         Severity::Critical
     } else {
         Severity::High

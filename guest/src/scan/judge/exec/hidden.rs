@@ -53,7 +53,29 @@ pub fn runtime_http(text: &str) -> bool {
             }
         }
     }
-    false
+    scheme_element(text)
+}
+
+/// Whether `text` holds `"http:"` as one element of a list that is joined into an address at run
+/// time (`['http:', '', host, 'x.js'].join('/')`): the scheme alone, then a comma. A list of the
+/// schemes a check accepts (`("http:", "https:")`) is not one.
+fn scheme_element(text: &str) -> bool {
+    static SCHEME: OnceLock<AhoCorasick> = OnceLock::new();
+    let scheme = SCHEME.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(["\"http:\"", "'http:'", "`http:`"])
+            .expect("literals")
+    });
+    scheme.find_iter(text).any(|m| {
+        let Some(rest) = text[m.end()..].trim_start().strip_prefix(',') else {
+            return false;
+        };
+        let next = rest.trim_start().trim_start_matches(['"', '\'', '`']);
+        !next
+            .get(..6)
+            .is_some_and(|w| w.eq_ignore_ascii_case("https:"))
+    })
 }
 
 /// Whether `text` holds the start of a URL in an encoding: hex escapes or a hex string of "http",
@@ -78,13 +100,31 @@ pub fn encoded_url(text: &str) -> bool {
     hex.is_match(text) || base64.is_match(text)
 }
 
+/// What a whole file says about hidden addresses, computed once per file (a file with many runs
+/// whose host is unresolved would otherwise be rescanned for each of them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileHidden {
+    pub runtime_http: bool,
+    pub encoded_url: bool,
+}
+
+impl FileHidden {
+    pub fn of(file: &str) -> FileHidden {
+        FileHidden {
+            runtime_http: runtime_http(file),
+            encoded_url: encoded_url(file),
+        }
+    }
+}
+
 /// The hidden source of code run on a line whose address is not written out: first the line,
-/// then the whole file (the address is usually assembled in a constant or variable above).
-pub fn hidden_source(line: &str, file: &str) -> Option<Host> {
-    if runtime_http(line) || runtime_http(file) {
+/// then the whole file (the address is usually assembled in a constant or variable above), whose
+/// answer `file` holds.
+pub fn hidden_source(line: &str, file: &FileHidden) -> Option<Host> {
+    if runtime_http(line) || file.runtime_http {
         return Some(hidden("an address assembled at run time behind plain http"));
     }
-    if encoded_url(line) || encoded_url(file) {
+    if encoded_url(line) || file.encoded_url {
         return Some(hidden("an address the file keeps encoded"));
     }
     None

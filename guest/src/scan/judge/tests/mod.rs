@@ -46,6 +46,7 @@ mod exec;
 mod prose;
 mod round15;
 mod round16;
+mod round17;
 mod secrets;
 
 #[test]
