@@ -48,6 +48,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-10",
         "heldout-11",
         "heldout-12",
+        "heldout-13",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -77,6 +78,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-10",
         "heldout-11",
         "heldout-12",
+        "heldout-13",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -104,6 +106,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-10",
         "heldout-11",
         "heldout-12",
+        "heldout-13",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -130,6 +133,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "heldout-10",
         "heldout-11",
         "heldout-12",
+        "heldout-13",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -154,6 +158,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "heldout-10",
         "heldout-11",
         "heldout-12",
+        "heldout-13",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -180,6 +185,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "heldout-10",
         "heldout-11",
         "heldout-12",
+        "heldout-13",
     ],
     slices: &[
         ("all", 80.0, 0.835),
@@ -200,7 +206,13 @@ const BEFORE_HELDOUT_8: Floors = Floors {
 /// older tasks' English NDCG@3 0.822), so those floors were lowered to what was measured; the rest
 /// hold with the `rank8` concept map.
 const BEFORE_HELDOUT_9: Floors = Floors {
-    without: &["heldout-9", "heldout-10", "heldout-11", "heldout-12"],
+    without: &[
+        "heldout-9",
+        "heldout-10",
+        "heldout-11",
+        "heldout-12",
+        "heldout-13",
+    ],
     slices: &[
         ("all", 79.5, 0.83),
         ("held-out", 77.5, 0.815),
@@ -221,7 +233,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
 /// floors above were lowered to what was measured; `rank9`: heldout-9 53/72, 0.754; whole 623/784,
 /// 0.829; the 712 older tasks 570, 0.837 (main with the new listings: 570, 0.832).
 const BEFORE_HELDOUT_10: Floors = Floors {
-    without: &["heldout-10", "heldout-11", "heldout-12"],
+    without: &["heldout-10", "heldout-11", "heldout-12", "heldout-13"],
     slices: &[
         ("all", 79.0, 0.825),
         ("held-out", 76.5, 0.81),
@@ -244,7 +256,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
 /// whole-page PDF->Excel converter, graded 1, takes a bank-statement export), so the older mixed
 /// floor above went from 89.0 to what was measured (88.2%).
 const BEFORE_HELDOUT_11: Floors = Floors {
-    without: &["heldout-11", "heldout-12"],
+    without: &["heldout-11", "heldout-12", "heldout-13"],
     slices: &[
         ("all", 78.0, 0.81),
         ("held-out", 75.5, 0.80),
@@ -265,7 +277,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
 /// generic-action rule and the concept map for mind maps, Gantt charts, lesson plans and mail merge,
 /// tuned on the batch): heldout-11 26/65, 0.488; whole 698/926, 0.792, 48 traps, 13 silent.
 const BEFORE_HELDOUT_12: Floors = Floors {
-    without: &["heldout-12"],
+    without: &["heldout-12", "heldout-13"],
     slices: &[
         ("all", 75.0, 0.79),
         ("held-out", 72.5, 0.77),
@@ -289,16 +301,16 @@ const BEFORE_HELDOUT_12: Floors = Floors {
 /// heldout-12 figure is tuned on it): heldout-12 38/60, 0.708; whole 738/986, 0.789, 51 traps, 17
 /// silent; the 926 older tasks 700 (+2), no batch lower. `rank13` (the goal phrasings grown to 402,
 /// with 168 terms): whole 740/986, 0.790, 51 traps, 16 silent; heldout-12 39/60, 0.725.
-const WHOLE: Floors = Floors {
-    without: &[],
+const BEFORE_HELDOUT_13: Floors = Floors {
+    without: &["heldout-13"],
     slices: &[
-        ("all", 75.0, 0.789),
+        ("all", 75.2, 0.79),
         ("held-out", 72.5, 0.773),
         ("batch:heldout-8", 72.0, 0.765),
         ("batch:heldout-9", 73.0, 0.75),
         ("batch:heldout-10", 64.5, 0.69),
         ("batch:heldout-11", 39.5, 0.485),
-        ("batch:heldout-12", 65.0, 0.72),
+        ("batch:heldout-12", 66.5, 0.739),
         ("lang:en", 72.5, 0.77),
         ("lang:zh", 75.5, 0.795),
         ("lang:mixed", 83.0, 0.855),
@@ -307,7 +319,29 @@ const WHOLE: Floors = Floors {
     max_silent_relevant: 16,
 };
 
-/// At least this many of the 80 no-match requests stay silent (the 16 older ones: 7 before
+/// The whole benchmark with the 62-task batch `heldout-13` (written on `rank14` before the ranking
+/// was changed, from the listings alone: realistic requests, most of them sharing no word with the
+/// right listing, catch-alls among the candidates, object/action confusions; it adds no listing,
+/// so the older tasks are unchanged). The integration head d5d8f227: heldout-13 32/62, NDCG@3
+/// 0.552, 5 traps, 7 silent with a right skill; whole 772/1048, 0.776, 56 traps, 23 silent.
+/// `rank14` (a source marker *from* after a making action): whole 774/1048, 0.777 (the 986 older
+/// tasks 742, 0.791; heldout-12 40/60, 0.740), heldout-13 unchanged.
+const WHOLE: Floors = Floors {
+    without: &[],
+    slices: &[
+        ("all", 73.8, 0.776),
+        ("held-out", 71.4, 0.759),
+        ("batch:heldout-12", 66.5, 0.739),
+        ("batch:heldout-13", 51.5, 0.55),
+        ("lang:en", 71.6, 0.755),
+        ("lang:zh", 74.7, 0.784),
+        ("lang:mixed", 80.1, 0.835),
+    ],
+    max_traps: 56,
+    max_silent_relevant: 23,
+};
+
+/// At least this many of the 86 no-match requests stay silent (the 16 older ones: 7 before
 /// `ranking6`, the 10 of `heldout-5`: 3, the 8 of `heldout-6`: 3; 13 in all on main c5e24a8,
 /// 22 with the single-match floor of `ranking6`; the 8 of `heldout-7`: 5 on main 0c426fb, 6 with
 /// the `rank7` concept map, 28 in all; the 8 of `heldout-8`: 5 on main 8d70845 and with `rank8`,
@@ -315,8 +349,9 @@ const WHOLE: Floors = Floors {
 /// 8 of `heldout-10`: 3 on the integration head c58a341, 44 of 66 in all; `rank10`: 45 of 66; the
 /// 8 of `heldout-11`: 7 on the integration head b87c8af, 51 of 74 in all; `rank11`, a match on
 /// generic actions alone being single: 53 of 74; the 6 of `heldout-12`: 5 on the integration head
-/// 35b44aa and with `rank12`, 58 of 80 in all).
-const MIN_NO_MATCH_SILENT: usize = 58;
+/// 35b44aa and with `rank12`, 58 of 80 in all; the 6 of `heldout-13`: 5 on the integration head
+/// d5d8f227, 63 of 86 in all).
+const MIN_NO_MATCH_SILENT: usize = 63;
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
     let bench = floors
@@ -384,7 +419,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         "the benchmark has {} tasks",
         bench.tasks.len()
     );
-    // Eleven independent evaluations of the benchmark: run them side by side.
+    // Twelve independent evaluations of the benchmark: run them side by side.
     let floors = [
         &BEFORE_HELDOUT_3,
         &BEFORE_HELDOUT_4,
@@ -396,6 +431,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_10,
         &BEFORE_HELDOUT_11,
         &BEFORE_HELDOUT_12,
+        &BEFORE_HELDOUT_13,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {

@@ -41,6 +41,8 @@ struct LexiconFile {
     catch_all_markers: Vec<String>,
     #[serde(default)]
     direction_markers: Vec<String>,
+    #[serde(default)]
+    source_markers: Vec<String>,
     categories: BTreeMap<String, Vec<String>>,
 }
 
@@ -91,6 +93,8 @@ struct Pattern {
     catch_all: bool,
     /// It separates a conversion's source (before) from its target (after).
     direction: bool,
+    /// It separates a conversion's target (before) from its source (after): "builds X from Y".
+    source: bool,
 }
 
 /// The concept map, parsed once.
@@ -353,6 +357,9 @@ impl Lexicon {
                 .or_default()
                 .direction = true;
         }
+        for w in &file.source_markers {
+            by_text.entry(normalize_term(w, &stem)).or_default().source = true;
+        }
         // A Chinese word or marker that contains a concept term of two or more characters names
         // that concept too (合作协议 is a contract; 导出为 still exports), so that segmenting a run
         // by the longest word never hides a concept. A stop word does not: it is listed to say the
@@ -438,6 +445,11 @@ impl Lexicon {
     /// Whether a hit separates a conversion's source from its target.
     pub fn hit_is_direction(&self, hit: &Hit) -> bool {
         self.patterns[hit.pattern].direction
+    }
+
+    /// Whether a hit is a source marker ("from": the target comes before it, the source after).
+    pub fn hit_is_source(&self, hit: &Hit) -> bool {
+        self.patterns[hit.pattern].source
     }
 
     /// Whether a stem is an ASCII stop word.

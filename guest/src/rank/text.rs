@@ -287,6 +287,12 @@ impl Vocab {
         // sentence.
         let mut objects: Vec<(u16, usize, usize)> = Vec::new();
         let mut markers: Vec<(u16, usize)> = Vec::new();
+        // The first source marker of each sentence ("builds X from Y"): (sentence, clause, position).
+        let mut sources: Vec<(u16, u16, usize)> = Vec::new();
+        // The clause of each object in `objects`.
+        let mut object_clauses: Vec<u16> = Vec::new();
+        // (clause, position) of each making action ("builds", "turns … into").
+        let mut makings: Vec<(u16, usize)> = Vec::new();
         let mut converts = false;
         let mut seen_action = false;
         for hit in lex.hits(&norm) {
@@ -304,6 +310,17 @@ impl Vocab {
             out.catch_all |= lex.hit_is_catch_all(&hit);
             if lex.hit_is_direction(&hit) && !markers.iter().any(|m| m.0 == spans[first].sentence) {
                 markers.push((spans[first].sentence, hit.start));
+            }
+            if concepts.iter().any(|&c| {
+                matches!(
+                    lex.concepts[c].name.as_str(),
+                    super::relevance::GENERIC_MAKING | "convert"
+                )
+            }) {
+                makings.push((spans[first].clause, hit.start));
+            }
+            if lex.hit_is_source(&hit) && !sources.iter().any(|m| m.0 == spans[first].sentence) {
+                sources.push((spans[first].sentence, spans[first].clause, hit.start));
             }
             let is_action = concepts
                 .iter()
@@ -325,6 +342,7 @@ impl Vocab {
                 match concept.kind {
                     Kind::Object if !concept.generic => {
                         objects.push((spans[first].sentence, hit.start, c));
+                        object_clauses.push(spans[first].clause);
                     }
                     Kind::Action
                         if matches!(
@@ -376,6 +394,30 @@ impl Vocab {
                 let before = objects.iter().filter(|o| o.0 == clause && o.1 < at);
                 for &(_, _, src) in before {
                     for &(_, _, dst) in objects.iter().filter(|o| o.0 == clause && o.1 > at) {
+                        if src != dst && !out.directions.contains(&(src, dst)) {
+                            out.directions.push((src, dst));
+                        }
+                    }
+                }
+            }
+            // "Builds an expense report from a folder of receipts": the objects before the marker
+            // are made from those after it in the same clause (receipts → expense report), when a
+            // making action comes before it in that clause ("summarize a video from its transcript"
+            // makes no video).
+            for &(sentence, clause, at) in &sources {
+                if !makings.iter().any(|&(c, p)| c == clause && p < at) {
+                    continue;
+                }
+                let in_sentence = || {
+                    objects
+                        .iter()
+                        .zip(&object_clauses)
+                        .filter(move |(o, _)| o.0 == sentence)
+                };
+                for (&(_, _, dst), _) in in_sentence().filter(|(o, _)| o.1 < at) {
+                    for (&(_, _, src), _) in
+                        in_sentence().filter(|(o, c)| **c == clause && o.1 > at)
+                    {
                         if src != dst && !out.directions.contains(&(src, dst)) {
                             out.directions.push((src, dst));
                         }

@@ -145,6 +145,52 @@ fn a_conversion_the_other_way_round_is_a_miss() {
 }
 
 #[test]
+fn a_listing_that_builds_its_target_from_the_asked_source_converts_that_way() {
+    let mut v = Vocab::default();
+    // "X from Y" reads Y → X; "exports it to Excel" adds budget → spreadsheet.
+    let budget = doc(
+        &mut v,
+        "statement budgeter",
+        "Builds a monthly budget from your bank statements and exports it to Excel.",
+    );
+    for task in [
+        "turn my bank statements into a budget",
+        "make a budget out of these bank statements and put it in Excel",
+    ] {
+        let m = strength(&mut v, &budget, task);
+        assert!(!m.reversed, "{task}: {m:?}");
+    }
+    // The other way round is still a miss.
+    let m = strength(&mut v, &budget, "turn my budget into a bank statement");
+    assert!(m.reversed, "{m:?}");
+    // Only an object in the marker's own clause is its source: "from scratch" makes nothing.
+    let a = v.analyze_text(
+        "Builds a monthly budget from scratch, reads your bank statements and exports it to Excel.",
+    );
+    let name = |c: usize| lexicon().concepts[c].name.as_str();
+    assert!(
+        a.directions
+            .iter()
+            .any(|&(s, d)| name(s) == "budget" && name(d) == "spreadsheet"),
+        "{:?}",
+        a.directions
+    );
+    assert!(
+        !a.directions.iter().any(|&(_, d)| name(d) == "budget"),
+        "{:?}",
+        a.directions
+    );
+    // Without a making action before it, "from" names where the input comes from, not a target
+    // made of it: the video is summarized, not made from the transcript.
+    let a = v.analyze_text("Summarize a video from its transcript and export the summary to PDF.");
+    assert!(
+        !a.directions.iter().any(|&(_, d)| name(d) == "video"),
+        "{:?}",
+        a.directions
+    );
+}
+
+#[test]
 fn the_name_s_action_must_be_asked_for() {
     let mut v = Vocab::default();
     let tr = doc(
