@@ -360,20 +360,22 @@ const BEFORE_HELDOUT_14: Floors = Floors {
 /// audit against the developer catch-alls; it adds no listing). The integration head d2804184:
 /// heldout-14 10/14, NDCG@3 0.795, one trap picked (Meeting Recorder Bot, a popular neighbour, for
 /// Cantonese recordings to type out: the one trap over 56), none silent; whole 784/1062, 0.777,
-/// 57 traps, 23 silent.
+/// 57 traps, 23 silent. `rank15` (问题 alone no longer a review term: 回答几个问题 in a contract
+/// drafter is no review): whole 785/1062, 0.778, 54 traps (t338, t959, t361 no longer pick a
+/// trap), 23 silent; Chinese 325/432, 0.789; heldout-14 unchanged.
 const WHOLE: Floors = Floors {
     without: &[],
     slices: &[
-        ("all", 73.8, 0.776),
-        ("held-out", 71.4, 0.759),
-        ("batch:heldout-12", 66.5, 0.739),
+        ("all", 73.9, 0.777),
+        ("held-out", 71.5, 0.761),
+        ("batch:heldout-12", 66.5, 0.741),
         ("batch:heldout-13", 51.5, 0.55),
         ("batch:heldout-14", 71.4, 0.79),
-        ("lang:en", 71.2, 0.753),
-        ("lang:zh", 74.9, 0.786),
+        ("lang:en", 71.2, 0.754),
+        ("lang:zh", 75.2, 0.788),
         ("lang:mixed", 80.6, 0.842),
     ],
-    max_traps: 57,
+    max_traps: 54,
     max_silent_relevant: 23,
 };
 
