@@ -49,6 +49,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-11",
         "heldout-12",
         "heldout-13",
+        "heldout-14",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -79,6 +80,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-11",
         "heldout-12",
         "heldout-13",
+        "heldout-14",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -107,6 +109,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-11",
         "heldout-12",
         "heldout-13",
+        "heldout-14",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -134,6 +137,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "heldout-11",
         "heldout-12",
         "heldout-13",
+        "heldout-14",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -159,6 +163,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "heldout-11",
         "heldout-12",
         "heldout-13",
+        "heldout-14",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -186,6 +191,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "heldout-11",
         "heldout-12",
         "heldout-13",
+        "heldout-14",
     ],
     slices: &[
         ("all", 80.0, 0.835),
@@ -212,6 +218,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
         "heldout-11",
         "heldout-12",
         "heldout-13",
+        "heldout-14",
     ],
     slices: &[
         ("all", 79.5, 0.83),
@@ -233,7 +240,13 @@ const BEFORE_HELDOUT_9: Floors = Floors {
 /// floors above were lowered to what was measured; `rank9`: heldout-9 53/72, 0.754; whole 623/784,
 /// 0.829; the 712 older tasks 570, 0.837 (main with the new listings: 570, 0.832).
 const BEFORE_HELDOUT_10: Floors = Floors {
-    without: &["heldout-10", "heldout-11", "heldout-12", "heldout-13"],
+    without: &[
+        "heldout-10",
+        "heldout-11",
+        "heldout-12",
+        "heldout-13",
+        "heldout-14",
+    ],
     slices: &[
         ("all", 79.0, 0.825),
         ("held-out", 76.5, 0.81),
@@ -256,7 +269,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
 /// whole-page PDF->Excel converter, graded 1, takes a bank-statement export), so the older mixed
 /// floor above went from 89.0 to what was measured (88.2%).
 const BEFORE_HELDOUT_11: Floors = Floors {
-    without: &["heldout-11", "heldout-12", "heldout-13"],
+    without: &["heldout-11", "heldout-12", "heldout-13", "heldout-14"],
     slices: &[
         ("all", 78.0, 0.81),
         ("held-out", 75.5, 0.80),
@@ -277,7 +290,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
 /// generic-action rule and the concept map for mind maps, Gantt charts, lesson plans and mail merge,
 /// tuned on the batch): heldout-11 26/65, 0.488; whole 698/926, 0.792, 48 traps, 13 silent.
 const BEFORE_HELDOUT_12: Floors = Floors {
-    without: &["heldout-12", "heldout-13"],
+    without: &["heldout-12", "heldout-13", "heldout-14"],
     slices: &[
         ("all", 75.0, 0.79),
         ("held-out", 72.5, 0.77),
@@ -302,7 +315,7 @@ const BEFORE_HELDOUT_12: Floors = Floors {
 /// silent; the 926 older tasks 700 (+2), no batch lower. `rank13` (the goal phrasings grown to 402,
 /// with 168 terms): whole 740/986, 0.790, 51 traps, 16 silent; heldout-12 39/60, 0.725.
 const BEFORE_HELDOUT_13: Floors = Floors {
-    without: &["heldout-13"],
+    without: &["heldout-13", "heldout-14"],
     slices: &[
         ("all", 75.2, 0.79),
         ("held-out", 72.5, 0.773),
@@ -319,15 +332,15 @@ const BEFORE_HELDOUT_13: Floors = Floors {
     max_silent_relevant: 16,
 };
 
-/// The whole benchmark with the 62-task batch `heldout-13` (written on `rank14` before the ranking
-/// was changed, from the listings alone: realistic requests, most of them sharing no word with the
+/// The benchmark without `heldout-14`, with the 62-task batch `heldout-13` (written on `rank14`
+/// before the ranking was changed, from the listings alone: realistic requests, most of them sharing no word with the
 /// right listing, catch-alls among the candidates, object/action confusions; it adds no listing,
 /// so the older tasks are unchanged). The integration head d5d8f227: heldout-13 32/62, NDCG@3
 /// 0.552, 5 traps, 7 silent with a right skill; whole 772/1048, 0.776, 56 traps, 23 silent.
 /// `rank14` (a source marker *from* after a making action): whole 774/1048, 0.777 (the 986 older
 /// tasks 742, 0.791; heldout-12 40/60, 0.740), heldout-13 unchanged.
-const WHOLE: Floors = Floors {
-    without: &[],
+const BEFORE_HELDOUT_14: Floors = Floors {
+    without: &["heldout-14"],
     slices: &[
         ("all", 73.8, 0.776),
         ("held-out", 71.4, 0.759),
@@ -338,6 +351,31 @@ const WHOLE: Floors = Floors {
         ("lang:mixed", 80.1, 0.835),
     ],
     max_traps: 56,
+    max_silent_relevant: 23,
+};
+
+/// The whole benchmark with the 14-task batch `heldout-14` (written on `rank15` before the ranking
+/// was changed: a focused listing against catch-alls that claim its job, such as PDF compression
+/// against 办公全家桶 listing 压缩, a PDF password against 全能办公王 listing 加密, a dependency
+/// audit against the developer catch-alls; it adds no listing). The integration head d2804184:
+/// heldout-14 10/14, NDCG@3 0.795, one trap picked (Meeting Recorder Bot, a popular neighbour, for
+/// Cantonese recordings to type out: the one trap over 56), none silent; whole 784/1062, 0.777,
+/// 57 traps, 23 silent. `rank15` (问题 alone no longer a review term: 回答几个问题 in a contract
+/// drafter is no review): whole 785/1062, 0.778, 54 traps (t338, t959, t361 no longer pick a
+/// trap), 23 silent; Chinese 325/432, 0.789; heldout-14 unchanged.
+const WHOLE: Floors = Floors {
+    without: &[],
+    slices: &[
+        ("all", 73.9, 0.777),
+        ("held-out", 71.5, 0.761),
+        ("batch:heldout-12", 66.5, 0.741),
+        ("batch:heldout-13", 51.5, 0.55),
+        ("batch:heldout-14", 71.4, 0.79),
+        ("lang:en", 71.2, 0.754),
+        ("lang:zh", 75.2, 0.788),
+        ("lang:mixed", 80.6, 0.842),
+    ],
+    max_traps: 54,
     max_silent_relevant: 23,
 };
 
@@ -432,6 +470,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_11,
         &BEFORE_HELDOUT_12,
         &BEFORE_HELDOUT_13,
+        &BEFORE_HELDOUT_14,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {
