@@ -126,6 +126,11 @@ pub enum FactKind {
     /// Asking people to enter, type or send their password, card details or one-time code
     /// (phishing), in a message the agent writes or a step it takes.
     CredentialRequest,
+    /// Code that hands an account password to a command that stores it (`tool set X_PASSWORD
+    /// "your-password"`): the capture is the setting's name.
+    PasswordHandover,
+    /// Words telling the user the skill works offline or that nothing leaves the machine.
+    OfflineClaim,
     // Hostile code pieces the judge combines.
     /// An outbound socket connection.
     SocketConnect,
@@ -207,6 +212,8 @@ impl FactKind {
         FactKind::HiddenMarkup,
         FactKind::Sabotage,
         FactKind::CredentialRequest,
+        FactKind::PasswordHandover,
+        FactKind::OfflineClaim,
         FactKind::SocketConnect,
         FactKind::ShellSpawn,
         FactKind::Listener,
@@ -262,6 +269,8 @@ const NAMES: [&str; FactKind::COUNT] = [
     "hidden-markup",
     "sabotage",
     "credential-request",
+    "password-handover",
+    "offline-claim",
     "socket-connect",
     "shell-spawn",
     "listener",

@@ -164,15 +164,33 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if hidden {
                 sev = Severity::Critical;
             }
+            // An unknown host's installer, and the bundle has the user hand account passwords
+            // to a command that stores them (`tool set X_PASSWORD "your-password"`): the
+            // credential-theft-through-an-installer shape. A vendor's installer was graded
+            // lower above.
+            let handover = if sev == Severity::High {
+                b.all(FactKind::PasswordHandover).next()
+            } else {
+                None
+            };
+            if handover.is_some() {
+                sev = Severity::Critical;
+            }
             let why = format!(
                 "This line runs code fetched {from} without saving or checking it first ({}){}. {}",
                 b.title(at.fact).to_lowercase(),
                 if elevated {
-                    ", with administrator rights or the script execution policy bypassed just before"
+                    ", with administrator rights or the script execution policy bypassed just before".to_string()
                 } else if hidden {
-                    ", in a hidden window"
+                    ", in a hidden window".to_string()
+                } else if let Some(h) = &handover {
+                    format!(
+                        ", and the skill has the user hand an account password (`{}`) to a command at {}: passwords given to a program from a host nobody vouches for are credentials handed over",
+                        h.fact.capture.as_deref().unwrap_or("a password"),
+                        h.place()
+                    )
                 } else {
-                    ""
+                    String::new()
                 },
                 advice(sev)
             );
@@ -182,7 +200,9 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 sev,
                 at,
                 why,
-                Vec::new(),
+                handover
+                    .map(|h| vec![h.related("credentials")])
+                    .unwrap_or_default(),
             ));
             reported += 1;
             if reported >= 5 {

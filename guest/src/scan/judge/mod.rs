@@ -11,6 +11,7 @@
 //! bytes of the files that have them, and unit-tested (`judge/tests.rs`).
 
 pub mod agent;
+mod claims;
 mod clipper;
 pub mod code;
 pub mod exec;
@@ -295,6 +296,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     exec::judge(b, &flows, &mut out);
     agent::judge(b, &mut out);
     clipper::judge(b, &mut out);
+    claims::judge(b, &flows, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

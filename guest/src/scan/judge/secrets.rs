@@ -103,7 +103,7 @@ fn in_header(text: &str, names: &[&str]) -> bool {
 
 /// The destination of a request fact: the first host of its statement (resolved through names if
 /// needed), else the most suspicious URL of the file.
-fn destination(
+pub(super) fn destination(
     b: &Bundle<'_>,
     file: &File<'_>,
     flow: &FileFlow,

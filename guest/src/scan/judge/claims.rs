@@ -1,0 +1,97 @@
+//! What a skill says about itself against what its code does.
+//!
+//! - `exfiltration.undeclared-send`: the skill tells its reader it works offline or that nothing
+//!   leaves the machine (`offline-claim`), and a script of the bundle posts data to a host that is
+//!   neither local nor a known vendor's: the claim is what keeps a reader from looking for the
+//!   send. `high`; `critical` when the host is a raw IP, collector, paste site or tunnel.
+
+use super::flow::FileFlow;
+use super::secrets::destination;
+use super::{Bundle, finding};
+use crate::scan::content::Finding;
+use crate::scan::facts::FactKind;
+use crate::scan::hosts::HostClass;
+use crate::scan::rules::Severity;
+
+/// Lines of a request (from its first) searched for a body or a POST.
+const REQUEST_LINES: usize = 4;
+
+/// Whether a request line carries data out (a body, a form, a POST), not only fetches.
+fn carries_data(text: &str) -> bool {
+    [
+        " -d ",
+        " -d\"",
+        "--data",
+        " -F ",
+        "--form",
+        "-X POST",
+        "-XPOST",
+        "json=",
+        "data=",
+        "files=",
+        "body:",
+        "\"POST\"",
+        "'POST'",
+        ".post(",
+        ".Post(",
+        "-Method Post",
+        "-Body ",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
+}
+
+pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    let Some(claim) = b.all(FactKind::OfflineClaim).next() else {
+        return;
+    };
+    for (file, flow) in b.files.iter().zip(flows) {
+        for sink in b.in_file(file, FactKind::NetSend).filter(|s| !s.fact.prose) {
+            // The request and the lines after it (a call's options often follow on the next
+            // lines: `fetch(url, {` / `method: "POST"`).
+            let from = sink.fact.start as usize;
+            let window: String = file
+                .content
+                .get(from..)
+                .unwrap_or("")
+                .split_inclusive('\n')
+                .take(REQUEST_LINES)
+                .collect();
+            if !carries_data(&window) {
+                continue;
+            }
+            let idx = file.facts.index_of(sink.fact);
+            let (Some(dest), _) = destination(b, file, flow, idx) else {
+                continue;
+            };
+            if dest.class == HostClass::Local || dest.class.is_known_good() {
+                continue;
+            }
+            let sev = if dest.class.is_suspicious() {
+                Severity::Critical
+            } else {
+                Severity::High
+            };
+            let why = format!(
+                "This request sends data to {} ({}), while {} says the skill works offline or that nothing leaves the machine: a send the description denies is one nobody reviewing it looks for.{}",
+                dest.host,
+                dest.class.phrase(),
+                claim.place(),
+                if sev == Severity::Critical {
+                    " Do not install this skill."
+                } else {
+                    " Check what is sent before installing."
+                }
+            );
+            out.push(finding(
+                "exfiltration.undeclared-send",
+                "exfiltration",
+                sev,
+                sink,
+                why,
+                vec![claim.related("claim")],
+            ));
+            return;
+        }
+    }
+}
