@@ -47,6 +47,7 @@ mod prose;
 mod round15;
 mod round16;
 mod round17;
+mod round19;
 mod secrets;
 
 #[test]
