@@ -131,6 +131,17 @@ fn negation() -> &'static Regex {
     })
 }
 
+/// A Markdown table row (`| rm -rf / | DENY | critical |`): drawn, never run — also inside a code
+/// block, where a report's sample output is often shown. Not a PowerShell line continued by a
+/// leading `|`: a row opens and closes with a pipe and has at least two cells.
+fn is_table_row(line: &str) -> bool {
+    let t = line.trim();
+    t.len() > 2
+        && t.starts_with('|')
+        && t.ends_with('|')
+        && t.bytes().filter(|&b| b == b'|').count() >= 3
+}
+
 fn is_comment(line: &str) -> bool {
     let t = line.trim_start();
     (t.starts_with('#') && !t.starts_with("#!"))
@@ -607,7 +618,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 // Decided per match (the clause before it), below.
                 negated: !in_code,
                 defensive: !in_code && is_defensive(line),
-                table: !in_code && kind == FileKind::Markdown && line.trim_start().starts_with('|'),
+                table: kind == FileKind::Markdown
+                    && (!in_code && line.trim_start().starts_with('|')
+                        || in_code && is_table_row(line)),
                 blockquote: !in_code
                     && kind == FileKind::Markdown
                     && line.trim_start().starts_with('>')

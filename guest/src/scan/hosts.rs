@@ -479,6 +479,41 @@ pub fn classify(host: &str, path: &str) -> HostClass {
     HostClass::Unknown
 }
 
+/// Whether a lookalike host wears a brand only as a subdomain label of somebody else's domain
+/// (`openclaw.news-cdn.example`: a partner's integration endpoint, or a disguise), rather than in the
+/// name that was registered (`openai-usage.com`, `claude-helper.net`) or with a vendor's whole domain
+/// inside it (`api.anthropic.com.evil.example`). The registered name is taken as the last two labels,
+/// three under a two-letter country code with a generic second level (`co.uk`, `com.cn`).
+pub fn brand_only_in_subdomain(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    let labels: Vec<&str> = host.trim_end_matches('.').split('.').collect();
+    if labels.len() < 3 {
+        return false;
+    }
+    let generic = [
+        "co", "com", "net", "org", "gov", "edu", "ac", "or", "ne", "go",
+    ];
+    let tld = labels[labels.len() - 1];
+    let sld = labels[labels.len() - 2];
+    let keep = if tld.len() == 2 && generic.contains(&sld) {
+        3
+    } else {
+        2
+    };
+    if labels.len() <= keep {
+        return false;
+    }
+    let (sub, reg) = labels.split_at(labels.len() - keep);
+    let branded = |l: &&str| l.split('-').any(|part| lists().brands.contains(part));
+    // A vendor's whole domain written into the host is deliberate, wherever it sits.
+    let embeds_vendor = data().vendors.iter().any(|v| {
+        v.domains
+            .iter()
+            .any(|d| host.contains(&format!("{d}.")) || host.contains(&format!("{d}-")))
+    });
+    !embeds_vendor && !reg.iter().any(branded) && sub.iter().any(branded)
+}
+
 /// The class of the host of `url` (`None` when it has no host).
 pub fn classify_url(url: &str) -> Option<(String, HostClass)> {
     let (host, rest) = split_url(url)?;

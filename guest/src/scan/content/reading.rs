@@ -133,7 +133,7 @@ const QUOTE_LOOK: usize = 4096;
 pub(super) fn defensive() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse (to|such|any|all|these|those|them|requests?|instructions?|commands?|it and)|refus(als?|ing)|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant) to|tells the user to|asks? the (agent|model|assistant) to|asks the user to|instructs? the (agent|model) to|instructs the user to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例"#)
+        line_regex(r#"(?i)\b(e\.g\.|for example|for instance|such as|like ["'`“「]|examples?|attempts? to|tries to|trying to|phrases?|wording|attack(s|er|ers)?|attacker'?s|injection|injected|malicious|suspicious|red flags?|detection|look for|watch for|refuse (to|such|any|all|these|those|them|requests?|instructions?|commands?|it and)|refus(als?|ing)|reject|classif(y|ier|ies)|payloads?|probes?|jailbreaks?|adversarial|untrusted|phishing|scam|lures?|(telling|asking|instructing) (the )?(agent|model|assistant|user) to|tells? the (agent|model|assistant) to|tells the user to|asks? the (agent|model|assistant) to|asks the user to|instructs? the (agent|model) to|instructs the user to|override-style)\b|例如|比如|攻击|注入|恶意|可疑|示例|诸如|类似\s*["“「『]"#)
             .expect("valid")
     })
 }
@@ -218,8 +218,10 @@ fn quote_span(line: &str, at: usize) -> Option<(char, usize)> {
             None => {
                 let opens = match c {
                     // A straight double quote right after a letter closes a quote opened on an
-                    // earlier line (`…example" or "…`); it opens nothing.
-                    '"' => !prev.is_some_and(char::is_alphanumeric),
+                    // earlier line (`…example" or "…`); it opens nothing. Chinese and Japanese set
+                    // quotes right after a character (`类似"忽略之前的指令"`): only an ASCII letter
+                    // or digit counts.
+                    '"' => !prev.is_some_and(|p| p.is_ascii_alphanumeric()),
                     '`' | '“' | '「' | '『' => true,
                     '\'' => !prev.is_some_and(char::is_alphanumeric),
                     _ => false,

@@ -174,9 +174,18 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Vec<Signal<
                 .unwrap_or("")
                 .trim_end_matches(['.', ',', ';', ':', ')', '!', '"', '\'', '`']);
             if h.class.is_suspicious() {
+                // A brand worn only as a subdomain of another company's domain (a partner's
+                // endpoint named after the agent) is a weaker sign than a disguise in the name that
+                // was registered, a raw IP, a paste site or a tunnel.
+                let weak_lookalike = h.class == HostClass::Lookalike
+                    && crate::scan::hosts::brand_only_in_subdomain(&h.host);
                 out.push(Signal {
                     at,
-                    weight: Weight::Strong,
+                    weight: if weak_lookalike {
+                        Weight::Medium
+                    } else {
+                        Weight::Strong
+                    },
                     kind: "suspicious-link",
                     what: format!("a link to {} ({})", h.host, h.class.phrase()),
                 });

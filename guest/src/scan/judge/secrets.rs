@@ -131,10 +131,35 @@ pub(super) fn destination(
         .collect();
     match worst(&urls) {
         Some(h) if h.class > HostClass::Local => {
-            (Some(h.clone()), Some("a URL elsewhere in the file".into()))
+            (Some(h.clone()), Some(GUESSED_DESTINATION.into()))
         }
         _ => (None, None),
     }
+}
+
+/// How [`destination`] says it fell back to the file's likeliest URL.
+const GUESSED_DESTINATION: &str = "a URL elsewhere in the file";
+
+/// Whether `src` is a key named for a vendor (or printed by its CLI) and the file's code names a host
+/// of that vendor.
+fn names_own_vendor(b: &Bundle<'_>, file: &File<'_>, src: &At<'_>) -> bool {
+    if src.fact.kind != FactKind::SecretEnv {
+        return false;
+    }
+    let tag = b.tag(src.fact);
+    let key = src
+        .fact
+        .capture
+        .as_deref()
+        .filter(|k| !k.is_empty())
+        .unwrap_or(tag);
+    let Some(v) = vendor_of_key(key) else {
+        return false;
+    };
+    b.in_file(file, FactKind::Url)
+        .filter(|u| !u.fact.prose)
+        .flat_map(|u| hosts_in(&u.text()))
+        .any(|h| belongs_to(v, &h.host))
 }
 
 /// The strongest verdict for one sink: the verdict, its source and the names the value went through.
@@ -285,6 +310,9 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             };
             let sink_text = sink.text().into_owned();
             let (dest, how) = destination(b, file, flow, s);
+            // The sink's own statement names no host (a shared helper such as
+            // `_urlopen_with_retry(req)`): the destination is only the file's likeliest URL.
+            let guessed = dest.is_some() && how.as_deref() == Some(GUESSED_DESTINATION);
             let mut best: Option<Best> = None;
             let mut related = Vec::new();
             for f in flow.secret_flows.iter().filter(|f| f.sink == s) {
@@ -294,6 +322,11 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 };
                 let via: Vec<String> = f.via.iter().map(|(_, n)| n.clone()).collect();
                 connected_sources.push(f.source);
+                // A vendor's key reaching such a helper in a file that calls that vendor's own API
+                // is most likely that call: the guess is not evidence of a third party.
+                if guessed && names_own_vendor(b, file, &src) {
+                    continue;
+                }
                 if let Some(v) = decide(b, &src, &sink, dest.as_ref(), &sink_text, &via) {
                     if facts[f.source].line != sink.fact.line {
                         related.push(src.related("source"));

@@ -48,6 +48,7 @@ mod round15;
 mod round16;
 mod round17;
 mod round18;
+mod round19;
 mod secrets;
 
 #[test]
