@@ -360,6 +360,29 @@ pub fn refs(text: &str) -> Vec<&str> {
     out
 }
 
+/// The one name a plain assignment gives a new value (`x = …`, `const x = …`, `X=$(…)`) when the
+/// value does not read it (`x = x + 1` reads it; `x += 1` is not plain): the statement writes that
+/// name, it does not read it.
+pub fn overwritten(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    let t = ["const ", "let ", "var ", "local ", "export ", "my "]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))
+        .unwrap_or(t)
+        .trim_start();
+    let b = t.as_bytes();
+    if !b.first().is_some_and(|&c| is_ident_start(c)) {
+        return None;
+    }
+    let n = b.iter().take_while(|&&c| is_ident(c)).count();
+    let name = &t[..n];
+    let rhs = t[n..].trim_start().strip_prefix('=')?;
+    if rhs.starts_with(['=', '>']) || keyword(name) {
+        return None;
+    }
+    (!refs(rhs).contains(&name)).then_some(name)
+}
+
 /// The names a statement assigns: `x = …`, `X=…` (also after `&&`, `;`, `export`, `local`),
 /// `a, b = …`, `const {a, b} = …`, `$x = …`, `x := …`, `x += …`, `x[k] = …` (x), `for a, b in …`,
 /// `with … as f`, `… as f:`.

@@ -12,6 +12,9 @@
 use std::collections::BTreeMap;
 
 use super::code::{self, Definitions};
+use scope::{Scope, ScopeLang, close};
+
+mod scope;
 use super::{Bundle, File, Host, hosts_in};
 use crate::scan::facts::{Fact, FactKind};
 
@@ -302,6 +305,9 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut via: BTreeMap<String, (u32, String)> = BTreeMap::new();
     let mut function: Option<String> = None;
+    // The function whose local names are being followed (Python, and JS/TS declarations).
+    let mut scope: Option<Scope> = None;
+    let lang = ScopeLang::of(&lower);
     // Values passed as arguments: each local function's parameters, the requests in its body and
     // the parameters they read, and the statements that pass a followed value to some call.
     let mut calls = ArgFlows::default();
@@ -335,9 +341,21 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         }
         let first_line = text.split('\n').next().unwrap_or("");
         let defines = code::defines_function(first_line);
+        let indent = first_line.len() - first_line.trim_start().len();
         if let Some(name) = defines {
             function = Some(name.to_owned());
             calls.define(name, text);
+            // A function defined beside (not inside) the one being read ends that one's locals.
+            if scope.as_ref().is_some_and(|sc| indent <= sc.indent) {
+                close(&mut scope, &mut tainted, &mut via);
+            }
+            if scope.is_none() && lang != ScopeLang::None {
+                scope = Some(Scope {
+                    indent,
+                    globals: Vec::new(),
+                    saved: Vec::new(),
+                });
+            }
         } else if first_line.starts_with('}')
             || (!first_line.starts_with([' ', '\t'])
                 && !first_line.trim().is_empty()
@@ -346,6 +364,10 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         {
             // Back at the top level (a closing brace in column 0, or an unindented Python line).
             function = None;
+            close(&mut scope, &mut tainted, &mut via);
+        }
+        if let Some(sc) = &mut scope {
+            sc.note_globals(first_line);
         }
         // Hosts of the sink-like facts, resolved where they stand.
         if here.iter().any(|&i| needs_hosts(facts[i].kind)) {
@@ -380,7 +402,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             .collect();
         let mut through: Vec<(u32, String)> = Vec::new();
         if !tainted.is_empty() {
+            // `req = Request(…)`: the name a statement gives a new value is not read by it.
+            let written = code::overwritten(text);
             for r in code::refs(text) {
+                if Some(r) == written {
+                    continue;
+                }
                 if let Some(o) = tainted.get(r) {
                     origins.extend(o.iter().copied());
                     if let Some(v) = via.get(r) {
@@ -508,6 +535,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 targets.push(f.clone());
             }
             for t in targets {
+                if let Some(sc) = &mut scope
+                    && Some(&t) != function.as_ref()
+                    && lang.is_local(first_line, &t, sc)
+                {
+                    sc.save(&t, &tainted, &via);
+                }
                 let list = tainted.entry(t.clone()).or_default();
                 for &o in &origins {
                     if list.len() < MAX_ORIGINS && !list.contains(&o) {
@@ -636,6 +669,7 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             ff.defs.record(&names, stmt.first, text);
         }
     }
+    close(&mut scope, &mut tainted, &mut via);
     for (source, sink, via) in calls.flows() {
         if is_secret_source(facts[source].kind)
             && ff.secret_flows.len() < MAX_FLOWS

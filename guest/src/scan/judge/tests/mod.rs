@@ -49,6 +49,7 @@ mod round16;
 mod round17;
 mod round18;
 mod round19;
+mod scopes;
 mod secrets;
 
 #[test]
