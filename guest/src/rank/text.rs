@@ -555,8 +555,8 @@ impl Vocab {
                 last += 1;
             }
             let stop = lex.hit_is_stop(&hit);
-            for span in first..=last {
-                if spans[span].word.is_none() {
+            for (span, sp) in spans.iter().enumerate().take(last + 1).skip(first) {
+                if sp.word.is_none() {
                     covered.push((span, hit.start, hit.end, stop));
                 }
             }
