@@ -183,7 +183,7 @@ pub(super) fn write_ranking(
 ) -> String {
     // The risk level only: the findings are not part of a ranking's JSON.
     let risks: Vec<Risk> = cands.iter().map(|c| assess(c).0).collect();
-    let scorer = Scorer::new(cands.iter(), mode, request, env, agent);
+    let scorer = Scorer::new(cands.iter(), mode, request, env, agent, false);
     let mut measure = entry::Count::default();
     let mut keys: Vec<Key> = cands
         .iter()

@@ -580,7 +580,14 @@ pub fn rank_for(
     env: &Env<'_>,
     agent: &crate::fit::Agent,
 ) -> Ranking {
-    let scorer = Scorer::new(cands.iter().map(|(c, _, _)| c), mode, request, env, agent);
+    let scorer = Scorer::new(
+        cands.iter().map(|(c, _, _)| c),
+        mode,
+        request,
+        env,
+        agent,
+        false,
+    );
     let mut ranked: Vec<Ranked> = cands
         .into_iter()
         .enumerate()

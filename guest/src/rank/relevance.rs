@@ -405,6 +405,55 @@ impl Query {
     pub fn is_empty(&self) -> bool {
         self.units.is_empty()
     }
+
+    /// What a document must name for this request to find anything in it ([`Reach`]).
+    pub fn reach(&self) -> Reach {
+        let mut tokens: Vec<u32> = self.tokens.iter().map(|t| t.0).collect();
+        tokens.sort_unstable();
+        tokens.dedup();
+        let mut concepts = vec![false; lexicon().concepts.len()];
+        for (u, related) in self.units.iter().zip(&self.related) {
+            if let UnitKind::Concept { concept, .. } = u.kind {
+                concepts[concept] = true;
+                for &(r, _) in related {
+                    concepts[r] = true;
+                }
+            }
+        }
+        Reach { tokens, concepts }
+    }
+}
+
+/// The tokens and concepts through which a request can match a document at all. [`match_doc`]
+/// credits a unit only for a document's occurrences of the unit's concept or a concept related to
+/// it ([`concept_match`]), or for the unit's own token ids (a free word or stretch is made of the
+/// request's tokens); BM25F sums over the request's tokens the document holds (its `@concept`
+/// tokens are the request's concepts). A document whose analyzed texts hold none of these has
+/// coverage 0, so match strength 0, no core or single match, and BM25F 0: its relevance is 0
+/// whatever else it says. `rank::scorer` builds no document for such a candidate until it is
+/// scored.
+#[derive(Debug, Clone)]
+pub struct Reach {
+    /// The request's token ids (lexical and `@concept`), sorted.
+    tokens: Vec<u32>,
+    /// By concept index: a concept of the request or related to one.
+    concepts: Vec<bool>,
+}
+
+impl Reach {
+    /// [`Vocab::count_tokens`] with what the request can match: how many tokens `text` adds to its
+    /// document's field, and whether it holds a token or a concept the request can match.
+    pub fn count(&self, vocab: &mut Vocab, text: &str) -> (usize, bool) {
+        vocab.count_tokens(text, &self.tokens, &self.concepts)
+    }
+
+    /// Whether an analyzed text holds a token or a concept the request can match.
+    pub fn touches(&self, a: &Analysis) -> bool {
+        a.tokens
+            .iter()
+            .any(|t| self.tokens.binary_search(&t.id).is_ok())
+            || a.concepts.iter().any(|c| self.concepts[c.concept])
+    }
 }
 
 /// "Write my weekly report: reviewed the spec, fixed three bugs, shipped payments": when the part
@@ -889,7 +938,7 @@ pub fn band(relevance: f64, best: f64) -> u32 {
 }
 
 mod typos;
-pub use typos::{SUBSTITUTION_MIN, correct_typos};
+pub use typos::{SUBSTITUTION_MIN, consults_vocabulary, correct_typos};
 
 #[cfg(test)]
 mod tests;

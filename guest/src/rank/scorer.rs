@@ -4,8 +4,10 @@
 //! keeps only its sort key in between, so 100,000 candidates' factors and reasons never exist at
 //! once (see [`super::export::write_ranking`]).
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
+use super::text::FIELDS;
 use super::*;
 
 /// What a ranking reads for every candidate, worked out once.
@@ -18,15 +20,23 @@ pub(super) struct Scorer<'e> {
     clock: &'e Clock,
     agent: &'e crate::fit::Agent,
     profile: Profile,
-    vocab: Vocab,
+    /// Shared with the documents made when an unanalyzed candidate is scored.
+    vocab: std::cell::RefCell<Vocab>,
+    /// The analyzed candidates' documents ([`Scorer::slot`]).
     docs: Vec<Doc>,
+    /// By candidate: the index of its document in `docs`, or [`UNANALYZED`].
+    slots: Vec<u32>,
     query: Option<Query>,
     signals: Vec<(String, Vec<u32>)>,
+    /// By document: its match with the task and its BM25F (empty without a task).
     matches: Vec<Match>,
-    bm25: Vec<(f64, Vec<u32>)>,
+    bm25: Vec<f64>,
     best: f64,
     task_key: Option<String>,
 }
+
+/// The slot of a candidate that has no document yet.
+const UNANALYZED: u32 = u32::MAX;
 
 /// A candidate's match with the task ([`Scorer::preview`]): the fields of a [`Ranked`] that the
 /// task alone decides.
@@ -60,14 +70,53 @@ pub(super) struct Scored {
     pub(super) assessed: adjust::Assessed,
 }
 
+/// The texts of a candidate that task matching analyzes, by field: the name, the id's slug, the
+/// categories, the description's first sentence and the rest, the agent's notes.
+fn doc_texts(c: &Candidate) -> [(Field, Cow<'_, str>); 6] {
+    let notes = format!(
+        "{} {}",
+        c.pain_point.as_deref().unwrap_or(""),
+        c.highlights.join(" ")
+    );
+    let (lead, body) = crate::render::first_sentence(&c.description);
+    [
+        (Field::Name, c.name.replace(['-', '_', '/'], " ").into()),
+        (
+            Field::Name,
+            id_slug(&c.skill_id).replace(['-', '_', '/'], " ").into(),
+        ),
+        (
+            Field::Categories,
+            c.categories.join(", ").replace('-', " ").into(),
+        ),
+        (Field::Lead, lead.into()),
+        (Field::Body, body.into()),
+        (Field::AgentNotes, notes.into()),
+    ]
+}
+
+/// The fields of [`doc_texts`] as [`Doc::new`] takes them.
+fn as_fields<'t>(texts: &'t [(Field, Cow<'_, str>); 6]) -> [(Field, &'t str); 6] {
+    texts.each_ref().map(|(f, t)| (*f, t.as_ref()))
+}
+
 impl<'e> Scorer<'e> {
     /// Analyze `cands` (in the order [`Scorer::score`] will be given their indexes).
+    ///
+    /// `lazy`: with a task whose analysis does not depend on the candidates (no word of it is
+    /// checked against their vocabulary as a possible typo, [`relevance::consults_vocabulary`]),
+    /// the task is analyzed first, and a candidate whose texts hold nothing it can match
+    /// ([`relevance::Reach`]) gets no document: only its field lengths are counted (BM25F's
+    /// averages are over every candidate) and its match is the empty one, which is what matching
+    /// its document would give. Its document is made when it is scored ([`Scorer::score`]).
+    /// Everything a caller reads is the same as without `lazy`.
     pub(super) fn new<'c>(
         cands: impl Iterator<Item = &'c Candidate>,
         mode: Mode,
         request: &Request,
         env: &Env<'e>,
         agent: &'e crate::fit::Agent,
+        lazy: bool,
     ) -> Scorer<'e> {
         let Env {
             state,
@@ -79,43 +128,56 @@ impl<'e> Scorer<'e> {
         let profile = Profile::new(state, history, installed, request, clock);
         let theme = (mode == Mode::Daily).then(|| theme_for_today(state, clock));
         let mut vocab = Vocab::default();
-        let docs: Vec<Doc> = cands
-            .map(|c| {
-                let notes = format!(
-                    "{} {}",
-                    c.pain_point.as_deref().unwrap_or(""),
-                    c.highlights.join(" ")
-                );
-                let (lead, body) = crate::render::first_sentence(&c.description);
-                Doc::new(
-                    &mut vocab,
-                    &[
-                        (Field::Name, &c.name.replace(['-', '_', '/'], " ")),
-                        (
-                            Field::Name,
-                            &id_slug(&c.skill_id).replace(['-', '_', '/'], " "),
-                        ),
-                        (
-                            Field::Categories,
-                            &c.categories.join(", ").replace('-', " "),
-                        ),
-                        (Field::Lead, lead),
-                        (Field::Body, body),
-                        (Field::AgentNotes, &notes),
-                    ],
-                )
-            })
-            .collect();
         let task = request
             .task
             .as_deref()
             .map(str::trim)
             .filter(|t| !t.is_empty());
-        let query = task.map(|t| {
-            let corrected = relevance::correct_typos(&vocab, t);
+        let analyze_query = |vocab: &mut Vocab, t: &str| {
+            let corrected = relevance::correct_typos(vocab, t);
             let a = vocab.analyze_text(&corrected);
-            Query::new(&mut vocab, &a)
-        });
+            Query::new(vocab, &a)
+        };
+        // The task first when nothing about it depends on the candidates.
+        let early = task
+            .filter(|t| lazy && !relevance::consults_vocabulary(t))
+            .map(|t| analyze_query(&mut vocab, t));
+        let reach = early.as_ref().map(Query::reach);
+        let mut docs: Vec<Doc> = Vec::new();
+        let mut slots: Vec<u32> = Vec::new();
+        let mut other_lengths = [0usize; FIELDS];
+        let mut others = 0usize;
+        for c in cands {
+            let texts = doc_texts(c);
+            let fields = as_fields(&texts);
+            if let Some(reach) = &reach {
+                // Counted, not analyzed, until a text holds something the task can match.
+                let mut lens = [0usize; FIELDS];
+                let mut touched = false;
+                for (f, text) in &fields {
+                    let (n, t) = reach.count(&mut vocab, text);
+                    if t {
+                        touched = true;
+                        break;
+                    }
+                    lens[*f as usize] += n;
+                }
+                if !touched {
+                    for (total, len) in other_lengths.iter_mut().zip(lens) {
+                        *total += len;
+                    }
+                    others += 1;
+                    slots.push(UNANALYZED);
+                    continue;
+                }
+            }
+            slots.push(docs.len() as u32);
+            docs.push(Doc::new(&mut vocab, &fields));
+        }
+        let query = match early {
+            Some(q) => Some(q),
+            None => task.map(|t| analyze_query(&mut vocab, t)),
+        };
         let signals: Vec<(String, Vec<u32>)> = profile
             .signals
             .iter()
@@ -124,17 +186,17 @@ impl<'e> Scorer<'e> {
                 (text.clone(), distinct(&ids))
             })
             .collect();
-        let (matches, bm25): (Vec<Match>, Vec<(f64, Vec<u32>)>) = match &query {
+        let (matches, bm25): (Vec<Match>, Vec<f64>) = match &query {
             Some(q) => {
                 // The postings are read here only: they are freed before any candidate is scored.
-                let index = Index::new(&docs, &vocab);
+                let index = Index::with_others(&docs, &vocab, other_lengths, others);
                 (0..docs.len())
-                    .map(|i| (match_doc(q, &docs[i]), index.score(i, &q.tokens)))
+                    .map(|i| (match_doc(q, &docs[i]), index.score(i, &q.tokens).0))
                     .unzip()
             }
             None => (Vec::new(), Vec::new()),
         };
-        let best = bm25.iter().map(|(s, _)| *s).fold(0.0, f64::max);
+        let best = bm25.iter().copied().fold(0.0, f64::max);
         Scorer {
             mode,
             theme,
@@ -144,8 +206,9 @@ impl<'e> Scorer<'e> {
             agent,
             task_key: task.map(name_key).filter(|k| !k.is_empty()),
             profile,
-            vocab,
+            vocab: std::cell::RefCell::new(vocab),
             docs,
+            slots,
             query,
             signals,
             matches,
@@ -162,14 +225,19 @@ impl<'e> Scorer<'e> {
             .as_ref()
             .is_some_and(|k| *k == name_key(&c.name) || *k == name_key(id_slug(&c.skill_id)));
         let no_match = Match::default();
-        let m = self.matches.get(i).unwrap_or(&no_match);
+        let slot = self.slot(i);
+        let m = slot.and_then(|d| self.matches.get(d)).unwrap_or(&no_match);
         let strength = if exact { 1.0 } else { m.strength };
         let relevance = if exact {
             1.0
         } else {
             relevance::relevance(
                 m.strength * m.order_weight,
-                relevance::lexical_score(m, self.bm25.get(i).map_or(0.0, |b| b.0), self.best),
+                relevance::lexical_score(
+                    m,
+                    slot.and_then(|d| self.bm25.get(d)).map_or(0.0, |b| *b),
+                    self.best,
+                ),
                 self.best,
             )
         };
@@ -182,14 +250,39 @@ impl<'e> Scorer<'e> {
         }
     }
 
+    /// The index in `docs` (and `matches`, `bm25`) of candidate `i`'s document; `None` when it was
+    /// not analyzed (see [`Scorer::new`]).
+    fn slot(&self, i: usize) -> Option<usize> {
+        match self.slots.get(i) {
+            Some(&UNANALYZED) => None,
+            Some(&d) => Some(d as usize),
+            None => Some(i),
+        }
+    }
+
     /// Score candidate `i` (`c`, as given to [`Scorer::new`]).
     pub(super) fn score(&self, i: usize, c: &Candidate, risk: Risk) -> Scored {
+        // A candidate that was not analyzed gets its document now, and its match (the empty one
+        // in effect: see `relevance::Reach`, but the factors read the match's details).
+        let made = match self.slot(i) {
+            Some(_) => None,
+            None => {
+                let texts = doc_texts(c);
+                let doc = Doc::new(&mut self.vocab.borrow_mut(), &as_fields(&texts));
+                let m = self
+                    .query
+                    .as_ref()
+                    .map_or_else(Match::default, |q| match_doc(q, &doc));
+                Some((doc, m))
+            }
+        };
+        let vocab = self.vocab.borrow();
         let cx = Ctx {
             lang: self.lang,
             clock: self.clock,
             profile: &self.profile,
             theme: self.theme,
-            vocab: &self.vocab,
+            vocab: &vocab,
             signals: &self.signals,
             query: self.query.as_ref(),
         };
@@ -201,8 +294,11 @@ impl<'e> Scorer<'e> {
             single,
         } = self.preview(i, c);
         let no_match = Match::default();
-        let m = self.matches.get(i).unwrap_or(&no_match);
-        let doc = &self.docs[i];
+        let (doc, m) = match (&made, self.slot(i)) {
+            (Some((doc, m)), _) => (doc, m),
+            (None, Some(d)) => (&self.docs[d], self.matches.get(d).unwrap_or(&no_match)),
+            (None, None) => unreachable!("an unanalyzed candidate's document is made above"),
+        };
         let traits = Traits::of_doc(c, doc);
         let work_family = traits.work_family();
         let mut factors = factors(
@@ -285,3 +381,6 @@ impl<'a> Order<'a> {
             .then_with(|| a.candidate.url.cmp(&b.candidate.url))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -47,7 +47,17 @@ impl<'e> Staged<'e> {
         env: &Env<'e>,
         agent: &'e crate::fit::Agent,
     ) -> Staged<'e> {
-        let scorer = Scorer::new(cands.iter().map(|(c, _, _)| c), mode, request, env, agent);
+        // Manual mode reads the head of the order: candidates the task cannot match are scored only
+        // if the head reaches their group, so they are analyzed only then. Daily mode scores all.
+        let lazy = mode == Mode::Manual;
+        let scorer = Scorer::new(
+            cands.iter().map(|(c, _, _)| c),
+            mode,
+            request,
+            env,
+            agent,
+            lazy,
+        );
         let previews: Vec<Preview> = cands
             .iter()
             .enumerate()

@@ -516,6 +516,108 @@ impl Vocab {
         out
     }
 
+    /// What [`Doc::assemble`] reads of [`Vocab::analyze_text`]'s analysis of `text` when the
+    /// document is not made: how many tokens it adds to its field (lexical tokens and concept
+    /// hits: `tokens.len() + concepts.len()`) and whether one of them is wanted (a lexical token
+    /// id in `wanted_ids`, sorted; a concept whose index is true in `wanted_concepts`). The same
+    /// normalization, lexicon hits and Chinese segmentation, without the positions, clauses, side
+    /// parts and conversions the analysis records, and without interning Chinese words and bigrams
+    /// (an id not interned yet is no wanted one).
+    pub fn count_tokens(
+        &mut self,
+        text: &str,
+        wanted_ids: &[u32],
+        wanted_concepts: &[bool],
+    ) -> (usize, bool) {
+        let wanted = |id: Option<u32>| id.is_some_and(|id| wanted_ids.binary_search(&id).is_ok());
+        let lower = crate::lowercase(text);
+        self.normalize(&lower);
+        let lex = lexicon();
+        let spans = std::mem::take(&mut self.spans);
+        let norm = std::mem::take(&mut self.norm);
+        let mut count = 0usize;
+        let mut touched = false;
+        // The hits that cover each Chinese run: (span index, from, to, stop), in span order.
+        let mut covered: Vec<(usize, usize, usize, bool)> = Vec::new();
+        let mut first = 0usize;
+        for hit in lex.hits(&norm) {
+            while first < spans.len() && spans[first].norm.1 <= hit.start {
+                first += 1;
+            }
+            if first >= spans.len() {
+                break;
+            }
+            let concepts = lex.hit_concepts(&hit);
+            count += concepts.len();
+            touched = touched || concepts.iter().any(|&c| wanted_concepts[c]);
+            let mut last = first;
+            while last + 1 < spans.len() && spans[last + 1].norm.0 < hit.end {
+                last += 1;
+            }
+            let stop = lex.hit_is_stop(&hit);
+            for (span, sp) in spans.iter().enumerate().take(last + 1).skip(first) {
+                if sp.word.is_none() {
+                    covered.push((span, hit.start, hit.end, stop));
+                }
+            }
+        }
+        let mut next_cover = 0usize;
+        for (i, sp) in spans.iter().enumerate() {
+            let from = next_cover;
+            while next_cover < covered.len() && covered[next_cover].0 == i {
+                next_cover += 1;
+            }
+            match sp.word {
+                Some((id, stop)) => {
+                    if !stop {
+                        count += 1;
+                        touched = touched || wanted(Some(id));
+                    }
+                }
+                None => {
+                    let mut pos = sp.norm.0;
+                    // An uncovered stretch: its bigrams (a lone character stays itself).
+                    let gap = |from: usize, to: usize, count: &mut usize, touched: &mut bool| {
+                        if from >= to {
+                            return;
+                        }
+                        let gap = &norm[from..to];
+                        let idx: Vec<usize> = gap
+                            .char_indices()
+                            .map(|(k, _)| k)
+                            .chain([gap.len()])
+                            .collect();
+                        if idx.len() == 2 {
+                            *count += 1;
+                            *touched = *touched || wanted(self.get(gap));
+                            return;
+                        }
+                        *count += idx.len() - 2;
+                        *touched =
+                            *touched || idx.windows(3).any(|w| wanted(self.get(&gap[w[0]..w[2]])));
+                    };
+                    for &(_, c_from, c_to, stop) in &covered[from..next_cover] {
+                        let (s, e) = (c_from.max(sp.norm.0), c_to.min(sp.norm.1));
+                        if s > pos {
+                            gap(pos, s, &mut count, &mut touched);
+                        }
+                        if !stop {
+                            count += 1;
+                            touched = touched || wanted(self.get(&norm[s..e]));
+                        }
+                        pos = pos.max(e);
+                    }
+                    if pos < sp.norm.1 {
+                        gap(pos, sp.norm.1, &mut count, &mut touched);
+                    }
+                }
+            }
+        }
+        self.spans = spans;
+        self.norm = norm;
+        (count, touched)
+    }
+
     /// The lexical and concept token ids of a text, in order (concepts last; repeats kept).
     pub fn analyze(&mut self, text: &str) -> Vec<u32> {
         let a = self.analyze_text(text);
@@ -571,14 +673,27 @@ pub struct Doc {
 
 impl Doc {
     pub fn new(vocab: &mut Vocab, fields: &[(Field, &str)]) -> Doc {
+        let analyses = Doc::analyze(vocab, fields);
+        Doc::assemble(vocab, fields, analyses)
+    }
+
+    /// The analyses of `fields`' texts, in order: what [`Doc::new`] builds a document from.
+    pub fn analyze(vocab: &mut Vocab, fields: &[(Field, &str)]) -> Vec<Analysis> {
+        fields
+            .iter()
+            .map(|(_, text)| vocab.analyze_text(text))
+            .collect()
+    }
+
+    /// The document of `fields`, from their analyses ([`Doc::analyze`]).
+    pub fn assemble(vocab: &mut Vocab, fields: &[(Field, &str)], analyses: Vec<Analysis>) -> Doc {
         let mut doc = Doc::default();
         let lex = lexicon();
         // Clause numbers run on across the texts of a field, so that two texts never share one.
         let mut clause_base = [0u16; FIELDS];
         let mut sentence_base = [0u16; FIELDS];
         let mut description = String::new();
-        for (f, text) in fields {
-            let a = vocab.analyze_text(text);
+        for ((f, text), a) in fields.iter().zip(analyses) {
             let fi = *f as usize;
             if matches!(f, Field::Lead | Field::Body) {
                 description.push_str(text);
@@ -700,6 +815,8 @@ impl Vocab {
 /// BM25F over a set of documents.
 pub struct Index<'a> {
     docs: &'a [Doc],
+    /// The number of documents in the collection (`docs` and the others).
+    count: usize,
     avg_len: [f64; FIELDS],
     /// Documents containing each token id.
     doc_freq: Vec<u32>,
@@ -707,7 +824,19 @@ pub struct Index<'a> {
 
 impl<'a> Index<'a> {
     pub fn new(docs: &'a [Doc], vocab: &Vocab) -> Index<'a> {
-        let mut total = [0usize; FIELDS];
+        Index::with_others(docs, vocab, [0; FIELDS], 0)
+    }
+
+    /// The index of a collection of which `docs` are analyzed and `others` more documents, whose
+    /// field lengths sum to `other_lengths`, hold none of the tokens this index will be asked
+    /// about (their document frequencies are not counted; their lengths and number are).
+    pub fn with_others(
+        docs: &'a [Doc],
+        vocab: &Vocab,
+        other_lengths: [usize; FIELDS],
+        others: usize,
+    ) -> Index<'a> {
+        let mut total = other_lengths;
         let mut doc_freq = vec![0u32; vocab.texts.len()];
         for d in docs {
             for (f, toks) in d.fields.iter().enumerate() {
@@ -717,10 +846,11 @@ impl<'a> Index<'a> {
                 doc_freq[t as usize] += 1;
             }
         }
-        let n = docs.len().max(1) as f64;
+        let n = (docs.len() + others).max(1) as f64;
         let avg_len = total.map(|len| (len as f64 / n).max(1.0));
         Index {
             docs,
+            count: docs.len() + others,
             avg_len,
             doc_freq,
         }
@@ -733,7 +863,7 @@ impl<'a> Index<'a> {
 
     /// Inverse document frequency (the BM25+ form, always positive).
     pub fn idf(&self, term: u32) -> f64 {
-        let n = self.docs.len() as f64;
+        let n = self.count as f64;
         let df = self.doc_freq(term) as f64;
         libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
     }

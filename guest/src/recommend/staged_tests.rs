@@ -121,6 +121,8 @@ const TASKS: &[&str] = &[
     "pdf-merge",
     "tune my guitar",
     "写一首诗",
+    // A possible typo: analyzed after the candidates, every one of them analyzed.
+    "mrege pdf files",
 ];
 
 const CATEGORIES: &[&str] = &[

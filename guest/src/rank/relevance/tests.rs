@@ -613,3 +613,90 @@ fn a_conversion_to_a_narrower_kind_of_the_target_is_the_asked_one() {
     let task = "remove duplicate rows from this Excel workbook";
     assert!(strength(&mut v, &excel, task).strength > strength(&mut v, &csv_clean, task).strength);
 }
+
+fn reach_of(v: &mut Vocab, task: &str) -> Reach {
+    let a = v.analyze_text(task);
+    Query::new(v, &a).reach()
+}
+
+/// Texts for the reach tests: English, Chinese (dictionary words, concepts and uncovered
+/// stretches), mixed, stop words only, punctuation, empty.
+const REACH_TEXTS: &[&str] = &[
+    "Combine several PDFs into a single file.",
+    "Merge Excel workbooks, then export them as CSV; fast!",
+    "PDF合并工具：把几个文件合成一个",
+    "帮你整理会议纪要和待办事项",
+    "猫砂盆自动清理提醒",
+    "Track your running workouts and daily steps",
+    "the and of with to",
+    "skill 12345 v2.3 .xlsx 2026-10-01",
+    "用 Python 写爬虫 scraper，然后存到 Excel",
+    "",
+    "…!!! ---",
+    "一",
+];
+
+/// [`Vocab::count_tokens`] is [`Doc`]'s field length of the text's analysis and
+/// [`Reach::touches`] of it, for every text and request.
+#[test]
+fn counting_a_text_gives_what_its_analysis_gives() {
+    let tasks = [
+        "merge pdf files",
+        "把 PDF 表格转成 Excel",
+        "猫砂盆",
+        "summarize meeting notes",
+        "tune my guitar",
+        "写一首诗",
+    ];
+    for task in tasks {
+        for text in REACH_TEXTS {
+            let mut v = Vocab::default();
+            let reach = reach_of(&mut v, task);
+            let a = v.analyze_text(text);
+            let (n, touched) = reach.count(&mut v, text);
+            assert_eq!(n, a.tokens.len() + a.concepts.len(), "{task:?} / {text:?}");
+            assert_eq!(touched, reach.touches(&a), "{task:?} / {text:?}");
+        }
+    }
+}
+
+/// What a request can match: its objects and actions in either language, its free words and the
+/// bigrams of its uncovered Chinese stretches; not a text that shares none of them.
+#[test]
+fn reach_holds_the_requests_tokens_and_concepts() {
+    let cases: &[(&str, &str, bool)] = &[
+        (
+            "merge pdf files",
+            "Combine several PDFs into a single file.",
+            true,
+        ),
+        ("merge pdf files", "PDF合并工具：把几个文件合成一个", true),
+        (
+            "merge pdf files",
+            "Track your running workouts and daily steps",
+            false,
+        ),
+        ("merge pdf files", "帮你整理会议纪要和待办事项", false),
+        (
+            "summarize meeting notes",
+            "帮你整理会议纪要和待办事项",
+            true,
+        ),
+        ("猫砂盆", "猫砂盆自动清理提醒", true),
+        ("猫砂盆", "帮你整理会议纪要和待办事项", false),
+        (
+            "tune my guitar",
+            "Track your running workouts and daily steps",
+            false,
+        ),
+        ("merge pdf files", "the and of with to", false),
+        ("merge pdf files", "", false),
+    ];
+    for &(task, text, expected) in cases {
+        let mut v = Vocab::default();
+        let reach = reach_of(&mut v, task);
+        assert_eq!(reach.count(&mut v, text).1, expected, "{task:?} / {text:?}");
+        let a = v.analyze_text(text);
+        assert_eq!(reach.touches(&a), expected, "{task:?} / {text:?}");
+    }
+}

@@ -35,6 +35,26 @@ fn within_one(a: &[u8], b: &[u8]) -> bool {
 /// with the same first letter (for four-letter words, only a missing letter or two swapped ones),
 /// is read as that word.
 pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
+    correct_typos_with(&|word| vocab.knows_word(word), text)
+}
+
+/// Whether [`correct_typos`] asks the candidates' vocabulary about any word of `text`: when it does
+/// not, the corrected request is the same whatever the candidates are, so it can be analyzed before
+/// them (`rank::scorer`'s lazy analysis reads this).
+pub fn consults_vocabulary(text: &str) -> bool {
+    let asked = std::cell::Cell::new(false);
+    correct_typos_with(
+        &|_| {
+            asked.set(true);
+            false
+        },
+        text,
+    );
+    asked.get()
+}
+
+/// [`correct_typos`] with `knows(word)` telling whether a candidate has the raw word.
+fn correct_typos_with(knows: &dyn Fn(&str) -> bool, text: &str) -> String {
     let lex = lexicon();
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
@@ -57,7 +77,7 @@ pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
         if word.len() < 4 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
             continue;
         }
-        if vocab.knows_word(word) || lex.vocabulary.iter().any(|(raw, _)| raw == word) {
+        if lex.vocabulary.iter().any(|(raw, _)| raw == word) {
             continue;
         }
         let stem = super::super::lexicon::stemmer().stem(word);
@@ -100,7 +120,11 @@ pub fn correct_typos(vocab: &Vocab, text: &str) -> String {
             .iter()
             .filter(|c| c.0 == candidates.first().map_or(9, |f| f.0))
             .collect();
-        if let [only] = best[..] {
+        // A word some candidate has is no typo (asked last: only a word that would be corrected
+        // depends on the candidates).
+        if let [only] = best[..]
+            && !knows(word)
+        {
             out.push_str(&text[last..start]);
             out.push_str(&only.1);
             last = i;
