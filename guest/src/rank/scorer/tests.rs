@@ -152,11 +152,14 @@ fn lazy_analysis_equals_eager_on_the_ranking_benchmark() {
         }
     }
     assert!(tasks.len() > 1000, "{}", tasks.len());
+    // Every third task (the whole set takes minutes: each task is ranked twice), each language and
+    // batch is in every third.
+    let tested: Vec<&(String, String)> = tasks.iter().step_by(3).collect();
     let mut skipped = 0;
-    for (n, (task, lang)) in tasks.iter().enumerate() {
+    for (n, (task, lang)) in tested.iter().enumerate() {
         let lang = if lang == "zh" { Lang::Zh } else { Lang::En };
-        skipped += compare(&cands, task, lang, n % 50 == 0);
+        skipped += compare(&cands, task, lang, n % 17 == 0);
     }
     // Most tasks match a few listings: most listings are left unanalyzed.
-    assert!(skipped > tasks.len() * cands.len() / 2, "{skipped}");
+    assert!(skipped > tested.len() * cands.len() / 2, "{skipped}");
 }
