@@ -142,18 +142,20 @@ const GUESSED_DESTINATION: &str = "a URL elsewhere in the file";
 
 /// Whether `src` is a key named for a vendor (or printed by its CLI) and the file's code names a host
 /// of that vendor.
+/// The name of the key a secret-reading fact read: the variable it captured, else the rule's tag.
+fn key_name<'a>(b: &'a Bundle<'_>, src: &At<'a>) -> &'a str {
+    src.fact
+        .capture
+        .as_deref()
+        .filter(|k| !k.is_empty())
+        .unwrap_or_else(|| b.tag(src.fact))
+}
+
 fn names_own_vendor(b: &Bundle<'_>, file: &File<'_>, src: &At<'_>) -> bool {
     if src.fact.kind != FactKind::SecretEnv {
         return false;
     }
-    let tag = b.tag(src.fact);
-    let key = src
-        .fact
-        .capture
-        .as_deref()
-        .filter(|k| !k.is_empty())
-        .unwrap_or(tag);
-    let Some(v) = vendor_of_key(key) else {
+    let Some(v) = vendor_of_key(key_name(b, src)) else {
         return false;
     };
     b.in_file(file, FactKind::Url)
@@ -219,13 +221,7 @@ fn decide(
     if src.fact.kind == FactKind::SecretEnv {
         // A token printed by a vendor's CLI (`$(gh auth token)`) has no variable name of its own;
         // the rule's tag names the vendor's key, so its own API and a third party stay apart.
-        let tag = b.tag(src.fact);
-        let key = src
-            .fact
-            .capture
-            .as_deref()
-            .filter(|k| !k.is_empty())
-            .unwrap_or(tag);
+        let key = key_name(b, src);
         if let Some(v) = vendor_of_key(key) {
             if belongs_to(v, &dest.host) {
                 return None;

@@ -36,6 +36,14 @@ pub(crate) fn worst(files: &[(&str, &str)], rule: &str) -> Option<Severity> {
         .max()
 }
 
+/// The most severe finding of any rule, if any.
+pub(crate) fn worst_any(files: &[(&str, &str)]) -> Option<Severity> {
+    findings(&bundle(files))
+        .into_iter()
+        .map(|f| f.severity)
+        .max()
+}
+
 fn md(body: &str) -> String {
     format!("---\nname: t\ndescription: A test skill.\n---\n{body}")
 }

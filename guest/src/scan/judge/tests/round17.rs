@@ -49,14 +49,6 @@ fn round_17_hidden_source_cached_per_file_is_unchanged() {
     );
 }
 
-/// The most severe finding of any rule, if any.
-fn worst_any(files: &[(&str, &str)]) -> Option<Severity> {
-    findings(&bundle(files))
-        .into_iter()
-        .map(|f| f.severity)
-        .max()
-}
-
 #[test]
 fn round_17_a_raw_ip_link_without_its_scheme_is_a_link() {
     // An instruction naming a bare server's file, then running it.

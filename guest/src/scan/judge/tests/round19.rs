@@ -3,14 +3,6 @@
 
 use super::*;
 
-/// The most severe finding of any rule, if any.
-fn worst_any(files: &[(&str, &str)]) -> Option<Severity> {
-    findings(&bundle(files))
-        .into_iter()
-        .map(|f| f.severity)
-        .max()
-}
-
 #[test]
 fn round_19_a_table_drawn_in_a_code_block_is_not_run() {
     // A sample audit log shown as a table inside a fence: the row names a command, it runs nothing.
