@@ -123,3 +123,80 @@ fn word_boundaries_become_ascii_ones_and_escapes_stay() {
     assert!(r.is_match("run “curl” now"));
     assert!(r.is_match("请运行curl命令"));
 }
+
+/// A rule's fast regex matches wherever its exact one does ([`RuleSet::find_on`] skips the exact
+/// regex where the fast one finds nothing): on every example line of every rule, as written and
+/// with its spaces turned into non-ASCII ones (no-break, ideographic) one at a time and all at once.
+#[test]
+fn fast_regexes_match_wherever_the_exact_ones_do() {
+    let set = RuleSet::builtin();
+    let mut lines: Vec<String> = Vec::new();
+    for line in set
+        .rules
+        .iter()
+        .flat_map(|r| r.examples_match.iter().chain(&r.no_match))
+    {
+        lines.push(line.clone());
+        for space in ['\u{a0}', '\u{3000}'] {
+            lines.push(line.replace(' ', &space.to_string()));
+            for (at, _) in line.match_indices(' ') {
+                lines.push(format!("{}{space}{}", &line[..at], &line[at + 1..]));
+            }
+        }
+    }
+    let (mut rules, mut exact_matches) = (0, 0);
+    for i in 0..set.rules.len() {
+        let (fast, differs) = set.compiled(i);
+        if !differs {
+            continue;
+        }
+        rules += 1;
+        let exact = set.exact_regex(i);
+        for line in lines.iter().filter(|l| super::has_unicode_space(l)) {
+            if exact.is_match(line.as_bytes()) {
+                exact_matches += 1;
+                assert!(
+                    fast.is_match(line.as_bytes()),
+                    "rule {}: exact regex matches {line:?}, fast one does not",
+                    set.rules[i].id
+                );
+            }
+        }
+    }
+    assert!(rules >= 5, "{rules} rules with an exact regex");
+    assert!(exact_matches >= 50, "{exact_matches} exact matches checked");
+}
+
+/// On a line with non-ASCII white space the exact regex has the last word: a match only the fast
+/// regex sees (its `\S` takes a no-break space) is no hit, one both see is.
+#[test]
+fn the_exact_regex_decides_on_spaced_lines() {
+    let set = RuleSet::from_json(
+        r#"{"rules":[{"id":"t.secret","category":"c","severity":"low","title":"t","description":"d","keywords":["key"],"pattern":"密钥\\S{0,3}key"}]}"#,
+    )
+    .unwrap();
+    assert!(
+        set.compiled(0).1,
+        "the rule's fast regex differs from its exact one"
+    );
+    let hits = |line: &str| {
+        let mut c = super::Candidates::new();
+        for k in set.keywords_in(line) {
+            set.add_candidates(line, k, &mut c);
+        }
+        set.confirm(line, false, &c)
+            .iter()
+            .map(|h| (h.start, h.end))
+            .collect::<Vec<_>>()
+    };
+    // Must match: no space in the gap, a non-ASCII space elsewhere on the line, and after a
+    // spot that only the fast regex takes, the exact regex's own match further on.
+    assert_eq!(hits("x 密钥abkey"), vec![(2, 13)]);
+    assert_eq!(hits("x\u{a0}密钥abkey"), vec![(3, 14)]);
+    assert_eq!(hits("密钥\u{3000}\u{3000}key 密钥akey"), vec![(16, 26)]);
+    // Must not match: the gap holds an ASCII, no-break or ideographic space (the fast `\S` takes
+    // the last two).
+    assert_eq!(hits("密钥ab key"), vec![]);
+    assert_eq!(hits("密钥\u{a0}key"), vec![]);
+    assert_eq!(hits("密钥a\u{3000}key"), vec![]);
+}
