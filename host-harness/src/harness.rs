@@ -29,6 +29,8 @@ mod bindings {
     });
 }
 
+#[cfg(target_os = "linux")]
+mod exe_copy;
 mod handover;
 mod memfd;
 pub mod mirror;

@@ -9,10 +9,12 @@
 //! (~550 page faults, a few ms). BENCHMARKS.md has the figures.
 //!
 //! So the first run with a writable cache directory also writes the artifact there
-//! (`embedded-<id>.cwasm`, where the id is the artifact's SHA-256 taken when the binary was built), in a
-//! background thread while the command runs; later runs map it. A read-only or absent cache
-//! directory, `--no-cache`, or a file that fails the checks below all mean the in-memory load of
-//! before: slower to start, never wrong.
+//! (`embedded-<id>.cwasm`, where the id is the artifact's SHA-256 taken when the binary was built);
+//! later runs map it. A read-only or absent cache directory, `--no-cache`, or a file that fails the
+//! checks below mean an anonymous in-memory file (`memfd`) holding the artifact, mapped the same way.
+//! Either copy is made in the kernel from the executable's own file where it can be
+//! ([`super::exe_copy`]), so a first run costs about what a warm one does. Should even the memfd fail,
+//! the artifact is loaded from memory: slower to start, never wrong.
 //!
 //! What is checked before wasmtime sees the file: its name (this build's id), that it is a regular
 //! file (not a link) of exactly the artifact's length, owned by this user and writable by no one else;
@@ -159,7 +161,9 @@ fn in_cache_dir(
 }
 
 /// Write `artifact` to `path` through a temporary file renamed into place (created `0600`). No fsync:
-/// it is a cache, and a file cut short by a crash fails the length check.
+/// it is a cache, and a file cut short by a crash fails the length check. The bytes are copied from
+/// the executable's file in the kernel where they can be ([`super::exe_copy`]): no page of the
+/// embedded artifact is touched in user space.
 #[cfg(target_os = "linux")]
 fn write(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
@@ -167,13 +171,13 @@ fn write(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> {
         .prefix(&format!(".{}.", file_name(EMBEDDED_ID)))
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    std::io::Write::write_all(&mut tmp, artifact)?;
+    super::exe_copy::fill(tmp.as_file_mut(), artifact)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
 
 /// The artifact in an anonymous in-memory file (`memfd_create`), mapped through `/proc/self/fd`: one
-/// copy, and nothing written anywhere.
+/// copy (in the kernel, from the executable's file, where it can be), and nothing written anywhere.
 #[cfg(target_os = "linux")]
 fn anonymous(engine: &Engine, artifact: &[u8]) -> Result<Component, String> {
     use std::os::fd::AsRawFd;
@@ -183,7 +187,7 @@ fn anonymous(engine: &Engine, artifact: &[u8]) -> Result<Component, String> {
     )
     .map_err(|e| format!("memfd_create: {e}"))?;
     let mut file = std::fs::File::from(fd);
-    std::io::Write::write_all(&mut file, artifact).map_err(|e| format!("memfd write: {e}"))?;
+    super::exe_copy::fill(&mut file, artifact).map_err(|e| format!("memfd write: {e}"))?;
     let path = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
     // SAFETY: the file was created by this process, is reachable by no other name, and holds the
     // artifact just written; wasmtime checks it as for `map_file`. The mapping outlives `file`.
