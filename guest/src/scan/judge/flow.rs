@@ -17,6 +17,7 @@ use scope::{Scope, ScopeLang, close};
 mod blocks;
 
 mod scope;
+use super::secrets;
 use super::{Bundle, File, Host, hosts_in};
 use crate::scan::facts::{Fact, FactKind};
 
@@ -536,13 +537,29 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         } else {
             Vec::new()
         };
-        // A request's result is the remote's answer, not what was sent: `resp = requests.post(
-        // vendor, headers={"x-api-key": key})` or `out=$(curl -H "x-api-key: $KEY" …)` does not
-        // put the key in `resp` (the request itself is judged as a sink above), so a summary posted
-        // to a chat afterwards does not carry it. Fetched code still does (`code = get(url).text`).
+        // A request that authenticates with the key is answered by the remote: `resp =
+        // requests.post(vendor, headers={"x-api-key": key})` or `out=$(curl -H "x-api-key: $KEY" …)`
+        // does not put the key in `resp` (the request itself is judged as a sink above), so a
+        // summary posted to a chat afterwards does not carry it. Only where every mention of the key
+        // sits in a header: a key in a body, a query or an upload may come back (an upload's link),
+        // and a request object (`Request(url, data=…)`) is not sent yet. Fetched code still taints.
         let answer = here
             .iter()
-            .any(|&i| facts[i].kind == FactKind::NetSend && facts[i].line == stmt.first);
+            .any(|&i| facts[i].kind == FactKind::NetSend && facts[i].line == stmt.first)
+            && !first_line.contains("Request(")
+            && {
+                let mut keys: Vec<&str> = here
+                    .iter()
+                    .filter(|&&i| is_secret_source(facts[i].kind))
+                    .filter_map(|&i| facts[i].capture.as_deref())
+                    .collect();
+                keys.extend(code::refs(text).into_iter().filter(|r| {
+                    tainted
+                        .get(*r)
+                        .is_some_and(|l| l.iter().any(|&o| is_secret_source(facts[o].kind)))
+                }));
+                !keys.is_empty() && secrets::in_header(text, &keys)
+            };
         let carried: Vec<usize> = origins
             .iter()
             .copied()
@@ -692,10 +709,28 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 .filter(|&&i| is_secret_source(facts[i].kind))
                 .map(|&i| (i, facts[i].line))
                 .collect();
+            // Lines whose request authenticates with the key (see `answer` above) pass nothing on.
+            let lines: Vec<&str> = text.split('\n').collect();
             let sends: Vec<u32> = here
                 .iter()
                 .filter(|&&i| facts[i].kind == FactKind::NetSend)
                 .map(|&i| facts[i].line)
+                .filter(|&l| {
+                    let line = lines.get((l - stmt.first) as usize).copied().unwrap_or("");
+                    let mut keys: Vec<&str> = here
+                        .iter()
+                        .filter(|&&i| facts[i].line == l && is_secret_source(facts[i].kind))
+                        .filter_map(|&i| facts[i].capture.as_deref())
+                        .collect();
+                    keys.extend(
+                        code::refs(line)
+                            .into_iter()
+                            .filter(|r| tainted.contains_key(*r)),
+                    );
+                    !line.contains("Request(")
+                        && !keys.is_empty()
+                        && secrets::in_header(line, &keys)
+                })
                 .collect();
             if !sources.is_empty() || !tainted.is_empty() {
                 let out = blocks::escaping(lang, text, stmt.first, &sources, &sends, &tainted);

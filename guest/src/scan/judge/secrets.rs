@@ -51,7 +51,7 @@ fn what(b: &Bundle<'_>, at: &At<'_>) -> String {
 
 /// Whether every mention of `names` in a request's text sits in a header (`-H "Authorization: …"`,
 /// `headers={…}`), where a service's own key belongs.
-fn in_header(text: &str, names: &[&str]) -> bool {
+pub(super) fn in_header(text: &str, names: &[&str]) -> bool {
     let mut seen = false;
     for name in names.iter().filter(|n| !n.is_empty()) {
         let mut from = 0;
