@@ -116,7 +116,8 @@ pub(super) fn hidden_instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 
 /// Instructions that weaken what the agent builds.
 pub(super) fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    let Some(s) = b.all(FactKind::Sabotage).next() else {
+    // Funds sent to the skill's wallet are judged on their own (`funds`).
+    let Some(s) = b.all(FactKind::Sabotage).find(|a| b.tag(a.fact) != "funds") else {
         return;
     };
     let text = s.text();
@@ -177,4 +178,106 @@ pub(super) fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         why,
         related,
     ));
+}
+
+/// Whether a line holds a wallet address written out: `bc1…`, `0x` and 40 hex digits, or a
+/// base58 string of 32 to 44 characters with digits and both cases (Solana and the like).
+fn address_literal(line: &str) -> bool {
+    line.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        let base58 = (32..=44).contains(&w.len())
+            && w.bytes()
+                .all(|c| c.is_ascii_alphanumeric() && !b"0OIl".contains(&c) || c == b'0')
+            && w.bytes().any(|c| c.is_ascii_digit())
+            && w.bytes().any(|c| c.is_ascii_uppercase())
+            && w.bytes().any(|c| c.is_ascii_lowercase());
+        (w.starts_with("bc1") && w.len() >= 25)
+            || (w.starts_with("0x")
+                && w.len() == 42
+                && w[2..].bytes().all(|c| c.is_ascii_hexdigit()))
+            || base58
+    })
+}
+
+/// The user's funds sent to a wallet, vault or treasury the skill names (`sabotage` facts tagged
+/// `funds`). `critical` when the skill supplies the destination ("our", "the following", an
+/// address written in the file) or hides the transfer; otherwise `high` (a vault may be one the
+/// user picked in a sentence the rule did not read).
+pub(super) fn funds(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let Some(s) = b.all(FactKind::Sabotage).find(|a| b.tag(a.fact) == "funds") else {
+        return;
+    };
+    let text = s.text().to_ascii_lowercase();
+    let named = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| matches!(w, "our" | "my" | "following" | "below" | "above"));
+    let literal = s.file.content.lines().any(address_literal);
+    let covert = b.all(FactKind::Conceal).next();
+    let sev = if named || literal || covert.is_some() {
+        Severity::Critical
+    } else {
+        Severity::High
+    };
+    let why = format!(
+        "{} ({}){}: the user's money would go to a destination the skill chose, not one the user picked. {}",
+        b.title(s.fact),
+        s.place(),
+        covert
+            .map(|c| format!(", and {} ({})", b.title(c.fact).to_lowercase(), c.place()))
+            .unwrap_or_default(),
+        if sev == Severity::Critical {
+            "Do not install this skill."
+        } else {
+            "Check whose wallet this is before following these steps."
+        }
+    );
+    let related = covert
+        .map(|c| vec![c.related("concealment")])
+        .unwrap_or_default();
+    out.push(finding(
+        "prompt_injection.funds-diversion",
+        "prompt_injection",
+        sev,
+        s,
+        why,
+        related,
+    ));
+}
+
+/// Lines after a secret read within which a request to put "them" into the reply counts.
+const READ_WINDOW: u32 = 15;
+
+/// A request to put what was read into the agent's reply (`output-request`), a few lines after
+/// the same file reads a credential store, an agent's secrets or a dotenv file: the steps hand the
+/// secrets to whoever reads the conversation. Alone the request is nothing.
+pub(super) fn read_into_reply(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    if b.any(FactKind::SecretToOutput) {
+        // `secret-to-output` already speaks for the bundle.
+        return;
+    }
+    for ask in b.all(FactKind::OutputRequest) {
+        let line = ask.fact.line;
+        let Some(read) = b
+            .in_file(ask.file, FactKind::SecretFile)
+            .filter(|r| r.fact.line <= line && line - r.fact.line <= READ_WINDOW)
+            .last()
+        else {
+            continue;
+        };
+        let why = format!(
+            "{} ({}), after {} ({}): the secrets read end up in the conversation, where others can read them. Do not install this skill.",
+            b.title(ask.fact),
+            ask.place(),
+            b.title(read.fact).to_lowercase(),
+            read.place()
+        );
+        out.push(finding(
+            "prompt_injection.secret-to-output",
+            "prompt_injection",
+            Severity::Critical,
+            ask,
+            why,
+            vec![read.related("source")],
+        ));
+        return;
+    }
 }

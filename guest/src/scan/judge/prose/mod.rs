@@ -20,6 +20,8 @@
 //!   their work to another host.
 //! - `exfiltration.secret-in-url`: a URL in instructions carrying a secret's placeholder
 //!   (`?key=<ANTHROPIC_API_KEY>`) to a host that is not the key's vendor.
+//! - `prompt_injection.funds-diversion`: the user's funds sent to a wallet, vault or treasury the
+//!   skill names.
 //! - `prompt_injection.secret-to-output` and `prompt_injection.override-user`, `…remote-instructions`:
 //!   asking for secrets in output, putting the skill above the user, following instructions fetched
 //!   at run time.
@@ -40,9 +42,11 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     sends::prose_exfil(b, &mut out);
     directives::hidden_instructions(b, &mut out);
     directives::sabotage(b, &mut out);
+    directives::funds(b, &mut out);
     phishing::phishing(b, &mut out);
     sends::secret_in_url(b, &mut out);
     directives::singles(b, &mut out);
+    directives::read_into_reply(b, &mut out);
     covert::shadowing(b, &mut out);
     let mut all: Vec<Finding> = earlier.iter().chain(b.prior).chain(&out).cloned().collect();
     covert::approval(b, &all, &mut out);
