@@ -110,6 +110,9 @@ pub enum FactKind {
     Conditional,
     /// Putting secrets into output the user or others see (reports, commit messages, URLs).
     SecretToOutput,
+    /// Telling the agent to put "them", "the contents" or "the output" into its reply (a leak when
+    /// the lines before read a secret).
+    OutputRequest,
     /// Claiming to replace one of the agent's built-in tools.
     ToolShadow,
     /// Fetching instructions from a URL and following them.
@@ -205,6 +208,7 @@ impl FactKind {
         FactKind::NoInspect,
         FactKind::Conditional,
         FactKind::SecretToOutput,
+        FactKind::OutputRequest,
         FactKind::ToolShadow,
         FactKind::RemoteInstructions,
         FactKind::OverrideUser,
@@ -262,6 +266,7 @@ const NAMES: [&str; FactKind::COUNT] = [
     "no-inspect",
     "conditional",
     "secret-to-output",
+    "output-request",
     "tool-shadow",
     "remote-instructions",
     "override-user",

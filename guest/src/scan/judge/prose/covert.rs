@@ -1,0 +1,265 @@
+//! Concealment, conditions, approvals and tool shadowing: words that keep the user from seeing
+//! what a bundle does, and the risky action that makes them dangerous.
+
+use super::super::{At, Bundle, finding, hosts_in};
+use crate::scan::content::{Finding, Related};
+use crate::scan::facts::FactKind;
+use crate::scan::hosts::HostClass;
+use crate::scan::rules::Severity;
+
+/// Facts that make concealment or a condition dangerous: the thing worth hiding.
+fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
+    if let Some((send, _)) = super::sends::prose_sends(b).into_iter().next() {
+        return Some(send.related("action"));
+    }
+    // A destructive command the bundle names (even only in a sentence, where it is graded
+    // `medium` on its own) is worth hiding and worth rushing an approval for.
+    if let Some(f) = earlier.iter().find(|f| {
+        f.severity >= Severity::High
+            || f.severity >= Severity::Medium && f.category == "destructive"
+    }) {
+        return Some(Related {
+            role: "action".into(),
+            file: f.file.clone(),
+            line: f.line,
+            evidence: f.evidence.clone(),
+        });
+    }
+    let kinds = [
+        FactKind::MemoryEdit,
+        FactKind::AgentConfigPath,
+        FactKind::AgentInstructionsPath,
+        FactKind::PermissionValue,
+        FactKind::PermissionBypass,
+        FactKind::SecretProse,
+        FactKind::SecretToOutput,
+        FactKind::RemoteInstructions,
+        FactKind::ToolShadow,
+        FactKind::OverrideUser,
+        FactKind::HiddenMarkup,
+        FactKind::Sabotage,
+        FactKind::CredentialRequest,
+        FactKind::LureRun,
+        FactKind::PasteRun,
+    ];
+    kinds
+        .iter()
+        .find_map(|k| b.all(*k).next())
+        .or_else(|| {
+            // Credential stores named next to the concealment (a tool description that asks for
+            // the SSH key "and do not mention it").
+            b.all(FactKind::SecretFile)
+                .find(|a| {
+                    matches!(
+                        b.tag(a.fact),
+                        "ssh" | "cloud" | "browser" | "wallet" | "agent-secrets" | "keyfile"
+                    )
+                })
+                .or_else(|| {
+                    b.all(FactKind::Write).find(|a| {
+                        let tag = b.tag(a.fact);
+                        super::super::agent::agent_write_tag(tag)
+                            || tag.starts_with("ssh-authorized")
+                            || a.fact.prose
+                                && matches!(
+                                    tag,
+                                    "cron" | "shell-rc" | "service" | "login-item" | "git-hook"
+                                )
+                    })
+                })
+        })
+        .map(|a| a.related("action"))
+}
+
+pub(super) fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
+    // The action is found once; a concealment on the action's own line is the action's wording,
+    // so another concealment sentence (the next one, "The author should not be told") is taken.
+    let found = risky_action(b, earlier);
+    let mut conceals = b.all(FactKind::Conceal);
+    let Some(first) = conceals.next() else {
+        return;
+    };
+    // The thing hidden must be another statement than the words hiding it; a line holding a
+    // multi-line text packed into one string (a tool description with `\n` escapes in JSON) is
+    // several statements.
+    let elsewhere = |c: &At<'_>, r: &Related| {
+        !(r.file == c.file.path && r.line == c.fact.line as usize) || c.text().contains("\\n")
+    };
+    let c = match &found {
+        Some(r) if !elsewhere(&first, r) => std::iter::once(first)
+            .chain(conceals)
+            .find(|c| elsewhere(c, r))
+            .unwrap_or(first),
+        _ => first,
+    };
+    let action = found.filter(|r| elsewhere(&c, r));
+    let (rule, sev, why) = match &action {
+        Some(a) => (
+            "prompt_injection.concealed-action",
+            Severity::Critical,
+            format!(
+                "{}, and the bundle does something worth hiding ({}:{}: {}). A skill that keeps its actions from the user is working against them: do not install it.",
+                b.title(c.fact),
+                a.file,
+                a.line,
+                a.evidence
+            ),
+        ),
+        None => (
+            "prompt_injection.concealment",
+            Severity::High,
+            format!(
+                "{}: a skill should not keep what it does from the user. Check what is being hidden.",
+                b.title(c.fact)
+            ),
+        ),
+    };
+    out.push(finding(
+        rule,
+        "prompt_injection",
+        sev,
+        c,
+        why,
+        action.into_iter().collect(),
+    ));
+}
+
+pub(super) fn conditional(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
+    let Some(c) = b.all(FactKind::Conditional).next() else {
+        return;
+    };
+    let partner = b
+        .all(FactKind::Conceal)
+        .next()
+        .map(|a| a.related("concealment"))
+        .or_else(|| risky_action(b, earlier));
+    let (sev, why) = match &partner {
+        Some(p) => (
+            Severity::Critical,
+            format!(
+                "{}, together with {}:{} ({}): an action timed for when nobody checks is a trap. Do not install this skill.",
+                b.title(c.fact),
+                p.file,
+                p.line,
+                p.evidence
+            ),
+        ),
+        None => (
+            Severity::Medium,
+            format!("{}: check what waits for that condition.", b.title(c.fact)),
+        ),
+    };
+    out.push(finding(
+        "prompt_injection.conditional-action",
+        "prompt_injection",
+        sev,
+        c,
+        why,
+        partner.into_iter().collect(),
+    ));
+}
+
+pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
+    let facts: Vec<At<'_>> = b
+        .all(FactKind::ApproveAll)
+        .chain(b.all(FactKind::NoInspect))
+        .collect();
+    let Some(first) = facts.first().copied() else {
+        return;
+    };
+    let other = facts
+        .iter()
+        .find(|a| a.fact.line != first.fact.line || a.file.path != first.file.path)
+        .map(|a| a.related("signal"));
+    let partner = other.or_else(|| risky_action(b, earlier));
+    let (sev, why) = match &partner {
+        Some(p) => (
+            Severity::Critical,
+            format!(
+                "{}, and {}:{} ({}): talking the user or agent out of reviewing what runs is how a skill gets its way. Do not install it.",
+                b.title(first.fact),
+                p.file,
+                p.line,
+                p.evidence
+            ),
+        ),
+        None => (
+            Severity::High,
+            format!(
+                "{}: approvals exist so the user sees what runs. Do not approve blindly.",
+                b.title(first.fact)
+            ),
+        ),
+    };
+    out.push(finding(
+        "prompt_injection.approval-manipulation",
+        "prompt_injection",
+        sev,
+        first,
+        why,
+        partner.into_iter().collect(),
+    ));
+}
+
+pub(super) fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let Some(s) = b.all(FactKind::ToolShadow).next() else {
+        return;
+    };
+    let route = b
+        .in_file(s.file, FactKind::Url)
+        .find(|u| {
+            hosts_in(&u.text())
+                .iter()
+                .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+        })
+        .or_else(|| {
+            // The replacement's own code sending to a suspicious place.
+            b.all(FactKind::NetSend)
+                .filter(|n| !n.fact.prose)
+                .find(|n| hosts_in(&n.text()).iter().any(|h| h.class.is_suspicious()))
+        })
+        .or_else(|| {
+            // A script of the bundle that sends requests and names a host no vendor runs (the
+            // address may sit a line away from the call).
+            b.files
+                .iter()
+                .filter(|f| {
+                    f.kind == crate::scan::content::FileKind::Code && f.facts.has(FactKind::NetSend)
+                })
+                .flat_map(|f| b.in_file(f, FactKind::Url))
+                .find(|u| {
+                    hosts_in(&u.text())
+                        .iter()
+                        .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                })
+        })
+        .or_else(|| b.all(FactKind::SecretProse).next())
+        .or_else(|| b.all(FactKind::Conceal).next());
+    let (sev, why) = match route {
+        Some(r) => (
+            Severity::Critical,
+            format!(
+                "{}, and the work is routed through {} ({}): the agent's own tools would be swapped for one that sees every request. Do not install this skill.",
+                b.title(s.fact),
+                r.place(),
+                r.evidence()
+            ),
+        ),
+        None => (
+            Severity::High,
+            format!(
+                "{}: a skill should add tools, not claim the agent's built-in ones are gone.",
+                b.title(s.fact)
+            ),
+        ),
+    };
+    let related = route.map(|r| vec![r.related("route")]).unwrap_or_default();
+    out.push(finding(
+        "prompt_injection.tool-shadowing",
+        "prompt_injection",
+        sev,
+        s,
+        why,
+        related,
+    ));
+}

@@ -1,0 +1,285 @@
+//! Install lures: prose that gets the user to install something, judged by its signals within a
+//! stretch of text (`supply_chain.install-lure`).
+
+use super::super::{At, Bundle, finding, hosts_in};
+use crate::scan::content::{Finding, Related};
+use crate::scan::facts::FactKind;
+use crate::scan::hosts::HostClass;
+use crate::scan::rules::Severity;
+
+/// Lines within which lure signals count together.
+const LURE_WINDOW: u32 = 25;
+
+/// Executable or archive downloads (a link to one of these from an unknown host is a lure signal).
+const PAYLOAD_EXTENSIONS: &[&str] = &[
+    ".exe",
+    ".dmg",
+    ".pkg",
+    ".msi",
+    ".zip",
+    ".rar",
+    ".7z",
+    ".appimage",
+    ".scr",
+    ".bat",
+    ".cmd",
+    ".command",
+    ".hta",
+    ".jar",
+    ".apk",
+    ".ps1",
+    ".vbs",
+    ".lnk",
+    ".iso",
+    ".tar.gz",
+    ".tgz",
+    ".deb",
+    ".rpm",
+];
+
+/// Whether a prose line names an executable or archive file (`download `Helper.dmg` from …`): the
+/// link next to it need not end in the file's name for the download to be that file.
+fn names_payload(text: &str) -> bool {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '*' | ','))
+        .filter(|w| !w.contains("://"))
+        .map(|w| {
+            w.trim_end_matches(['.', ':', ';', '!', '?'])
+                .to_ascii_lowercase()
+        })
+        .any(|w| {
+            PAYLOAD_EXTENSIONS
+                .iter()
+                .any(|e| w.len() > e.len() && w.ends_with(e))
+        })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Weight {
+    Weak,
+    Medium,
+    Strong,
+}
+
+struct Signal<'a> {
+    at: At<'a>,
+    weight: Weight,
+    /// Distinct signals count once each.
+    kind: &'static str,
+    what: String,
+}
+
+fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<Signal<'a>> {
+    let mut out = Vec::new();
+    let table: &[(FactKind, Weight, &str)] = &[
+        (
+            FactKind::PasswordArchive,
+            Weight::Strong,
+            "password-archive",
+        ),
+        (FactKind::PasteRun, Weight::Strong, "paste-run"),
+        (FactKind::SocialDownload, Weight::Strong, "social-download"),
+        (FactKind::PrivilegeGrant, Weight::Medium, "privilege"),
+        (FactKind::LureRun, Weight::Weak, "run"),
+        (FactKind::LurePrereq, Weight::Weak, "prerequisite"),
+    ];
+    for (kind, weight, name) in table {
+        for at in b.in_file(file, *kind) {
+            // A password handed over without an archive word on its line: only next to a strong
+            // signal (the archive's link is usually the line above).
+            let value_only = b.tag(at.fact) == "value-only";
+            out.push(Signal {
+                at,
+                weight: if value_only { Weight::Medium } else { *weight },
+                kind: if value_only { "password-value" } else { name },
+                what: b.title(at.fact).to_lowercase(),
+            });
+        }
+    }
+    for at in b.in_file(file, FactKind::AvBypass) {
+        let strong = b.tag(at.fact) == "av";
+        out.push(Signal {
+            at,
+            weight: if strong {
+                Weight::Strong
+            } else {
+                Weight::Medium
+            },
+            kind: if strong { "antivirus" } else { "gatekeeper" },
+            what: b.title(at.fact).to_lowercase(),
+        });
+    }
+    for at in b.in_file(file, FactKind::ApproveAll) {
+        out.push(Signal {
+            at,
+            weight: Weight::Medium,
+            kind: "approve-all",
+            what: b.title(at.fact).to_lowercase(),
+        });
+    }
+    // Links count in prose; in code only on a line that fetches, runs or sends.
+    let acting = |line: u32| {
+        file.facts.facts.iter().any(|f| {
+            f.line == line
+                && matches!(
+                    f.kind,
+                    FactKind::Download
+                        | FactKind::FetchToValue
+                        | FactKind::PipeExec
+                        | FactKind::RunFile
+                )
+        })
+    };
+    let quoted = |a: &At<'_>| a.fact.prose && a.text().trim_start().starts_with('>');
+    // A code block of a document holding nothing but a link shows the user an address to open.
+    let lone = |a: &At<'_>| a.text().trim() == a.matched().trim();
+    for at in b
+        .in_file(file, FactKind::Url)
+        .filter(|a| (a.fact.prose || acting(a.fact.line) || lone(a)) && !quoted(a))
+    {
+        // A link written without its scheme (`pastebin.com/raw/…`) names its host in the capture.
+        let bare = (b.tag(at.fact) == "bare")
+            .then_some(at.fact.capture.as_deref())
+            .flatten()
+            .and_then(|c| hosts_in(&format!("https://{c}")).into_iter().next());
+        let hosts = match bare {
+            Some(h) => vec![h],
+            None if b.tag(at.fact) == "bare" => Vec::new(),
+            None => hosts_in(&at.text()),
+        };
+        for h in hosts {
+            let path = h.path.to_ascii_lowercase();
+            // A sentence's punctuation after the link is not part of the file name.
+            let path = path
+                .split(['?', '#'])
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(['.', ',', ';', ':', ')', '!', '"', '\'', '`']);
+            if h.class.is_suspicious() {
+                // A brand worn only as a subdomain of another company's domain (a partner's
+                // endpoint named after the agent) is a weaker sign than a disguise in the name that
+                // was registered, a raw IP, a paste site or a tunnel.
+                let weak_lookalike = h.class == HostClass::Lookalike
+                    && crate::scan::hosts::brand_only_in_subdomain(&h.host);
+                out.push(Signal {
+                    at,
+                    weight: if weak_lookalike {
+                        Weight::Medium
+                    } else {
+                        Weight::Strong
+                    },
+                    kind: "suspicious-link",
+                    what: format!("a link to {} ({})", h.host, h.class.phrase()),
+                });
+            } else if h.class == HostClass::Unknown
+                && (PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+                    || at.fact.prose && names_payload(&at.text()))
+            {
+                out.push(Signal {
+                    at,
+                    weight: Weight::Medium,
+                    kind: "payload-link",
+                    what: format!(
+                        "a download of an executable or archive from {} (not a known vendor)",
+                        h.host
+                    ),
+                });
+            }
+        }
+    }
+    out.sort_by_key(|s| s.at.fact.line);
+    out
+}
+
+pub(super) fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    // Lures are prose for people: SKILL.md, references, text assets (scripts are judged as code).
+    for file in b
+        .files
+        .iter()
+        .filter(|f| f.kind != crate::scan::content::FileKind::Code)
+    {
+        let signals = lure_signals(b, file);
+        if signals.iter().all(|s| s.weight < Weight::Strong)
+            && signals
+                .iter()
+                .filter(|s| s.weight == Weight::Medium)
+                .count()
+                < 2
+        {
+            continue;
+        }
+        // The best window of LURE_WINDOW lines.
+        let mut best: Option<(Severity, usize, usize)> = None;
+        for i in 0..signals.len() {
+            let mut kinds: Vec<(&str, Weight)> = Vec::new();
+            let mut j = i;
+            while j < signals.len()
+                && signals[j].at.fact.line <= signals[i].at.fact.line + LURE_WINDOW
+            {
+                if !kinds.iter().any(|(k, _)| *k == signals[j].kind) {
+                    kinds.push((signals[j].kind, signals[j].weight));
+                }
+                j += 1;
+            }
+            let strong = kinds.iter().filter(|(_, w)| *w == Weight::Strong).count();
+            let medium = kinds.iter().filter(|(_, w)| *w == Weight::Medium).count();
+            let weak = kinds.iter().filter(|(_, w)| *w == Weight::Weak).count();
+            let has = |k: &str| kinds.iter().any(|(n, _)| *n == k);
+            // An executable from an unknown host, and the protection that would stop it turned
+            // off for it: the macOS/Windows dropper shape even without a strong word.
+            let dropper = has("payload-link") && (has("gatekeeper") || has("antivirus"));
+            let sev = if strong >= 2 || strong == 1 && medium + weak >= 1 || dropper {
+                Severity::Critical
+            } else if strong == 1 || medium >= 2 && weak >= 1 {
+                Severity::High
+            } else {
+                continue;
+            };
+            if best.is_none_or(|(s, a, z)| sev > s || sev == s && j - i > z - a) {
+                best = Some((sev, i, j));
+            }
+        }
+        let Some((sev, i, j)) = best else { continue };
+        let window = &signals[i..j];
+        let head = window
+            .iter()
+            .max_by_key(|s| (s.weight, std::cmp::Reverse(s.at.fact.line)))
+            .map(|s| s.at)
+            .unwrap_or(window[0].at);
+        let mut seen: Vec<&str> = Vec::new();
+        let mut whats = Vec::new();
+        let mut related: Vec<Related> = Vec::new();
+        for s in window {
+            if seen.contains(&s.kind) {
+                continue;
+            }
+            seen.push(s.kind);
+            whats.push(format!("{} ({})", s.what, s.at.place()));
+            if s.at.fact.line != head.fact.line {
+                related.push(s.at.related("signal"));
+            }
+        }
+        let why = format!(
+            "Install instructions with {}: {}. {}",
+            if sev == Severity::Critical {
+                "the marks of a malware lure"
+            } else {
+                "a mark of a malware lure"
+            },
+            whats.join("; "),
+            if sev == Severity::Critical {
+                "Real tools ship through package managers or their vendor's site; password-protected archives, paste-and-run steps and turning protection off are how infostealers are delivered. Do not follow these steps."
+            } else {
+                "Check where this software comes from before following these steps."
+            }
+        );
+        related.truncate(6);
+        out.push(finding(
+            "supply_chain.install-lure",
+            "supply_chain",
+            sev,
+            head,
+            why,
+            related,
+        ));
+    }
+}

@@ -1,0 +1,57 @@
+//! Attacks written in words.
+//!
+//! One file per family: `lure` (install lures), `sends` (prose sends, secrets in URLs), `covert`
+//! (concealment, conditions, approvals, tool shadowing), `directives` (single directives, hidden
+//! markup, sabotage), `phishing` (credential requests).
+//!
+//! - `supply_chain.install-lure`: prose that gets the user to install something, judged by its
+//!   signals within a stretch of text: a password-protected archive, pasting into a terminal, turning
+//!   off antivirus or Gatekeeper, software from a chat group, links to raw IPs, paste sites, tunnels
+//!   or executables from unknown hosts, broad grants (Full Disk Access, administrator), next to
+//!   "download and run" and "before using" wording. Two signals, one of them strong: `critical`.
+//! - `prompt_injection.concealed-action`: words that keep something from the user, in a bundle that
+//!   does something worth hiding (any other high finding, writes to the agent's files, secrets asked
+//!   for, remote instructions); alone, `prompt_injection.concealment` (`high`).
+//! - `prompt_injection.conditional-action`: an action delayed or hidden behind a condition (when the
+//!   user is away, after review passes), with concealment or another suspicious finding.
+//! - `prompt_injection.approval-manipulation`: talking the user or agent into approving everything
+//!   or into not reading what runs.
+//! - `prompt_injection.tool-shadowing`: claiming the agent's built-in tools are replaced, routing
+//!   their work to another host.
+//! - `exfiltration.secret-in-url`: a URL in instructions carrying a secret's placeholder
+//!   (`?key=<ANTHROPIC_API_KEY>`) to a host that is not the key's vendor.
+//! - `prompt_injection.funds-diversion`: the user's funds sent to a wallet, vault or treasury the
+//!   skill names.
+//! - `prompt_injection.secret-to-output` and `prompt_injection.override-user`, `…remote-instructions`:
+//!   asking for secrets in output, putting the skill above the user, following instructions fetched
+//!   at run time.
+
+mod covert;
+mod directives;
+mod lure;
+mod phishing;
+mod sends;
+
+use super::Bundle;
+use crate::scan::content::Finding;
+
+/// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
+pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    lure::lure(b, &mut out);
+    sends::prose_exfil(b, &mut out);
+    directives::hidden_instructions(b, &mut out);
+    directives::sabotage(b, &mut out);
+    directives::funds(b, &mut out);
+    phishing::phishing(b, &mut out);
+    sends::secret_in_url(b, &mut out);
+    directives::singles(b, &mut out);
+    directives::read_into_reply(b, &mut out);
+    covert::shadowing(b, &mut out);
+    let mut all: Vec<Finding> = earlier.iter().chain(b.prior).chain(&out).cloned().collect();
+    covert::approval(b, &all, &mut out);
+    all.extend(out.iter().cloned());
+    covert::concealment(b, &all, &mut out);
+    covert::conditional(b, &all, &mut out);
+    out
+}
