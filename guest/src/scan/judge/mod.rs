@@ -92,7 +92,34 @@ pub struct Host {
 
 /// Every destination in a text: `scheme://host` URLs, `user@host:` (scp, rsync, git) and bare
 /// IPv4 addresses (ping, nc, dig), in order.
+///
+/// Remembered per text (the judge asks about one fact's text from several rules; on ordinary
+/// text this was 17,700 calls per 12.6 MB at ~13,600 instructions each): the answer depends on the
+/// text alone. At most [`HOSTS_MEMO`] texts are kept; past that the memory starts over.
 pub fn hosts_in(text: &str) -> Vec<Host> {
+    use std::cell::RefCell;
+    thread_local! {
+        static MEMO: RefCell<rustc_hash::FxHashMap<String, Vec<Host>>> = RefCell::default();
+    }
+    if let Some(found) = MEMO.with(|m| m.borrow().get(text).cloned()) {
+        return found;
+    }
+    let found = find_hosts(text);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= HOSTS_MEMO {
+            m.clear();
+        }
+        m.insert(text.to_owned(), found.clone());
+    });
+    found
+}
+
+/// How many texts [`hosts_in`] remembers.
+const HOSTS_MEMO: usize = 1024;
+
+/// [`hosts_in`], worked out.
+fn find_hosts(text: &str) -> Vec<Host> {
     let mut out = Vec::new();
     for (s, e) in urls_in(text) {
         let url = &text[s..e];
@@ -179,6 +206,13 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
 /// Hosts named as a request option rather than in a URL: `hostname: 'api.x.example'` (Node's
 /// `https.request`), `host="x.example"`, `HTTPSConnection("x.example")`.
 fn option_hosts(text: &str, out: &mut Vec<Host>) {
+    // Every key holds `host` or `Connection(` (one search each instead of four).
+    let b = text.as_bytes();
+    if memchr::memmem::find(b, b"host").is_none()
+        && memchr::memmem::find(b, b"Connection(").is_none()
+    {
+        return;
+    }
     for key in ["hostname", "host", "HTTPSConnection(", "HTTPConnection("] {
         let mut from = 0;
         while let Some(i) = text[from..].find(key).map(|i| i + from) {
