@@ -558,9 +558,6 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 // Rules that matched either line on its own already stated their fact there.
                 let mut both = p_cands;
                 both.union(&candidates);
-                // The window may start inside a word, and the joined text has a space where
-                // the file has a line break: word starts are not the file's.
-                both.any_word_start();
                 for h in &hits {
                     both.remove(h.rule);
                 }

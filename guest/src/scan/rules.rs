@@ -174,9 +174,8 @@ pub struct RuleSet {
     non_ascii: RuleBits,
     /// For each pattern of the automaton, its number as a required fragment, if it is one.
     fragment: Vec<Option<u16>>,
-    /// For each rule, its required groups as fragment numbers ([`super::literals`]), with
-    /// [`WORD_START`] set for a fragment that must occur at a word start: the regex runs on a line
-    /// only when every group has a fragment there.
+    /// For each rule, its required groups as fragment numbers ([`super::literals`]): the regex
+    /// runs on a line only when every group has a fragment there.
     required: Vec<Vec<Vec<u16>>>,
     /// Each rule's pattern as parsed for the required fragments, and whether it has Unicode
     /// semantics ([`parse_line`]): the rule's regex and its ASCII twin are compiled from it, so a
@@ -266,11 +265,6 @@ impl RuleBits {
 /// further groups are not checked (which only costs time).
 pub const MAX_FRAGMENTS: usize = 1024;
 
-/// The bit of a required fragment's number ([`RuleSet::required`]) that says it must occur at a
-/// word start.
-const WORD_START: u16 = 1 << 15;
-const _: () = assert!(MAX_FRAGMENTS <= WORD_START as usize);
-
 /// A set of required fragments (by number), one bit each: those that occur on a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FragmentBits([u64; MAX_FRAGMENTS / 64]);
@@ -298,8 +292,6 @@ impl FragmentBits {
 pub struct Candidates {
     pub rules: RuleBits,
     pub seen: FragmentBits,
-    /// The fragments that occur at a word start ([`super::literals::at_word_start`]).
-    pub seen_word: FragmentBits,
 }
 
 impl Candidates {
@@ -316,15 +308,6 @@ impl Candidates {
         for (w, o) in self.seen.0.iter_mut().zip(&other.seen.0) {
             *w |= o;
         }
-        for (w, o) in self.seen_word.0.iter_mut().zip(&other.seen_word.0) {
-            *w |= o;
-        }
-    }
-
-    /// Count every fragment seen as seen at a word start: for text that is not the file's own
-    /// (a window cut out of two joined lines may start inside a word).
-    pub fn any_word_start(&mut self) {
-        self.seen_word = self.seen.clone();
     }
 
     pub fn remove(&mut self, rule: usize) {
@@ -592,14 +575,13 @@ impl RuleSet {
             for group in super::literals::groups_for(&hir, &r.keywords) {
                 let mut numbers = Vec::with_capacity(group.len());
                 for f in group {
-                    let p = intern(&f.text, &mut patterns, &mut keyword_rules, &mut word_rules);
+                    let p = intern(&f, &mut patterns, &mut keyword_rules, &mut word_rules);
                     fragment.resize(patterns.len(), None);
                     if fragment[p].is_none() && fragments < MAX_FRAGMENTS {
                         fragment[p] = Some(fragments as u16);
                         fragments += 1;
                     }
                     match fragment[p] {
-                        Some(number) if f.word_start => numbers.push(number | WORD_START),
                         Some(number) => numbers.push(number),
                         // Out of numbers: the group is not checked (the regex decides).
                         None => {
@@ -902,9 +884,6 @@ impl RuleSet {
     ) {
         if let Some(f) = self.fragment[keyword] {
             out.seen.insert(f);
-            if super::literals::at_word_start(text.as_bytes(), start) {
-                out.seen_word.insert(f);
-            }
         }
         out.rules.union(&self.keyword_rules[keyword]);
         let words = &self.word_rules[keyword];
@@ -917,21 +896,6 @@ impl RuleSet {
                 out.rules.union(words);
             }
         }
-    }
-
-    /// Whether every required group of rule `i` has a fragment among `candidates`' (at a word start
-    /// where the group says so): else its regex cannot match.
-    pub(crate) fn required_present(&self, i: usize, candidates: &Candidates) -> bool {
-        let present = |group: &Vec<u16>| {
-            group.iter().any(|&f| {
-                if f & WORD_START != 0 {
-                    candidates.seen_word.contains(f & !WORD_START)
-                } else {
-                    candidates.seen.contains(f)
-                }
-            })
-        };
-        self.required[i].iter().all(present)
     }
 
     /// Add the rules that have a keyword outside ASCII (for a line that is not plain ASCII).
@@ -982,7 +946,8 @@ impl RuleSet {
         for i in candidates.iter_and(scope) {
             // A required word is missing: the regex cannot match (the common case on prose that
             // mentions a rule's keyword in passing).
-            if !self.required_present(i, candidates) {
+            let present = |group: &Vec<u16>| group.iter().any(|&f| candidates.seen.contains(f));
+            if !self.required[i].iter().all(present) {
                 continue;
             }
             let found = if ascii {
