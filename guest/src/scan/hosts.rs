@@ -393,36 +393,7 @@ fn lists_of(host: &str, path: &str) -> u16 {
 
 /// The class of a host (lower-case, as [`split_url`] gives it), with the URL's path for the lists
 /// that name path prefixes (`raw.githubusercontent.com/Homebrew/`).
-///
-/// Remembered per host and path (ordinary text names the same few hosts over and over; a lookup
-/// walks the lists once per label suffix and the brands once per label, ~3,900 instructions).
-/// At most [`CLASS_MEMO`] pairs are kept; past that the memory starts over.
 pub fn classify(host: &str, path: &str) -> HostClass {
-    use std::cell::RefCell;
-    thread_local! {
-        static MEMO: RefCell<rustc_hash::FxHashMap<(String, String), HostClass>> =
-            RefCell::default();
-    }
-    let key = (host.to_owned(), path.to_owned());
-    if let Some(&class) = MEMO.with(|m| m.borrow().get(&key).copied()).as_ref() {
-        return class;
-    }
-    let class = classify_uncached(host, path);
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= CLASS_MEMO {
-            m.clear();
-        }
-        m.insert(key, class);
-    });
-    class
-}
-
-/// How many (host, path) pairs [`classify`] remembers.
-const CLASS_MEMO: usize = 4096;
-
-/// [`classify`], worked out.
-fn classify_uncached(host: &str, path: &str) -> HostClass {
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     if let Some([a, b, ..]) = ipv4(bare) {
         let local = a == 127

@@ -92,34 +92,7 @@ pub struct Host {
 
 /// Every destination in a text: `scheme://host` URLs, `user@host:` (scp, rsync, git) and bare
 /// IPv4 addresses (ping, nc, dig), in order.
-///
-/// Remembered per text (the judge asks about one fact's text from several rules; on ordinary
-/// text this was 17,700 calls per 12.6 MB at ~13,600 instructions each): the answer depends on the
-/// text alone. At most [`HOSTS_MEMO`] texts are kept; past that the memory starts over.
 pub fn hosts_in(text: &str) -> Vec<Host> {
-    use std::cell::RefCell;
-    thread_local! {
-        static MEMO: RefCell<rustc_hash::FxHashMap<String, Vec<Host>>> = RefCell::default();
-    }
-    if let Some(found) = MEMO.with(|m| m.borrow().get(text).cloned()) {
-        return found;
-    }
-    let found = find_hosts(text);
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= HOSTS_MEMO {
-            m.clear();
-        }
-        m.insert(text.to_owned(), found.clone());
-    });
-    found
-}
-
-/// How many texts [`hosts_in`] remembers.
-const HOSTS_MEMO: usize = 1024;
-
-/// [`hosts_in`], worked out.
-fn find_hosts(text: &str) -> Vec<Host> {
     let mut out = Vec::new();
     for (s, e) in urls_in(text) {
         let url = &text[s..e];
