@@ -57,6 +57,7 @@ mod round16;
 mod round17;
 mod round18;
 mod round19;
+mod round21;
 mod scopes;
 mod secrets;
 
