@@ -341,10 +341,26 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     let rules = RuleSet::builtin();
     let mut out: Vec<Finding> = bundle.notes.iter().map(note_finding).collect();
     let mut scanned = Vec::new();
+    // The skill's own folder: its declared name and the bundle's (the folder it is installed in).
+    let declared = bundle
+        .files
+        .iter()
+        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+        .and_then(|f| f.content.as_deref())
+        .and_then(super::judge::declared_name);
+    let own: Vec<String> = declared
+        .iter()
+        .chain([&bundle.name])
+        .map(|n| own_folder(n))
+        .filter(|n| !n.is_empty())
+        .collect();
     for f in &bundle.files {
         structural(f, &mut out);
         if let (EntryKind::Text, Some(text)) = (f.kind, &f.content) {
             let mut scan = scan_file(rules, &f.path, text);
+            if !own.is_empty() {
+                drop_own_storage(rules, text, &own, &mut scan);
+            }
             out.append(&mut scan.findings);
             scanned.push((f.path.as_str(), text.as_str(), scan.facts));
         }
@@ -377,6 +393,84 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     }
     sort_findings(&mut out);
     out
+}
+
+/// A skill name as a folder name compares: its ASCII letters and digits, lower-cased
+/// (`claw-clash` and `clawclash` are one name). Empty when shorter than four.
+fn own_folder(name: &str) -> String {
+    let n: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if n.len() < 4 { String::new() } else { n }
+}
+
+/// Whether `line` names the skill's own folder in an agent's skills directory
+/// (`~/.openclaw/workspace/skills/<its name>/.token`): where a skill keeps its own token or
+/// settings. `own` holds [`own_folder`] of the skill's names.
+fn names_own_folder(line: &str, own: &[String]) -> bool {
+    line.match_indices("skills/").any(|(i, m)| {
+        let seg = line[i + m.len()..]
+            .split(|c: char| c == '/' || c == '"' || c == '\'' || c.is_whitespace())
+            .next()
+            .unwrap_or("");
+        let seg = own_folder(seg);
+        own.contains(&seg)
+    })
+}
+
+/// A skill's own folder under an agent's skills directory is its own storage, not the agent's
+/// credential store: the agent-secrets rule's finding and fact on a line naming only that folder
+/// are dropped (the token it saved there and sends to its own service is its job). A line that
+/// also names the agent's own `.env`, `auth.json`, `openclaw.json` or credentials keeps both, and
+/// so does another skill's folder.
+fn drop_own_storage(
+    rules: &RuleSet,
+    text: &str,
+    own: &[String],
+    scan: &mut super::content::FileScan,
+) {
+    // The agent-secrets rule, and the agent-workspace read (`.openclaw/workspace`) the same path
+    // matches.
+    const RULES: [&str; 2] = ["exfiltration.other-agent-secrets", "source.agent-memory"];
+    let agent_store = |line: &str| {
+        let l = crate::ascii_lowered(line);
+        ["/.env", "auth.json", "openclaw.json", "credentials"]
+            .iter()
+            .any(|w| l.contains(w))
+    };
+    // Every other word of the line: the agent's own stores named beside the skill's folder; and no
+    // way out of the folder or into the agent's memory anywhere on it.
+    let own_only = |line: &str| {
+        let l = crate::ascii_lowered(line);
+        names_own_folder(line, own)
+            && !l.contains("..")
+            && ![
+                "memory.md",
+                "soul.md",
+                "user.md",
+                "identity.md",
+                "history.jsonl",
+            ]
+            .iter()
+            .any(|w| l.contains(w))
+            && !line
+                .split(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+                .filter(|w| !names_own_folder(w, own))
+                .any(agent_store)
+    };
+    scan.findings.retain(|f| {
+        !RULES.contains(&f.rule_id.as_str())
+            || !text
+                .lines()
+                .nth(f.line.saturating_sub(1))
+                .is_some_and(own_only)
+    });
+    scan.facts.retain(|fact| {
+        !RULES.contains(&rules.rules[fact.rule as usize].id.as_str())
+            || !own_only(&super::facts::logical_text(text, fact.start, fact.end))
+    });
 }
 
 /// Pass two over the scanned text files (path, text, facts): the judge's findings, appended to

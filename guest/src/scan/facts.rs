@@ -357,6 +357,15 @@ impl FileFacts {
     pub fn has(&self, kind: FactKind) -> bool {
         self.counts.get(kind as usize).is_some_and(|n| *n > 0)
     }
+
+    /// Keep only the facts `keep` accepts (the per-kind counts follow).
+    pub fn retain(&mut self, mut keep: impl FnMut(&Fact) -> bool) {
+        self.facts.retain(|f| keep(f));
+        self.counts.iter_mut().for_each(|n| *n = 0);
+        for f in &self.facts {
+            self.counts[f.kind as usize] += 1;
+        }
+    }
 }
 
 /// The text a logical line was matched on: the file's bytes in `start..end`, with each line

@@ -176,6 +176,19 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if handover.is_some() {
                 sev = Severity::Critical;
             }
+            // The installer of the tool the skill is named after, from that tool's own https site
+            // (`acme-sh-ssl` running `curl https://get.acme.sh | sh`): the skill's job, graded like
+            // a vendor's installer. Only an unknown host still graded `high` here: a brand
+            // lookalike, plain http, a paste site or a raw address is not lowered.
+            let own_tool = sev == Severity::High
+                && host.as_ref().is_some_and(|h| {
+                    h.class == HostClass::Unknown
+                        && h.url.starts_with("https://")
+                        && super::installer_named_after(&h.host, &b.name_words())
+                });
+            if own_tool {
+                sev = Severity::Medium;
+            }
             let why = format!(
                 "This line runs code fetched {from} without saving or checking it first ({}){}. {}",
                 b.title(at.fact).to_lowercase(),
@@ -183,6 +196,8 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                     ", with administrator rights or the script execution policy bypassed just before".to_string()
                 } else if hidden {
                     ", in a hidden window".to_string()
+                } else if own_tool {
+                    ", the installer site of the tool the skill is named after".to_string()
                 } else if let Some(h) = &handover {
                     format!(
                         ", and the skill has the user hand an account password (`{}`) to a command at {}: passwords given to a program from a host nobody vouches for are credentials handed over",

@@ -293,6 +293,65 @@ impl<'a> Bundle<'a> {
     pub fn title(&self, fact: &Fact) -> &str {
         &self.rules.rules[fact.rule as usize].title
     }
+
+    /// The words of the skill's name (SKILL.md's frontmatter `name`, split at every character that
+    /// is not a letter or digit, lower-cased, four characters or more): `acme-sh-ssl` gives `acme`.
+    pub fn name_words(&self) -> Vec<String> {
+        self.files
+            .iter()
+            .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+            .and_then(|f| declared_name(f.content))
+            .map(|n| name_words(&n))
+            .unwrap_or_default()
+    }
+}
+
+/// SKILL.md's frontmatter `name`; when the frontmatter does not parse as a whole (a registry
+/// skill's JSON-escaped emoji in its metadata), the `name:` line of the frontmatter block.
+pub fn declared_name(text: &str) -> Option<String> {
+    crate::validate::frontmatter_name(text).or_else(|| {
+        let mut lines = text.lines();
+        if lines.next()?.trim_end() != "---" {
+            return None;
+        }
+        lines
+            .take_while(|l| l.trim_end() != "---")
+            .find_map(|l| l.strip_prefix("name:"))
+            .map(|v| v.trim().trim_matches(|c| c == '"' || c == '\'').to_string())
+            .filter(|v| !v.is_empty())
+    })
+}
+
+/// The words of a skill name: split at every character that is not an ASCII letter or digit,
+/// lower-cased, four characters or more (shorter ones, `sh`, `ai`, `cli`, name too little).
+pub fn name_words(name: &str) -> Vec<String> {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 4)
+        .map(|w| w.to_ascii_lowercase())
+        .collect()
+}
+
+/// Whether `host` is shaped like a tool's own installer site and its registered name is one of
+/// `words`: the label before the last (`acme` in `get.acme.sh`, `atuin` in `setup.atuin.sh`), on
+/// the bare domain or under an installer label (`get.`, `setup.`, `install.`, `sh.`, `download.`,
+/// `dl.`). A skill named after a tool that installs the tool from the tool's own site is doing
+/// its job, like a vendor's key sent to the vendor.
+pub fn installer_named_after(host: &str, words: &[String]) -> bool {
+    let labels: Vec<&str> = host.split('.').collect();
+    let n = labels.len();
+    if !(2..=3).contains(&n) {
+        return false;
+    }
+    if n == 3
+        && !matches!(
+            labels[0].to_ascii_lowercase().as_str(),
+            "get" | "setup" | "install" | "installer" | "sh" | "download" | "downloads" | "dl"
+        )
+    {
+        return false;
+    }
+    let name = labels[n - 2].to_ascii_lowercase();
+    words.contains(&name)
 }
 
 /// Run every judge rule over a bundle's facts.
