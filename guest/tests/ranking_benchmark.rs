@@ -50,6 +50,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-12",
         "heldout-13",
         "heldout-14",
+        "heldout-15",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -81,6 +82,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-12",
         "heldout-13",
         "heldout-14",
+        "heldout-15",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -110,6 +112,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-12",
         "heldout-13",
         "heldout-14",
+        "heldout-15",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -138,6 +141,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "heldout-12",
         "heldout-13",
         "heldout-14",
+        "heldout-15",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -164,6 +168,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "heldout-12",
         "heldout-13",
         "heldout-14",
+        "heldout-15",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -192,6 +197,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "heldout-12",
         "heldout-13",
         "heldout-14",
+        "heldout-15",
     ],
     slices: &[
         ("all", 80.0, 0.835),
@@ -219,6 +225,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
         "heldout-12",
         "heldout-13",
         "heldout-14",
+        "heldout-15",
     ],
     slices: &[
         ("all", 79.5, 0.83),
@@ -246,6 +253,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
         "heldout-12",
         "heldout-13",
         "heldout-14",
+        "heldout-15",
     ],
     slices: &[
         ("all", 79.0, 0.825),
@@ -269,7 +277,13 @@ const BEFORE_HELDOUT_10: Floors = Floors {
 /// whole-page PDF->Excel converter, graded 1, takes a bank-statement export), so the older mixed
 /// floor above went from 89.0 to what was measured (88.2%).
 const BEFORE_HELDOUT_11: Floors = Floors {
-    without: &["heldout-11", "heldout-12", "heldout-13", "heldout-14"],
+    without: &[
+        "heldout-11",
+        "heldout-12",
+        "heldout-13",
+        "heldout-14",
+        "heldout-15",
+    ],
     slices: &[
         ("all", 78.0, 0.81),
         ("held-out", 75.5, 0.80),
@@ -290,7 +304,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
 /// generic-action rule and the concept map for mind maps, Gantt charts, lesson plans and mail merge,
 /// tuned on the batch): heldout-11 26/65, 0.488; whole 698/926, 0.792, 48 traps, 13 silent.
 const BEFORE_HELDOUT_12: Floors = Floors {
-    without: &["heldout-12", "heldout-13", "heldout-14"],
+    without: &["heldout-12", "heldout-13", "heldout-14", "heldout-15"],
     slices: &[
         ("all", 75.0, 0.79),
         ("held-out", 72.5, 0.77),
@@ -315,7 +329,7 @@ const BEFORE_HELDOUT_12: Floors = Floors {
 /// silent; the 926 older tasks 700 (+2), no batch lower. `rank13` (the goal phrasings grown to 402,
 /// with 168 terms): whole 740/986, 0.790, 51 traps, 16 silent; heldout-12 39/60, 0.725.
 const BEFORE_HELDOUT_13: Floors = Floors {
-    without: &["heldout-13", "heldout-14"],
+    without: &["heldout-13", "heldout-14", "heldout-15"],
     slices: &[
         ("all", 75.2, 0.79),
         ("held-out", 72.5, 0.773),
@@ -340,7 +354,7 @@ const BEFORE_HELDOUT_13: Floors = Floors {
 /// `rank14` (a source marker *from* after a making action): whole 774/1048, 0.777 (the 986 older
 /// tasks 742, 0.791; heldout-12 40/60, 0.740), heldout-13 unchanged.
 const BEFORE_HELDOUT_14: Floors = Floors {
-    without: &["heldout-14"],
+    without: &["heldout-14", "heldout-15"],
     slices: &[
         ("all", 73.8, 0.776),
         ("held-out", 71.4, 0.759),
@@ -363,20 +377,46 @@ const BEFORE_HELDOUT_14: Floors = Floors {
 /// 57 traps, 23 silent. `rank15` (问题 alone no longer a review term: 回答几个问题 in a contract
 /// drafter is no review): whole 785/1062, 0.778, 54 traps (t338, t959, t361 no longer pick a
 /// trap), 23 silent; Chinese 325/432, 0.789; heldout-14 unchanged.
-const WHOLE: Floors = Floors {
-    without: &[],
+const BEFORE_HELDOUT_15: Floors = Floors {
+    without: &["heldout-15"],
     slices: &[
-        ("all", 73.9, 0.777),
-        ("held-out", 71.5, 0.761),
+        ("all", 74.1, 0.777),
+        ("held-out", 71.7, 0.761),
         ("batch:heldout-12", 66.5, 0.741),
-        ("batch:heldout-13", 51.5, 0.55),
+        ("batch:heldout-13", 54.8, 0.574),
         ("batch:heldout-14", 71.4, 0.79),
         ("lang:en", 71.2, 0.754),
-        ("lang:zh", 75.2, 0.788),
+        ("lang:zh", 75.6, 0.788),
         ("lang:mixed", 80.6, 0.842),
     ],
     max_traps: 54,
-    max_silent_relevant: 23,
+    max_silent_relevant: 22,
+};
+
+/// The whole benchmark with the 50-task batch `heldout-15` (written on `rank16` before the ranking
+/// was changed, from the listings alone: everyday colloquial requests, 26 Chinese and 8 mixed, in
+/// the domains whose Chinese requests went silent and beside catch-alls, popular neighbours and
+/// object/action confusions; it adds no listing). The integration head 4dd7c3ac: heldout-15
+/// 34/50, NDCG@3 0.740, 3 traps, 4 silent with a right skill; whole 819/1112, 0.777, 57 traps,
+/// 27 silent. `rank16` (families of colloquial terms for seven domains; a maker's name is another
+/// action when the request asks a specific action and no making): whole 821/1112, 0.778, 57 traps,
+/// 26 silent (the 1,062 older tasks: 785 → 787, heldout-13 32 → 34, 22 silent); heldout-15
+/// unchanged. The older slices' P@1 floors above were raised to what `rank16` measures.
+const WHOLE: Floors = Floors {
+    without: &[],
+    slices: &[
+        ("all", 73.8, 0.777),
+        ("held-out", 71.5, 0.761),
+        ("batch:heldout-12", 66.5, 0.74),
+        ("batch:heldout-13", 54.8, 0.574),
+        ("batch:heldout-14", 71.4, 0.79),
+        ("batch:heldout-15", 67.9, 0.739),
+        ("lang:en", 71.3, 0.753),
+        ("lang:zh", 75.1, 0.788),
+        ("lang:mixed", 79.5, 0.837),
+    ],
+    max_traps: 57,
+    max_silent_relevant: 26,
 };
 
 /// At least this many of the 86 no-match requests stay silent (the 16 older ones: 7 before
@@ -457,7 +497,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         "the benchmark has {} tasks",
         bench.tasks.len()
     );
-    // Twelve independent evaluations of the benchmark: run them side by side.
+    // Fourteen independent evaluations of the benchmark: run them side by side.
     let floors = [
         &BEFORE_HELDOUT_3,
         &BEFORE_HELDOUT_4,
@@ -471,6 +511,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_12,
         &BEFORE_HELDOUT_13,
         &BEFORE_HELDOUT_14,
+        &BEFORE_HELDOUT_15,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {

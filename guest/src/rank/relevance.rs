@@ -66,6 +66,8 @@ pub const NAME_ACTION_MISS: f64 = 0.75;
 pub const OBJECTLESS_ACTION: f64 = 1.0;
 /// The action concept of names that only say they make something (`Chart Maker`, `docx-builder`).
 pub const GENERIC_MAKING: &str = "create";
+/// Drawing a chart: making one, for the check of a maker's name against the asked action.
+const VISUALIZE: &str = "visualize";
 /// An action when the request names no known object but other words.
 pub const UNKNOWN_OBJECT_ACTION: f64 = 0.6;
 /// The least match of a goal action that counts towards [`Match::core`]: bound to the request's
@@ -822,12 +824,21 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     // The name states another action, and neither the name nor the first sentence's main clause
     // (what the skill does) names one the request asks for: `Deck Polish` "restyles a PowerPoint"
     // is no rewriter. A name that only says it makes something (`Chart Maker`) states no other
-    // action.
+    // action, unless the request asks for a specific action and no making at all: a contract
+    // drafter (合同起草) for "check this lease before I sign" makes what the user already has.
+    // For this check only, drawing a chart (`visualize`: 画 … 柱状图) is making too.
+    let asks_other_than_making = !q
+        .actions
+        .iter()
+        .any(|&a| making(a) || lex.concepts[a].name == VISUALIZE)
+        && q.actions
+            .iter()
+            .any(|&a| !lex.concepts[a].minor && !lex.concepts[a].generic);
     let name_action_miss = q.actions.iter().any(|&a| !lex.concepts[a].minor)
         && doc
             .name_actions
             .iter()
-            .any(|&a| lex.concepts[a as usize].name != GENERIC_MAKING)
+            .any(|&a| lex.concepts[a as usize].name != GENERIC_MAKING || asks_other_than_making)
         && !doc.name_actions.iter().any(|&a| asked(a as usize))
         && !q.actions.iter().any(|&x| {
             std::iter::once(x)

@@ -207,6 +207,43 @@ fn the_name_s_action_must_be_asked_for() {
 }
 
 #[test]
+fn a_name_that_only_makes_is_another_action_when_the_request_asks_no_making() {
+    let mut v = Vocab::default();
+    let drafter = doc(
+        &mut v,
+        "Draft Agreements",
+        "Write service agreements from a template: answer a few questions, get a file to sign.",
+    );
+    // Must: a review of an agreement the user already has is not what a maker does.
+    let m = strength(
+        &mut v,
+        &drafter,
+        "review this service agreement before I sign it",
+    );
+    assert!(m.name_action_miss, "{m:?}");
+    // Must not: a request to make one is what it does.
+    let m = strength(&mut v, &drafter, "write a service agreement for my client");
+    assert!(!m.name_action_miss, "{m:?}");
+    // Must not: a maker's name stays no other action for a request with only generic verbs.
+    let charts = doc(
+        &mut v,
+        "Make Bar Charts",
+        "Make bar and line charts from spreadsheet columns.",
+    );
+    let m = strength(&mut v, &charts, "a bar chart of these spreadsheet columns");
+    assert!(!m.name_action_miss, "{m:?}");
+    // Must not: drawing a chart (`visualize`) is making one, in either language.
+    let m = strength(
+        &mut v,
+        &charts,
+        "plot the monthly totals of this spreadsheet",
+    );
+    assert!(!m.name_action_miss, "{m:?}");
+    let m = strength(&mut v, &charts, "把这个表格里每个月的数据画成柱状图");
+    assert!(!m.name_action_miss, "{m:?}");
+}
+
+#[test]
 fn typos_are_read_as_the_lexicon_word_one_edit_away() {
     let v = Vocab::default();
     assert_eq!(correct_typos(&v, "mrege pdfs"), "merge pdfs");
