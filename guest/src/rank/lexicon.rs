@@ -169,7 +169,43 @@ pub enum Piece<'a> {
 }
 
 /// Split lower-cased text into words, CJK runs and clause breaks.
-pub fn pieces(lower: &str, mut emit: impl FnMut(Piece<'_>)) {
+pub fn pieces(lower: &str, emit: impl FnMut(Piece<'_>)) {
+    if crate::is_ascii(lower) {
+        pieces_ascii(lower, emit)
+    } else {
+        pieces_chars(lower, emit)
+    }
+}
+
+/// [`pieces`] of an ASCII text (most listings): byte by byte, with the same tests on bytes (no CJK
+/// run; `char::is_whitespace` on an ASCII byte is `u8::is_ascii_whitespace` or the vertical tab).
+fn pieces_ascii(lower: &str, mut emit: impl FnMut(Piece<'_>)) {
+    let b = lower.as_bytes();
+    let mut start = None::<usize>;
+    for (i, &c) in b.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            if start.is_none() {
+                start = Some(i);
+            }
+            continue;
+        }
+        if let Some(s) = start.take() {
+            emit(Piece::Word(&lower[s..i]));
+        }
+        if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\n' | b'|') {
+            let next = b.get(i + 1);
+            if c != b'.' || next.is_none_or(|&n| n.is_ascii_whitespace() || n == 0x0b) {
+                emit(Piece::Break(matches!(c, b'.' | b'!' | b'?' | b';' | b'\n')));
+            }
+        }
+    }
+    if let Some(s) = start {
+        emit(Piece::Word(&lower[s..]));
+    }
+}
+
+/// [`pieces`] of any text, character by character.
+fn pieces_chars(lower: &str, mut emit: impl FnMut(Piece<'_>)) {
     let mut start = None::<usize>;
     let mut run_cjk = false;
     let flush = |from: usize, to: usize, cjk: bool, emit: &mut dyn FnMut(Piece<'_>)| {
@@ -484,6 +520,57 @@ impl Lexicon {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One of the two splitters.
+    type Split = fn(&str, &mut dyn FnMut(Piece<'_>));
+
+    fn split(f: Split, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        f(text, &mut |p| out.push(format!("{p:?}")));
+        out
+    }
+
+    fn by_bytes(t: &str, emit: &mut dyn FnMut(Piece<'_>)) {
+        pieces_ascii(t, emit)
+    }
+
+    fn by_chars(t: &str, emit: &mut dyn FnMut(Piece<'_>)) {
+        pieces_chars(t, emit)
+    }
+
+    #[test]
+    fn ascii_pieces_are_the_char_pieces() {
+        for t in [
+            "",
+            "merge pdf files. then zip them",
+            "v2.3 of report.xlsx: fast, small; done!",
+            "ends with a stop.",
+            "a.\tb.\x0bc.\x0cd.\re.\nf..g",
+            "tables|csv? yes",
+            "  --flag=1 (docx, pdf)\n\n",
+        ] {
+            assert_eq!(split(by_bytes, t), split(by_chars, t), "{t:?}");
+        }
+        // The split itself: a full stop inside a name is no break, before a blank it is a strong one.
+        assert_eq!(
+            split(by_bytes, "report.xlsx. ok, go"),
+            [
+                "Word(\"report\")",
+                "Word(\"xlsx\")",
+                "Break(true)",
+                "Word(\"ok\")",
+                "Break(false)",
+                "Word(\"go\")"
+            ]
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_pieces_match_on_any_ascii(t in "[ -~\t\n\x0b\x0c\r]{0,40}") {
+            proptest::prop_assert_eq!(split(by_bytes, &t), split(by_chars, &t));
+        }
+    }
 
     #[test]
     fn every_term_finds_its_concept_on_its_own() {

@@ -136,6 +136,7 @@ pub struct Vocab {
     words: StrMap<(u32, bool)>,
     /// Scratch buffers reused between texts.
     norm: String,
+    lower: String,
     spans: Vec<Span>,
     /// Token id of each concept's `@name`, once interned.
     concept_ids: Vec<Option<u32>>,
@@ -530,8 +531,18 @@ impl Vocab {
         wanted_concepts: &[bool],
     ) -> (usize, bool) {
         let wanted = |id: Option<u32>| id.is_some_and(|id| wanted_ids.binary_search(&id).is_ok());
-        let lower = crate::lowercase(text);
+        // The lower-cased text is needed only while it is normalized: a buffer reused between
+        // texts (one allocation less per text counted).
+        let mut lower = std::mem::take(&mut self.lower);
+        lower.clear();
+        if crate::is_ascii(text) {
+            lower.push_str(text);
+            lower.make_ascii_lowercase();
+        } else {
+            lower.push_str(&text.to_lowercase());
+        }
         self.normalize(&lower);
+        self.lower = lower;
         let lex = lexicon();
         let spans = std::mem::take(&mut self.spans);
         let norm = std::mem::take(&mut self.norm);
