@@ -58,7 +58,6 @@ mod round17;
 mod round18;
 mod round19;
 mod round20;
-
 mod round21;
 mod scopes;
 mod secrets;
