@@ -32,8 +32,9 @@ mod lure;
 mod phishing;
 mod sends;
 
-use super::Bundle;
+use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::Finding;
+use crate::scan::hosts::HostClass;
 
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
 pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
@@ -54,4 +55,20 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     covert::concealment(b, &all, &mut out);
     covert::conditional(b, &all, &mut out);
     out
+}
+
+/// The first host that is neither local nor a known vendor's in the `lines` lines from `at`'s on
+/// (the URL or e-mail address a sentence points to).
+fn foreign_host_near(at: &At<'_>, lines: usize) -> Option<Host> {
+    let window: String = at
+        .file
+        .content
+        .get(at.fact.start as usize..)
+        .unwrap_or("")
+        .split_inclusive('\n')
+        .take(lines)
+        .collect();
+    hosts_in(&window)
+        .into_iter()
+        .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
 }

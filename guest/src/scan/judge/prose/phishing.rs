@@ -30,19 +30,7 @@ pub(super) fn phishing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             })
             .or_else(|| {
                 // An address on the next lines ("forward both … to x@host").
-                let from = c.fact.start as usize;
-                let window: String = c
-                    .file
-                    .content
-                    .get(from..)
-                    .unwrap_or("")
-                    .split_inclusive('\n')
-                    .take(PHISH_WINDOW as usize + 1)
-                    .collect();
-                hosts_in(&window)
-                    .into_iter()
-                    .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
-                    .map(|h| (c, h))
+                super::foreign_host_near(&c, PHISH_WINDOW as usize + 1).map(|h| (c, h))
             });
         let covert = b.all(FactKind::Conceal).next();
         let (sev, why, related) = match (&dest, covert) {

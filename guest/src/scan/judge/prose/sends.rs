@@ -16,19 +16,7 @@ pub(super) fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::super::H
         .filter(|a| b.tag(a.fact) == "prose")
     {
         // The destination (a URL or an e-mail address) on this line or the next two.
-        let from = send.fact.start as usize;
-        let window: String = send
-            .file
-            .content
-            .get(from..)
-            .unwrap_or("")
-            .split_inclusive('\n')
-            .take(3)
-            .collect();
-        let dest = hosts_in(&window)
-            .into_iter()
-            .find(|h| h.class != HostClass::Local && !h.class.is_known_good());
-        if let Some(h) = dest {
+        if let Some(h) = super::foreign_host_near(&send, 3) {
             out.push((send, h));
         }
     }
