@@ -278,13 +278,15 @@ fn key_hash(key: &[u8]) -> u64 {
 
 /// Join every two of the `n` candidates whose keys of `kind` are equal; empty keys join nothing.
 ///
-/// Each key is written into one reused buffer and only its hash is kept: the candidates are sorted
-/// by hash, and only where hashes are equal (almost always because the keys are) the keys are
-/// built again and compared. Keys share long prefixes (`clawhub:skill-…`), which a string sort
-/// would compare byte by byte every time (in WebAssembly `memcmp` is a plain loop), and keeping
-/// 300,000 keys cost as many allocations. Crafted keys with equal hashes only fall back to
-/// comparing strings (sorted within their run), so this stays O(n log n) whatever the input.
-/// (`hash` is [`key_hash`]; the tests pass one under which every key collides.)
+/// Each key is written into one reused buffer and only its hash is kept, in a map from hash to the
+/// first candidate that had it; only candidates whose hash was seen before (almost always because
+/// their keys are equal) have their keys built again and compared. Keys share long prefixes
+/// (`clawhub:skill-…`), which a string sort would compare byte by byte every time (in WebAssembly
+/// `memcmp` is a plain loop), keeping 300,000 keys cost as many allocations, and sorting the
+/// 100,000 hashes of each kind cost more than the rest of the filter's dedup. Crafted keys with
+/// equal hashes only fall back to comparing strings (sorted within their hash), so this stays
+/// O(n log n) whatever the input. (`hash` is [`key_hash`]; the tests pass one under which every
+/// key collides.)
 fn link_equal<'c>(
     kind: KeyKind,
     n: usize,
@@ -293,31 +295,49 @@ fn link_equal<'c>(
     scratch: &mut String,
     hash: fn(&[u8]) -> u64,
 ) {
-    let mut order: Vec<(u64, usize)> = Vec::with_capacity(n);
+    // Hash → the first candidate with it; `u32::MAX` once it has been put in `shared`. The hashes
+    // are already hashes: the map's own hasher (Fx, unseeded) only mixes them once more.
+    let mut first: rustc_hash::FxHashMap<u64, u32> =
+        rustc_hash::FxHashMap::with_capacity_and_hasher(n, Default::default());
+    // (hash, candidate) of every candidate whose hash another one has too.
+    let mut shared: Vec<(u64, usize)> = Vec::new();
     for j in 0..n {
         dedup_key_into(kind, cand(j), scratch);
-        if !scratch.is_empty() {
-            order.push((hash(scratch.as_bytes()), j));
+        if scratch.is_empty() {
+            continue;
+        }
+        let h = hash(scratch.as_bytes());
+        match first.entry(h) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(j as u32);
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                let f = *e.get();
+                if f != u32::MAX {
+                    shared.push((h, f as usize));
+                    e.insert(u32::MAX);
+                }
+                shared.push((h, j));
+            }
         }
     }
-    order.sort_unstable();
+    drop(first);
+    shared.sort_unstable();
     let mut i = 0;
-    while i < order.len() {
-        let end = i + order[i..].partition_point(|e| e.0 == order[i].0);
-        if end - i > 1 {
-            let mut run: Vec<(String, usize)> = order[i..end]
-                .iter()
-                .map(|&(_, j)| {
-                    let mut key = String::new();
-                    dedup_key_into(kind, cand(j), &mut key);
-                    (key, j)
-                })
-                .collect();
-            run.sort_unstable();
-            for w in run.windows(2) {
-                if w[0].0 == w[1].0 {
-                    groups.union(w[0].1, w[1].1);
-                }
+    while i < shared.len() {
+        let end = i + shared[i..].partition_point(|e| e.0 == shared[i].0);
+        let mut run: Vec<(String, usize)> = shared[i..end]
+            .iter()
+            .map(|&(_, j)| {
+                let mut key = String::new();
+                dedup_key_into(kind, cand(j), &mut key);
+                (key, j)
+            })
+            .collect();
+        run.sort_unstable();
+        for w in run.windows(2) {
+            if w[0].0 == w[1].0 {
+                groups.union(w[0].1, w[1].1);
             }
         }
         i = end;
@@ -544,7 +564,9 @@ fn run_parsed(
         agent,
     );
     outcome.normalized_from = input.normalized_from;
-    Ok(outcome.to_json_text(mode, &clock))
+    let text = outcome.to_json_text(mode, &clock);
+    crate::discard(outcome);
+    Ok(text)
 }
 
 /// Run the filter for an agent whose situation is unknown (nothing is dropped for its platform).

@@ -32,6 +32,18 @@ mod adapter;
 
 pub use error::{Error, Result};
 
+/// Let go of a call's large result data (100,000 parsed candidates) without freeing it piece by
+/// piece. In the component every export call runs in a fresh instance whose memory is thrown away
+/// when the call returns (all three hosts instantiate per call; `wit/recommender.wit` states it), so
+/// freeing a million strings one by one is pure cost (6% of `filter` at 100,000 candidates, measured
+/// natively). Natively (tests, the profile helpers) the value is dropped as usual.
+pub(crate) fn discard<T>(value: T) {
+    #[cfg(target_arch = "wasm32")]
+    std::mem::forget(value);
+    #[cfg(not(target_arch = "wasm32"))]
+    drop(value);
+}
+
 /// `s.is_ascii()`, 16 bytes per step on every target: core's checks a machine word at a time, which in
 /// WebAssembly is 4 bytes (natively 8, or SSE2).
 pub fn is_ascii(s: &str) -> bool {
