@@ -181,7 +181,7 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
                     kind: "suspicious-link",
                     what: format!("a link to {} ({})", h.host, h.class.phrase()),
                 });
-            } else if release_asset(&h.host, &path) {
+            } else if release_asset(&h.host, path) {
                 // A code host serves anyone's uploads: an archive or program attached to a
                 // release of some account's repository is only as trusted as that account.
                 out.push(Signal {
