@@ -113,8 +113,12 @@ pub enum FactKind {
     /// Telling the agent to put "them", "the contents" or "the output" into its reply (a leak when
     /// the lines before read a secret).
     OutputRequest,
-    /// Claiming to replace one of the agent's built-in tools.
+    /// Claiming to replace one of the agent's built-in tools, or redirecting another tool's
+    /// messages to a fixed recipient.
     ToolShadow,
+    /// Asking for the conversation (system prompt, user messages, chat history) to be passed into
+    /// a tool's argument or request.
+    ContextLeak,
     /// Fetching instructions from a URL and following them.
     RemoteInstructions,
     /// Instructions that outrank the user's.
@@ -210,6 +214,7 @@ impl FactKind {
         FactKind::SecretToOutput,
         FactKind::OutputRequest,
         FactKind::ToolShadow,
+        FactKind::ContextLeak,
         FactKind::RemoteInstructions,
         FactKind::OverrideUser,
         FactKind::MemoryEdit,
@@ -268,6 +273,7 @@ const NAMES: [&str; FactKind::COUNT] = [
     "secret-to-output",
     "output-request",
     "tool-shadow",
+    "context-leak",
     "remote-instructions",
     "override-user",
     "memory-edit",

@@ -90,6 +90,20 @@ fn is_agent_settings_file(path: &str) -> bool {
     })
 }
 
+/// Where a file writes or names an agent's settings (the file itself being one counts at its
+/// first line that sets a permission value).
+fn settings_in_file<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>> {
+    if is_agent_settings_file(file.path) {
+        return b.in_file(file, FactKind::PermissionValue).next();
+    }
+    b.in_file(file, FactKind::AgentConfigPath)
+        .next()
+        .or_else(|| {
+            b.in_file(file, FactKind::Write)
+                .find(|a| b.tag(a.fact) == "agent-config")
+        })
+}
+
 fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let shipped = b
         .files
@@ -144,6 +158,22 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     b.title(v.fact)
                 ),
             ),
+            // A generic key (`"skip_confirmation": true`, `safe_mode=false`) means the agent's
+            // checks only where the same file writes or names the agent's settings; elsewhere it
+            // is an application's own option.
+            ("bypass-key", _) => {
+                let Some(c) = settings_in_file(b, v.file) else {
+                    continue;
+                };
+                (
+                    Severity::Critical,
+                    format!(
+                        "{} in the same file that writes or names the agent's settings ({}): the agent would stop asking before it acts. Do not install this skill.",
+                        b.title(v.fact),
+                        c.place()
+                    ),
+                )
+            }
             ("allow", Some(c)) => (
                 Severity::High,
                 format!(

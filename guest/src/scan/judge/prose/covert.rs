@@ -35,6 +35,7 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
         FactKind::SecretToOutput,
         FactKind::RemoteInstructions,
         FactKind::ToolShadow,
+        FactKind::ContextLeak,
         FactKind::OverrideUser,
         FactKind::HiddenMarkup,
         FactKind::Sabotage,

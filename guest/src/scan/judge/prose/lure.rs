@@ -53,6 +53,17 @@ fn names_payload(text: &str) -> bool {
         })
 }
 
+/// An executable or archive uploaded to a release on a code host (`github.com/<owner>/<repo>/
+/// releases/download/<tag>/<file>.zip`): the host is known, the uploader is not.
+fn release_asset(host: &str, path: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    matches!(
+        host.as_str(),
+        "github.com" | "www.github.com" | "gitlab.com" | "codeberg.org"
+    ) && path.contains("/releases/download/")
+        && PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Weight {
     Weak,
@@ -169,6 +180,18 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
                     },
                     kind: "suspicious-link",
                     what: format!("a link to {} ({})", h.host, h.class.phrase()),
+                });
+            } else if release_asset(&h.host, path) {
+                // A code host serves anyone's uploads: an archive or program attached to a
+                // release of some account's repository is only as trusted as that account.
+                out.push(Signal {
+                    at,
+                    weight: Weight::Medium,
+                    kind: "payload-link",
+                    what: format!(
+                        "an archive or program attached to a release of someone's repository on {}",
+                        h.host
+                    ),
                 });
             } else if h.class == HostClass::Unknown
                 && (PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))

@@ -59,6 +59,7 @@ mod round18;
 mod round19;
 mod round20;
 mod round21;
+mod round22;
 mod scopes;
 mod secrets;
 
