@@ -358,7 +358,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     let mut scan = FileScan::default();
     let out = &mut scan.findings;
     let mut per_rule: std::collections::BTreeMap<usize, usize> = Default::default();
-    let mut in_fence: Option<&str> = None;
+    let mut in_fence: Option<crate::scan::markdown::Fence> = None;
     // CommonMark indented code blocks (four spaces after a blank line, no fence): the state of the
     // Markdown block structure that decides them ([`IndentedCode`]).
     let mut indented = super::markdown::IndentedCode::default();
@@ -456,15 +456,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         }
         if kind == FileKind::Markdown {
             let trimmed = line.trim_start();
-            let fence = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
-            if let Some(f) = fence
-                && !in_indented_code
-            {
-                in_fence = match in_fence {
-                    Some(open) if open == f => None,
-                    None => Some(f),
-                    other => other,
-                };
+            if !in_indented_code && crate::scan::markdown::Fence::step(&mut in_fence, trimmed) {
                 prev_prose = None;
                 continue;
             }

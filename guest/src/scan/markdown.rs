@@ -1,4 +1,67 @@
-//! Markdown block structure the scanner needs beyond fences: CommonMark's indented code blocks.
+//! Markdown block structure the scanner needs: CommonMark's fenced and indented code blocks.
+
+/// An open fenced code block (CommonMark): a run of three or more backticks or tildes opens it (a
+/// backtick fence's info string holds no backtick); only a run of the same character at least as
+/// long, with nothing after it but spaces, closes it. So a line like "```bash" inside a block is
+/// its content, not its end, and a fence written after text on a line ("Step: ```bash") opens
+/// nothing: what the reader sees rendered is what the scanner reads as code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fence {
+    ch: u8,
+    len: usize,
+    /// The info string's first word, lower-cased, is a data format (`json`, `toml`, …).
+    pub data: bool,
+}
+
+impl Fence {
+    /// The fence that `trimmed` (a line without its leading spaces) opens, if any.
+    pub fn opens(trimmed: &str) -> Option<Fence> {
+        let ch = *trimmed.as_bytes().first()?;
+        if ch != b'`' && ch != b'~' {
+            return None;
+        }
+        let len = trimmed.bytes().take_while(|&b| b == ch).count();
+        let info = &trimmed[len..];
+        if len < 3 || ch == b'`' && info.contains('`') {
+            return None;
+        }
+        let lang = info
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let data = matches!(
+            lang.as_str(),
+            "json" | "jsonc" | "json5" | "toml" | "xml" | "plist" | "csv"
+        );
+        Some(Fence { ch, len, data })
+    }
+
+    /// Whether `trimmed` closes this fence.
+    pub fn closed_by(self, trimmed: &str) -> bool {
+        let run = trimmed.bytes().take_while(|&b| b == self.ch).count();
+        run >= self.len && trimmed[run..].trim().is_empty()
+    }
+
+    /// Step a file's fence state over one line (leading spaces trimmed): whether the line is a
+    /// fence line (it opened or closed a block).
+    pub fn step(state: &mut Option<Fence>, trimmed: &str) -> bool {
+        match *state {
+            Some(open) if open.closed_by(trimmed) => {
+                *state = None;
+                true
+            }
+            Some(_) => false,
+            None => match Fence::opens(trimmed) {
+                Some(f) => {
+                    *state = Some(f);
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+}
 
 /// The block structure of a Markdown file that decides CommonMark's indented code blocks: a line
 /// indented by four or more columns (a tab counts four) that follows a blank line or another such
@@ -83,6 +146,31 @@ fn list_marker_len(body: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fences_follow_commonmark() {
+        use super::Fence;
+        fn fenced(text: &str) -> Vec<usize> {
+            let mut state = None;
+            let mut out = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if !Fence::step(&mut state, line.trim_start()) && state.is_some() {
+                    out.push(i + 1);
+                }
+            }
+            out
+        }
+        // An info string does not close a block; the closing run must be as long as the opening.
+        assert_eq!(fenced("```\na\n```bash\nb\n```\nc"), vec![2, 3, 4]);
+        assert_eq!(fenced("````md\n```\nx\n```\n````\ny"), vec![2, 3, 4]);
+        assert_eq!(fenced("~~~\n```\n~~~\nz"), vec![2]);
+        // A fence after text on a line opens nothing; a backtick info string holds no backtick.
+        assert_eq!(fenced("Step: ```bash\nrun\n```\nin\n```"), vec![4]);
+        assert_eq!(fenced("``` a ` b\nprose"), Vec::<usize>::new());
+        assert!(Fence::opens("```json").is_some_and(|f| f.data));
+        assert!(Fence::opens("```bash").is_some_and(|f| !f.data));
+        assert!(Fence::opens("``").is_none());
+    }
+
     #[test]
     fn indented_code_blocks_follow_commonmark() {
         fn code_lines(text: &str) -> Vec<usize> {

@@ -113,7 +113,7 @@ pub fn statements_of(content: &str, kind: FileKind, data: bool) -> Vec<Statement
 /// after a file's last fact can change what the judge finds.
 pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -> Vec<Statement> {
     let mut out = Vec::new();
-    let mut in_fence = false;
+    let mut fence: Option<crate::scan::markdown::Fence> = None;
     let mut data_fence = false;
     let mut indented = crate::scan::markdown::IndentedCode::default();
     let mut current: Option<(Statement, i32, usize)> = None;
@@ -129,24 +129,15 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim_start();
         if kind == FileKind::Markdown {
-            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-                in_fence = !in_fence;
-                let lang = trimmed
-                    .trim_start_matches(['`', '~'])
-                    .trim()
-                    .to_ascii_lowercase();
-                data_fence = in_fence
-                    && matches!(
-                        lang.as_str(),
-                        "json" | "jsonc" | "json5" | "toml" | "xml" | "plist" | "csv"
-                    );
+            if crate::scan::markdown::Fence::step(&mut fence, trimmed) {
+                data_fence = fence.is_some_and(|f| f.data);
                 if let Some((s, _, _)) = current.take() {
                     out.push(s);
                 }
                 heredoc = None;
                 continue;
             }
-            if !in_fence && !indented.step(line) {
+            if fence.is_none() && !indented.step(line) {
                 // Prose ends a statement of an indented block before it.
                 if let Some((s, _, _)) = current.take() {
                     out.push(s);

@@ -568,7 +568,9 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         if !carried.is_empty() {
             let origins = carried;
             let mut targets: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
-            if let Some(f) = &function {
+            if let Some(f) = &function
+                && !(stmt.last == stmt.first && only_tests(text, lower.ends_with(".py")))
+            {
                 targets.push(f.clone());
             }
             for t in targets {
@@ -778,6 +780,37 @@ const MAX_ARG_ITEMS: usize = 64;
 
 /// Followed names a statement reads, each with the facts its value came from.
 type Followed = Vec<(String, Vec<usize>)>;
+
+/// Whether a one-line statement only tests a value, so the function it sits in does not return it:
+/// a Python `if`/`elif`/`while`/`assert` header (`if _get_token():` chooses a branch; the value goes
+/// nowhere), or a `return` of a yes/no about it (`return bool(os.environ.get("KEY"))`, `return key
+/// is not None`, `return !!process.env.KEY`). (In the brace languages and shell an `if` is joined
+/// with its body into one statement, so only the `return` form is recognized there.)
+fn only_tests(text: &str, python: bool) -> bool {
+    let t = text.trim();
+    if python
+        && (["if ", "elif ", "while "].iter().any(|k| t.starts_with(k)) && t.ends_with(':')
+            || t.starts_with("assert "))
+    {
+        return true;
+    }
+    let Some(value) = t.strip_prefix("return ") else {
+        return false;
+    };
+    let value = value.trim_end_matches(';').trim();
+    ["bool(", "Boolean(", "!!", "not ", "!"]
+        .iter()
+        .any(|k| value.starts_with(k))
+        || [
+            " is not None",
+            " is None",
+            " != null",
+            " !== undefined",
+            " != None",
+        ]
+        .iter()
+        .any(|k| value.ends_with(k))
+}
 
 /// Values passed as arguments to a function of the same file: `send(secret)` where `send`'s
 /// body makes a request that reads the parameter (directly or through a name assigned from it).

@@ -60,6 +60,7 @@ mod round19;
 mod round20;
 mod round21;
 mod round22;
+mod round23;
 mod scopes;
 mod secrets;
 
