@@ -313,7 +313,13 @@ const BEFORE_HELDOUT_11: Floors = Floors {
 /// generic-action rule and the concept map for mind maps, Gantt charts, lesson plans and mail merge,
 /// tuned on the batch): heldout-11 26/65, 0.488; whole 698/926, 0.792, 48 traps, 13 silent.
 const BEFORE_HELDOUT_12: Floors = Floors {
-    without: &["heldout-12", "heldout-13", "heldout-14", "heldout-15", "heldout-16"],
+    without: &[
+        "heldout-12",
+        "heldout-13",
+        "heldout-14",
+        "heldout-15",
+        "heldout-16",
+    ],
     slices: &[
         ("all", 75.0, 0.79),
         ("held-out", 72.5, 0.77),
@@ -445,23 +451,25 @@ const MIN_NO_MATCH_SILENT: usize = 63;
 /// separable verb-object phrases, city pairs, format conversions without a direction word, negated
 /// requests and household catch-alls; it adds no listing). The integration head 9bc0723b:
 /// heldout-16 28/50, NDCG@3 0.587, 9 traps, 8 silent with a right skill; whole 849/1162, 0.770,
-/// 66 traps, 34 silent.
+/// 66 traps, 34 silent. `rank17` (phrasing rules of requests: separable words, routes, implied
+/// conversions, declined alternatives and A-not-A questions): heldout-16 32/50, 0.652; whole
+/// 857/1162, 0.775, 64 traps, 30 silent (the 1,112 older tasks 821 -> 825).
 const WHOLE: Floors = Floors {
     without: &[],
     slices: &[
-        ("all", 73.0, 0.769),
-        ("held-out", 70.7, 0.753),
+        ("all", 73.7, 0.774),
+        ("held-out", 71.4, 0.758),
         ("batch:heldout-12", 66.5, 0.74),
         ("batch:heldout-13", 54.8, 0.574),
         ("batch:heldout-14", 71.4, 0.79),
-        ("batch:heldout-15", 67.9, 0.739),
-        ("batch:heldout-16", 55.9, 0.586),
-        ("lang:en", 70.5, 0.748),
-        ("lang:zh", 74.2, 0.778),
-        ("lang:mixed", 78.4, 0.823),
+        ("batch:heldout-15", 71.9, 0.755),
+        ("batch:heldout-16", 63.9, 0.651),
+        ("lang:en", 70.7, 0.748),
+        ("lang:zh", 75.4, 0.787),
+        ("lang:mixed", 79.2, 0.831),
     ],
-    max_traps: 66,
-    max_silent_relevant: 34,
+    max_traps: 64,
+    max_silent_relevant: 30,
 };
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {

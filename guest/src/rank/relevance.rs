@@ -138,6 +138,8 @@ pub struct Query {
     unknown_object: bool,
     /// The script the request is written in.
     pub script: Option<Script>,
+    /// What the phrasing rules read ([`super::phrasing`]), for the `task` factor's detail.
+    pub readings: Vec<super::text::Reading>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.
@@ -176,6 +178,7 @@ impl Query {
         let lex = lexicon();
         let mut q = Query {
             script: Some(script_of(&a.lower)),
+            readings: a.readings.clone(),
             ..Query::default()
         };
         let add_concept =
@@ -491,9 +494,35 @@ fn detail_after_colon(units: &mut [Unit], lower: &str) {
 
 /// Negation markers: what follows one in its clause is a constraint on the job, not the job
 /// ("undo it without losing my changes", "fix the layout, don't touch the text", 内容别动).
-pub const NEGATIONS: [&str; 11] = [
-    "without", "don't", "dont", "do not", "never", "别", "不要", "不用", "无需", "不能", "不想",
+pub const NEGATIONS: [&str; 17] = [
+    "without",
+    "don't",
+    "dont",
+    "do not",
+    "never",
+    "别",
+    "不要",
+    "不用",
+    "无需",
+    "不能",
+    "不想",
+    "不是要",
+    "不是让",
+    "no need to",
+    "not looking to",
+    "instead of",
+    "rather than",
 ];
+
+/// A yes-no question of the form A-不-A (要不要, 是不是要, 能不能, 用不用) asks, it does not negate:
+/// the character before 不 is the one after it.
+pub fn a_not_a(lower: &str, at: usize, marker: &str) -> bool {
+    let Some(rest) = marker.strip_prefix('不') else {
+        return false;
+    };
+    let before = lower[..at].chars().next_back();
+    before.is_some() && before == rest.chars().next()
+}
 
 /// Units after a negation marker in the same clause weigh as a side part: the request does not ask
 /// for them (losing changes, changing the text); they must not decide which skill matches.
@@ -508,6 +537,9 @@ fn constraints_after_negation(units: &mut [Unit], lower: &str) {
     for marker in NEGATIONS {
         for (at, _) in lower.match_indices(marker) {
             if marker.is_ascii() && !ascii_word(at, marker.len()) {
+                continue;
+            }
+            if a_not_a(lower, at, marker) {
                 continue;
             }
             let from = at + marker.len();
@@ -933,6 +965,19 @@ pub fn display_terms(q: &Query, matched: &[usize]) -> Vec<String> {
     }
     out.truncate(6);
     out
+}
+
+/// The phrasing rules' readings behind the matched units ("备…课" read as 备课), for the `task`
+/// factor's detail: each reading whose concepts a matched unit names.
+pub fn matched_readings<'q>(q: &'q Query, matched: &[usize]) -> Vec<&'q super::text::Reading> {
+    q.readings
+        .iter()
+        .filter(|r| {
+            matched.iter().filter_map(|&i| q.units.get(i)).any(|u| {
+                matches!(u.kind, UnitKind::Concept { concept, .. } if r.concepts.contains(&concept))
+            })
+        })
+        .collect()
 }
 
 /// Relevance bands: with a task, candidates whose relevance is within the same step of
