@@ -35,6 +35,8 @@ use super::text::{Analysis, Doc, FIELDS, Field, Index, TokKind, Vocab};
 pub const OBJECT_WEIGHT: f64 = 1.0;
 pub const ACTION_WEIGHT: f64 = 1.0;
 pub const TOPIC_WEIGHT: f64 = 0.6;
+/// A topic beside a specific object of the main part is the setting: it keeps this much.
+pub const SETTING_TOPIC: f64 = 0.5;
 /// A generic object (file, page, text, data).
 pub const GENERIC_WEIGHT: f64 = 0.5;
 pub const WORD_WEIGHT: f64 = 0.4;
@@ -305,11 +307,27 @@ impl Query {
                 .collect()
         };
         q.objects = specific(objects(Some(false)));
+        let main_object = !q.objects.is_empty();
         if q.objects.is_empty() {
             q.objects = specific(objects(None));
         }
         if q.objects.is_empty() {
             q.objects = objects(None);
+        }
+        // A request that names a specific object in its main part is about that object; a topic
+        // beside it (家里 of 家里猫老吐毛球, "at work") is the setting, not the subject.
+        if main_object {
+            for u in &mut q.units {
+                if matches!(
+                    u.kind,
+                    UnitKind::Concept {
+                        kind: Kind::Topic,
+                        ..
+                    }
+                ) {
+                    u.weight *= SETTING_TOPIC;
+                }
+            }
         }
         if !q.objects.is_empty() {
             q.unknown_object = false;
