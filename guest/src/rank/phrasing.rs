@@ -149,6 +149,9 @@ fn longer_hit_ending(text: &str, len: usize) -> bool {
     lex.hits(&norm).any(|h| h.end == end && h.start < end - len)
 }
 
+/// A separable word found: (the term, its byte range, its concepts, the parts as written).
+type Found = (String, (usize, usize), Vec<usize>, String);
+
 /// Separable words: the lexicon's `separable` entries `[head, tail, term]` read as `term` when the
 /// request writes `head` + infix + `tail` (备一下课, 不跟我续签) or 把 … `tail` + infix + `head`
 /// (把这节课备好), the infix being at most [`MAX_INFIX`] characters of the lexicon's
@@ -161,7 +164,7 @@ pub fn separable(a: &mut Analysis) {
         return;
     }
     let lower = a.lower.clone();
-    let mut found: Vec<(String, (usize, usize), Vec<usize>, String)> = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
     // A part that is the end or the start of a longer lexicon word is that word (准备课件: 准备 and
     // 课件; 开个会员: 会员).
     let starts_word = |at: usize, part: &str| {

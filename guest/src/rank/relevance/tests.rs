@@ -760,23 +760,3 @@ fn reach_holds_the_requests_tokens_and_concepts() {
         assert_eq!(reach.touches(&a), expected, "{task:?} / {text:?}");
     }
 }
-
-#[test]
-fn a_topic_beside_a_specific_object_is_the_setting() {
-    let mut v = Vocab::default();
-    let weight = |q: &Query, concept: &str| {
-        q.units.iter().find_map(|u| match u.kind {
-            UnitKind::Concept { concept: c, .. } if lexicon().concepts[c].name == concept => {
-                Some(u.weight)
-            }
-            _ => None,
-        })
-    };
-    // 家里 beside a cat: the cat is the subject, home the setting.
-    let q = units_of(&mut v, "家里猫最近老吐毛球，正常吗");
-    assert_eq!(weight(&q, "home"), Some(TOPIC_WEIGHT * SETTING_TOPIC));
-    assert_eq!(weight(&q, "pet"), Some(OBJECT_WEIGHT));
-    // Without a specific object the topic is the subject and keeps its weight.
-    let q = units_of(&mut v, "家里有什么要注意的");
-    assert_eq!(weight(&q, "home"), Some(TOPIC_WEIGHT));
-}
