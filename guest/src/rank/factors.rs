@@ -366,7 +366,7 @@ pub(super) fn factors(
 
 /// The `task` factor's detail: what matched (as the user wrote it), and why a match counts less
 /// (wrong object, a catch-all listing).
-fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) -> String {
+pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) -> String {
     if exact {
         return match lang {
             Lang::Zh => "名称与请求完全一致".to_owned(),
@@ -384,6 +384,20 @@ fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lang: Lang) ->
         Lang::Zh => format!("和你的任务相关（匹配：{shown}）"),
         Lang::En => format!("matches your task ({shown})"),
     };
+    let readings: Vec<String> = relevance::matched_readings(q, &m.matched)
+        .into_iter()
+        .map(|r| match lang {
+            Lang::Zh => format!("「{}」读作「{}」", r.surface, r.read_as),
+            Lang::En => format!("“{}” read as {}", r.surface, r.read_as),
+        })
+        .collect();
+    if !readings.is_empty() {
+        let shown = join(&readings, lang);
+        out.push_str(&match lang {
+            Lang::Zh => format!("；按说法理解：{shown}"),
+            Lang::En => format!("; from your wording: {shown}"),
+        });
+    }
     if m.object_miss {
         let objects: Vec<String> = q
             .units

@@ -43,6 +43,12 @@ struct LexiconFile {
     direction_markers: Vec<String>,
     #[serde(default)]
     source_markers: Vec<String>,
+    /// Separable words (离合词): `[head, tail, term]` ([`super::phrasing::separable`]).
+    #[serde(default)]
+    separable: Vec<[String; 3]>,
+    /// What may stand between a separable word's parts (一下, 个, 好, 跟我).
+    #[serde(default)]
+    separable_infixes: Vec<String>,
     categories: BTreeMap<String, Vec<String>>,
 }
 
@@ -107,6 +113,10 @@ pub struct Lexicon {
     /// Single ASCII words of concept terms (raw, lower case) → their stem: typo correction targets.
     pub(crate) vocabulary: Vec<(String, String)>,
     category_families: BTreeMap<String, BTreeSet<String>>,
+    /// Separable words: (head, tail, the term they form).
+    pub separable: Vec<(String, String, String)>,
+    /// Infixes allowed between a separable word's parts.
+    pub separable_infixes: Vec<String>,
 }
 
 static LEXICON_JSON: &str = include_str!("../../rules/lexicon.json");
@@ -247,6 +257,11 @@ fn pieces_chars(lower: &str, mut emit: impl FnMut(Piece<'_>)) {
     if let Some(s) = start {
         flush(s, lower.len(), run_cjk, &mut emit);
     }
+}
+
+/// Whether a normalized text is one of the lexicon's entries.
+fn by_text_has(texts: &[String], norm: &str) -> bool {
+    texts.iter().any(|t| t == norm)
 }
 
 /// Normalize a term the way texts are normalized, with `stem` for ASCII words; Chinese ends are left
@@ -439,6 +454,16 @@ impl Lexicon {
                     .insert(family.clone());
             }
         }
+        for [head, tail, term] in &file.separable {
+            if head.is_empty()
+                || tail.is_empty()
+                || !by_text_has(&texts, &normalize_term(term, &stem))
+            {
+                return Err(format!(
+                    "separable word {head}…{tail}: {term:?} is no term of the lexicon"
+                ));
+            }
+        }
         Ok(Lexicon {
             matcher,
             patterns,
@@ -446,6 +471,12 @@ impl Lexicon {
             stop_stems,
             vocabulary: vocabulary.into_iter().collect(),
             category_families,
+            separable: file
+                .separable
+                .into_iter()
+                .map(|[h, t, term]| (h, t, term))
+                .collect(),
+            separable_infixes: file.separable_infixes,
         })
     }
 

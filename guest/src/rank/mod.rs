@@ -7,6 +7,7 @@
 
 pub mod adjust;
 pub mod lexicon;
+pub mod phrasing;
 pub mod relevance;
 pub mod text;
 

@@ -138,6 +138,8 @@ pub struct Query {
     unknown_object: bool,
     /// The script the request is written in.
     pub script: Option<Script>,
+    /// What the phrasing rules read ([`super::phrasing`]), for the `task` factor's detail.
+    pub readings: Vec<super::text::Reading>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.
@@ -176,6 +178,7 @@ impl Query {
         let lex = lexicon();
         let mut q = Query {
             script: Some(script_of(&a.lower)),
+            readings: a.readings.clone(),
             ..Query::default()
         };
         let add_concept =
@@ -458,73 +461,9 @@ impl Reach {
     }
 }
 
-/// "Write my weekly report: reviewed the spec, fixed three bugs, shipped payments": when the part
-/// before the first colon names both what to do and what to do it with (a specific object and a
-/// main action), what follows the colon is detail (the report's content, the steps of a clean-up),
-/// not the request's subject. Its units weigh as a side part, so its objects do not become the
-/// request's objects. A colon between digits (`10:30`) is no such break.
-fn detail_after_colon(units: &mut [Unit], lower: &str) {
-    let lex = lexicon();
-    let Some(colon) = lower.char_indices().find_map(|(i, c)| {
-        let next = lower[i + c.len_utf8()..].chars().next();
-        (matches!(c, ':' | '：') && !next.is_some_and(|n| n.is_ascii_digit())).then_some(i as u32)
-    }) else {
-        return;
-    };
-    let head = |pred: &dyn Fn(&super::lexicon::Concept) -> bool| {
-        units.iter().any(|u| {
-            u.at < colon
-                && !u.side
-                && matches!(u.kind, UnitKind::Concept { concept, .. } if pred(&lex.concepts[concept]))
-        })
-    };
-    let has_object = head(&|c| c.kind == Kind::Object && !c.generic);
-    let has_action = head(&|c| c.kind == Kind::Action && !c.minor);
-    if !(has_object && has_action) {
-        return;
-    }
-    for u in units.iter_mut().filter(|u| u.at > colon && !u.side) {
-        u.side = true;
-        u.weight *= SIDE_WEIGHT;
-    }
-}
-
-/// Negation markers: what follows one in its clause is a constraint on the job, not the job
-/// ("undo it without losing my changes", "fix the layout, don't touch the text", 内容别动).
-pub const NEGATIONS: [&str; 11] = [
-    "without", "don't", "dont", "do not", "never", "别", "不要", "不用", "无需", "不能", "不想",
-];
-
-/// Units after a negation marker in the same clause weigh as a side part: the request does not ask
-/// for them (losing changes, changing the text); they must not decide which skill matches.
-fn constraints_after_negation(units: &mut [Unit], lower: &str) {
-    let is_break = |c: char| ",;:.!?，；：。！？、\n".contains(c);
-    let ascii_word = |at: usize, len: usize| {
-        let before = lower[..at].chars().next_back();
-        let after = lower[at + len..].chars().next();
-        !before.is_some_and(|c| c.is_ascii_alphanumeric())
-            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
-    };
-    for marker in NEGATIONS {
-        for (at, _) in lower.match_indices(marker) {
-            if marker.is_ascii() && !ascii_word(at, marker.len()) {
-                continue;
-            }
-            let from = at + marker.len();
-            let to = lower[from..]
-                .char_indices()
-                .find(|&(_, c)| is_break(c))
-                .map_or(lower.len(), |(i, _)| from + i);
-            for u in units
-                .iter_mut()
-                .filter(|u| (from..to).contains(&(u.at as usize)) && !u.side)
-            {
-                u.side = true;
-                u.weight *= SIDE_WEIGHT;
-            }
-        }
-    }
-}
+mod parts;
+pub use parts::{NEGATIONS, a_not_a};
+use parts::{constraints_after_negation, detail_after_colon};
 
 /// Concepts related to `concept` with their credit: its broader ones and those it is broader than.
 fn related(concept: usize) -> Vec<(usize, f64)> {
@@ -933,6 +872,19 @@ pub fn display_terms(q: &Query, matched: &[usize]) -> Vec<String> {
     }
     out.truncate(6);
     out
+}
+
+/// The phrasing rules' readings behind the matched units ("备…课" read as 备课), for the `task`
+/// factor's detail: each reading whose concepts a matched unit names.
+pub fn matched_readings<'q>(q: &'q Query, matched: &[usize]) -> Vec<&'q super::text::Reading> {
+    q.readings
+        .iter()
+        .filter(|r| {
+            matched.iter().filter_map(|&i| q.units.get(i)).any(|u| {
+                matches!(u.kind, UnitKind::Concept { concept, .. } if r.concepts.contains(&concept))
+            })
+        })
+        .collect()
 }
 
 /// Relevance bands: with a task, candidates whose relevance is within the same step of

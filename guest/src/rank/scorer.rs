@@ -135,7 +135,7 @@ impl<'e> Scorer<'e> {
             .filter(|t| !t.is_empty());
         let analyze_query = |vocab: &mut Vocab, t: &str| {
             let corrected = relevance::correct_typos(vocab, t);
-            let a = vocab.analyze_text(&corrected);
+            let a = vocab.analyze_request(&corrected);
             Query::new(vocab, &a)
         };
         // The task first when nothing about it depends on the candidates.

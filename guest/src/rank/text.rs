@@ -104,6 +104,21 @@ pub struct Analysis {
     pub directions: Vec<(usize, usize)>,
     /// The text calls itself all-in-one (a lexicon catch-all marker).
     pub catch_all: bool,
+    /// A request's text as written (set by [`Vocab::analyze_request`] only: routes read capitals).
+    pub raw: String,
+    /// What the phrasing rules read beyond the lexicon's terms ([`super::phrasing`]).
+    pub readings: Vec<Reading>,
+}
+
+/// One reading of a phrasing rule: "备…课" read as 备课, "深圳→西安" as travel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    /// The request's words, as found (parts joined by …, places by →).
+    pub surface: String,
+    /// The term or concept it is read as.
+    pub read_as: String,
+    /// The concepts it adds.
+    pub concepts: Vec<usize>,
 }
 
 /// A token of the normalized text, with where it came from.
@@ -124,6 +139,29 @@ struct Cover {
     to: usize,
     concept: bool,
     stop: bool,
+}
+
+/// The claims a first sentence enumerates: the items of the list after its first colon
+/// ("every household question answered: cleaning and stain removal, laundry, DIY repairs, …";
+/// 生活百事通：做饭菜谱、衣物去渍、…), split at commas, 、 and "and"/"or". 0 without a colon. A
+/// listing's breadth is the larger of this count and its distinct objects and actions, so a
+/// catch-all whose claims the concept map does not name (laundry, car care, parenting) still
+/// counts as broad.
+pub fn enumerated_claims(lead: &str) -> u16 {
+    let Some(colon) = lead.find([':', '：']) else {
+        return 0;
+    };
+    let list = &lead[colon..];
+    let mut n = 0u16;
+    for item in list.split([',', '、', '，', ';', '；']) {
+        let parts = item
+            .split(" and ")
+            .flat_map(|p| p.split(" or "))
+            .filter(|p| p.chars().any(char::is_alphanumeric))
+            .count();
+        n = n.saturating_add(parts as u16);
+    }
+    n
 }
 
 /// Interned tokens: every distinct token is a number, and each distinct word is stemmed once, so
@@ -266,6 +304,15 @@ impl Vocab {
         });
         self.norm = norm;
         self.spans = spans;
+    }
+
+    /// Analyze a request: [`Vocab::analyze_text`], then the phrasing rules of requests
+    /// ([`super::phrasing`]: separable words, routes, implied conversions).
+    pub fn analyze_request(&mut self, text: &str) -> Analysis {
+        let mut a = self.analyze_text(text);
+        a.raw = text.to_owned();
+        super::phrasing::apply(&mut a);
+        a
     }
 
     /// Analyze a text: lexical tokens (stems, Chinese words, bigrams of uncovered Chinese stretches)
@@ -704,11 +751,15 @@ impl Doc {
         let mut clause_base = [0u16; FIELDS];
         let mut sentence_base = [0u16; FIELDS];
         let mut description = String::new();
+        let mut enumerated = 0u16;
         for ((f, text), a) in fields.iter().zip(analyses) {
             let fi = *f as usize;
             if matches!(f, Field::Lead | Field::Body) {
                 description.push_str(text);
                 description.push(' ');
+            }
+            if *f == Field::Lead {
+                enumerated = enumerated_claims(text);
             }
             doc.catch_all |= a.catch_all;
             for &(x, y) in &a.directions {
@@ -768,7 +819,7 @@ impl Doc {
             .collect();
         claimed.sort_unstable();
         claimed.dedup();
-        doc.breadth = claimed.len() as u16;
+        doc.breadth = (claimed.len() as u16).max(enumerated);
         doc.has_object = doc.occurrences.iter().any(|o| {
             let c = &lex.concepts[o.concept as usize];
             c.kind == Kind::Object && !c.generic && o.field != Field::AgentNotes as u8

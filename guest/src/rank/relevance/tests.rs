@@ -348,6 +348,29 @@ fn side_of(q: &Query, concept: &str) -> Option<bool> {
 }
 
 #[test]
+fn a_declined_alternative_is_a_constraint_and_an_a_not_a_question_is_none() {
+    let mut v = Vocab::default();
+    // "Not this, but that": the declined job weighs as a side part.
+    let q = units_of(&mut v, "不是要做新的幻灯片，是把现成这套弄整齐");
+    assert_eq!(side_of(&q, "create"), Some(true));
+    let q = units_of(
+        &mut v,
+        "Not looking to translate the manual, I just want to ask it about the warranty",
+    );
+    assert_eq!(side_of(&q, "translate"), Some(true));
+    let q = units_of(&mut v, "summarize the thread instead of translating it");
+    assert_eq!(side_of(&q, "translate"), Some(true));
+    assert_eq!(side_of(&q, "summarize"), Some(false));
+    // 要不要, 是不是要: a yes-no question asks, it does not negate.
+    let q = units_of(&mut v, "这份合同要不要翻译成英文");
+    assert_eq!(side_of(&q, "translate"), Some(false));
+    let q = units_of(&mut v, "是不是要重新翻译一遍");
+    assert_eq!(side_of(&q, "translate"), Some(false));
+    assert!(a_not_a("要不要", 3, "不要"));
+    assert!(!a_not_a("我不要", 3, "不要"));
+}
+
+#[test]
 fn detail_after_a_colon_and_constraints_after_a_negation_weigh_as_a_side_part() {
     let mut v = Vocab::default();
     // The report is the job; the bugs and the review are its content.

@@ -231,3 +231,31 @@ proptest::proptest! {
         proptest::prop_assert_eq!(stem_of(&w), crate::rank::lexicon::stemmer().stem(&w));
     }
 }
+
+#[test]
+fn a_first_sentence_list_counts_its_claims() {
+    // A household catch-all whose claims the concept map mostly does not name.
+    let home = "Home Hero AI every household question answered: cleaning and stain removal, \
+                laundry, DIY repairs, appliances, car care, gardening, pets, parenting tips, \
+                cooking and moving checklists.";
+    assert_eq!(enumerated_claims(home), 11);
+    assert_eq!(
+        enumerated_claims("生活百事通：做饭菜谱、衣物去渍、家电维修、养花养宠、育儿经验、健身减肥"),
+        6
+    );
+    // No colon: no enumerated list; a short list stays under the free breadth.
+    assert_eq!(
+        enumerated_claims("Combine several PDFs into a single file, in any order."),
+        0
+    );
+    assert!(
+        enumerated_claims("PDF page toolkit: merge files, split, delete or extract pages") <= 5
+    );
+    // The breadth is the larger of the list and the concepts claimed.
+    let mut v = Vocab::default();
+    let d = Doc::new(
+        &mut v,
+        &[(Field::Name, "Home Hero AI"), (Field::Lead, home)],
+    );
+    assert!(d.breadth >= 11, "{}", d.breadth);
+}

@@ -1,0 +1,102 @@
+//! The parts of a request that are not the job: detail after a colon and constraints after a
+//! negation ([`super::Query::new`]).
+
+use super::{SIDE_WEIGHT, Unit, UnitKind};
+use crate::rank::lexicon::{Kind, lexicon};
+
+/// "Write my weekly report: reviewed the spec, fixed three bugs, shipped payments": when the part
+/// before the first colon names both what to do and what to do it with (a specific object and a
+/// main action), what follows the colon is detail (the report's content, the steps of a clean-up),
+/// not the request's subject. Its units weigh as a side part, so its objects do not become the
+/// request's objects. A colon between digits (`10:30`) is no such break.
+pub(super) fn detail_after_colon(units: &mut [Unit], lower: &str) {
+    let lex = lexicon();
+    let Some(colon) = lower.char_indices().find_map(|(i, c)| {
+        let next = lower[i + c.len_utf8()..].chars().next();
+        (matches!(c, ':' | '：') && !next.is_some_and(|n| n.is_ascii_digit())).then_some(i as u32)
+    }) else {
+        return;
+    };
+    let head = |pred: &dyn Fn(&crate::rank::lexicon::Concept) -> bool| {
+        units.iter().any(|u| {
+            u.at < colon
+                && !u.side
+                && matches!(u.kind, UnitKind::Concept { concept, .. } if pred(&lex.concepts[concept]))
+        })
+    };
+    let has_object = head(&|c| c.kind == Kind::Object && !c.generic);
+    let has_action = head(&|c| c.kind == Kind::Action && !c.minor);
+    if !(has_object && has_action) {
+        return;
+    }
+    for u in units.iter_mut().filter(|u| u.at > colon && !u.side) {
+        u.side = true;
+        u.weight *= SIDE_WEIGHT;
+    }
+}
+
+/// Negation markers: what follows one in its clause is a constraint on the job, not the job
+/// ("undo it without losing my changes", "fix the layout, don't touch the text", 内容别动).
+pub const NEGATIONS: [&str; 17] = [
+    "without",
+    "don't",
+    "dont",
+    "do not",
+    "never",
+    "别",
+    "不要",
+    "不用",
+    "无需",
+    "不能",
+    "不想",
+    "不是要",
+    "不是让",
+    "no need to",
+    "not looking to",
+    "instead of",
+    "rather than",
+];
+
+/// A yes-no question of the form A-不-A (要不要, 是不是要, 能不能, 用不用) asks, it does not negate:
+/// the character before 不 is the one after it.
+pub fn a_not_a(lower: &str, at: usize, marker: &str) -> bool {
+    let Some(rest) = marker.strip_prefix('不') else {
+        return false;
+    };
+    let before = lower[..at].chars().next_back();
+    before.is_some() && before == rest.chars().next()
+}
+
+/// Units after a negation marker in the same clause weigh as a side part: the request does not ask
+/// for them (losing changes, changing the text); they must not decide which skill matches.
+pub(super) fn constraints_after_negation(units: &mut [Unit], lower: &str) {
+    let is_break = |c: char| ",;:.!?，；：。！？、\n".contains(c);
+    let ascii_word = |at: usize, len: usize| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + len..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+    };
+    for marker in NEGATIONS {
+        for (at, _) in lower.match_indices(marker) {
+            if marker.is_ascii() && !ascii_word(at, marker.len()) {
+                continue;
+            }
+            if a_not_a(lower, at, marker) {
+                continue;
+            }
+            let from = at + marker.len();
+            let to = lower[from..]
+                .char_indices()
+                .find(|&(_, c)| is_break(c))
+                .map_or(lower.len(), |(i, _)| from + i);
+            for u in units
+                .iter_mut()
+                .filter(|u| (from..to).contains(&(u.at as usize)) && !u.side)
+            {
+                u.side = true;
+                u.weight *= SIDE_WEIGHT;
+            }
+        }
+    }
+}
