@@ -539,9 +539,72 @@ pub fn text_file_findings(path: &str, text: &str) -> Vec<Finding> {
     structural_rest(&entry, &mut out);
     let mut scan = scan_file(rules, path, text);
     out.append(&mut scan.findings);
-    judge_into(rules, &[(path, text, scan.facts)], &mut out);
+    // The judge combines facts (and weighs earlier findings): a text that stated none and was
+    // given none has nothing for it to judge (`judge_adds_nothing_without_facts_or_findings`
+    // checks this on every fixture file and line). Most registry descriptions are such texts.
+    if !scan.facts.facts.is_empty() || !out.is_empty() {
+        judge_into(rules, &[(path, text, scan.facts)], &mut out);
+    }
     sort_findings(&mut out);
     out
+}
+
+#[cfg(test)]
+mod judge_skip_tests {
+    use super::*;
+
+    /// [`text_file_findings`] skips the judge for a text with no facts and no findings: over every
+    /// file of the skill fixtures, and every line of them as a text of its own, the judge adds
+    /// nothing to such a text (and both kinds of text occur).
+    #[test]
+    fn judge_adds_nothing_without_facts_or_findings() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if let Ok(text) = std::fs::read_to_string(&p) {
+                    let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                    out.push((name, text));
+                }
+            }
+        }
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/skills");
+        let mut files = Vec::new();
+        walk(&root, &mut files);
+        assert!(files.len() > 100, "the skill fixtures are found");
+        let rules = RuleSet::builtin();
+        let (mut empty, mut judged) = (0usize, 0usize);
+        let mut check = |path: &str, text: &str| {
+            let mut scan = scan_file(rules, path, text);
+            if !scan.facts.facts.is_empty() || !scan.findings.is_empty() {
+                judged += 1;
+                return;
+            }
+            empty += 1;
+            let mut out = Vec::new();
+            out.append(&mut scan.findings);
+            judge_into(rules, &[(path, text, scan.facts)], &mut out);
+            assert!(out.is_empty(), "{path}: {text:?}: {out:?}");
+        };
+        for (name, text) in &files {
+            if name.eq_ignore_ascii_case("SKILL.md") {
+                continue;
+            }
+            check(name, text);
+            for line in text.lines() {
+                check("description", line);
+            }
+        }
+        assert!(
+            empty > 1000 && judged > 1000,
+            "{empty} empty, {judged} judged"
+        );
+    }
 }
 
 /// What a skill says it is for, when that is teaching or practising security: penetration testing,
