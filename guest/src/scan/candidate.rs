@@ -413,26 +413,9 @@ mod tests {
     /// as a description: where `quiet` holds, the full scan keeps no finding.
     #[test]
     fn quiet_texts_have_no_findings() {
-        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                return;
-            };
-            for e in entries.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, out);
-                } else if let Ok(text) = std::fs::read_to_string(&p) {
-                    out.push(text);
-                }
-            }
-        }
-        let root =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/skills");
-        let mut files = Vec::new();
-        walk(&root, &mut files);
-        assert!(files.len() > 100, "the skill fixtures are found");
+        let files = crate::scan::fixture_texts();
         let (mut lines, mut quiet_lines, mut findings) = (0, 0, 0);
-        for text in &files {
+        for (_, text) in &files {
             for line in text.lines() {
                 lines += 1;
                 let found = kept(line);

@@ -151,3 +151,28 @@ pub fn policy(trust: Trust, verdict: Verdict, force: bool) -> (Policy, String) {
 
 #[cfg(test)]
 mod tests;
+
+/// Every text file of the skill fixtures (benign, malicious, the labeled corpus) as (file name,
+/// text), for tests that check a claim over all of them.
+#[cfg(test)]
+pub(crate) fn fixture_texts() -> Vec<(String, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if let Ok(text) = std::fs::read_to_string(&p) {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                out.push((name, text));
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/skills");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    assert!(files.len() > 100, "the skill fixtures are found");
+    files
+}
