@@ -73,26 +73,34 @@ pub(super) struct Scored {
 /// The texts of a candidate that task matching analyzes, by field: the name, the id's slug, the
 /// categories, the description's first sentence and the rest, the agent's notes.
 fn doc_texts(c: &Candidate) -> [(Field, Cow<'_, str>); 6] {
-    let notes = format!(
-        "{} {}",
-        c.pain_point.as_deref().unwrap_or(""),
-        c.highlights.join(" ")
-    );
+    let notes: Cow<'_, str> = match (c.pain_point.as_deref(), c.highlights.as_slice()) {
+        (None | Some(""), []) => Cow::Borrowed(""),
+        (Some(p), []) => Cow::Borrowed(p),
+        (p, h) => format!("{} {}", p.unwrap_or(""), h.join(" ")).into(),
+    };
+    let categories: Cow<'_, str> = match c.categories.as_slice() {
+        [] => Cow::Borrowed(""),
+        [one] => spaced(one, &['-']),
+        many => Cow::Owned(many.join(", ").replace('-', " ")),
+    };
     let (lead, body) = crate::render::first_sentence(&c.description);
     [
-        (Field::Name, c.name.replace(['-', '_', '/'], " ").into()),
-        (
-            Field::Name,
-            id_slug(&c.skill_id).replace(['-', '_', '/'], " ").into(),
-        ),
-        (
-            Field::Categories,
-            c.categories.join(", ").replace('-', " ").into(),
-        ),
+        (Field::Name, spaced(&c.name, &['-', '_', '/'])),
+        (Field::Name, spaced(id_slug(&c.skill_id), &['-', '_', '/'])),
+        (Field::Categories, categories),
         (Field::Lead, lead.into()),
         (Field::Body, body.into()),
-        (Field::AgentNotes, notes.into()),
+        (Field::AgentNotes, notes),
     ]
+}
+
+/// `text` with each of `seps` replaced by a space, borrowed when it has none.
+fn spaced<'t>(text: &'t str, seps: &[char]) -> Cow<'t, str> {
+    if text.contains(seps) {
+        Cow::Owned(text.replace(seps, " "))
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// The fields of [`doc_texts`] as [`Doc::new`] takes them.

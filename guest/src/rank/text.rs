@@ -172,6 +172,8 @@ pub struct Vocab {
     texts: Vec<String>,
     /// Raw lower-case word → (its stem's id, whether it is a stop word).
     words: StrMap<(u32, bool)>,
+    /// The most recent answers of `words` for short words.
+    word_cache: word_cache::WordCache,
     /// Scratch buffers reused between texts.
     norm: String,
     lower: String,
@@ -243,13 +245,18 @@ impl Vocab {
 
     /// A raw word's stem id and whether it is a stop word.
     fn word(&mut self, raw: &str) -> (u32, bool) {
+        if let Some(w) = self.word_cache.get(raw) {
+            return w;
+        }
         if let Some(&w) = self.words.get(raw) {
+            self.word_cache.put(raw, w);
             return w;
         }
         let stem = stem_of(raw);
         let stop = lexicon().is_stop_stem(&stem);
         let w = (self.intern(&stem), stop);
         self.words.insert(raw, w);
+        self.word_cache.put(raw, w);
         w
     }
 
@@ -962,6 +969,8 @@ pub fn distinct(ids: &[u32]) -> Vec<u32> {
     let mut seen = BTreeSet::new();
     ids.iter().copied().filter(|id| seen.insert(*id)).collect()
 }
+
+mod word_cache;
 
 #[cfg(test)]
 mod tests;
