@@ -19,7 +19,9 @@ use reading::{
     continues_paragraph, defensive, is_defensive, is_pattern_literal, join_window, negated_before,
     negated_from_before, quote_is_example, teaching_heading, test_data_literal,
 };
-pub use reading::{in_html_tag, is_quoted, is_quoted_match, quoted_from_before};
+pub use reading::{
+    in_html_tag, is_quoted, is_quoted_match, is_scripted_speech, quoted_from_before,
+};
 
 /// Longest evidence excerpt, in characters.
 pub const EVIDENCE_CHARS: usize = 160;
@@ -644,6 +646,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                         !in_code
                             && !in_html_tag(line, hit.start)
                             && (is_quoted_match(line, hit.start, hit.end)
+                                && !is_scripted_speech(line, hit.start)
                                 || quoted_from_before(content, line_start, line, hit.start))
                     }
                     Context::Test => place.test,

@@ -168,6 +168,49 @@ pub fn is_quoted_match(line: &str, at: usize, to: usize) -> bool {
     }
 }
 
+/// Whether the quote open at byte `at` of a prose line holds words the text tells the agent to say
+/// to someone (`Tell your owner: "…"`, `Ask the user: “…”`): the words of a message it is to send,
+/// not a phrase shown as an example. Only an imperative at the start of the line (after a list
+/// marker) whose only other words are who is addressed, ending in a colon right before the quote.
+pub fn is_scripted_speech(line: &str, at: usize) -> bool {
+    let Some((_, open)) = quote_span(line, at) else {
+        return false;
+    };
+    let before = line[..open].trim_end().to_ascii_lowercase();
+    let Some(lead) = before.strip_suffix(':') else {
+        return false;
+    };
+    let lead = lead.trim_start_matches(|c: char| {
+        c.is_whitespace() || c.is_ascii_digit() || matches!(c, '-' | '*' | '+' | '.' | ')' | '>')
+    });
+    let mut words = lead.split_whitespace();
+    let verb = words.next().unwrap_or("");
+    let rest: Vec<&str> = words.collect();
+    matches!(
+        verb,
+        "tell" | "ask" | "say" | "message" | "remind" | "reply" | "respond" | "write"
+    ) && rest.len() <= 3
+        && rest.iter().all(|w| {
+            matches!(
+                *w,
+                "to" | "your"
+                    | "the"
+                    | "them"
+                    | "him"
+                    | "her"
+                    | "owner"
+                    | "human"
+                    | "user"
+                    | "operator"
+                    | "principal"
+                    | "person"
+                    | "master"
+                    | "boss"
+                    | "client"
+            )
+        })
+}
+
 /// Whether byte `at` of a prose line sits inside a quote that an earlier line of the same paragraph
 /// opened and this line has not yet closed (`Wording like "before using this skill, download` /
 /// `Helper.zip … password `1234`". Legitimate…`).
