@@ -437,6 +437,24 @@ pub(super) fn join_window(text: &str, at: usize) -> (usize, usize) {
     (s, e)
 }
 
+/// Whether a line of a script is a line of words (in a docstring or a long string): four words or
+/// more, mostly letters, none of the marks statements are made of (`=`, `{`, `}`, `$`, `|`, `<`,
+/// `>`, backticks), not ending like a statement or an argument list (`;`, `,`, `(`, `)`) and not a
+/// comment's start. Such lines are joined like a paragraph's.
+pub(super) fn is_wrapped_words(line: &str) -> bool {
+    let t = line.trim();
+    if t.len() < 16
+        || t.len() > 400
+        || t.starts_with(['#', '/', '*', '-', '"', '\''])
+        || t.contains(['=', '{', '}', '$', '|', '<', '>', '`'])
+        || t.ends_with([';', ',', '(', ')'])
+    {
+        return false;
+    }
+    let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+    t.split_whitespace().count() >= 4 && letters * 10 >= t.chars().count() * 6
+}
+
 /// Whether `line` continues the prose line at `prev_start..prev_end` of `content` as one soft-wrapped
 /// paragraph: neither is blank, a heading, a table row or a horizontal rule, and `line` does not
 /// open a new list item or change the blockquote level.
