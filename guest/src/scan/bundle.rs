@@ -479,32 +479,8 @@ fn drop_own_storage(
     });
 }
 
-/// Whether a file picks the skill's own entry out of what it reads: a key variable named after the
-/// skill (`ACME_NOTES_TOKEN` for `acme-notes`: an upper-case name whose first word is one of the
-/// skill's name words and whose last says key, token, secret or license) or the skill's own entry
-/// of the agent's config (`skills.entries.acme-notes`, `.get("entries", {}).get("acme-notes")`).
-fn picks_own_key(text: &str, words: &[String]) -> bool {
-    let own_var = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| w.len() > 6 && w.contains('_'))
-        .filter(|w| !w.bytes().any(|c| c.is_ascii_lowercase()))
-        .any(|w| {
-            let first = w.split('_').next().unwrap_or("").to_ascii_lowercase();
-            let last = w.rsplit('_').next().unwrap_or("");
-            words.contains(&first) && matches!(last, "KEY" | "TOKEN" | "SECRET" | "LICENSE")
-        });
-    own_var
-        || text.lines().any(|l| {
-            let l = crate::ascii_lowered(l);
-            l.find("entries").is_some_and(|i| {
-                let after: String = l[i..].chars().filter(char::is_ascii_alphanumeric).collect();
-                words.iter().any(|w| after.contains(w.as_str()))
-            })
-        })
-}
-
 /// A file that reads an agent's stored secrets only to pick the skill's own key out of them
-/// ([`picks_own_key`]: the key the user put there for this skill, where the agent's docs say to
+/// ([`super::judge::picks_own_key`]: the key the user put there for this skill, where the agent's docs say to
 /// keep it) is reading its own configuration: the agent-secrets rule's findings there drop to
 /// `medium`. Its facts stay, so a read that is sent anywhere is still judged as a flow.
 fn demote_own_key_reads(text: &str, words: &[String], scan: &mut super::content::FileScan) {
@@ -513,7 +489,7 @@ fn demote_own_key_reads(text: &str, words: &[String], scan: &mut super::content:
         .findings
         .iter()
         .any(|f| f.rule_id == RULE && f.severity > Severity::Medium)
-        || !picks_own_key(text, words)
+        || !super::judge::picks_own_key(text, words)
     {
         return;
     }
