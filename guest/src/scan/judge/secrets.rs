@@ -231,10 +231,9 @@ fn decide(
     if src.fact.kind == FactKind::SecretFile
         && matches!(b.tag(src.fact), "agent-secrets" | "agent-memory")
         && let Some(d) = dest
+        && agent_store_vendor(&src.text()).is_some_and(|v| belongs_to(v, &d.host))
     {
-        if agent_store_vendor(&src.text()).is_some_and(|v| belongs_to(v, &d.host)) {
-            return None;
-        }
+        return None;
     }
     // The agent's store read by a file that picks the skill's own key out of it: the skill's own
     // setting, sent to the service it is named after (or a vendor) as its job; to an address the
