@@ -354,12 +354,18 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
         .map(|n| own_folder(n))
         .filter(|n| !n.is_empty())
         .collect();
+    let own_words: Vec<String> = declared
+        .iter()
+        .flat_map(|n| super::judge::name_words(n))
+        .chain(own.iter().cloned())
+        .collect();
     for f in &bundle.files {
         structural(f, &mut out);
         if let (EntryKind::Text, Some(text)) = (f.kind, &f.content) {
             let mut scan = scan_file(rules, &f.path, text);
             if !own.is_empty() {
                 drop_own_storage(rules, text, &own, &mut scan);
+                demote_own_key_reads(text, &own_words, &mut scan);
             }
             out.append(&mut scan.findings);
             scanned.push((f.path.as_str(), text.as_str(), scan.facts));
@@ -471,6 +477,32 @@ fn drop_own_storage(
         !RULES.contains(&rules.rules[fact.rule as usize].id.as_str())
             || !own_only(&super::facts::logical_text(text, fact.start, fact.end))
     });
+}
+
+/// A file that reads an agent's stored secrets only to pick the skill's own key out of them
+/// ([`super::judge::picks_own_key`]: the key the user put there for this skill, where the agent's docs say to
+/// keep it) is reading its own configuration: the agent-secrets rule's findings there drop to
+/// `medium`. Its facts stay, so a read that is sent anywhere is still judged as a flow.
+fn demote_own_key_reads(text: &str, words: &[String], scan: &mut super::content::FileScan) {
+    const RULE: &str = "exfiltration.other-agent-secrets";
+    if !scan
+        .findings
+        .iter()
+        .any(|f| f.rule_id == RULE && f.severity > Severity::Medium)
+        || !super::judge::picks_own_key(text, words)
+    {
+        return;
+    }
+    for f in scan
+        .findings
+        .iter_mut()
+        .filter(|f| f.rule_id == RULE && f.severity > Severity::Medium)
+    {
+        f.severity = Severity::Medium;
+        f.description.push_str(
+            " This file picks the skill's own key out of it (a key named after the skill, or its own entry of the agent's config), so it reads as the skill loading its own setting; sending the store anywhere would still be judged.",
+        );
+    }
 }
 
 /// Pass two over the scanned text files (path, text, facts): the judge's findings, appended to

@@ -16,10 +16,13 @@ use invisible::{ZERO_WIDTH, invisible};
 #[cfg(test)]
 use reading::data_line;
 use reading::{
-    continues_paragraph, defensive, is_defensive, is_pattern_literal, join_window, negated_before,
-    negated_from_before, quote_is_example, teaching_heading, test_data_literal,
+    continues_paragraph, defensive, is_defensive, is_pattern_literal, is_wrapped_words,
+    join_window, negated_before, negated_from_before, quote_is_example, teaching_heading,
+    test_data_literal,
 };
-pub use reading::{in_html_tag, is_quoted, is_quoted_match, quoted_from_before};
+pub use reading::{
+    in_html_tag, is_quoted, is_quoted_match, is_scripted_speech, quoted_from_before,
+};
 
 /// Longest evidence excerpt, in characters.
 pub const EVIDENCE_CHARS: usize = 160;
@@ -542,7 +545,10 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
         // A soft-wrapped paragraph: the previous prose line joined with this one, searched with the
         // rules of both lines' keywords; only matches that cross the break are new (each line's own
         // matches were found on it). Reported at the first line, as continued commands are.
-        let prose_line = !in_code && kind != FileKind::Code && !is_joined;
+        // In a script, a line of words in a long string (a tool's docstring, a prompt held in
+        // code) wraps the same way: a sentence there may name its recipient on the next line.
+        let words_in_code = kind == FileKind::Code && !is_joined && is_wrapped_words(line);
+        let prose_line = !in_code && kind != FileKind::Code && !is_joined || words_in_code;
         let wrap = match prev_prose.take() {
             Some((p_no, p_start, p_end, p_cands))
                 if prose_line && continues_paragraph(content, p_start, p_end, line) =>
@@ -555,7 +561,11 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 }
                 let inline =
                     inline_code || content.get(p_start..p_end).is_some_and(|p| p.contains('`'));
-                let scope = rules.scope(false, inline);
+                let scope = if words_in_code {
+                    rules.scope(true, false)
+                } else {
+                    rules.scope(false, inline)
+                };
                 if both.iter_and(&scope).next().is_none() {
                     None
                 } else {
@@ -644,6 +654,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                         !in_code
                             && !in_html_tag(line, hit.start)
                             && (is_quoted_match(line, hit.start, hit.end)
+                                && !is_scripted_speech(line, hit.start)
                                 || quoted_from_before(content, line_start, line, hit.start))
                     }
                     Context::Test => place.test,

@@ -168,6 +168,49 @@ pub fn is_quoted_match(line: &str, at: usize, to: usize) -> bool {
     }
 }
 
+/// Whether the quote open at byte `at` of a prose line holds words the text tells the agent to say
+/// to someone (`Tell your owner: "…"`, `Ask the user: “…”`): the words of a message it is to send,
+/// not a phrase shown as an example. Only an imperative at the start of the line (after a list
+/// marker) whose only other words are who is addressed, ending in a colon right before the quote.
+pub fn is_scripted_speech(line: &str, at: usize) -> bool {
+    let Some((_, open)) = quote_span(line, at) else {
+        return false;
+    };
+    let before = line[..open].trim_end().to_ascii_lowercase();
+    let Some(lead) = before.strip_suffix(':') else {
+        return false;
+    };
+    let lead = lead.trim_start_matches(|c: char| {
+        c.is_whitespace() || c.is_ascii_digit() || matches!(c, '-' | '*' | '+' | '.' | ')' | '>')
+    });
+    let mut words = lead.split_whitespace();
+    let verb = words.next().unwrap_or("");
+    let rest: Vec<&str> = words.collect();
+    matches!(
+        verb,
+        "tell" | "ask" | "say" | "message" | "remind" | "reply" | "respond" | "write"
+    ) && rest.len() <= 3
+        && rest.iter().all(|w| {
+            matches!(
+                *w,
+                "to" | "your"
+                    | "the"
+                    | "them"
+                    | "him"
+                    | "her"
+                    | "owner"
+                    | "human"
+                    | "user"
+                    | "operator"
+                    | "principal"
+                    | "person"
+                    | "master"
+                    | "boss"
+                    | "client"
+            )
+        })
+}
+
 /// Whether byte `at` of a prose line sits inside a quote that an earlier line of the same paragraph
 /// opened and this line has not yet closed (`Wording like "before using this skill, download` /
 /// `Helper.zip … password `1234`". Legitimate…`).
@@ -392,6 +435,24 @@ pub(super) fn join_window(text: &str, at: usize) -> (usize, usize) {
         e += 1;
     }
     (s, e)
+}
+
+/// Whether a line of a script is a line of words (in a docstring or a long string): four words or
+/// more, mostly letters, none of the marks statements are made of (`=`, `{`, `}`, `$`, `|`, `<`,
+/// `>`, backticks), not ending like a statement or an argument list (`;`, `,`, `(`, `)`) and not a
+/// comment's start. Such lines are joined like a paragraph's.
+pub(super) fn is_wrapped_words(line: &str) -> bool {
+    let t = line.trim();
+    if t.len() < 16
+        || t.len() > 400
+        || t.starts_with(['#', '/', '*', '-', '"', '\''])
+        || t.contains(['=', '{', '}', '$', '|', '<', '>', '`'])
+        || t.ends_with([';', ',', '(', ')'])
+    {
+        return false;
+    }
+    let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+    t.split_whitespace().count() >= 4 && letters * 10 >= t.chars().count() * 6
 }
 
 /// Whether `line` continues the prose line at `prev_start..prev_end` of `content` as one soft-wrapped

@@ -327,7 +327,13 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                     continue;
                 };
                 // A clone of a repository to build it is ordinary; only a suspicious host matters.
-                if src.text().contains("git clone") && sev < Severity::Critical {
+                // So is the project's own release asset (an owner named after the skill).
+                if (src.text().contains("git clone")
+                    || host
+                        .as_ref()
+                        .is_some_and(|h| super::release_named_after(h, &b.name_words())))
+                    && sev < Severity::Critical
+                {
                     sev = Severity::Medium;
                 }
                 let sudo = facts

@@ -331,6 +331,76 @@ pub fn name_words(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a file picks the skill's own entry out of what it reads: a key variable named after the
+/// skill (`ACME_NOTES_TOKEN` for `acme-notes`: an upper-case name whose first word is one of the
+/// skill's name words and whose last says key, token, secret or license) or the skill's own entry
+/// of the agent's config (`skills.entries.acme-notes`, `.get("entries", {}).get("acme-notes")`).
+pub fn picks_own_key(text: &str, words: &[String]) -> bool {
+    let own_var = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() > 6 && w.contains('_'))
+        .filter(|w| !w.bytes().any(|c| c.is_ascii_lowercase()))
+        .any(|w| {
+            let first = w.split('_').next().unwrap_or("").to_ascii_lowercase();
+            let last = w.rsplit('_').next().unwrap_or("");
+            words.contains(&first) && matches!(last, "KEY" | "TOKEN" | "SECRET" | "LICENSE")
+        });
+    own_var
+        || text.lines().any(|l| {
+            let l = crate::ascii_lowered(l);
+            l.find("entries").is_some_and(|i| {
+                let after: String = l[i..].chars().filter(char::is_ascii_alphanumeric).collect();
+                words.iter().any(|w| after.contains(w.as_str()))
+            })
+        })
+}
+
+/// Whether a host's registered name (the label before the last: `fireflies` in
+/// `api.fireflies.ai`) is one of the skill's name words: the service the skill is named after.
+pub fn host_named_after(host: &str, words: &[String]) -> bool {
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2 && words.contains(&labels[labels.len() - 2].to_ascii_lowercase())
+}
+
+/// Whether a URL is a release asset (`/<owner>/<repo>/releases/download/…`) on GitHub, GitLab or
+/// Codeberg whose owner account is named after the skill (`lightpanda-io` for a skill named
+/// `Lightpanda`: the name, alone or with an organisation suffix): the project's own release, like an
+/// installer from the tool's own site.
+pub fn release_named_after(h: &Host, words: &[String]) -> bool {
+    if !matches!(
+        h.host.as_str(),
+        "github.com" | "gitlab.com" | "codeberg.org"
+    ) || !h.url.starts_with("https://")
+    {
+        return false;
+    }
+    let mut parts = h.path.trim_start_matches('/').split('/');
+    let owner: String = parts
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let rest: Vec<&str> = parts.collect();
+    let release = rest.windows(2).any(|w| w == ["releases", "download"]);
+    // The owner is the name itself or the name with an organisation suffix (`lightpanda-io`);
+    // the agents' own names are what impostor accounts borrow (`open-claw-agent`), never this.
+    const ORG: [&str; 10] = [
+        "", "io", "dev", "hq", "labs", "app", "org", "inc", "team", "official",
+    ];
+    const AGENTS: [&str; 8] = [
+        "openclaw", "clawdbot", "moltbot", "claude", "codex", "cursor", "gemini", "agent",
+    ];
+    release
+        && words.iter().any(|w| {
+            !AGENTS.contains(&w.as_str())
+                && owner
+                    .strip_prefix(w.as_str())
+                    .is_some_and(|rest| ORG.contains(&rest))
+        })
+}
+
 /// Whether `host` is shaped like a tool's own installer site and its registered name is one of
 /// `words`: the label before the last (`acme` in `get.acme.sh`, `atuin` in `setup.atuin.sh`), on
 /// the bare domain or under an installer label (`get.`, `setup.`, `install.`, `sh.`, `download.`,

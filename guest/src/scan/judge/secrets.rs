@@ -164,6 +164,32 @@ fn names_own_vendor(b: &Bundle<'_>, file: &File<'_>, src: &At<'_>) -> bool {
         .any(|h| belongs_to(v, &h.host))
 }
 
+/// The vendor whose agent keeps its credentials at the path a line names: Claude Code's
+/// `.claude/`, Codex's `.codex/`, Gemini CLI's `.gemini/`.
+fn agent_store_vendor(text: &str) -> Option<&'static crate::scan::hosts::Vendor> {
+    let l = crate::ascii_lowered(text);
+    let key = if l.contains(".claude") {
+        "ANTHROPIC_API_KEY"
+    } else if l.contains(".codex") {
+        "OPENAI_API_KEY"
+    } else if l.contains(".gemini") {
+        "GEMINI_API_KEY"
+    } else {
+        return None;
+    };
+    vendor_of_key(key)
+}
+
+/// The skill's name words and its whole name run together (`dooray` and `hook`, `doorayhook`).
+fn own_words(b: &Bundle<'_>) -> Vec<String> {
+    let mut words = b.name_words();
+    let whole: String = words.concat();
+    if words.len() > 1 {
+        words.push(whole);
+    }
+    words
+}
+
 /// The strongest verdict for one sink: the verdict, its source and the names the value went through.
 type Best = (Verdict, usize, Vec<(u32, String)>);
 
@@ -199,6 +225,42 @@ fn decide(
                 }
             ),
         });
+    }
+    // An agent's credential store of one vendor (Claude Code's `~/.claude/.credentials.json`)
+    // sent to that vendor's API is the vendor's token used where it belongs.
+    if src.fact.kind == FactKind::SecretFile
+        && matches!(b.tag(src.fact), "agent-secrets" | "agent-memory")
+        && let Some(d) = dest
+        && agent_store_vendor(&src.text()).is_some_and(|v| belongs_to(v, &d.host))
+    {
+        return None;
+    }
+    // The agent's store read by a file that picks the skill's own key out of it: the skill's own
+    // setting, sent to the service it is named after (or a vendor) as its job; to an address the
+    // file does not show, worth a look; to a suspicious host, still exfiltration (below).
+    if src.fact.kind == FactKind::SecretFile
+        && matches!(b.tag(src.fact), "agent-secrets" | "agent-memory")
+        && !dest.is_some_and(|d| d.class.is_suspicious())
+    {
+        let words = own_words(b);
+        if super::picks_own_key(src.file.content, &words) {
+            return match dest {
+                Some(d) if d.class.is_known_good() || super::host_named_after(&d.host, &words) => {
+                    None
+                }
+                _ => Some(Verdict {
+                    severity: Severity::Medium,
+                    rule: "exfiltration.secret-to-network",
+                    why: format!(
+                        "{} reaches a request to {}, and the file picks the skill's own key or entry out of it (a key named after the skill, or its own entry of the agent's config): check that the destination is the service the skill is for",
+                        what(b, src),
+                        dest.map_or("an address the file does not show".to_string(), |d| {
+                            format!("{} ({})", d.host, d.class.phrase())
+                        })
+                    ),
+                }),
+            };
+        }
     }
     let dest = match dest {
         Some(d) => d,
@@ -425,10 +487,23 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             continue;
         };
         let only_dump = bulk.iter().all(|a| a.fact.kind == FactKind::EnvDump);
+        // Only the agent's store is read, by a file that picks the skill's own key out of it
+        // (see `decide`): sent to the service the skill is named after, that is its job; to
+        // another host no vendor list knows, worth a look (`high`), not a stealer's shape.
+        let own_pick = !dest.class.is_suspicious()
+            && bulk.iter().all(|a| {
+                a.fact.kind == FactKind::SecretFile
+                    && matches!(b.tag(a.fact), "agent-secrets" | "agent-memory")
+            })
+            && super::picks_own_key(file.content, &own_words(b));
+        if own_pick && super::host_named_after(&dest.host, &own_words(b)) {
+            continue;
+        }
         // Keys and credential stores (SSH, cloud, cluster, browser, wallet, Wi-Fi) read by a file
         // that also sends a body to a host no vendor list knows: a reader that only wanted to use
         // the credentials would talk to the service they belong to.
-        let keys_out = dest.class == HostClass::Unknown
+        let keys_out = !own_pick
+            && dest.class == HostClass::Unknown
             && crate::scan::hosts::vendor_of_host(&dest.host).is_none()
             && (sends_body(&sink.text()) && bulk.iter().any(|a| credential_store(b, a.fact))
                 // Picking variables by secret-like names is collecting them on purpose: any

@@ -135,7 +135,9 @@ pub(super) fn fetched_made_executable_and_run(
             .filter_map(|a| {
                 let host = source_host(b, &a, flow)?;
                 let (sev, from) = grade(Some(&host))?;
-                (sev >= Severity::High).then_some((a, from))
+                // The project's own release (an owner named after the skill) is its installer.
+                let own = crate::scan::judge::release_named_after(&host, &b.name_words());
+                (sev >= Severity::High && !own).then_some((a, from))
             })
             .next();
         let Some((fetch, from)) = fetch else {

@@ -72,3 +72,51 @@ fn foreign_host_near(at: &At<'_>, lines: usize) -> Option<Host> {
         .into_iter()
         .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
 }
+
+/// How many lines from `at`'s on a sentence's destination may be on, at most `lines`: a line that
+/// ends its sentence (`.`, `。`, `!`, `?`) and is followed by a line opening another item (a list
+/// item, a heading, a front-matter key, a table row) is a finished statement, and a link on that
+/// next item belongs to it, not to this one ("- Uploads are single files; mind the 20 MB limit." /
+/// "- The gateway address is https://…"). A sentence that points ahead ("below", "the following")
+/// still reaches on.
+fn statement_lines(at: &At<'_>, lines: usize) -> usize {
+    let rest = at.file.content.get(at.fact.start as usize..).unwrap_or("");
+    let mut it = rest.split('\n');
+    let line = it.next().unwrap_or("").trim_end();
+    let Some(next) = it.next() else {
+        return lines;
+    };
+    let ended = line
+        .trim_end_matches(['*', '_', ')', '"', '\'', '”', '」'])
+        .ends_with(['.', '。', '!', '！', '?', '？']);
+    let lower = line.to_ascii_lowercase();
+    let points_ahead = [
+        "below",
+        "following",
+        "this address",
+        "this url",
+        "this link",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    if ended && !points_ahead && opens_item(next) {
+        1
+    } else {
+        lines
+    }
+}
+
+/// Whether a line opens a new item of a document: a list item, a heading, a table row or a
+/// front-matter key (`homepage: …`).
+fn opens_item(line: &str) -> bool {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    t.starts_with(['-', '*', '+', '#', '|']) && t[1..].starts_with([' ', '#', '|', '-'])
+        || digits > 0 && t[digits..].starts_with(['.', ')'])
+        || !line.starts_with([' ', '\t'])
+            && t.split_once(": ").is_some_and(|(k, _)| {
+                !k.is_empty()
+                    && k.bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+            })
+}

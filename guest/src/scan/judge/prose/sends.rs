@@ -15,8 +15,9 @@ pub(super) fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::super::H
         .all(FactKind::NetSend)
         .filter(|a| b.tag(a.fact) == "prose")
     {
-        // The destination (a URL or an e-mail address) on this line or the next two.
-        if let Some(h) = super::foreign_host_near(&send, 3) {
+        // The destination (a URL or an e-mail address) on this line or the next two, while the
+        // statement goes on.
+        if let Some(h) = super::foreign_host_near(&send, super::statement_lines(&send, 3)) {
             out.push((send, h));
         }
     }

@@ -61,6 +61,7 @@ mod round20;
 mod round21;
 mod round22;
 mod round23;
+mod round24;
 mod scopes;
 mod secrets;
 
