@@ -398,6 +398,17 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
             Lang::En => format!("; from your wording: {shown}"),
         });
     }
+    let done = relevance::matched_done(q, &m.matched);
+    if !done.is_empty() {
+        let shown = join(
+            &done.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>(),
+            lang,
+        );
+        out.push_str(&match lang {
+            Lang::Zh => format!("；「{shown}」是已经做完的事，不算这次的要求"),
+            Lang::En => format!("; “{shown}” is what was already done, not what you ask"),
+        });
+    }
     if m.object_miss {
         let objects: Vec<String> = q
             .units

@@ -140,6 +140,9 @@ pub struct Query {
     pub script: Option<Script>,
     /// What the phrasing rules read ([`super::phrasing`]), for the `task` factor's detail.
     pub readings: Vec<super::text::Reading>,
+    /// Actions the request says were already done (写了篇, 剪好了), each with its words: they weigh
+    /// as a side part ([`parts::completed_actions`]) and the `task` factor's detail says so.
+    pub done: Vec<(usize, String)>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.
@@ -284,6 +287,7 @@ impl Query {
         q.units.extend(free);
         detail_after_colon(&mut q.units, &a.lower);
         constraints_after_negation(&mut q.units, &a.lower);
+        q.done = completed_actions(&mut q.units, &a.lower);
         let objects = |side: Option<bool>| -> Vec<usize> {
             q.units
                 .iter()
@@ -463,7 +467,7 @@ impl Reach {
 
 mod parts;
 pub use parts::{NEGATIONS, a_not_a};
-use parts::{constraints_after_negation, detail_after_colon};
+use parts::{completed_actions, constraints_after_negation, detail_after_colon};
 
 /// Concepts related to `concept` with their credit: its broader ones and those it is broader than.
 fn related(concept: usize) -> Vec<(usize, f64)> {
@@ -876,6 +880,20 @@ pub fn display_terms(q: &Query, matched: &[usize]) -> Vec<String> {
 
 /// The phrasing rules' readings behind the matched units ("备…课" read as 备课), for the `task`
 /// factor's detail: each reading whose concepts a matched unit names.
+/// The finished actions among the matched units (`Query::done`): their words as written.
+pub fn matched_done<'q>(q: &'q Query, matched: &[usize]) -> Vec<&'q str> {
+    q.done
+        .iter()
+        .filter(|(c, _)| {
+            matched
+                .iter()
+                .filter_map(|&i| q.units.get(i))
+                .any(|u| matches!(u.kind, UnitKind::Concept { concept, .. } if concept == *c))
+        })
+        .map(|(_, w)| w.as_str())
+        .collect()
+}
+
 pub fn matched_readings<'q>(q: &'q Query, matched: &[usize]) -> Vec<&'q super::text::Reading> {
     q.readings
         .iter()

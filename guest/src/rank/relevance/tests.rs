@@ -760,3 +760,66 @@ fn reach_holds_the_requests_tokens_and_concepts() {
         assert_eq!(reach.touches(&a), expected, "{task:?} / {text:?}");
     }
 }
+
+#[test]
+fn a_finished_action_describes_the_object_and_is_no_goal() {
+    let mut v = Vocab::default();
+    // Must: a verb with 好了 / 完了 / 好的, or 了 before what it made, was already done.
+    let q = units_of(&mut v, "视频剪好了，就差配上字幕");
+    assert_eq!(side_of(&q, "cut"), Some(true));
+    assert_eq!(side_of(&q, "subtitle"), Some(false));
+    assert_eq!(q.done.len(), 1);
+    assert_eq!(q.done[0].1, "剪好了");
+    let q = units_of(&mut v, "闺女写了篇作文，帮我看看能打几分");
+    assert_eq!(side_of(&q, "create"), Some(true));
+    assert_eq!(side_of(&q, "essay"), Some(false));
+    // Must not: the ask itself, a state that came about (sentence-final 了), a question.
+    let q = units_of(&mut v, "帮我写一篇作文");
+    assert_eq!(side_of(&q, "create"), Some(false));
+    assert!(q.done.is_empty());
+    let q = units_of(&mut v, "照片发黄了，能修吗");
+    assert_eq!(side_of(&q, "restore"), Some(false));
+    let q = units_of(&mut v, "作文写完了吗");
+    assert_eq!(side_of(&q, "create"), Some(false));
+    // English past tenses are not read (no aspect marker).
+    let q = units_of(&mut v, "I wrote an essay, please grade it");
+    assert!(q.done.is_empty());
+}
+
+#[test]
+fn the_task_detail_says_what_was_already_done() {
+    let mut v = Vocab::default();
+    let d = doc(
+        &mut v,
+        "口播视频剪辑",
+        "剪辑视频：去除停顿和口误，一键导出成片。",
+    );
+    let a = v.analyze_text("视频剪好了，就差配上字幕");
+    let q = Query::new(&mut v, &a);
+    let m = match_doc(&q, &d);
+    assert!(
+        m.matched
+            .iter()
+            .any(|&i| side_of_unit(&q, i) == Some("cut"))
+    );
+    let zh = crate::rank::factors::task_detail(&q, &m, false, 0.5, crate::Lang::Zh);
+    assert!(zh.contains("「剪好了」是已经做完的事"), "{zh}");
+    let en = crate::rank::factors::task_detail(&q, &m, false, 0.5, crate::Lang::En);
+    assert!(en.contains("“剪好了” is what was already done"), "{en}");
+    // A listing that did not match the finished action gets no such note.
+    let other = doc(
+        &mut v,
+        "Auto Subtitles",
+        "Auto-generate subtitles for any video.",
+    );
+    let m = match_doc(&q, &other);
+    let en = crate::rank::factors::task_detail(&q, &m, false, 0.5, crate::Lang::En);
+    assert!(!en.contains("already done"), "{en}");
+}
+
+fn side_of_unit(q: &Query, i: usize) -> Option<&'static str> {
+    match q.units[i].kind {
+        UnitKind::Concept { concept, .. } => Some(lexicon().concepts[concept].name.as_str()),
+        UnitKind::Words(_) => None,
+    }
+}
