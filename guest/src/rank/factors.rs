@@ -457,6 +457,28 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
             Lang::En => "; it says it does everything, so its claims count less",
         });
     }
+    if m.broad_topic {
+        let topics: Vec<String> = m
+            .matched
+            .iter()
+            .filter_map(|&i| q.units.get(i))
+            .filter(|u| {
+                matches!(
+                    u.kind,
+                    relevance::UnitKind::Concept {
+                        kind: super::lexicon::Kind::Topic,
+                        ..
+                    }
+                )
+            })
+            .map(|u| u.surface.clone())
+            .collect();
+        let topics = join(&topics, lang);
+        out.push_str(&match lang {
+            Lang::Zh => format!("；对这么宽泛的技能，话题（{topics}）只算一半"),
+            Lang::En => format!("; for so broad a listing the topic ({topics}) counts half"),
+        });
+    }
     if m.breadth_weight < 1.0 && !m.catch_all {
         let pct = round(100.0 * m.breadth_weight, 0);
         out.push_str(&match lang {

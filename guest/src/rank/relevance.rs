@@ -81,6 +81,10 @@ pub const OBJECT_MISS: f64 = 0.25;
 pub const TARGET_ONLY: f64 = 0.5;
 /// Distinct objects and actions a listing may claim before its claims weigh less.
 pub const BREADTH_FREE: f64 = 9.0;
+/// A topic (home, health, travel) matched on a listing that claims more than [`BREADTH_FREE`]
+/// jobs earns this much: for such a listing the topic is the domain of everything it claims (a
+/// household catch-all and 家里), not evidence that it does the job asked.
+pub const BROAD_TOPIC: f64 = 0.5;
 pub const BREADTH_POWER: f64 = 0.8;
 /// Share of relevance that comes from BM25F relative to the best candidate.
 pub const LEXICAL_SHARE: f64 = 0.15;
@@ -535,6 +539,9 @@ pub struct Match {
     pub breadth_weight: f64,
     /// Distinct objects and actions the listing claims.
     pub breadth: u16,
+    /// A topic of the request matched on a listing broader than [`BREADTH_FREE`] and earned
+    /// [`BROAD_TOPIC`] of its weight.
+    pub broad_topic: bool,
 }
 
 /// The weight a listing's claims keep for its breadth.
@@ -626,11 +633,18 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let mut matched = Vec::new();
     let mut object_hit = false;
     let mut action_hit = false;
+    let mut broad_topic = false;
     for (i, u) in q.units.iter().enumerate() {
         all += u.weight;
         let m = match &u.kind {
             UnitKind::Concept { concept, kind } => {
-                let m = concept_match(q, i, *concept, *kind, doc);
+                let mut m = concept_match(q, i, *concept, *kind, doc);
+                // A broad listing's topic is the domain of all it claims (家里 for a household
+                // catch-all), not evidence that it does this job.
+                if *kind == Kind::Topic && m > 0.0 && f64::from(doc.breadth) > BREADTH_FREE {
+                    m *= BROAD_TOPIC;
+                    broad_topic = true;
+                }
                 if *kind == Kind::Object && m > 0.0 && q.objects.contains(concept) {
                     object_hit = true;
                 }
@@ -825,6 +839,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         catch_all: doc.catch_all,
         breadth_weight: bw,
         breadth: doc.breadth,
+        broad_topic,
     }
 }
 

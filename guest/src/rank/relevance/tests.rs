@@ -823,3 +823,47 @@ fn side_of_unit(q: &Query, i: usize) -> Option<&'static str> {
         UnitKind::Words(_) => None,
     }
 }
+
+#[test]
+fn a_topic_counts_half_on_a_listing_broader_than_the_free_breadth() {
+    let mut v = Vocab::default();
+    let broad = doc(
+        &mut v,
+        "Home Helper",
+        "Every household question answered: cleaning and stain removal, laundry, DIY repairs, \
+         appliances, car care, gardening, pets, parenting tips, cooking and moving checklists.",
+    );
+    assert!(f64::from(broad.breadth) > BREADTH_FREE, "{}", broad.breadth);
+    let focused = doc(
+        &mut v,
+        "Home Cleaning Tips",
+        "Household cleaning tips for every room of your home.",
+    );
+    assert!(f64::from(focused.breadth) <= BREADTH_FREE);
+    let task = "家里的猫老是掉毛，正常吗";
+    let a = v.analyze_text(task);
+    let q = Query::new(&mut v, &a);
+    assert!(
+        q.units.iter().any(|u| matches!(
+            u.kind,
+            UnitKind::Concept {
+                kind: Kind::Topic,
+                ..
+            }
+        )),
+        "the request names a topic"
+    );
+    // Must: the broad listing's match on the topic is halved, and the detail says so.
+    let m = match_doc(&q, &broad);
+    assert!(m.broad_topic);
+    let en = crate::rank::factors::task_detail(&q, &m, false, 0.3, crate::Lang::En);
+    assert!(
+        en.contains("the topic") && en.contains("counts half"),
+        "{en}"
+    );
+    // Must not: a listing within the free breadth keeps its topic whole.
+    let m = match_doc(&q, &focused);
+    assert!(!m.broad_topic);
+    let en = crate::rank::factors::task_detail(&q, &m, false, 0.3, crate::Lang::En);
+    assert!(!en.contains("counts half"), "{en}");
+}
