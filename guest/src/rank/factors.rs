@@ -398,6 +398,17 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
             Lang::En => format!("; from your wording: {shown}"),
         });
     }
+    let done = relevance::matched_done(q, &m.matched);
+    if !done.is_empty() {
+        let shown = join(
+            &done.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>(),
+            lang,
+        );
+        out.push_str(&match lang {
+            Lang::Zh => format!("；「{shown}」是已经做完的事，不算这次的要求"),
+            Lang::En => format!("; “{shown}” is what was already done, not what you ask"),
+        });
+    }
     if m.object_miss {
         let objects: Vec<String> = q
             .units
@@ -444,6 +455,28 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
         out.push_str(match lang {
             Lang::Zh => "；自称什么都能做，说法打折",
             Lang::En => "; it says it does everything, so its claims count less",
+        });
+    }
+    if m.broad_topic {
+        let topics: Vec<String> = m
+            .matched
+            .iter()
+            .filter_map(|&i| q.units.get(i))
+            .filter(|u| {
+                matches!(
+                    u.kind,
+                    relevance::UnitKind::Concept {
+                        kind: super::lexicon::Kind::Topic,
+                        ..
+                    }
+                )
+            })
+            .map(|u| u.surface.clone())
+            .collect();
+        let topics = join(&topics, lang);
+        out.push_str(&match lang {
+            Lang::Zh => format!("；对这么宽泛的技能，话题（{topics}）只算一半"),
+            Lang::En => format!("; for so broad a listing the topic ({topics}) counts half"),
         });
     }
     if m.breadth_weight < 1.0 && !m.catch_all {

@@ -81,6 +81,10 @@ pub const OBJECT_MISS: f64 = 0.25;
 pub const TARGET_ONLY: f64 = 0.5;
 /// Distinct objects and actions a listing may claim before its claims weigh less.
 pub const BREADTH_FREE: f64 = 9.0;
+/// A topic (home, health, travel) matched on a listing that claims more than [`BREADTH_FREE`]
+/// jobs earns this much: for such a listing the topic is the domain of everything it claims (a
+/// household catch-all and 家里), not evidence that it does the job asked.
+pub const BROAD_TOPIC: f64 = 0.5;
 pub const BREADTH_POWER: f64 = 0.8;
 /// Share of relevance that comes from BM25F relative to the best candidate.
 pub const LEXICAL_SHARE: f64 = 0.15;
@@ -140,6 +144,9 @@ pub struct Query {
     pub script: Option<Script>,
     /// What the phrasing rules read ([`super::phrasing`]), for the `task` factor's detail.
     pub readings: Vec<super::text::Reading>,
+    /// Actions the request says were already done (写了篇, 剪好了), each with its words: they weigh
+    /// as a side part ([`parts::completed_actions`]) and the `task` factor's detail says so.
+    pub done: Vec<(usize, String)>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.
@@ -284,6 +291,7 @@ impl Query {
         q.units.extend(free);
         detail_after_colon(&mut q.units, &a.lower);
         constraints_after_negation(&mut q.units, &a.lower);
+        q.done = completed_actions(&mut q.units, &a.lower);
         let objects = |side: Option<bool>| -> Vec<usize> {
             q.units
                 .iter()
@@ -463,7 +471,7 @@ impl Reach {
 
 mod parts;
 pub use parts::{NEGATIONS, a_not_a};
-use parts::{constraints_after_negation, detail_after_colon};
+use parts::{completed_actions, constraints_after_negation, detail_after_colon};
 
 /// Concepts related to `concept` with their credit: its broader ones and those it is broader than.
 fn related(concept: usize) -> Vec<(usize, f64)> {
@@ -531,6 +539,9 @@ pub struct Match {
     pub breadth_weight: f64,
     /// Distinct objects and actions the listing claims.
     pub breadth: u16,
+    /// A topic of the request matched on a listing broader than [`BREADTH_FREE`] and earned
+    /// [`BROAD_TOPIC`] of its weight.
+    pub broad_topic: bool,
 }
 
 /// The weight a listing's claims keep for its breadth.
@@ -622,11 +633,18 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let mut matched = Vec::new();
     let mut object_hit = false;
     let mut action_hit = false;
+    let mut broad_topic = false;
     for (i, u) in q.units.iter().enumerate() {
         all += u.weight;
         let m = match &u.kind {
             UnitKind::Concept { concept, kind } => {
-                let m = concept_match(q, i, *concept, *kind, doc);
+                let mut m = concept_match(q, i, *concept, *kind, doc);
+                // A broad listing's topic is the domain of all it claims (家里 for a household
+                // catch-all), not evidence that it does this job.
+                if *kind == Kind::Topic && m > 0.0 && f64::from(doc.breadth) > BREADTH_FREE {
+                    m *= BROAD_TOPIC;
+                    broad_topic = true;
+                }
                 if *kind == Kind::Object && m > 0.0 && q.objects.contains(concept) {
                     object_hit = true;
                 }
@@ -821,6 +839,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         catch_all: doc.catch_all,
         breadth_weight: bw,
         breadth: doc.breadth,
+        broad_topic,
     }
 }
 
@@ -876,6 +895,20 @@ pub fn display_terms(q: &Query, matched: &[usize]) -> Vec<String> {
 
 /// The phrasing rules' readings behind the matched units ("备…课" read as 备课), for the `task`
 /// factor's detail: each reading whose concepts a matched unit names.
+/// The finished actions among the matched units (`Query::done`): their words as written.
+pub fn matched_done<'q>(q: &'q Query, matched: &[usize]) -> Vec<&'q str> {
+    q.done
+        .iter()
+        .filter(|(c, _)| {
+            matched
+                .iter()
+                .filter_map(|&i| q.units.get(i))
+                .any(|u| matches!(u.kind, UnitKind::Concept { concept, .. } if concept == *c))
+        })
+        .map(|(_, w)| w.as_str())
+        .collect()
+}
+
 pub fn matched_readings<'q>(q: &'q Query, matched: &[usize]) -> Vec<&'q super::text::Reading> {
     q.readings
         .iter()

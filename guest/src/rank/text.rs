@@ -817,7 +817,10 @@ impl Doc {
         let mut claimed: Vec<u16> = doc
             .occurrences
             .iter()
-            .filter(|o| o.field != Field::AgentNotes as u8)
+            // The registry's tags restate the job the text claims in other words (`finance`,
+            // `pdf`, `table-extraction` for a bank-statement parser): they are no claims of their
+            // own, so they do not count towards the breadth. A catch-all claims in its text.
+            .filter(|o| o.field != Field::AgentNotes as u8 && o.field != Field::Categories as u8)
             .filter(|o| {
                 let c = &lex.concepts[o.concept as usize];
                 c.kind == Kind::Action || (c.kind == Kind::Object && !c.generic)

@@ -100,3 +100,59 @@ pub(super) fn constraints_after_negation(units: &mut [Unit], lower: &str) {
         }
     }
 }
+
+/// Aspect markers of a finished action right after a Chinese verb: 写了篇, 做完了, 写好了, 剪好的.
+pub const COMPLETED: [&str; 5] = ["完了", "好了", "完的", "好的", "了"];
+
+/// Numerals and measure words: 了 before one of them is the verbal 了 of a finished action with
+/// its object (写了*篇*作文, 拍了*几*张).
+const QUANTITY: &str = "一二两三四五六七八九十几半个篇张份段首套页封条本件次遍";
+
+/// A Chinese action verb followed by a completion marker tells what was already done to the
+/// object, not what the user asks now: 闺女写了篇作文 (someone wrote it; the ask is to grade it),
+/// 页面都做完了 (the slides exist; the ask is to restyle them), 录好的音 (a recording to work on).
+/// Such an action weighs as a side part, so it is not one of the request's goal actions while
+/// another action is asked. Not read: a sentence-final 了 (照片发黄了: a state, and 发黄 names the
+/// restoring it needs), a question (写完了吗), an English verb (a past tense is no marker of this kind).
+/// Returns each such action with its words (the verb and the marker: 写了, 剪好了).
+pub(super) fn completed_actions(units: &mut [Unit], lower: &str) -> Vec<(usize, String)> {
+    let lex = lexicon();
+    let mut done = Vec::new();
+    for u in units.iter_mut().filter(|u| !u.side) {
+        let UnitKind::Concept {
+            concept,
+            kind: Kind::Action,
+        } = u.kind
+        else {
+            continue;
+        };
+        if lex.concepts[concept].minor {
+            continue;
+        }
+        let end = u.at as usize + u.surface.len();
+        if !u.surface.chars().next_back().is_some_and(is_cjk) || end > lower.len() {
+            continue;
+        }
+        let rest = &lower[end..];
+        let Some(marker) = COMPLETED.iter().find(|m| rest.starts_with(**m)) else {
+            continue;
+        };
+        let after = rest[marker.len()..].chars().next();
+        if after == Some('吗') {
+            continue;
+        }
+        // A bare 了 marks a finished action only before what it made (写了篇, 拍了几张, 录了一段):
+        // at the end of a clause it says a state has come about (照片发黄了, 网站挂了).
+        if *marker == "了" && !after.is_some_and(|c| QUANTITY.contains(c)) {
+            continue;
+        }
+        u.side = true;
+        u.weight *= SIDE_WEIGHT;
+        done.push((concept, format!("{}{marker}", u.surface)));
+    }
+    done
+}
+
+fn is_cjk(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}

@@ -760,3 +760,110 @@ fn reach_holds_the_requests_tokens_and_concepts() {
         assert_eq!(reach.touches(&a), expected, "{task:?} / {text:?}");
     }
 }
+
+#[test]
+fn a_finished_action_describes_the_object_and_is_no_goal() {
+    let mut v = Vocab::default();
+    // Must: a verb with 好了 / 完了 / 好的, or 了 before what it made, was already done.
+    let q = units_of(&mut v, "视频剪好了，就差配上字幕");
+    assert_eq!(side_of(&q, "cut"), Some(true));
+    assert_eq!(side_of(&q, "subtitle"), Some(false));
+    assert_eq!(q.done.len(), 1);
+    assert_eq!(q.done[0].1, "剪好了");
+    let q = units_of(&mut v, "闺女写了篇作文，帮我看看能打几分");
+    assert_eq!(side_of(&q, "create"), Some(true));
+    assert_eq!(side_of(&q, "essay"), Some(false));
+    // Must not: the ask itself, a state that came about (sentence-final 了), a question.
+    let q = units_of(&mut v, "帮我写一篇作文");
+    assert_eq!(side_of(&q, "create"), Some(false));
+    assert!(q.done.is_empty());
+    let q = units_of(&mut v, "照片发黄了，能修吗");
+    assert_eq!(side_of(&q, "restore"), Some(false));
+    let q = units_of(&mut v, "作文写完了吗");
+    assert_eq!(side_of(&q, "create"), Some(false));
+    // English past tenses are not read (no aspect marker).
+    let q = units_of(&mut v, "I wrote an essay, please grade it");
+    assert!(q.done.is_empty());
+}
+
+#[test]
+fn the_task_detail_says_what_was_already_done() {
+    let mut v = Vocab::default();
+    let d = doc(
+        &mut v,
+        "口播视频剪辑",
+        "剪辑视频：去除停顿和口误，一键导出成片。",
+    );
+    let a = v.analyze_text("视频剪好了，就差配上字幕");
+    let q = Query::new(&mut v, &a);
+    let m = match_doc(&q, &d);
+    assert!(
+        m.matched
+            .iter()
+            .any(|&i| side_of_unit(&q, i) == Some("cut"))
+    );
+    let zh = crate::rank::factors::task_detail(&q, &m, false, 0.5, crate::Lang::Zh);
+    assert!(zh.contains("「剪好了」是已经做完的事"), "{zh}");
+    let en = crate::rank::factors::task_detail(&q, &m, false, 0.5, crate::Lang::En);
+    assert!(en.contains("“剪好了” is what was already done"), "{en}");
+    // A listing that did not match the finished action gets no such note.
+    let other = doc(
+        &mut v,
+        "Auto Subtitles",
+        "Auto-generate subtitles for any video.",
+    );
+    let m = match_doc(&q, &other);
+    let en = crate::rank::factors::task_detail(&q, &m, false, 0.5, crate::Lang::En);
+    assert!(!en.contains("already done"), "{en}");
+}
+
+fn side_of_unit(q: &Query, i: usize) -> Option<&'static str> {
+    match q.units[i].kind {
+        UnitKind::Concept { concept, .. } => Some(lexicon().concepts[concept].name.as_str()),
+        UnitKind::Words(_) => None,
+    }
+}
+
+#[test]
+fn a_topic_counts_half_on_a_listing_broader_than_the_free_breadth() {
+    let mut v = Vocab::default();
+    let broad = doc(
+        &mut v,
+        "Home Helper",
+        "Every household question answered: cleaning and stain removal, laundry, DIY repairs, \
+         appliances, car care, gardening, pets, parenting tips, cooking and moving checklists.",
+    );
+    assert!(f64::from(broad.breadth) > BREADTH_FREE, "{}", broad.breadth);
+    let focused = doc(
+        &mut v,
+        "Home Cleaning Tips",
+        "Household cleaning tips for every room of your home.",
+    );
+    assert!(f64::from(focused.breadth) <= BREADTH_FREE);
+    let task = "家里的猫老是掉毛，正常吗";
+    let a = v.analyze_text(task);
+    let q = Query::new(&mut v, &a);
+    assert!(
+        q.units.iter().any(|u| matches!(
+            u.kind,
+            UnitKind::Concept {
+                kind: Kind::Topic,
+                ..
+            }
+        )),
+        "the request names a topic"
+    );
+    // Must: the broad listing's match on the topic is halved, and the detail says so.
+    let m = match_doc(&q, &broad);
+    assert!(m.broad_topic);
+    let en = crate::rank::factors::task_detail(&q, &m, false, 0.3, crate::Lang::En);
+    assert!(
+        en.contains("the topic") && en.contains("counts half"),
+        "{en}"
+    );
+    // Must not: a listing within the free breadth keeps its topic whole.
+    let m = match_doc(&q, &focused);
+    assert!(!m.broad_topic);
+    let en = crate::rank::factors::task_detail(&q, &m, false, 0.3, crate::Lang::En);
+    assert!(!en.contains("counts half"), "{en}");
+}

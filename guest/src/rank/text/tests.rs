@@ -259,3 +259,43 @@ fn a_first_sentence_list_counts_its_claims() {
     );
     assert!(d.breadth >= 11, "{}", d.breadth);
 }
+
+#[test]
+fn categories_restate_the_job_and_add_no_breadth() {
+    let mut v = Vocab::default();
+    let lead = "Turns bank statements into a transaction list in Excel.";
+    let plain = Doc::new(
+        &mut v,
+        &[(Field::Name, "Statement Parser"), (Field::Lead, lead)],
+    );
+    let tagged = Doc::new(
+        &mut v,
+        &[
+            (Field::Name, "Statement Parser"),
+            (
+                Field::Categories,
+                "finance pdf table-extraction spreadsheet ocr invoice csv",
+            ),
+            (Field::Lead, lead),
+        ],
+    );
+    assert_eq!(tagged.breadth, plain.breadth);
+    // Claims in the text still count: the same words in the description widen it.
+    let claimed = Doc::new(
+        &mut v,
+        &[
+            (Field::Name, "Statement Parser"),
+            (
+                Field::Lead,
+                "Turns bank statements into a transaction list in Excel, reads invoices, \
+                 OCRs scans and extracts PDF tables.",
+            ),
+        ],
+    );
+    assert!(
+        claimed.breadth > plain.breadth,
+        "{} {}",
+        claimed.breadth,
+        plain.breadth
+    );
+}
