@@ -682,6 +682,7 @@ fn run_cow(
         docs.save(store)?;
         out["recorded"] = json!(true);
     }
+    crate::discard(ranking);
     Ok(out)
 }
 

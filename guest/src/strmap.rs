@@ -11,13 +11,17 @@
 //! quadratic: they only fall back to comparing strings, as an ordinary `BTreeMap` does. Iteration
 //! order is by hash, so callers that need a meaningful order must not iterate it (none do).
 
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// The keys of one hash: nearly always one, held inline (no allocation besides the key's own).
+type Bucket<V> = SmallVec<[(Box<str>, V); 1]>;
 
 /// See the module documentation.
 #[derive(Debug, Clone)]
 pub struct StrMap<V> {
-    map: BTreeMap<u64, Vec<(Box<str>, V)>>,
+    map: BTreeMap<u64, Bucket<V>>,
     len: usize,
 }
 

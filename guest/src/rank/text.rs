@@ -187,12 +187,16 @@ pub struct Vocab {
 /// rewrites ends in a letter or an apostrophe, so it is returned without running the stemmer (a
 /// candidate list with numbered names had one such word per candidate, each stemmed once).
 fn stem_of(raw: &str) -> std::borrow::Cow<'_, str> {
-    if raw.as_bytes().last().is_some_and(u8::is_ascii_digit)
-        && raw.bytes().all(|b| b.is_ascii_alphanumeric())
-    {
+    if is_own_stem(raw) {
         return std::borrow::Cow::Borrowed(raw);
     }
     stemmer().stem(raw)
+}
+
+/// A number or code (`2024`, `v2`, `s3`): its own stem, never stemmed.
+fn is_own_stem(raw: &str) -> bool {
+    raw.as_bytes().last().is_some_and(u8::is_ascii_digit)
+        && raw.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// Normalize a text without a vocabulary (stems computed on the spot): for one-off lookups.
@@ -228,8 +232,10 @@ impl Vocab {
         self.texts.is_empty()
     }
 
-    /// Whether any analyzed text had this raw (lower-case) word.
+    /// Whether any analyzed text had this raw (lower-case) word of letters (numbers and codes are
+    /// not recorded as words: see [`Vocab::word`]).
     pub fn knows_word(&self, raw: &str) -> bool {
+        debug_assert!(!is_own_stem(raw), "asked about a number or code: {raw}");
         self.words.get(raw).is_some()
     }
 
@@ -246,6 +252,14 @@ impl Vocab {
     /// A raw word's stem id and whether it is a stop word.
     fn word(&mut self, raw: &str) -> (u32, bool) {
         if let Some(w) = self.word_cache.get(raw) {
+            return w;
+        }
+        if is_own_stem(raw) {
+            // Numbers and codes are their own stems: the stem's id is the word's, so the word map
+            // (raw word -> stem) is not needed for them. They are most of the words seen only once
+            // (ids, versions, counts), and `knows_word` is only asked about words of letters.
+            let w = (self.intern(raw), lexicon().is_stop_stem(raw));
+            self.word_cache.put(raw, w);
             return w;
         }
         if let Some(&w) = self.words.get(raw) {
