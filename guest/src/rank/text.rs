@@ -169,7 +169,10 @@ pub fn enumerated_claims(lead: &str) -> u16 {
 #[derive(Debug, Default)]
 pub struct Vocab {
     ids: StrMap<u32>,
-    texts: Vec<String>,
+    /// Every token's text, one after another (one allocation for all, not one per token).
+    texts: String,
+    /// Where each token's text ends in `texts`, by id.
+    ends: Vec<u32>,
     /// Raw lower-case word → (its stem's id, whether it is a stop word).
     words: StrMap<(u32, bool)>,
     /// The most recent answers of `words` for short words.
@@ -210,10 +213,11 @@ pub fn normalize_plain(text: &str) -> String {
 impl Vocab {
     /// The id of `token`, interning it on first sight.
     pub fn intern(&mut self, token: &str) -> u32 {
-        let next = self.texts.len() as u32;
+        let next = self.ends.len() as u32;
         let id = *self.ids.get_or_insert_with(token, || next);
         if id == next {
-            self.texts.push(token.to_owned());
+            self.texts.push_str(token);
+            self.ends.push(self.texts.len() as u32);
         }
         id
     }
@@ -225,11 +229,11 @@ impl Vocab {
 
     /// The number of distinct tokens.
     pub fn len(&self) -> usize {
-        self.texts.len()
+        self.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.texts.is_empty()
+        self.ends.is_empty()
     }
 
     /// Whether any analyzed text had this raw (lower-case) word of letters (numbers and codes are
@@ -241,7 +245,13 @@ impl Vocab {
 
     /// The token text of an id.
     pub fn text(&self, id: u32) -> &str {
-        &self.texts[id as usize]
+        let id = id as usize;
+        let start = if id == 0 {
+            0
+        } else {
+            self.ends[id - 1] as usize
+        };
+        &self.texts[start..self.ends[id] as usize]
     }
 
     /// Whether an id is a concept token.
@@ -288,7 +298,7 @@ impl Vocab {
                 let word = self.word(w);
                 norm.push(' ');
                 let s = norm.len();
-                norm.push_str(&self.texts[word.0 as usize]);
+                norm.push_str(self.text(word.0));
                 let e = norm.len();
                 norm.push(' ');
                 let o = w.as_ptr() as usize - base;
@@ -398,9 +408,7 @@ impl Vocab {
             if is_action && seen_action && side_from == usize::MAX && first > 0 {
                 let prev = &spans[first - 1];
                 if prev.clause == spans[first].clause
-                    && prev
-                        .word
-                        .is_some_and(|(id, _)| self.texts[id as usize] == "and")
+                    && prev.word.is_some_and(|(id, _)| self.text(id) == "and")
                 {
                     side_from = prev.norm.0;
                 }
@@ -923,7 +931,7 @@ impl<'a> Index<'a> {
         others: usize,
     ) -> Index<'a> {
         let mut total = other_lengths;
-        let mut doc_freq = vec![0u32; vocab.texts.len()];
+        let mut doc_freq = vec![0u32; vocab.len()];
         for d in docs {
             for (f, toks) in d.fields.iter().enumerate() {
                 total[f] += toks.len();
