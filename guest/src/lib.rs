@@ -197,6 +197,20 @@ impl Ctx {
             .unwrap_or(self.lang)
     }
 
+    /// The language of a card made for `task`: as [`Ctx::lang_with`], except that when nothing
+    /// chose one (no `--lang`, none saved in the state) a task written in Chinese gets a Chinese
+    /// card whatever the locale says. Agents often run under `C.UTF-8` or an English locale while
+    /// their user writes in Chinese, and the task is the user's own words. A task in other words
+    /// follows the locale (a user of a Chinese locale may well type an English tool name).
+    pub fn lang_for_task(&self, state: &state::State, task: Option<&str>) -> Lang {
+        if self.lang_source(state) == "locale"
+            && task.is_some_and(|t| t.chars().any(rank::lexicon::is_han))
+        {
+            return Lang::Zh;
+        }
+        self.lang_with(state)
+    }
+
     /// Where [`Ctx::lang_with`] took the language from: `explicit`, `state` or `locale`.
     pub fn lang_source(&self, state: &state::State) -> &'static str {
         if self.lang_explicit {

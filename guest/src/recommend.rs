@@ -361,7 +361,6 @@ fn run_cow(
     let items = input.items;
     let input_count = items.len();
     let (mut docs, clock) = open(ctx, store)?;
-    let lang = ctx.lang_with(&docs.state);
     // The bundled sample data is a demonstration: marked on the card, never recorded.
     let dry_run = opts.dry_run || input.demo;
     let task = opts
@@ -369,6 +368,7 @@ fn run_cow(
         .as_deref()
         .map(str::trim)
         .filter(|t| !t.is_empty());
+    let lang = ctx.lang_for_task(&docs.state, task);
 
     let mut out = json!({
         "mode": mode.as_str(),

@@ -132,6 +132,13 @@ pub(crate) fn stemmer() -> &'static rust_stemmers::Stemmer {
     S.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
 }
 
+/// Chinese characters (CJK ideographs: the unified block, its extensions and compatibility forms);
+/// not kana or hangul, so a Japanese or Korean text with no kanji/hanja is not read as Chinese.
+pub fn is_han(c: char) -> bool {
+    matches!(c as u32,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
+}
+
 /// CJK scripts written without spaces.
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,

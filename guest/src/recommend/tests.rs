@@ -845,3 +845,29 @@ fn a_chosen_language_is_kept_for_later_calls() {
     .unwrap();
     assert!(chosen["card"].as_str().unwrap().starts_with("推荐给你"));
 }
+
+#[test]
+fn a_task_written_in_chinese_gets_a_chinese_card_unless_a_language_was_chosen() {
+    // The locale said English and nothing chose a language: the task's script decides.
+    let locale_en = Ctx {
+        lang_explicit: false,
+        ..ctx(Lang::En)
+    };
+    let card = |ctx: &Ctx, store: &mut MemoryStore, task: &str| {
+        let out = run(ctx, store, Mode::Manual, &REAL, &[], &manual(task)).unwrap();
+        out["card"].as_str().unwrap().to_owned()
+    };
+    let mut store = MemoryStore::new();
+    assert!(card(&locale_en, &mut store, "把 PDF 表格转成 Excel").starts_with("推荐给你"));
+    // Must not: a task in English, or in kana only (no Chinese characters), follows the locale.
+    assert!(card(&locale_en, &mut store, "pdf tables to excel").starts_with("Recommended for you"));
+    assert!(card(&locale_en, &mut store, "pdf を エクセル に").starts_with("Recommended for you"));
+    // Must not: a language chosen now (`--lang en`) or saved in the state wins over the task.
+    assert!(card(&ctx(Lang::En), &mut store, "把 PDF 表格转成 Excel").starts_with("Recommended"));
+    let state = State {
+        lang: Some("en".into()),
+        ..State::default()
+    };
+    let mut saved = MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), None);
+    assert!(card(&locale_en, &mut saved, "把 PDF 表格转成 Excel").starts_with("Recommended"));
+}

@@ -84,7 +84,8 @@ pub struct Cli {
     pub timezone: Option<String>,
 
     /// Language of user-facing text (cards, notices). Default: the state's `lang` (saved by a
-    /// `recommend --lang`), else the locale (LC_ALL, LC_MESSAGES, LANG: zh* → zh, else en).
+    /// `recommend --lang`), else for `recommend` Chinese when the task is written in Chinese, else
+    /// the locale (LC_ALL, LC_MESSAGES, LANG: zh* → zh, else en).
     #[arg(long, global = true, value_enum)]
     pub lang: Option<LangArg>,
 
