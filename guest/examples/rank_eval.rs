@@ -230,6 +230,99 @@ fn cutoff(bench: &eval::Bench) {
     }
 }
 
+/// `RANK_EVAL_DUMP=heldout-14,heldout-15`: one JSON line per task of those batches with what a
+/// miss's cause is read from: the pick, the request's units, and for the top five, the graded
+/// listings and the traps among the first ten, their place, relevance, match strength, flags, the
+/// `task` factor's detail and the concepts each listing names (for the table of causes of misses).
+fn dump(bench: &eval::Bench, batches: &str) {
+    use guest::rank::lexicon::{Kind, lexicon};
+    use guest::rank::relevance::{Query, UnitKind};
+    use guest::rank::{Env, Request, rank};
+    use serde_json::json;
+    let want: Vec<&str> = batches.split(',').map(str::trim).collect();
+    let lex = lexicon();
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let clock = guest::clock::Clock::new(eval::NOW, None, Some("Asia/Shanghai")).unwrap();
+    let state = guest::state::State::default();
+    let history = guest::state::History::default();
+    let kind = |k: Kind| match k {
+        Kind::Object => "object",
+        Kind::Action => "action",
+        Kind::Topic => "topic",
+    };
+    for t in &bench.tasks {
+        if !t.batch.as_deref().is_some_and(|b| want.contains(&b)) {
+            continue;
+        }
+        let (outcome, _) = eval::ours(&bench.listings, &t.lang, &t.text);
+        let mut vocab = guest::rank::text::Vocab::default();
+        let a = vocab.analyze_text(&t.text);
+        let q = Query::new(&mut vocab, &a);
+        let units: Vec<_> = q
+            .units
+            .iter()
+            .map(|u| match &u.kind {
+                UnitKind::Concept { concept, kind: k } => json!({
+                    "concept": lex.concepts[*concept].name, "kind": kind(*k),
+                    "generic": lex.concepts[*concept].generic, "side": u.side,
+                    "weight": u.weight, "surface": u.surface}),
+                UnitKind::Words(ids) => json!({
+                    "words": ids.iter().map(|&i| vocab.text(i).to_owned()).collect::<Vec<_>>(),
+                    "side": u.side, "weight": u.weight}),
+            })
+            .collect();
+        let r = rank(
+            cands.clone(),
+            guest::filter::Mode::Manual,
+            &Request {
+                task: Some(t.text.clone()),
+                signals: Vec::new(),
+                agent: Default::default(),
+            },
+            &Env {
+                state: &state,
+                history: &history,
+                installed: &[],
+                clock: &clock,
+                lang: guest::Lang::En,
+            },
+        );
+        let mut entries = Vec::new();
+        for (i, x) in r.ranked.iter().enumerate() {
+            let id = &x.candidate.skill_id;
+            let g = t.grades.get(id).copied().unwrap_or(0);
+            let trap = t.traps.contains(id);
+            if i >= 5 && g == 0 && !(trap && i < 10) {
+                continue;
+            }
+            let c = &x.candidate;
+            let text = format!("{}. {}. {}", c.name, c.categories.join(", "), c.description);
+            let concepts: Vec<String> = lex
+                .concepts_in(&text)
+                .into_iter()
+                .map(|k| lex.concepts[k].name.clone())
+                .collect();
+            entries.push(json!({
+                "id": id, "grade": g, "trap": trap, "pos": i, "band": x.band,
+                "rel": x.relevance, "strength": x.coverage, "core": x.core_match,
+                "single": x.single_match, "downloads": c.popularity.downloads,
+                "detail": x.factor(guest::rank::FactorKey::Task).map_or("", |f| f.detail.as_str()),
+                "concepts": concepts}));
+        }
+        let line = json!({
+            "id": t.id, "batch": t.batch, "lang": t.lang, "class": t.class, "text": t.text,
+            "pick": outcome.pick, "silent": outcome.silent,
+            "pick_grade": outcome.pick.as_ref().and_then(|p| t.grades.get(p)).copied().unwrap_or(0),
+            "pick_trap": outcome.pick.as_ref().is_some_and(|p| t.traps.contains(p)),
+            "units": units, "entries": entries});
+        println!("{line}");
+    }
+}
+
 fn main() {
     let mut bench = eval::Bench::load();
     // `RANK_EVAL_WITHOUT=heldout-3`: the benchmark as it was before that batch.
@@ -244,6 +337,9 @@ fn main() {
     }
     if std::env::var_os("RANK_EVAL_BREADTH").is_some() {
         return breadth(&bench);
+    }
+    if let Ok(batches) = std::env::var("RANK_EVAL_DUMP") {
+        return dump(&bench, &batches);
     }
     if let Ok(what) = std::env::var("RANK_EVAL_TASK") {
         for w in what.split(',') {

@@ -436,6 +436,26 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
             Lang::En => "; its name says it does something else",
         });
     }
+    if !m.lone.is_empty() {
+        let words: Vec<String> = m
+            .lone
+            .iter()
+            .filter_map(|&i| q.units.get(i))
+            .map(|u| u.surface.trim().to_owned())
+            .collect();
+        let many = words.len() > 1;
+        let words = join(&words, lang);
+        let pct = round(100.0 * relevance::LONE_CHARACTER, 0);
+        out.push_str(&match (lang, many) {
+            (Lang::Zh, _) => format!("；「{words}」只是单个字读出的动作，排序时只算 {pct}%"),
+            (Lang::En, false) => format!(
+                "; “{words}” is a single character read as an action, so it counts {pct}% in the order"
+            ),
+            (Lang::En, true) => format!(
+                "; “{words}” are single characters read as actions, so they count {pct}% in the order"
+            ),
+        });
+    }
     if m.other_language {
         let english = m.doc_script == Some(relevance::Script::Latin);
         out.push_str(match (lang, english) {

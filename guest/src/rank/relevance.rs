@@ -62,6 +62,14 @@ pub const SENTENCE_ACTION: f64 = 0.55;
 /// A listing whose name states an action the request does not ask for (`pptx-translator` for
 /// restyling a deck, `youtube-downloader` for a summary): its match counts this much.
 pub const NAME_ACTION_MISS: f64 = 0.75;
+/// An action read from one Chinese character alone (写, 签, 转, 弄, 算, 录, 补, 慢 …): in the order, a
+/// listing earns this share of what it matches on it. A lone character is a morpheme of countless
+/// words (写 in 手写的表 "a handwritten sheet" or 我写的 "that I wrote", 签 in 落地签 "visa on arrival",
+/// 转 in 转正 "turn upright" or 转来的 "forwarded", 算 in 不算太离谱 "not too unreasonable"), so its
+/// reading as an action is weak evidence next to a word's; a listing that shares only it with the
+/// request should not outrank one that shares the request's words. Order only: the strength the
+/// cut-off reads is unchanged, so it makes no pick silent and no request picked.
+pub const LONE_CHARACTER: f64 = 0.3;
 /// An action of a listing that names no specific object at all (it works on anything).
 pub const OBJECTLESS_ACTION: f64 = 1.0;
 /// The action concept of names that only say they make something (`Chart Maker`, `docx-builder`).
@@ -119,6 +127,8 @@ pub struct Unit {
     /// Where else the request names the same concept ('查一下 … 新进展 … 来源' are three ways to
     /// ask for a search): a request that comes back to one thing is about it.
     pub also_at: Vec<u32>,
+    /// An action read from one Chinese character alone, and from no longer term ([`LONE_CHARACTER`]).
+    pub lone: bool,
 }
 
 /// A request, analyzed.
@@ -201,6 +211,8 @@ impl Query {
                         u.side = false;
                         u.weight /= SIDE_WEIGHT;
                     }
+                    // Also named by a word: no lone character's reading.
+                    u.lone &= lone_character(surface);
                     return;
                 }
                 let kind = lex.concepts[concept].kind;
@@ -217,6 +229,7 @@ impl Query {
                     surface: surface.to_owned(),
                     at,
                     also_at: Vec::new(),
+                    lone: kind == Kind::Action && lone_character(surface),
                 });
             };
         for c in &a.concepts {
@@ -247,6 +260,7 @@ impl Query {
                         surface: String::new(),
                         at: t.at.0,
                         also_at: Vec::new(),
+                        lone: false,
                     });
                 }
                 _ => {
@@ -263,6 +277,7 @@ impl Query {
                         surface,
                         at: t.at.0,
                         also_at: Vec::new(),
+                        lone: false,
                     });
                 }
             }
@@ -495,8 +510,9 @@ pub struct Match {
     /// Absolute match strength in [0, 1] (what the cut-off reads).
     pub strength: f64,
     /// What the order (relevance) keeps of the strength: [`NAME_ACTION_MISS`] when the name states
-    /// another action. It ranks such a listing below one that does what was asked, but the listing
-    /// still matches (it is not what makes the pick silent).
+    /// another action, [`LANGUAGE_FIT`] for the other language, and less of what it matched on a
+    /// lone character's action ([`LONE_CHARACTER`]). It ranks such a listing below one that does
+    /// what was asked, but the listing still matches (it is not what makes the pick silent).
     pub order_weight: f64,
     /// Coverage before the object rule and the breadth weight.
     pub coverage: f64,
@@ -542,6 +558,14 @@ pub struct Match {
     /// A topic of the request matched on a listing broader than [`BREADTH_FREE`] and earned
     /// [`BROAD_TOPIC`] of its weight.
     pub broad_topic: bool,
+    /// Units it matched that are actions read from a lone Chinese character ([`LONE_CHARACTER`]).
+    pub lone: Vec<usize>,
+}
+
+/// Whether a request's words are one Chinese character alone (写 but not 写作 or `pdf`).
+pub fn lone_character(surface: &str) -> bool {
+    let mut chars = surface.trim().chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if super::lexicon::is_cjk(c))
 }
 
 /// The weight a listing's claims keep for its breadth.
@@ -634,6 +658,8 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let mut object_hit = false;
     let mut action_hit = false;
     let mut broad_topic = false;
+    let mut lone = Vec::new();
+    let mut lone_loss = 0.0;
     for (i, u) in q.units.iter().enumerate() {
         all += u.weight;
         let m = match &u.kind {
@@ -672,8 +698,18 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         if m > 0.0 {
             matched.push(i);
             have += u.weight * m;
+            if u.lone {
+                lone.push(i);
+                lone_loss += u.weight * m * (1.0 - LONE_CHARACTER);
+            }
         }
     }
+    // What the order keeps of the coverage when a lone character's action earns less.
+    let lone_weight = if have > 0.0 {
+        (have - lone_loss) / have
+    } else {
+        1.0
+    };
     let coverage = if all > 0.0 { have / all } else { 0.0 };
     // The right action on another object is a miss; a listing that names no object of its own
     // (a proofreader, a translator) merely lacks the request's. A request that names only generic
@@ -825,7 +861,8 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
             NAME_ACTION_MISS
         } else {
             1.0
-        } * if other_language { LANGUAGE_FIT } else { 1.0 },
+        } * if other_language { LANGUAGE_FIT } else { 1.0 }
+            * lone_weight,
         coverage,
         matched,
         core: core && !reversed && !target_only && !doc.catch_all,
@@ -840,6 +877,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         breadth_weight: bw,
         breadth: doc.breadth,
         broad_topic,
+        lone,
     }
 }
 
@@ -938,3 +976,6 @@ pub use typos::{SUBSTITUTION_MIN, consults_vocabulary, correct_typos};
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod lone_tests;
