@@ -28,6 +28,10 @@
 
 mod covert;
 mod directives;
+mod encoded_steps;
+mod harvest;
+mod hidden_payloads;
+mod impostor;
 mod lure;
 mod phishing;
 mod sends;
@@ -42,6 +46,11 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     lure::lure(b, &mut out);
     sends::prose_exfil(b, &mut out);
     directives::hidden_instructions(b, &mut out);
+    hidden_payloads::comment_command(b, &mut out);
+    hidden_payloads::comment_base64_text(b, &mut out);
+    encoded_steps::encoded_steps(b, &mut out);
+    impostor::fake_official_update(b, &mut out);
+    harvest::prose_harvest(b, &mut out);
     directives::sabotage(b, &mut out);
     directives::funds(b, &mut out);
     phishing::phishing(b, &mut out);
