@@ -864,7 +864,10 @@ mod tests {
         assert_eq!(kind_of("README.MD", ""), FileKind::Markdown);
         // An interpreter line makes a script whatever the name (round 26).
         assert_eq!(kind_of("name.txt", "#!/bin/sh"), FileKind::Code);
-        assert_eq!(kind_of("SKILL.md", "#!/bin/bash\nrm -rf x\n"), FileKind::Code);
+        assert_eq!(
+            kind_of("SKILL.md", "#!/bin/bash\nrm -rf x\n"),
+            FileKind::Code
+        );
         assert_eq!(kind_of("name.txt", "#!important"), FileKind::Text);
         assert_eq!(kind_of("run", "#!/bin/sh"), FileKind::Code);
         assert_eq!(kind_of("notes", "plain"), FileKind::Text);

@@ -80,7 +80,12 @@ fn installs(line: &str) -> bool {
 }
 
 pub(super) fn encoded_steps(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    let gate = super::gate(&GATE, STEPS);
     for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
+        if !gate.is_match(file.content) {
+            continue;
+        }
         let lines: Vec<&str> = file.content.lines().collect();
         let steps: Vec<(usize, &str)> = lines
             .iter()

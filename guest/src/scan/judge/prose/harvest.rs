@@ -83,7 +83,23 @@ fn store_of(l: &str) -> Option<&'static str> {
 }
 
 pub(super) fn prose_harvest(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    let words: Vec<&str> = STORES.iter().flat_map(|(_, w)| w.iter().copied()).collect();
+    let gate = super::gate(&GATE, &words);
     for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
+        // Read line by line only where three kinds of store are named at all (one pass).
+        let mut kinds: Vec<&str> = Vec::new();
+        for m in gate.find_iter(file.content) {
+            let w = &file.content[m.start()..m.end()];
+            if let Some(k) = store_of(&crate::ascii_lowered(w))
+                && !kinds.contains(&k)
+            {
+                kinds.push(k);
+            }
+        }
+        if kinds.len() < STORES_NEEDED {
+            continue;
+        }
         let lines: Vec<&str> = file.content.lines().collect();
         let hits: Vec<(usize, &str)> = lines
             .iter()

@@ -16,21 +16,22 @@ use crate::scan::rules::Severity;
 /// Lines within which the claim and the step count together.
 const WINDOW: usize = 20;
 
+/// Words claiming authority.
+const AUTHORITY: &[&str] = &[
+    "official",
+    "authorized by",
+    "authorised by",
+    "approved by",
+    "issued by",
+    "released by",
+    "mandated by",
+];
+
 fn claims_authority(l: &str) -> bool {
     let thing = ["patch", "update", "upgrade", "hotfix", "security fix"]
         .iter()
         .any(|w| l.contains(w));
-    let authority = [
-        "official",
-        "authorized by",
-        "authorised by",
-        "approved by",
-        "issued by",
-        "released by",
-        "mandated by",
-    ]
-    .iter()
-    .any(|w| l.contains(w));
+    let authority = AUTHORITY.iter().any(|w| l.contains(w));
     thing && authority
         || (l.contains("authorized by") || l.contains("authorised by")) && l.contains(" team")
 }
@@ -81,7 +82,12 @@ fn downloads_and_runs(line: &str, l: &str) -> bool {
 }
 
 pub(super) fn fake_official_update(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    let gate = super::gate(&GATE, AUTHORITY);
     for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
+        if !gate.is_match(file.content) {
+            continue;
+        }
         let lines: Vec<&str> = file.content.lines().collect();
         let lowered: Vec<String> = lines
             .iter()

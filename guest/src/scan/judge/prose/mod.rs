@@ -129,3 +129,17 @@ fn opens_item(line: &str) -> bool {
                         .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
             })
 }
+
+/// A case-insensitive matcher over `words`, built once: a document is read line by line only
+/// when one of them occurs in it (one pass over its bytes).
+fn gate(
+    cell: &'static std::sync::OnceLock<aho_corasick::AhoCorasick>,
+    words: &[&str],
+) -> &'static aho_corasick::AhoCorasick {
+    cell.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .expect("fixed words build")
+    })
+}
