@@ -42,10 +42,10 @@ pub(super) fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::super::H
     }
     out
 }
-/// Whether an upper-case placeholder names a credential: one of its `_`-separated words (or the
-/// whole name) is a secret word, and no word says the value is public. A wallet's `PUBKEY`, a
-/// `PUBLIC_KEY` or a search `KEYWORD` are values anyone may see; an address or a
-/// long base58/hex token is not a secret by its shape.
+/// Whether a placeholder's name names a credential: it contains a secret word (KEY, TOKEN,
+/// SECRET, PASSWORD, …) and none of its `_`-separated words says the value is public. A wallet's
+/// `PUBKEY`, a `PUBLIC_KEY` or a search `KEYWORD` are values anyone may see; an address or a long
+/// base58/hex token is not a secret by its shape.
 fn names_a_secret(name: &str) -> bool {
     const SECRET: [&str; 8] = [
         "KEY",
