@@ -7,6 +7,8 @@ use super::content::{FileKind, FilePlace, Finding, evidence, kind_of, scan_file}
 use super::rules::{RuleSet, Severity};
 use super::{Trust, policy, verdict};
 
+mod own_tunnel;
+
 /// More files than this is unusual for a skill (informational).
 pub const MANY_FILES: usize = 100;
 /// A text file larger than this is unusual for a skill (informational).
@@ -372,6 +374,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
         }
     }
     judge_into(rules, &scanned, &mut out);
+    own_tunnel::demote_own_tunnel(&mut out);
     if teaches_security(bundle) {
         cap_documentation(bundle, &mut out);
     }

@@ -103,6 +103,11 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
     ) {
         return FileKind::Code;
     }
+    // A file that opens with an interpreter line is a script whatever it is named (a shell
+    // script saved as SKILL.md runs the same).
+    if content.starts_with("#!/") {
+        return FileKind::Code;
+    }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     match ext {
         "md" | "markdown" | "mdx" => FileKind::Markdown,
@@ -857,7 +862,13 @@ mod tests {
         use super::{FileKind, FilePlace, kind_of};
         assert_eq!(kind_of("scripts/Makefile", ""), FileKind::Code);
         assert_eq!(kind_of("README.MD", ""), FileKind::Markdown);
-        assert_eq!(kind_of("name.txt", "#!/bin/sh"), FileKind::Text);
+        // An interpreter line makes a script whatever the name (round 26).
+        assert_eq!(kind_of("name.txt", "#!/bin/sh"), FileKind::Code);
+        assert_eq!(
+            kind_of("SKILL.md", "#!/bin/bash\nrm -rf x\n"),
+            FileKind::Code
+        );
+        assert_eq!(kind_of("name.txt", "#!important"), FileKind::Text);
         assert_eq!(kind_of("run", "#!/bin/sh"), FileKind::Code);
         assert_eq!(kind_of("notes", "plain"), FileKind::Text);
         assert_eq!(kind_of("Docs/\u{212A}IT.TXT", ""), FileKind::Text);
@@ -890,6 +901,9 @@ mod tests {
                 | "vagrantfile"
                 | "containerfile"
         ) {
+            return FileKind::Code;
+        }
+        if content.starts_with("#!/") {
             return FileKind::Code;
         }
         match lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("") {

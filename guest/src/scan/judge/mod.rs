@@ -18,6 +18,7 @@ pub mod exec;
 pub mod flow;
 pub mod prose;
 pub mod secrets;
+mod store_upload;
 
 use std::borrow::Cow;
 
@@ -433,6 +434,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     agent::judge(b, &mut out);
     clipper::judge(b, &mut out);
     claims::judge(b, &flows, &mut out);
+    store_upload::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

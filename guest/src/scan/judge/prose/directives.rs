@@ -74,7 +74,11 @@ pub(super) fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 /// instructions: words addressed to the agent, concealment, approvals, sends or writes within a few
 /// lines.
 pub(super) fn hidden_instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for h in b.all(FactKind::HiddenMarkup) {
+    // A comment holding a command is judged by what the command does (`hidden_payloads`).
+    for h in b
+        .all(FactKind::HiddenMarkup)
+        .filter(|h| b.tag(h.fact) != "comment-command")
+    {
         let near = |k: FactKind| {
             b.in_file(h.file, k)
                 .find(|a| (h.fact.line..=h.fact.line + 12).contains(&a.fact.line))

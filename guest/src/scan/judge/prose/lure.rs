@@ -53,6 +53,21 @@ fn names_payload(text: &str) -> bool {
         })
 }
 
+/// Whether a prose line documents a setting's default value and how to change it: "Default
+/// registry: <link>", "defaults to <link>", "(override with X_URL or --registry)".
+fn documents_default(text: &str) -> bool {
+    let l = crate::ascii_lowered(text);
+    let l = l.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '`'));
+    let default_key = l.starts_with("default")
+        && l.find(':')
+            .is_some_and(|i| i < 40 && !l[..i].contains("://"));
+    default_key
+        || l.contains("defaults to ")
+        || l.contains("override with ")
+        || l.contains("overridden with ")
+        || l.contains("overridden by ")
+}
+
 /// An executable or archive uploaded to a release on a code host (`github.com/<owner>/<repo>/
 /// releases/download/<tag>/<file>.zip`): the host is known, the uploader is not.
 fn release_asset(host: &str, path: &str) -> bool {
@@ -171,9 +186,12 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
                 // was registered, a raw IP, a paste site or a tunnel.
                 let weak_lookalike = h.class == HostClass::Lookalike
                     && crate::scan::hosts::brand_only_in_subdomain(&h.host);
+                // A tool's documented default ("Default registry: <link> (override with …)")
+                // states a setting; it asks nobody to download or run anything.
+                let setting = at.fact.prose && documents_default(&at.text());
                 out.push(Signal {
                     at,
-                    weight: if weak_lookalike {
+                    weight: if weak_lookalike || setting {
                         Weight::Medium
                     } else {
                         Weight::Strong

@@ -28,6 +28,10 @@
 
 mod covert;
 mod directives;
+mod encoded_steps;
+mod harvest;
+mod hidden_payloads;
+mod impostor;
 mod lure;
 mod phishing;
 mod sends;
@@ -42,6 +46,11 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     lure::lure(b, &mut out);
     sends::prose_exfil(b, &mut out);
     directives::hidden_instructions(b, &mut out);
+    hidden_payloads::comment_command(b, &mut out);
+    hidden_payloads::comment_base64_text(b, &mut out);
+    encoded_steps::encoded_steps(b, &mut out);
+    impostor::fake_official_update(b, &mut out);
+    harvest::prose_harvest(b, &mut out);
     directives::sabotage(b, &mut out);
     directives::funds(b, &mut out);
     phishing::phishing(b, &mut out);
@@ -119,4 +128,18 @@ fn opens_item(line: &str) -> bool {
                     && k.bytes()
                         .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
             })
+}
+
+/// A case-insensitive matcher over `words`, built once: a document is read line by line only
+/// when one of them occurs in it (one pass over its bytes).
+fn gate(
+    cell: &'static std::sync::OnceLock<aho_corasick::AhoCorasick>,
+    words: &[&str],
+) -> &'static aho_corasick::AhoCorasick {
+    cell.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .expect("fixed words build")
+    })
 }

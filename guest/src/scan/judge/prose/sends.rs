@@ -42,6 +42,62 @@ pub(super) fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::super::H
     }
     out
 }
+/// Whether a placeholder's name names a credential: it contains a secret word (KEY, TOKEN,
+/// SECRET, PASSWORD, …) and none of its `_`-separated words says the value is public. A wallet's
+/// `PUBKEY`, a `PUBLIC_KEY` or a search `KEYWORD` are values anyone may see; an address or a long
+/// base58/hex token is not a secret by its shape.
+fn names_a_secret(name: &str) -> bool {
+    const SECRET: [&str; 8] = [
+        "KEY",
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "CREDENTIAL",
+        "COOKIE",
+        "SESSION",
+    ];
+    const PUBLIC: [&str; 6] = [
+        "PUB",
+        "PUBKEY",
+        "PUBLIC",
+        "PUBLICKEY",
+        "KEYWORD",
+        "KEYWORDS",
+    ];
+    let upper = name.to_ascii_uppercase();
+    let words: Vec<&str> = upper.split('_').filter(|w| !w.is_empty()).collect();
+    if words
+        .iter()
+        .any(|w| PUBLIC.contains(w) || w.starts_with("PUBKEY"))
+    {
+        return false;
+    }
+    SECRET.iter().any(|s| upper.contains(s))
+}
+
+/// Whether a URL carries a placeholder of what was read or produced (`<contents>`,
+/// `{file_content}`, `<output>`, `{{conversation}}`).
+fn carries_contents(url: &str) -> bool {
+    const WORDS: [&str; 6] = [
+        "content",
+        "output",
+        "conversation",
+        "history",
+        "file_data",
+        "env",
+    ];
+    let l = url.to_ascii_lowercase();
+    l.split(['<', '{'])
+        .skip(1)
+        .filter_map(|p| p.split(['>', '}']).next())
+        .any(|name| {
+            name.len() <= 24
+                && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                && WORDS.iter().any(|w| name.contains(w))
+        })
+}
+
 /// A placeholder of a secret in a URL (`<ANTHROPIC_API_KEY>`, `{GITHUB_TOKEN}`, `$API_KEY`).
 fn secret_placeholders(url: &str) -> Vec<&str> {
     let mut out = Vec::new();
@@ -58,21 +114,13 @@ fn secret_placeholders(url: &str) -> Vec<&str> {
                 j += 1;
             }
             let name = &url[s..j];
-            let upper = name.to_ascii_uppercase();
-            if name.len() >= 4
-                && name == upper
-                && [
-                    "KEY",
-                    "TOKEN",
-                    "SECRET",
-                    "PASSWORD",
-                    "PASSWD",
-                    "CREDENTIAL",
-                    "COOKIE",
-                    "SESSION",
-                ]
-                .iter()
-                .any(|w| upper.contains(w))
+            // A lower-case name counts only inside `<…>` / `{…}` next to a placeholder of file
+            // contents or output in the same URL (`?data=<contents>&token=<api_key>`): API docs
+            // write `{api_key}` for the user's own key everywhere; carrying what was read as well
+            // is the second signal.
+            let closed = matches!((b[i], b.get(j)), (b'<', Some(b'>')) | (b'{', Some(b'}')));
+            let upper = name == name.to_ascii_uppercase();
+            if name.len() >= 4 && names_a_secret(name) && (upper || closed && carries_contents(url))
             {
                 out.push(name);
             }
