@@ -272,6 +272,25 @@ fn typos_are_read_as_the_lexicon_word_one_edit_away() {
 }
 
 #[test]
+fn a_wrong_letter_is_a_slip_only_on_a_neighbouring_key_or_a_vowel() {
+    let v = Vocab::default();
+    // Must: a neighbouring key (t/r), a vowel for a vowel (e/a).
+    assert_eq!(
+        correct_typos(&v, "extracr the tables"),
+        "extract the tables"
+    );
+    assert_eq!(correct_typos(&v, "summerize it"), "summarize it");
+    // Must not: a far consonant makes another real word ('remote' is no 'remove').
+    assert_eq!(
+        correct_typos(&v, "set up remote access"),
+        "set up remote access"
+    );
+    assert!(super::typos::keys_touch(b'a', b'q') && super::typos::keys_touch(b'a', b'z'));
+    assert!(super::typos::keys_touch(b'g', b'h') && !super::typos::keys_touch(b't', b'v'));
+    assert!(!super::typos::keys_touch(b'q', b'p') && !super::typos::keys_touch(b'1', b'q'));
+}
+
+#[test]
 fn script_decides_the_cut_off_language() {
     assert_eq!(script_of("merge pdfs"), Script::Latin);
     assert_eq!(script_of("把年报 PDF 里的表格导出到 Excel"), Script::Han);

@@ -101,7 +101,7 @@ fn correct_typos_with(knows: &dyn Fn(&str) -> bool, text: &str) -> String {
                     // is no 'token'): only words of SUBSTITUTION_MIN letters or more.
                     && (raw.len() != word.len()
                         || is_swap(word, raw)
-                        || word.len() >= SUBSTITUTION_MIN)
+                        || (word.len() >= SUBSTITUTION_MIN && is_neighbour_slip(word, raw)))
             })
             .map(|raw| {
                 let rank = if is_swap(word, &raw) {
@@ -132,6 +132,47 @@ fn correct_typos_with(knows: &dyn Fn(&str) -> bool, text: &str) -> String {
     }
     out.push_str(&text[last..]);
     out
+}
+
+/// The keyboard rows (QWERTY, the layout of English typing): a wrong letter typed by slip is next
+/// to the right one on the same row or on the row above or below.
+const ROWS: [&[u8]; 3] = [b"qwertyuiop", b"asdfghjkl", b"zxcvbnm"];
+
+fn key_at(c: u8) -> Option<(usize, usize)> {
+    ROWS.iter()
+        .enumerate()
+        .find_map(|(r, row)| row.iter().position(|&k| k == c).map(|i| (r, i)))
+}
+
+/// Whether two letters are neighbouring keys (same row, one apart; or the rows above/below, where
+/// each row sits about half a key to the right of the one above: `a` touches `q` and `w`).
+pub(super) fn keys_touch(a: u8, b: u8) -> bool {
+    let (Some((ra, ia)), Some((rb, ib))) = (key_at(a), key_at(b)) else {
+        return false;
+    };
+    match ra.abs_diff(rb) {
+        0 => ia.abs_diff(ib) == 1,
+        1 => {
+            // Key i of a lower row lies between keys i and i + 1 of the row above it.
+            let (upper, lower) = if ra < rb { (ia, ib) } else { (ib, ia) };
+            upper == lower || upper == lower + 1
+        }
+        _ => false,
+    }
+}
+
+/// One letter substituted for another (same length, one position differs) the way people slip:
+/// a neighbouring key (`extracr` → `extract`) or one vowel for another, as words are misspelt by
+/// their sound (`summerize` → `summarize`). A real word one letter from a lexicon word mostly
+/// differs by a far consonant (`remote`/`remove`, `laptop`/`lapton`), which is neither.
+fn is_neighbour_slip(typed: &str, meant: &str) -> bool {
+    let vowel = |c: u8| b"aeiou".contains(&c);
+    let diffs: Vec<(u8, u8)> = typed
+        .bytes()
+        .zip(meant.bytes())
+        .filter(|(a, b)| a != b)
+        .collect();
+    matches!(diffs[..], [(a, b)] if keys_touch(a, b) || (vowel(a) && vowel(b)))
 }
 
 fn is_swap(a: &str, b: &str) -> bool {
