@@ -334,6 +334,57 @@ struct LineContext {
     blockquote: bool,
 }
 
+/// Step the front-matter state over a Markdown file's line `idx`: whether the line is a front-matter
+/// key naming a command that an installer or the agent runs (`command: "npm install"`,
+/// `- install: ./setup.sh`, `postinstall:`), whose value is code. The front matter is the block
+/// from a first line `---` to the next `---` (or `...`).
+fn front_matter_command(open: &mut bool, idx: usize, line: &str) -> bool {
+    let t = line.trim();
+    if idx == 0 {
+        *open = t == "---";
+        return false;
+    }
+    if !*open {
+        return false;
+    }
+    if t == "---" || t == "..." {
+        *open = false;
+        return false;
+    }
+    let Some((key, value)) = t.trim_start_matches("- ").split_once(':') else {
+        return false;
+    };
+    let key = key.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+    !value.trim().is_empty()
+        && matches!(
+            key.as_str(),
+            "command"
+                | "commands"
+                | "cmd"
+                | "install"
+                | "preinstall"
+                | "postinstall"
+                | "pre_install"
+                | "post_install"
+                | "setup"
+                | "run"
+                | "script"
+                | "exec"
+                | "entrypoint"
+        )
+}
+
+/// Whether a Markdown line is one inline code span and nothing else (`` `tool --flag` ``): a
+/// command set on a line of its own, shown like a one-line code block.
+fn lone_code_span(line: &str) -> bool {
+    let t = line.trim();
+    t.len() > 2
+        && t.starts_with('`')
+        && t.ends_with('`')
+        && !t[1..t.len() - 1].contains('`')
+        && t[1..t.len() - 1].contains(' ')
+}
+
 /// The result of scanning one text file: the rules' own findings and the facts for the judge.
 #[derive(Debug, Clone, Default)]
 pub struct FileScan {
@@ -387,6 +438,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     // Phrases broken over the line break are matched on the two lines joined
     // ([`continues_paragraph`]).
     let mut prev_prose: Option<(usize, usize, usize, super::rules::Candidates)> = None;
+    // Inside a Markdown file's front matter (a first line `---` up to the next): a key that names a
+    // command an installer or the agent runs (`command:`, `install:`, `postinstall:`…) holds code.
+    let mut front_matter = false;
     let mut end = 0;
     // Lines with their terminators, then "\n" / "\r\n" stripped: the lines `str::lines` gives.
     for (idx, raw) in lines_inclusive(content).enumerate() {
@@ -473,9 +527,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 heading_teaches = teaches || title_teaches == Some(true);
             }
         }
+        let front_command = kind == FileKind::Markdown
+            && in_fence.is_none()
+            && (front_matter_command(&mut front_matter, idx, line) || lone_code_span(line));
         let in_code = match kind {
             FileKind::Code => true,
-            FileKind::Markdown => in_fence.is_some() || in_indented_code,
+            FileKind::Markdown => in_fence.is_some() || in_indented_code || front_command,
             FileKind::Text => false,
         };
         // The ClawHavoc shape: an instruction to paste a command into a terminal, then a payload.

@@ -197,7 +197,7 @@ pub struct RuleSet {
 }
 
 /// Most rules a rule file may have ([`RuleBits`] is a fixed-size set).
-pub const MAX_RULES: usize = 256;
+pub const MAX_RULES: usize = 320;
 
 /// A set of rules, one bit per rule: the candidates of a line. A keyword occurrence adds its rules
 /// with a few ORs, and the set is read in rule order, so no list needs sorting or deduplicating per

@@ -500,7 +500,7 @@ mod whole_word_keywords {
     }
 
     #[test]
-    fn a_rule_file_holds_at_most_256_rules() {
+    fn a_rule_file_holds_at_most_320_rules() {
         let rule = |i: usize| {
             format!(
                 r#"{{"id":"r.{i}","category":"c","severity":"low","title":"t","description":"d","keywords":["k{i}"],"pattern":"k{i}"}}"#
@@ -516,7 +516,7 @@ mod whole_word_keywords {
         let err = RuleSet::from_json(&file(crate::scan::rules::MAX_RULES + 1))
             .err()
             .unwrap();
-        assert!(err.contains("at most 256"), "{err}");
+        assert!(err.contains("at most 320"), "{err}");
     }
 
     #[test]

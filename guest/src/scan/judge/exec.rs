@@ -247,7 +247,7 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
 /// PowerShell, Ruby, Perl or batch file, or any file starting with `#!`), outside test and
 /// signature folders: code that runs when the skill does, unlike a document, a fenced example or a
 /// configuration file.
-pub(super) fn shipped_script(file: &File<'_>) -> bool {
+pub(crate) fn shipped_script(file: &File<'_>) -> bool {
     if file.kind != FileKind::Code || file.place.test || file.place.signature {
         return false;
     }

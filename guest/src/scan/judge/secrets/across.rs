@@ -8,7 +8,7 @@ use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
 use crate::scan::hosts::HostClass;
 use crate::scan::judge::flow::{FileFlow, names_key};
-use crate::scan::judge::{At, Bundle, File, Host, finding};
+use crate::scan::judge::{At, Bundle, File, Host, finding, hosts_in};
 use crate::scan::rules::Severity;
 
 /// A file that holds secrets (written in one script) uploaded by another script.
@@ -304,21 +304,44 @@ pub(super) fn uploads(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>
             ]
             .iter()
             .any(|m| text.contains(m));
-            if !upload {
+            // Or a body posted by a script the bundle ships to an address written on the
+            // request's own line: a fixed drop the skill reports to whenever it runs (a request
+            // catcher, a tunnel to someone's machine, a paste site, a raw address). A user's own
+            // tunnel or webhook comes from their configuration, not from the script's text.
+            let posted =
+                !upload && crate::scan::judge::exec::shipped_script(file) && sends_body(&text);
+            if !upload && !posted {
                 continue;
             }
             let idx = file.facts.index_of(sink.fact);
             if let (Some(d), _) = destination(b, file, flow, idx)
                 && d.class.is_suspicious()
+                && (upload || hosts_in(&text).iter().any(|h| h.host == d.host))
             {
-                let why = format!(
-                    "A file is uploaded to {} ({}) at {}: whatever it holds leaves for a place no vendor runs. Do not install this skill.",
-                    d.host,
-                    d.class.phrase(),
-                    sink.place()
-                );
+                let (rule, why) = if upload {
+                    (
+                        "exfiltration.upload-to-suspicious-host",
+                        format!(
+                            "A file is uploaded to {} ({}) at {}: whatever it holds leaves for a place no vendor runs. Do not install this skill.",
+                            d.host,
+                            d.class.phrase(),
+                            sink.place()
+                        ),
+                    )
+                } else {
+                    (
+                        "exfiltration.send-to-suspicious-host",
+                        format!(
+                            "{}, a script the bundle ships, posts data to {} ({}) at {}, an address fixed in its text: whatever it sends leaves for a place no vendor runs each time the skill runs. Do not install this skill.",
+                            file.path,
+                            d.host,
+                            d.class.phrase(),
+                            sink.place()
+                        ),
+                    )
+                };
                 out.push(finding(
-                    "exfiltration.upload-to-suspicious-host",
+                    rule,
                     "exfiltration",
                     Severity::Critical,
                     sink,
