@@ -259,25 +259,14 @@ pub(crate) fn shipped_script(file: &File<'_>) -> bool {
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();
-    matches!(
-        ext.as_str(),
-        "sh" | "bash"
-            | "zsh"
-            | "command"
-            | "py"
-            | "js"
-            | "mjs"
-            | "cjs"
-            | "ts"
-            | "mts"
-            | "ps1"
-            | "psm1"
-            | "rb"
-            | "pl"
-            | "bat"
-            | "cmd"
-    )
+    SCRIPT_EXTS.contains(&ext.as_str())
 }
+
+/// Extensions of the scripts a bundle ships ([`shipped_script`]).
+pub(crate) const SCRIPT_EXTS: &[&str] = &[
+    "sh", "bash", "zsh", "command", "py", "js", "mjs", "cjs", "ts", "mts", "ps1", "psm1", "rb",
+    "pl", "bat", "cmd",
+];
 
 /// Whether a host is a named host nobody vouches for, reached over https: not a vendor's or a
 /// code forge's (which serve projects' own installers and releases), not plain http or a
