@@ -100,6 +100,55 @@ fn placeholder(host: &super::judge::Host) -> bool {
     doc_ip || PLACEHOLDER_TLDS.contains(&tld) || PLACEHOLDER_NAMES.contains(&name)
 }
 
+/// Extensions that make a dotted word a file name rather than a host (`payload.exe`, `run.sh`).
+const FILE_EXTS: &[&str] = &[
+    "sh", "py", "js", "ts", "rb", "pl", "php", "ps1", "psm1", "bat", "cmd", "exe", "dll", "so",
+    "sct", "hta", "vbs", "txt", "md", "json", "yaml", "yml", "xml", "conf", "cfg", "ini", "log",
+    "service", "timer", "socket", "c", "h", "o", "bin", "elf", "zip", "gz", "tar", "tgz", "jar",
+    "war", "png", "jpg", "html", "htm", "csv", "db", "sqlite", "key", "pem", "crt", "pub", "d",
+    "local", "lnk", "msi", "iso", "img", "sys", "lock", "pid", "env", "toml", "go", "rs", "java",
+];
+
+/// Whether a line reaches a real outside address: a URL, `user@host` or IP address that is not a
+/// placeholder, or any other dotted word shaped like a host name (`/dev/tcp/relay.example-c2.net`,
+/// `nc relay.example-c2.net 4444`) whose last label is not a file extension.
+fn reaches_real_host(line: &str) -> bool {
+    if super::judge::hosts_in(line).iter().any(|h| !placeholder(h)) {
+        return true;
+    }
+    // `<service.name>`-style placeholders name no host.
+    let mut plain = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('<') {
+        plain.push_str(&rest[..open]);
+        match rest[open..].find(['>', ' ']) {
+            Some(close) if rest[open + close..].starts_with('>') => {
+                rest = &rest[open + close + 1..];
+            }
+            _ => {
+                plain.push('<');
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    plain.push_str(rest);
+    plain
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+        .map(|w| w.trim_matches(['.', '-']))
+        .filter(|w| w.contains('.') && !w.starts_with(|c: char| c.is_ascii_digit()))
+        .any(|w| {
+            let labels: Vec<&str> = w.split('.').collect();
+            let tld = labels.last().copied().unwrap_or("").to_ascii_lowercase();
+            let name = labels[labels.len() - 2].to_ascii_lowercase();
+            labels.iter().all(|l| !l.is_empty())
+                && (2..=24).contains(&tld.len())
+                && tld.bytes().all(|c| c.is_ascii_lowercase())
+                && !FILE_EXTS.contains(&tld.as_str())
+                && !PLACEHOLDER_TLDS.contains(&tld.as_str())
+                && !PLACEHOLDER_NAMES.contains(&name.as_str())
+        })
+}
+
 /// Whether a bundle file is a script it ships (run when the skill runs): a shell, Python,
 /// JavaScript/TypeScript, PowerShell, Ruby, Perl or batch file, or any file starting with `#!`,
 /// outside test folders.
@@ -164,7 +213,7 @@ pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
             && content
                 .lines()
                 .nth(f.line - 1)
-                .is_some_and(|l| super::judge::hosts_in(l).iter().all(placeholder));
+                .is_some_and(|l| !reaches_real_host(l));
         if example {
             f.severity = Severity::Medium;
             f.description.push_str(" (Informational: the skill says it teaches or practises security testing, this is a fenced example in its documentation aimed at no real address, and the bundle ships no script that could run it.)");
