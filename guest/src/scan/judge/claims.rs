@@ -46,7 +46,7 @@ fn carries_data(text: &str) -> bool {
 /// login, a machine identifier or the system's description (`$(hostname)`, `whoami`,
 /// `socket.gethostname()`, `os.userInfo()`, `$env:COMPUTERNAME`, `/etc/machine-id`…). Sent to a
 /// fixed address, that is a beacon: it tells someone whose machine runs the skill.
-pub(super) fn fingerprint(text: &str) -> bool {
+pub(crate) fn fingerprint(text: &str) -> bool {
     const MARKS: &[&str] = &[
         "$(hostname",
         "`hostname",

@@ -62,6 +62,7 @@ mod round21;
 mod round22;
 mod round23;
 mod round24;
+mod round25;
 mod scopes;
 mod secrets;
 
