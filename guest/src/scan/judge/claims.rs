@@ -18,7 +18,7 @@ use crate::scan::rules::Severity;
 const REQUEST_LINES: usize = 4;
 
 /// Whether a request line carries data out (a body, a form, a POST), not only fetches.
-fn carries_data(text: &str) -> bool {
+pub(super) fn carries_data(text: &str) -> bool {
     [
         " -d ",
         " -d\"",
