@@ -105,6 +105,9 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
     }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     match ext {
+        // A document that starts with a shebang is a script whatever it is named (a SKILL.md that
+        // is a shell script).
+        "md" | "markdown" | "mdx" if content.starts_with("#!/") => FileKind::Code,
         "md" | "markdown" | "mdx" => FileKind::Markdown,
         "txt" | "rst" | "adoc" => FileKind::Text,
         _ if content.starts_with("#!") => FileKind::Code,
@@ -950,6 +953,8 @@ mod tests {
             return FileKind::Code;
         }
         match lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("") {
+            // Round 25: a document starting with a shebang is a script.
+            "md" | "markdown" | "mdx" if content.starts_with("#!/") => FileKind::Code,
             "md" | "markdown" | "mdx" => FileKind::Markdown,
             "txt" | "rst" | "adoc" => FileKind::Text,
             _ if content.starts_with("#!") => FileKind::Code,

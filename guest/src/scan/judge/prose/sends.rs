@@ -59,8 +59,10 @@ fn secret_placeholders(url: &str) -> Vec<&str> {
             }
             let name = &url[s..j];
             let upper = name.to_ascii_uppercase();
+            // A public key (`<PUBKEY>`, `<PUBLIC_KEY>`: a wallet's address) is meant to be shared.
             if name.len() >= 4
                 && name == upper
+                && !upper.contains("PUB")
                 && [
                     "KEY",
                     "TOKEN",
