@@ -375,8 +375,8 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     }
     judge_into(rules, &scanned, &mut out);
     own_tunnel::demote_own_tunnel(&mut out);
-    if teaches_security(bundle) {
-        cap_documentation(bundle, &mut out);
+    if super::teaching::teaches_security(bundle) {
+        super::teaching::cap_documentation(bundle, &mut out);
     }
     if !bundle
         .files
@@ -620,56 +620,6 @@ mod judge_skip_tests {
             empty > 1000 && judged > 1000,
             "{empty} empty, {judged} judged"
         );
-    }
-}
-
-/// What a skill says it is for, when that is teaching or practising security: penetration testing,
-/// CTFs, red teaming, incident response, malware triage, detection engineering.
-fn teaching() -> &'static regex_automata::meta::Regex {
-    static R: std::sync::OnceLock<regex_automata::meta::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        super::rules::line_regex(r"(?i)\b(pen-?test\w*|penetration test\w*|red[- ]team\w*|ctf|capture[- ]the[- ]flag|offensive security|security (training|lab|course|teaching|awareness)|hacking lab|hack ?the ?box|tryhackme|oscp|malware (analysis|triage|sample)|incident response|dfir|forensics?|detection engineering|threat hunting|blue team|soc analyst|phishing[- ]awareness)\b")
-            .expect("valid")
-    })
-}
-
-/// The skill declares (in SKILL.md's `name` or `description`) that it teaches or practises security.
-fn teaches_security(bundle: &Bundle) -> bool {
-    let Some(text) = bundle
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-        .and_then(|f| f.content.as_deref())
-    else {
-        return false;
-    };
-    ["name", "description"].iter().any(|k| {
-        crate::validate::frontmatter_string(text, k)
-            .is_some_and(|v| teaching().is_match(v.as_bytes()))
-    })
-}
-
-/// In a skill that teaches security, attack commands in its documentation (Markdown and text, not
-/// the scripts it ships) are what it teaches: capped at `high`, so a reviewer still looks, but not a
-/// hard block. Scripts, prompt injection and hidden text are never capped.
-fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
-    for f in out.iter_mut() {
-        let is_doc = bundle
-            .files
-            .iter()
-            .find(|b| b.path == f.file)
-            .and_then(|b| b.content.as_deref().map(|c| kind_of(&b.path, c)))
-            .is_some_and(|k| k != FileKind::Code);
-        if is_doc
-            && f.severity == Severity::Critical
-            && !matches!(
-                f.category.as_str(),
-                "prompt_injection" | "invisible_text" | "structural"
-            )
-        {
-            f.severity = Severity::High;
-            f.description.push_str(" (Capped at high: the skill says it teaches or practises security testing, and this is in its documentation, not in a script it runs.)");
-        }
     }
 }
 

@@ -20,6 +20,7 @@ use reading::{
     join_window, negated_before, negated_from_before, quote_is_example, teaching_heading,
     test_data_literal,
 };
+use reading::{front_matter_command, lone_code_span};
 pub use reading::{
     in_html_tag, is_quoted, is_quoted_match, is_scripted_speech, quoted_from_before,
 };
@@ -110,6 +111,9 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
     }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     match ext {
+        // A document that starts with a shebang is a script whatever it is named (a SKILL.md that
+        // is a shell script).
+        "md" | "markdown" | "mdx" if content.starts_with("#!/") => FileKind::Code,
         "md" | "markdown" | "mdx" => FileKind::Markdown,
         "txt" | "rst" | "adoc" => FileKind::Text,
         _ if content.starts_with("#!") => FileKind::Code,
@@ -392,6 +396,9 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
     // Phrases broken over the line break are matched on the two lines joined
     // ([`continues_paragraph`]).
     let mut prev_prose: Option<(usize, usize, usize, super::rules::Candidates)> = None;
+    // Inside a Markdown file's front matter (a first line `---` up to the next): a key that names a
+    // command an installer or the agent runs (`command:`, `install:`, `postinstall:`…) holds code.
+    let mut front_matter = false;
     let mut end = 0;
     // Lines with their terminators, then "\n" / "\r\n" stripped: the lines `str::lines` gives.
     for (idx, raw) in lines_inclusive(content).enumerate() {
@@ -478,9 +485,12 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 heading_teaches = teaches || title_teaches == Some(true);
             }
         }
+        let front_command = kind == FileKind::Markdown
+            && in_fence.is_none()
+            && (front_matter_command(&mut front_matter, idx, line) || lone_code_span(line));
         let in_code = match kind {
             FileKind::Code => true,
-            FileKind::Markdown => in_fence.is_some() || in_indented_code,
+            FileKind::Markdown => in_fence.is_some() || in_indented_code || front_command,
             FileKind::Text => false,
         };
         // The ClawHavoc shape: an instruction to paste a command into a terminal, then a payload.
@@ -907,6 +917,8 @@ mod tests {
             return FileKind::Code;
         }
         match lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("") {
+            // Round 25: a document starting with a shebang is a script.
+            "md" | "markdown" | "mdx" if content.starts_with("#!/") => FileKind::Code,
             "md" | "markdown" | "mdx" => FileKind::Markdown,
             "txt" | "rst" | "adoc" => FileKind::Text,
             _ if content.starts_with("#!") => FileKind::Code,

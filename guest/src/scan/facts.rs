@@ -106,6 +106,9 @@ pub enum FactKind {
     ApproveAll,
     /// Talking the user or agent out of reading what will run ("do not inspect the scripts").
     NoInspect,
+    /// The skill claiming every task for itself ("always use this skill for every task", "before
+    /// any other tool"): not reported alone, a second signal next to approvals.
+    ScopeGrab,
     /// A condition that delays or hides an action (when the user is away, after review passes).
     Conditional,
     /// Putting secrets into output the user or others see (reports, commit messages, URLs).
@@ -210,6 +213,7 @@ impl FactKind {
         FactKind::AddressAgent,
         FactKind::ApproveAll,
         FactKind::NoInspect,
+        FactKind::ScopeGrab,
         FactKind::Conditional,
         FactKind::SecretToOutput,
         FactKind::OutputRequest,
@@ -269,6 +273,7 @@ const NAMES: [&str; FactKind::COUNT] = [
     "address-agent",
     "approve-all",
     "no-inspect",
+    "scope-grab",
     "conditional",
     "secret-to-output",
     "output-request",

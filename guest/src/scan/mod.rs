@@ -14,6 +14,7 @@ pub mod keywords;
 pub mod literals;
 pub mod markdown;
 pub mod rules;
+mod teaching;
 mod utf8_bytes;
 
 pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, scan_bundle};

@@ -492,3 +492,54 @@ pub(super) fn continues_paragraph(
         };
     !item
 }
+
+/// Step the front-matter state over a Markdown file's line `idx`: whether the line is a front-matter
+/// key naming a command that an installer or the agent runs (`command: "npm install"`,
+/// `- install: ./setup.sh`, `postinstall:`), whose value is code. The front matter is the block
+/// from a first line `---` to the next `---` (or `...`).
+pub(super) fn front_matter_command(open: &mut bool, idx: usize, line: &str) -> bool {
+    let t = line.trim();
+    if idx == 0 {
+        *open = t == "---";
+        return false;
+    }
+    if !*open {
+        return false;
+    }
+    if t == "---" || t == "..." {
+        *open = false;
+        return false;
+    }
+    let Some((key, value)) = t.trim_start_matches("- ").split_once(':') else {
+        return false;
+    };
+    let key = key.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+    !value.trim().is_empty()
+        && matches!(
+            key.as_str(),
+            "command"
+                | "commands"
+                | "cmd"
+                | "install"
+                | "preinstall"
+                | "postinstall"
+                | "pre_install"
+                | "post_install"
+                | "setup"
+                | "run"
+                | "script"
+                | "exec"
+                | "entrypoint"
+        )
+}
+
+/// Whether a Markdown line is one inline code span and nothing else (`` `tool --flag` ``): a
+/// command set on a line of its own, shown like a one-line code block.
+pub(super) fn lone_code_span(line: &str) -> bool {
+    let t = line.trim();
+    t.len() > 2
+        && t.starts_with('`')
+        && t.ends_with('`')
+        && !t[1..t.len() - 1].contains('`')
+        && t[1..t.len() - 1].contains(' ')
+}

@@ -286,6 +286,49 @@ fn poison_in<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>>
         b.in_file(file, FactKind::PipeExec)
             .find(|p| matches!(b.tag(p.fact), "fetch" | "remote"))
     })
+    .or_else(|| {
+        // Code that posts a body to a host that is neither local, a vendor's nor the service the
+        // skill is named after (a memory skill syncing to its own service is doing its job): the
+        // agent's files written next to data leaving for someone else.
+        // Only in code that writes files (a read of the memory posted elsewhere is judged as a
+        // send, not as planted instructions).
+        const WRITE_CALLS: &[&str] = &[
+            "writeFileSync(",
+            "writeFile(",
+            "appendFileSync(",
+            "appendFile(",
+            ".write_text(",
+            "Set-Content",
+            "Add-Content",
+            "Out-File",
+            "File.write(",
+        ];
+        if file.kind != crate::scan::content::FileKind::Code
+            || b.in_file(file, FactKind::Write).next().is_none()
+                && !WRITE_CALLS.iter().any(|w| file.content.contains(w))
+        {
+            return None;
+        }
+        let words = b.name_words();
+        b.in_file(file, FactKind::NetSend)
+            .filter(|n| !n.fact.prose)
+            .find(|n| {
+                let window: String = file
+                    .content
+                    .get(n.fact.start as usize..)
+                    .unwrap_or("")
+                    .split_inclusive('\n')
+                    .take(3)
+                    .collect();
+                super::claims::carries_data(&window)
+                    && super::hosts_in(&n.text()).iter().any(|h| {
+                        h.class != HostClass::Local
+                            && !h.class.is_known_good()
+                            && crate::scan::hosts::vendor_of_host(&h.host).is_none()
+                            && !super::host_named_after(&h.host, &words)
+                    })
+            })
+    })
 }
 
 /// A new account with a fixed password, made an administrator or opened to remote access.

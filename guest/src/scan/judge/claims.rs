@@ -3,7 +3,8 @@
 //! - `exfiltration.undeclared-send`: the skill tells its reader it works offline or that nothing
 //!   leaves the machine (`offline-claim`), and a script of the bundle posts data to a host that is
 //!   neither local nor a known vendor's: the claim is what keeps a reader from looking for the
-//!   send. `high`; `critical` when the host is a raw IP, collector, paste site or tunnel.
+//!   send. `high`; `critical` when the host is a raw IP, collector, paste site or tunnel, or when
+//!   the request carries the machine's or the user's name (a beacon).
 
 use super::flow::FileFlow;
 use super::secrets::destination;
@@ -17,7 +18,7 @@ use crate::scan::rules::Severity;
 const REQUEST_LINES: usize = 4;
 
 /// Whether a request line carries data out (a body, a form, a POST), not only fetches.
-fn carries_data(text: &str) -> bool {
+pub(super) fn carries_data(text: &str) -> bool {
     [
         " -d ",
         " -d\"",
@@ -39,6 +40,40 @@ fn carries_data(text: &str) -> bool {
     ]
     .iter()
     .any(|w| text.contains(w))
+}
+
+/// Whether a request's text carries who or where the user is: the machine's name, the user's
+/// login, a machine identifier or the system's description (`$(hostname)`, `whoami`,
+/// `socket.gethostname()`, `os.userInfo()`, `$env:COMPUTERNAME`, `/etc/machine-id`…). Sent to a
+/// fixed address, that is a beacon: it tells someone whose machine runs the skill.
+pub(crate) fn fingerprint(text: &str) -> bool {
+    const MARKS: &[&str] = &[
+        "$(hostname",
+        "`hostname",
+        "${hostname}",
+        "$hostname",
+        "gethostname(",
+        "platform.node(",
+        "platform.uname(",
+        "os.uname(",
+        "os.hostname(",
+        "os.userinfo(",
+        "getpass.getuser(",
+        "$(whoami",
+        "`whoami",
+        "$env:computername",
+        "$env:username",
+        "machine-id",
+        "machineid",
+        "uuid.getnode(",
+        "$(uname",
+        "popen('hostname'",
+        "popen(\"hostname\"",
+        "popen('whoami'",
+        "popen(\"whoami\"",
+    ];
+    let t = text.to_ascii_lowercase();
+    MARKS.iter().any(|m| t.contains(m))
 }
 
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
@@ -67,15 +102,22 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if dest.class == HostClass::Local || dest.class.is_known_good() {
                 continue;
             }
-            let sev = if dest.class.is_suspicious() {
+            // What it sends names the machine or the user: the denied send is a beacon.
+            let beacon = fingerprint(&window);
+            let sev = if dest.class.is_suspicious() || beacon {
                 Severity::Critical
             } else {
                 Severity::High
             };
             let why = format!(
-                "This request sends data to {} ({}), while {} says the skill works offline or that nothing leaves the machine: a send the description denies is one nobody reviewing it looks for.{}",
+                "This request sends data to {} ({}){}, while {} says the skill works offline or that nothing leaves the machine: a send the description denies is one nobody reviewing it looks for.{}",
                 dest.host,
                 dest.class.phrase(),
+                if beacon {
+                    ", with the machine's or the user's name in it"
+                } else {
+                    ""
+                },
                 claim.place(),
                 if sev == Severity::Critical {
                     " Do not install this skill."

@@ -16,8 +16,8 @@
 //!   that also fetches or runs remote code.
 
 use super::flow::{FileFlow, download_key, names_key, sink_target};
-use super::{At, Bundle, Host, finding, hosts_in};
-use crate::scan::content::Finding;
+use super::{At, Bundle, File, Host, finding, hosts_in};
+use crate::scan::content::{FileKind, Finding};
 use crate::scan::facts::FactKind;
 use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
@@ -189,10 +189,26 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if own_tool {
                 sev = Severity::Medium;
             }
+            // In a script the bundle ships (not a document showing how to install something): the
+            // skill itself runs whatever an unknown host serves when the script runs. Vendors',
+            // installers' and registries' hosts were graded lower above, and so was the tool's
+            // own site.
+            let shipped = sev == Severity::High
+                && !at.fact.prose
+                && shipped_script(file)
+                && host.as_ref().is_some_and(unknown_named_host);
+            if shipped {
+                sev = Severity::Critical;
+            }
             let why = format!(
                 "This line runs code fetched {from} without saving or checking it first ({}){}. {}",
                 b.title(at.fact).to_lowercase(),
-                if elevated {
+                if shipped {
+                    format!(
+                        ", in a script the bundle ships ({}), so it runs whenever the skill does",
+                        file.path
+                    )
+                } else if elevated {
                     ", with administrator rights or the script execution policy bypassed just before".to_string()
                 } else if hidden {
                     ", in a hidden window".to_string()
@@ -225,6 +241,40 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// Whether a file is a script the bundle ships (a shell, Python, JavaScript/TypeScript,
+/// PowerShell, Ruby, Perl or batch file, or any file starting with `#!`), outside test and
+/// signature folders: code that runs when the skill does, unlike a document, a fenced example or a
+/// configuration file.
+pub(crate) fn shipped_script(file: &File<'_>) -> bool {
+    if file.kind != FileKind::Code || file.place.test || file.place.signature {
+        return false;
+    }
+    if file.content.starts_with("#!") {
+        return true;
+    }
+    let name = file.path.rsplit('/').next().unwrap_or(file.path);
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    SCRIPT_EXTS.contains(&ext.as_str())
+}
+
+/// Extensions of the scripts a bundle ships ([`shipped_script`]).
+pub(crate) const SCRIPT_EXTS: &[&str] = &[
+    "sh", "bash", "zsh", "command", "py", "js", "mjs", "cjs", "ts", "mts", "ps1", "psm1", "rb",
+    "pl", "bat", "cmd",
+];
+
+/// Whether a host is a named host nobody vouches for, reached over https: not a vendor's or a
+/// code forge's (which serve projects' own installers and releases), not plain http or a
+/// suspicious class (graded `critical` already), not an address the file hides (no URL).
+fn unknown_named_host(h: &Host) -> bool {
+    h.class == HostClass::Unknown
+        && h.url.starts_with("https://")
+        && crate::scan::hosts::vendor_of_host(&h.host).is_none()
 }
 
 /// Whether a request uploads local data: stdin or a file as the body (`--data-binary @-`,
@@ -348,6 +398,23 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                 if (sudo || stealth.is_some()) && sev == Severity::High {
                     sev = Severity::Critical;
                 }
+                // Downloaded and run by a script the bundle ships (see `remote_code`), unless the
+                // script checks a checksum or signature or unpacks an archive first (what
+                // installers of releases do).
+                let shipped = sev == Severity::High
+                    && stealth.is_none()
+                    && !sudo
+                    && !src.fact.prose
+                    && !sink.fact.prose
+                    && shipped_script(file)
+                    && host.as_ref().is_some_and(unknown_named_host)
+                    && !dropper::verified_or_archive(file, &src, host.as_ref());
+                if shipped {
+                    sev = Severity::Critical;
+                }
+                let stealth = stealth.map(str::to_owned).or_else(|| {
+                    shipped.then(|| format!("in a script the bundle ships ({})", file.path))
+                });
                 let via: Vec<String> = f
                     .via
                     .iter()

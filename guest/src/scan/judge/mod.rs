@@ -11,7 +11,7 @@
 //! bytes of the files that have them, and unit-tested (`judge/tests.rs`).
 
 pub mod agent;
-mod claims;
+pub(crate) mod claims;
 mod clipper;
 pub mod code;
 pub mod exec;

@@ -112,6 +112,38 @@ pub(super) fn dropper(
     })
 }
 
+/// Whether a file checks a checksum or signature (anywhere in it), or the download is an archive
+/// (by its saved name or the URL's): an installer verifying or unpacking a release, not code run
+/// as fetched.
+pub(super) fn verified_or_archive(
+    file: &crate::scan::judge::File<'_>,
+    src: &At<'_>,
+    host: Option<&Host>,
+) -> bool {
+    if VERIFY_WORDS.iter().any(|w| file.content.contains(w)) {
+        return true;
+    }
+    let saved = src
+        .fact
+        .capture
+        .as_deref()
+        .unwrap_or("")
+        .trim_matches(['"', '\''])
+        .to_ascii_lowercase();
+    let url = host
+        .map(|h| {
+            h.path
+                .split(['?', '#'])
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    ARCHIVES
+        .iter()
+        .any(|e| saved.ends_with(e) || url.ends_with(e))
+}
+
 /// Whether a run loads its code into the running program rather than starting a program: an
 /// evaluation, a `load`/`require`/`Import-Module`, a shell's `source` / `.`, or `sh -c` given the
 /// value as its command.

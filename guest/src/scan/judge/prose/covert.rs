@@ -47,6 +47,14 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
         .iter()
         .find_map(|k| b.all(*k).next())
         .or_else(|| {
+            // Code of the bundle that reads credentials in bulk (the whole environment, a sweep
+            // for KEY/TOKEN-named values): `medium` alone (diagnostics print the environment),
+            // worth hiding next to words that keep something from the user.
+            b.all(FactKind::EnvDump)
+                .chain(b.all(FactKind::SecretHarvest))
+                .find(|a| !a.fact.prose)
+        })
+        .or_else(|| {
             // Credential stores named next to the concealment (a tool description that asks for
             // the SSH key "and do not mention it").
             b.all(FactKind::SecretFile)
@@ -172,7 +180,20 @@ pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Findin
         .iter()
         .find(|a| a.fact.line != first.fact.line || a.file.path != first.file.path)
         .map(|a| a.related("signal"));
-    let partner = other.or_else(|| risky_action(b, earlier));
+    // The skill claiming every task for itself makes a standing approval cover everything.
+    // So do words that keep the user out of it ("then act without asking the user").
+    let partner = other
+        .or_else(|| {
+            b.all(FactKind::ScopeGrab)
+                .next()
+                .map(|a| a.related("signal"))
+        })
+        .or_else(|| {
+            b.all(FactKind::Conceal)
+                .next()
+                .map(|a| a.related("concealment"))
+        })
+        .or_else(|| risky_action(b, earlier));
     let (sev, why) = match &partner {
         Some(p) => (
             Severity::Critical,

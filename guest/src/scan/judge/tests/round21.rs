@@ -38,11 +38,12 @@ fn round_21_the_named_tools_own_installer_is_informational() {
         worst(&[("SKILL.md", &named), ("scripts/setup.sh", script)], rule),
         Some(Medium)
     );
-    // The same installer in a skill named after something else: an unknown host's code.
+    // The same installer in a skill named after something else: an unknown host's code, run by
+    // a script the bundle ships (critical).
     let other = skill("db-backup-helper", "Back up databases.\n");
     assert_eq!(
         worst(&[("SKILL.md", &other), ("scripts/setup.sh", script)], rule),
-        Some(High)
+        Some(Critical)
     );
     // Plain http from the named host is still critical: anyone on the path can swap it.
     let plain = script.replace("https://", "http://");

@@ -1,0 +1,244 @@
+//! Skills that teach or practise security (penetration testing, red teaming, CTFs, incident
+//! response): what their documentation shows is the technique they teach.
+//!
+//! In such a skill (its `name` or `description` says so), an attack command in its documentation
+//! (Markdown and text, not a script it ships) is capped at `high`, so a reviewer still looks.
+//! Further, when the bundle ships no script at all (nothing that could run the examples) and the
+//! command sits in a fenced code block of a document and reaches no real outside address (its
+//! hosts, if any, are placeholders: `attacker.com`, `ATTACKER_IP`, `*.example`, documentation or
+//! private ranges), it is an example of the technique: informational (`medium`), and so is a
+//! prompt-injection finding whose only action is such an example. What the skill's prose tells
+//! the agent to do is never lowered: sentences, inline code in sentences, hidden text, prompt
+//! injection of its own, and any command aimed at a concrete outside host keep their grade.
+
+use super::bundle::{Bundle, EntryKind};
+use super::content::{FileKind, FilePlace, Finding, kind_of};
+use super::hosts::HostClass;
+use super::rules::Severity;
+
+/// What a skill says it is for, when that is teaching or practising security: penetration testing,
+/// CTFs, red teaming, privilege escalation, incident response, malware triage, detection
+/// engineering, MITRE ATT&CK tactics and techniques.
+fn teaching() -> &'static regex_automata::meta::Regex {
+    static R: std::sync::OnceLock<regex_automata::meta::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        super::rules::line_regex(r"(?i)\b(pen-?test\w*|penetration test\w*|red[- ]team\w*|ctf|capture[- ]the[- ]flag|offensive security|security (training|lab|course|teaching|awareness)|hacking lab|hack ?the ?box|tryhackme|oscp|malware (analysis|triage|sample)|incident response|dfir|forensics?|detection engineering|threat hunting|blue team|soc analyst|phishing[- ]awareness|privilege escalation|privesc|att&ck)\b")
+            .expect("valid")
+    })
+}
+
+/// A front-matter string field, or when the front matter does not parse as a whole (a registry
+/// skill's odd indentation), the first line of the block that starts with `key:`.
+fn front_field(text: &str, key: &str) -> Option<String> {
+    crate::validate::frontmatter_string(text, key).or_else(|| {
+        let mut lines = text.lines();
+        if lines.next()?.trim_end() != "---" {
+            return None;
+        }
+        let prefix = format!("{key}:");
+        lines
+            .take_while(|l| l.trim() != "---")
+            .find_map(|l| l.strip_prefix(prefix.as_str()))
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    })
+}
+
+/// The skill declares (in SKILL.md's `name` or `description`) that it teaches or practises security.
+pub(super) fn teaches_security(bundle: &Bundle) -> bool {
+    let Some(text) = bundle
+        .files
+        .iter()
+        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+        .and_then(|f| f.content.as_deref())
+    else {
+        return false;
+    };
+    ["name", "description"]
+        .iter()
+        .any(|k| front_field(text, k).is_some_and(|v| teaching().is_match(v.as_bytes())))
+}
+
+/// Registered names and top-level domains that stand for "some host" in examples.
+const PLACEHOLDER_NAMES: &[&str] = &[
+    "example",
+    "attacker",
+    "attack",
+    "evil",
+    "malicious",
+    "victim",
+    "target",
+    "yourdomain",
+    "your-domain",
+    "yourserver",
+    "your-server",
+    "c2server",
+    "c2",
+];
+const PLACEHOLDER_TLDS: &[&str] = &[
+    "example",
+    "test",
+    "invalid",
+    "local",
+    "localhost",
+    "lab",
+    "htb",
+];
+
+/// Whether a host is a placeholder (a reserved example name, `attacker.com`, a documentation
+/// address) or on this machine or the local network: nothing real is reached.
+fn placeholder(host: &super::judge::Host) -> bool {
+    if host.class == HostClass::Local {
+        return true;
+    }
+    let labels: Vec<&str> = host.host.split('.').collect();
+    let tld = labels.last().copied().unwrap_or("");
+    let name = labels.len().checked_sub(2).map_or("", |i| labels[i]);
+    let doc_ip = ["192.0.2.", "198.51.100.", "203.0.113."]
+        .iter()
+        .any(|p| host.host.starts_with(p));
+    doc_ip || PLACEHOLDER_TLDS.contains(&tld) || PLACEHOLDER_NAMES.contains(&name)
+}
+
+/// Extensions that make a dotted word a file name rather than a host (`payload.exe`, `run.sh`).
+const FILE_EXTS: &[&str] = &[
+    "sh", "py", "js", "ts", "rb", "pl", "php", "ps1", "psm1", "bat", "cmd", "exe", "dll", "so",
+    "sct", "hta", "vbs", "txt", "md", "json", "yaml", "yml", "xml", "conf", "cfg", "ini", "log",
+    "service", "timer", "socket", "c", "h", "o", "bin", "elf", "zip", "gz", "tar", "tgz", "jar",
+    "war", "png", "jpg", "html", "htm", "csv", "db", "sqlite", "key", "pem", "crt", "pub", "d",
+    "local", "lnk", "msi", "iso", "img", "sys", "lock", "pid", "env", "toml", "go", "rs", "java",
+];
+
+/// Whether a line reaches a real outside address: a URL, `user@host` or IP address that is not a
+/// placeholder, or any other dotted word shaped like a host name (`/dev/tcp/relay.example-c2.net`,
+/// `nc relay.example-c2.net 4444`) whose last label is not a file extension.
+fn reaches_real_host(line: &str) -> bool {
+    if super::judge::hosts_in(line).iter().any(|h| !placeholder(h)) {
+        return true;
+    }
+    // `<service.name>`-style placeholders name no host.
+    let mut plain = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('<') {
+        plain.push_str(&rest[..open]);
+        match rest[open..].find(['>', ' ']) {
+            Some(close) if rest[open + close..].starts_with('>') => {
+                rest = &rest[open + close + 1..];
+            }
+            _ => {
+                plain.push('<');
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    plain.push_str(rest);
+    plain
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+        .map(|w| w.trim_matches(['.', '-']))
+        .filter(|w| w.contains('.') && !w.starts_with(|c: char| c.is_ascii_digit()))
+        .any(|w| {
+            let labels: Vec<&str> = w.split('.').collect();
+            let tld = labels.last().copied().unwrap_or("").to_ascii_lowercase();
+            let name = labels[labels.len() - 2].to_ascii_lowercase();
+            labels.iter().all(|l| !l.is_empty())
+                && (2..=24).contains(&tld.len())
+                && tld.bytes().all(|c| c.is_ascii_lowercase())
+                && !FILE_EXTS.contains(&tld.as_str())
+                && !PLACEHOLDER_TLDS.contains(&tld.as_str())
+                && !PLACEHOLDER_NAMES.contains(&name.as_str())
+        })
+}
+
+/// Whether a bundle file is a script it ships (run when the skill runs): a shell, Python,
+/// JavaScript/TypeScript, PowerShell, Ruby, Perl or batch file, or any file starting with `#!`,
+/// outside test folders.
+fn ships_script(path: &str, content: &str) -> bool {
+    kind_of(path, content) == FileKind::Code
+        && !FilePlace::of_file(path, content).test
+        && (content.starts_with("#!")
+            || path.rsplit_once('.').is_some_and(|(_, e)| {
+                super::judge::exec::SCRIPT_EXTS.contains(&e.to_ascii_lowercase().as_str())
+            }))
+}
+
+/// The 1-based numbers of a Markdown file's lines inside fenced code blocks.
+fn fenced_lines(content: &str) -> Vec<bool> {
+    let mut fence = None;
+    let mut out = vec![false];
+    for line in content.lines() {
+        let was_open = fence.is_some();
+        let fence_line = super::markdown::Fence::step(&mut fence, line.trim_start());
+        out.push(was_open && !fence_line);
+    }
+    out
+}
+
+/// In a skill that teaches security: attack commands in its documentation are capped at `high`,
+/// and fenced examples that reach nothing real, in a bundle that ships no script, are
+/// informational (see the module's documentation).
+pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
+    let texts: Vec<(&str, &str)> = bundle
+        .files
+        .iter()
+        .filter(|f| f.kind == EntryKind::Text)
+        .filter_map(|f| f.content.as_deref().map(|c| (f.path.as_str(), c)))
+        .collect();
+    let no_scripts = !texts.iter().any(|(p, c)| ships_script(p, c));
+    // Each Markdown file's fenced lines, worked out once when a finding asks.
+    let mut fenced: Vec<Option<Vec<bool>>> = vec![None; texts.len()];
+    let mut examples: Vec<(String, usize)> = Vec::new();
+    for f in out.iter_mut() {
+        let Some(i) = texts.iter().position(|(p, _)| *p == f.file) else {
+            continue;
+        };
+        let (path, content) = texts[i];
+        let kind = kind_of(path, content);
+        if kind == FileKind::Code
+            || f.severity < Severity::High
+            || matches!(
+                f.category.as_str(),
+                "prompt_injection" | "invisible_text" | "structural"
+            )
+        {
+            continue;
+        }
+        let example = no_scripts
+            && kind == FileKind::Markdown
+            && f.line > 0
+            && fenced[i]
+                .get_or_insert_with(|| fenced_lines(content))
+                .get(f.line)
+                .copied()
+                .unwrap_or(false)
+            && content
+                .lines()
+                .nth(f.line - 1)
+                .is_some_and(|l| !reaches_real_host(l));
+        if example {
+            f.severity = Severity::Medium;
+            f.description.push_str(" (Informational: the skill says it teaches or practises security testing, this is a fenced example in its documentation aimed at no real address, and the bundle ships no script that could run it.)");
+            examples.push((f.file.clone(), f.line));
+        } else if f.severity == Severity::Critical {
+            f.severity = Severity::High;
+            f.description.push_str(" (Capped at high: the skill says it teaches or practises security testing, and this is in its documentation, not in a script it runs.)");
+        }
+    }
+    if examples.is_empty() {
+        return;
+    }
+    // A combination whose only action is such an example (a condition or a concealment next to
+    // it) is informational too; one with any other partner keeps its grade.
+    for f in out.iter_mut() {
+        let actions: Vec<_> = f.related.iter().filter(|r| r.role == "action").collect();
+        if f.severity >= Severity::High
+            && !actions.is_empty()
+            && f.related.len() == actions.len()
+            && actions
+                .iter()
+                .all(|r| examples.iter().any(|(p, l)| *p == r.file && *l == r.line))
+        {
+            f.severity = Severity::Medium;
+            f.description.push_str(" (Informational: its only action is a fenced example of the security technique the skill teaches.)");
+        }
+    }
+}
