@@ -139,15 +139,12 @@ pub fn is_han(c: char) -> bool {
         0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
 }
 
-/// CJK scripts written without spaces.
+/// CJK scripts written without spaces: Chinese characters ([`is_han`]), kana and hangul.
 pub fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF      // Hiragana, Katakana
-        | 0x3400..=0x4DBF    // CJK Extension A
-        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
-        | 0xAC00..=0xD7AF    // Hangul syllables
-        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
-        | 0x20000..=0x2FA1F) // Extensions B–F, compatibility supplement
+    is_han(c)
+        || matches!(c as u32,
+            0x3040..=0x30FF      // Hiragana, Katakana
+            | 0xAC00..=0xD7AF) // Hangul syllables
 }
 
 /// Punctuation that ends a clause: a term never spans it, and an action binds to an object only

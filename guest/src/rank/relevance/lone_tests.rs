@@ -1,19 +1,8 @@
 //! An action read from one Chinese character alone counts less in the order ([`LONE_CHARACTER`]).
 
+use super::tests::doc;
 use super::*;
-use crate::rank::text::{Doc, Field, Vocab};
-
-fn doc(v: &mut Vocab, name: &str, description: &str) -> Doc {
-    let (lead, body) = crate::render::first_sentence(description);
-    Doc::new(
-        v,
-        &[
-            (Field::Name, name),
-            (Field::Lead, lead),
-            (Field::Body, body),
-        ],
-    )
-}
+use crate::rank::text::Vocab;
 
 fn query(v: &mut Vocab, task: &str) -> Query {
     let a = v.analyze_text(task);

@@ -3,7 +3,8 @@
 use super::*;
 use crate::rank::text::{Doc, Field, Vocab};
 
-fn doc(v: &mut Vocab, name: &str, description: &str) -> Doc {
+/// A document of a name and a description (first sentence and the rest), as the scorer makes it.
+pub(super) fn doc(v: &mut Vocab, name: &str, description: &str) -> Doc {
     let (lead, body) = crate::render::first_sentence(description);
     Doc::new(
         v,
