@@ -148,14 +148,6 @@ impl Outcome {
         for d in &self.dropped {
             *by_reason.entry(d.reason.code()).or_default() += 1;
         }
-        let mut kept = crate::json::ListWriter::for_items(self.kept.len());
-        for c in &self.kept {
-            kept.push_with(|buf| c.write_json(buf));
-        }
-        let mut dropped = crate::json::ListWriter::for_items(self.dropped.len());
-        for d in &self.dropped {
-            dropped.push(d);
-        }
         let head = json!({
             "mode": mode.as_str(),
             "summary": {
@@ -168,7 +160,18 @@ impl Outcome {
             "timezone": clock.zone_name,
             "normalized_from": self.normalized_from.map(|r| r.as_str()),
         });
-        crate::json::object(head, vec![("kept", kept), ("dropped", dropped)])
+        let mut out = crate::json::ObjectWriter::new(head);
+        out.list("dropped", self.dropped.len(), |l| {
+            for d in &self.dropped {
+                l.push(d);
+            }
+        });
+        out.list("kept", self.kept.len(), |l| {
+            for c in &self.kept {
+                l.push_with(|buf| c.write_json(buf));
+            }
+        });
+        out.finish()
     }
 }
 
