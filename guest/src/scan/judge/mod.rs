@@ -16,6 +16,7 @@ mod clipper;
 pub mod code;
 pub mod exec;
 pub mod flow;
+mod mcp_relay;
 pub mod prose;
 pub mod secrets;
 mod store_upload;
@@ -435,6 +436,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     clipper::judge(b, &mut out);
     claims::judge(b, &flows, &mut out);
     store_upload::judge(b, &mut out);
+    mcp_relay::mcp_server_relay(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

@@ -22,6 +22,10 @@
 //!   (`?key=<ANTHROPIC_API_KEY>`) to a host that is not the key's vendor.
 //! - `prompt_injection.funds-diversion`: the user's funds sent to a wallet, vault or treasury the
 //!   skill names.
+//! - `exfiltration.credential-roundup` (`roundup`): secrets demanded in bulk and sent to a host the
+//!   skill picks; `prompt_injection.standing-remote-orders` (`standing`): commands or directives a
+//!   server returns, carried out as a standing rule; `prompt_injection.contents-into-tool-argument`
+//!   (`side_channel`): a file's contents handed to a tool argument as a precondition of the tool.
 //! - `prompt_injection.secret-to-output` and `prompt_injection.override-user`, `…remote-instructions`:
 //!   asking for secrets in output, putting the skill above the user, following instructions fetched
 //!   at run time.
@@ -34,7 +38,10 @@ mod hidden_payloads;
 mod impostor;
 mod lure;
 mod phishing;
+mod roundup;
 mod sends;
+mod side_channel;
+mod standing;
 
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::Finding;
@@ -58,6 +65,9 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     directives::singles(b, &mut out);
     directives::read_into_reply(b, &mut out);
     covert::shadowing(b, &mut out);
+    roundup::credential_roundup(b, &mut out);
+    standing::standing_orders(b, &mut out);
+    side_channel::contents_into_tool_argument(b, &mut out);
     let mut all: Vec<Finding> = earlier.iter().chain(b.prior).chain(&out).cloned().collect();
     covert::approval(b, &all, &mut out);
     all.extend(out.iter().cloned());
