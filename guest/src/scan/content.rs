@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::rules::{RuleSet, Severity, char_span, line_regex};
 
+mod checklist;
 mod invisible;
 mod reading;
 
@@ -634,7 +635,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 // Negation is a matter of sentences: in code, "do not" sits in strings and comments.
                 // Decided per match (the clause before it), below.
                 negated: !in_code,
-                defensive: !in_code && is_defensive(line),
+                defensive: !in_code && (is_defensive(line) || checklist::is_category_bullet(line)),
                 table: kind == FileKind::Markdown
                     && (!in_code && line.trim_start().starts_with('|')
                         || in_code && is_table_row(line)),
