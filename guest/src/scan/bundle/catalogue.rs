@@ -34,12 +34,19 @@ fn label() -> &'static Regex {
     })
 }
 
+/// An open fence: its marker, whether its info string allows a catalogue, and its lines (1-based
+/// number, text).
+struct Open<'a> {
+    marker: String,
+    plain: bool,
+    lines: Vec<(usize, &'a str)>,
+}
+
 /// The 1-based line numbers that sit in a labelled pattern catalogue (see the module's
 /// documentation).
 fn catalogue_lines(content: &str) -> Vec<usize> {
     let mut out = Vec::new();
-    // The open fence: its marker, whether its info string allows a catalogue, and its lines.
-    let mut open: Option<(String, bool, Vec<(usize, &str)>)> = None;
+    let mut open: Option<Open<'_>> = None;
     for (i, line) in content.lines().enumerate() {
         let t = line.trim_start();
         let marker: String = t.chars().take_while(|&c| c == '`' || c == '~').collect();
@@ -49,10 +56,18 @@ fn catalogue_lines(content: &str) -> Vec<usize> {
                     let info = t[marker.len()..].trim().to_ascii_lowercase();
                     let plain =
                         info.is_empty() || matches!(info.as_str(), "text" | "txt" | "plaintext");
-                    open = Some((marker, plain, Vec::new()));
+                    open = Some(Open {
+                        marker,
+                        plain,
+                        lines: Vec::new(),
+                    });
                 }
             }
-            Some((m, plain, mut lines)) => {
+            Some(Open {
+                marker: m,
+                plain,
+                mut lines,
+            }) => {
                 if marker.len() >= m.len()
                     && marker.starts_with(&m[..1])
                     && t[marker.len()..].trim().is_empty()
@@ -67,7 +82,11 @@ fn catalogue_lines(content: &str) -> Vec<usize> {
                     }
                 } else {
                     lines.push((i + 1, line));
-                    open = Some((m, plain, lines));
+                    open = Some(Open {
+                        marker: m,
+                        plain,
+                        lines,
+                    });
                 }
             }
         }
