@@ -7,7 +7,11 @@ use super::content::{FileKind, FilePlace, Finding, evidence, kind_of, scan_file}
 use super::rules::{RuleSet, Severity};
 use super::{Trust, policy, verdict};
 
+mod catalogue;
 mod own_tunnel;
+mod stand_in;
+#[cfg(test)]
+pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
 /// More files than this is unusual for a skill (informational).
 pub const MANY_FILES: usize = 100;
@@ -375,6 +379,8 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     }
     judge_into(rules, &scanned, &mut out);
     own_tunnel::demote_own_tunnel(&mut out);
+    stand_in::demote_stand_in_examples(bundle, &mut out);
+    catalogue::demote_catalogue_patterns(bundle, &mut out);
     if super::teaching::teaches_security(bundle) {
         super::teaching::cap_documentation(bundle, &mut out);
     }

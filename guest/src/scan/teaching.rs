@@ -101,7 +101,7 @@ fn placeholder(host: &super::judge::Host) -> bool {
 }
 
 /// Extensions that make a dotted word a file name rather than a host (`payload.exe`, `run.sh`).
-const FILE_EXTS: &[&str] = &[
+pub(super) const FILE_EXTS: &[&str] = &[
     "sh", "py", "js", "ts", "rb", "pl", "php", "ps1", "psm1", "bat", "cmd", "exe", "dll", "so",
     "sct", "hta", "vbs", "txt", "md", "json", "yaml", "yml", "xml", "conf", "cfg", "ini", "log",
     "service", "timer", "socket", "c", "h", "o", "bin", "elf", "zip", "gz", "tar", "tgz", "jar",

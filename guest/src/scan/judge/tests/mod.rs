@@ -65,6 +65,7 @@ mod round24;
 mod round25;
 mod round26;
 mod round27;
+mod round27b;
 mod scopes;
 mod secrets;
 
