@@ -145,8 +145,8 @@ const NEGATIONS: &[&str] = &[
 
 /// Verbs that send something to another place.
 const SENDS: &[&str] = &[
-    "send", "upload", "post ", "post it", "email", "e-mail", "forward", "submit", "attach",
-    "share", "push", "发送", "上传", "提交", "发到", "传到", "寄到",
+    "send", "upload", "post ", "post it", "email", "e-mail", "mail ", "forward", "submit",
+    "attach", "share", "push", "发送", "上传", "提交", "发到", "传到", "寄到",
 ];
 
 /// Verbs that put something into a text (an output, a message, a form).

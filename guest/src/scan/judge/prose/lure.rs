@@ -344,7 +344,7 @@ pub(super) fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let chain = has("payload-link")
                 && has("exec-bit")
                 && (has("run") || has("prerequisite") || started)
-                || has("release-link") && has("privilege") && has("run");
+                || has("release-link") && has("privilege") && (has("run") || has("prerequisite"));
             let sev = if strong >= 2 || strong == 1 && medium + weak >= 1 || dropper || chain {
                 Severity::Critical
             } else if strong == 1 || medium >= 2 && weak >= 1 {

@@ -264,17 +264,19 @@ pub(super) fn prose_tamper(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 "writes a rule into the agent's rules file that lifts the user's confirmation"
             };
             let mut related = Vec::new();
-            if !next.is_empty() && !any_of(&l, WIDENING) && (widen || !any_of(&l, HIDING)) {
-                if let Some(k) =
+            // The rule's text on the next line is the other end of the evidence.
+            if !next.is_empty()
+                && !any_of(&l, WIDENING)
+                && (widen || !any_of(&l, HIDING))
+                && let Some(k) =
                     (i + 1..lines.len().min(i + 3)).find(|&k| !lines[k].trim().is_empty())
-                {
-                    related.push(Related {
-                        role: "rule".into(),
-                        file: file.path.into(),
-                        line: k + 1,
-                        evidence: evidence(lines[k], 0, lines[k].len()),
-                    });
-                }
+            {
+                related.push(Related {
+                    role: "rule".into(),
+                    file: file.path.into(),
+                    line: k + 1,
+                    evidence: evidence(lines[k], 0, lines[k].len()),
+                });
             }
             out.push(Finding {
                 rule_id: "persistence.agent-tampering".into(),
