@@ -210,7 +210,12 @@ fn any_of(l: &str, words: &[&str]) -> bool {
 }
 
 pub(super) fn prose_tamper(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
+    // A lone text with no facts never reaches the judge (`text_file_findings`); SKILL.md always
+    // does. The same here, so both paths agree.
+    for file in b.files.iter().filter(|f| {
+        f.kind != FileKind::Code
+            && (!f.facts.facts.is_empty() || f.path.eq_ignore_ascii_case("SKILL.md"))
+    }) {
         let lines: Vec<&str> = file.content.lines().collect();
         let mut fenced = false;
         for (i, raw) in lines.iter().enumerate() {
