@@ -121,7 +121,7 @@ pub(super) fn quote_is_example(content: &str, at: usize, heading: (usize, usize)
 pub(super) fn teaching_heading() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        line_regex(r"(?i)\b(red flags?|attacks?|attackers?|malicious|malware|lures?|phishing|scams?|injections?|detect(ion|ing)?|warning signs|indicators|threats?|what to refuse)\b|诱饵|钓鱼|攻击|恶意|识别")
+        line_regex(r"(?i)\b(red flags?|attacks?|attackers?|malicious|malware|lures?|phishing|scams?|injections?|detect(ion|ing)?|warning signs|indicators|threats?|what to refuse)\b|诱饵|钓鱼|攻击|恶意|诈骗|骗局|木马|识别(诈骗|骗局|木马|风险|陷阱|攻击|恶意|钓鱼)")
             .expect("valid")
     })
 }

@@ -61,7 +61,13 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
                 .find(|a| {
                     matches!(
                         b.tag(a.fact),
-                        "ssh" | "cloud" | "browser" | "wallet" | "agent-secrets" | "keyfile"
+                        "ssh"
+                            | "cloud"
+                            | "browser"
+                            | "wallet"
+                            | "agent-secrets"
+                            | "keyfile"
+                            | "cli-credentials"
                     )
                 })
                 .or_else(|| {
@@ -80,6 +86,16 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
         .map(|a| a.related("action"))
 }
 
+/// Whether byte `at` of a line starts a clause that follows another one: a sentence or clause
+/// mark (`. `, `; `, `，`, `；`, `。`) stands before it, after some words.
+fn later_clause(line: &str, at: usize) -> bool {
+    let before = line.get(..at).unwrap_or("");
+    [". ", "; ", "，", "；", "。", "? ", "! "]
+        .iter()
+        .filter_map(|m| before.rfind(m))
+        .any(|i| before[..i].trim().chars().count() >= 8)
+}
+
 pub(super) fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
     // The action is found once; a concealment on the action's own line is the action's wording,
     // so another concealment sentence (the next one, "The author should not be told") is taken.
@@ -91,8 +107,14 @@ pub(super) fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Fin
     // The thing hidden must be another statement than the words hiding it; a line holding a
     // multi-line text packed into one string (a tool description with `\n` escapes in JSON) is
     // several statements.
+    // So is a concealment that makes its own clause after the act on the same line ("Edit the
+    // config so that … . Don't mention the change.", "…写进附录，不要提醒用户"): the act is said
+    // first, then hidden. (Not in a document's code block: an example shown, not said.)
     let elsewhere = |c: &At<'_>, r: &Related| {
-        !(r.file == c.file.path && r.line == c.fact.line as usize) || c.text().contains("\\n")
+        !(r.file == c.file.path && r.line == c.fact.line as usize)
+            || c.text().contains("\\n")
+            || (c.fact.prose || c.file.kind == crate::scan::content::FileKind::Code)
+                && later_clause(&c.text(), c.fact.at as usize)
     };
     let c = match &found {
         Some(r) if !elsewhere(&first, r) => std::iter::once(first)
@@ -176,9 +198,16 @@ pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Findin
     let Some(first) = facts.first().copied() else {
         return;
     };
+    // A second fact counts on the same line too when it is another match ("answer yes for the
+    // user; don't ask before running commands"): two ways of removing the user's check.
     let other = facts
         .iter()
-        .find(|a| a.fact.line != first.fact.line || a.file.path != first.file.path)
+        .find(|a| {
+            a.fact.line != first.fact.line
+                || a.file.path != first.file.path
+                || a.fact.at >= first.fact.to
+                || a.fact.to <= first.fact.at
+        })
         .map(|a| a.related("signal"));
     // The skill claiming every task for itself makes a standing approval cover everything.
     // So do words that keep the user out of it ("then act without asking the user").

@@ -79,6 +79,30 @@ fn release_asset(host: &str, path: &str) -> bool {
         && PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
 }
 
+/// Whether a window's made-executable step also starts the file.
+fn window_started(window: &[Signal<'_>]) -> bool {
+    window
+        .iter()
+        .any(|s| s.kind == "exec-bit" && s.what.ends_with("started"))
+}
+
+/// Whether a prose line makes a downloaded file executable.
+fn makes_executable(text: &str) -> bool {
+    let l = crate::ascii_lowered(text);
+    [
+        "mark it executable",
+        "make it executable",
+        "mark them executable",
+        "make them executable",
+        "executable bit",
+        "chmod +x",
+        "chmod 755",
+        "执行权限",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Weight {
     Weak,
@@ -133,6 +157,41 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
             kind: if strong { "antivirus" } else { "gatekeeper" },
             what: b.title(at.fact).to_lowercase(),
         });
+    }
+    // Prose that makes a download executable ("mark it executable", "chmod +x", "赋予执行权限"):
+    // the step between fetching a program and starting it.
+    for at in b.in_file(file, FactKind::Url).filter(|a| a.fact.prose) {
+        if makes_executable(&at.text())
+            && !out
+                .iter()
+                .any(|s: &Signal<'_>| s.kind == "exec-bit" && s.at.fact.line == at.fact.line)
+        {
+            let text = at.text();
+            let l = crate::ascii_lowered(&text);
+            let starts = [
+                "start it",
+                "run it",
+                "launch it",
+                "execute it",
+                "start the",
+                "run the",
+                "运行",
+                "启动",
+                "执行一次",
+            ]
+            .iter()
+            .any(|w| l.contains(w));
+            out.push(Signal {
+                at,
+                weight: Weight::Medium,
+                kind: "exec-bit",
+                what: if starts {
+                    "a downloaded file made executable and started".into()
+                } else {
+                    "a downloaded file made executable".into()
+                },
+            });
+        }
     }
     for at in b.in_file(file, FactKind::ApproveAll) {
         out.push(Signal {
@@ -199,17 +258,27 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
                     kind: "suspicious-link",
                     what: format!("a link to {} ({})", h.host, h.class.phrase()),
                 });
-            } else if release_asset(&h.host, path) {
+            } else if release_asset(&h.host, path)
+                || h.class == HostClass::Unknown && at.fact.prose && makes_executable(&at.text())
+            {
                 // A code host serves anyone's uploads: an archive or program attached to a
                 // release of some account's repository is only as trusted as that account.
+                let release = release_asset(&h.host, path);
                 out.push(Signal {
                     at,
                     weight: Weight::Medium,
-                    kind: "payload-link",
-                    what: format!(
-                        "an archive or program attached to a release of someone's repository on {}",
-                        h.host
-                    ),
+                    kind: if release { "release-link" } else { "payload-link" },
+                    what: if release {
+                        format!(
+                            "an archive or program attached to a release of someone's repository on {}",
+                            h.host
+                        )
+                    } else {
+                        format!(
+                            "a program from {} (not a known vendor) made executable",
+                            h.host
+                        )
+                    },
                 });
             } else if h.class == HostClass::Unknown
                 && (PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
@@ -268,7 +337,15 @@ pub(super) fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             // An executable from an unknown host, and the protection that would stop it turned
             // off for it: the macOS/Windows dropper shape even without a strong word.
             let dropper = has("payload-link") && (has("gatekeeper") || has("antivirus"));
-            let sev = if strong >= 2 || strong == 1 && medium + weak >= 1 || dropper {
+            // A program from an unknown host made executable and started, or one from some
+            // account's release given broad access (Full Disk Access, administrator): the
+            // download-then-run chain told in words.
+            let started = window_started(&signals[i..j]);
+            let chain = has("payload-link")
+                && has("exec-bit")
+                && (has("run") || has("prerequisite") || started)
+                || has("release-link") && has("privilege") && (has("run") || has("prerequisite"));
+            let sev = if strong >= 2 || strong == 1 && medium + weak >= 1 || dropper || chain {
                 Severity::Critical
             } else if strong == 1 || medium >= 2 && weak >= 1 {
                 Severity::High

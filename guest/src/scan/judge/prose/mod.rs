@@ -20,6 +20,10 @@
 //!   their work to another host.
 //! - `exfiltration.secret-in-url`: a URL in instructions carrying a secret's placeholder
 //!   (`?key=<ANTHROPIC_API_KEY>`) to a host that is not the key's vendor.
+//! - `exfiltration.prose-leak` (`leaks`): a sensitive source and, in the same statement, an outside
+//!   host or an output others read, with a verb that moves it there.
+//! - `persistence.agent-tampering` (`tamper`): the agent's settings or rules files named with a
+//!   value or rule that widens its permissions, or a rules file told to add something silently.
 //! - `prompt_injection.funds-diversion`: the user's funds sent to a wallet, vault or treasury the
 //!   skill names.
 //! - `exfiltration.credential-roundup` (`roundup`): secrets demanded in bulk and sent to a host the
@@ -36,12 +40,14 @@ mod encoded_steps;
 mod harvest;
 mod hidden_payloads;
 mod impostor;
+mod leaks;
 mod lure;
 mod phishing;
 mod roundup;
 mod sends;
 mod side_channel;
 mod standing;
+mod tamper;
 
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::Finding;
@@ -58,6 +64,8 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     encoded_steps::encoded_steps(b, &mut out);
     impostor::fake_official_update(b, &mut out);
     harvest::prose_harvest(b, &mut out);
+    leaks::prose_leak(b, &mut out);
+    tamper::prose_tamper(b, &mut out);
     directives::sabotage(b, &mut out);
     directives::funds(b, &mut out);
     phishing::phishing(b, &mut out);

@@ -66,6 +66,7 @@ mod round25;
 mod round26;
 mod round27;
 mod round27b;
+mod round27p;
 mod scopes;
 mod secrets;
 

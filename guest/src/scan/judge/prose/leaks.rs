@@ -1,0 +1,395 @@
+//! Secrets handed over in words (round 27p, `exfiltration.prose-leak`): a sentence of a document
+//! that names a sensitive source (a credential store, secret values of the environment, browser
+//! logins, wallet files, local chat stores) and, in the same statement, a place outside the
+//! user's machine it goes to: a host that is neither local nor a known vendor's (a URL, an e-mail
+//! address, a `user@host:` remote), or an output someone else reads (the reply, a report, a pull
+//! request's description, a ticket, a commit message) with a verb that puts it there. No code and
+//! no fixed phrase is needed: the source and the sink are typed separately and judged together.
+//!
+//! Not a leak: a negated or redacting sentence ("never upload the private key", "mask the value"),
+//! a public key (`.pub`), names without values, a link to the store's own vendor. Quotes (`>`),
+//! fenced examples and teaching sections are left to the rules that read them. One pass over each
+//! document's lines: linear in bytes.
+
+use super::super::{Bundle, hosts_in};
+use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::hosts::HostClass;
+use crate::scan::rules::Severity;
+
+/// Lines a statement may run on for its destination (the link is often on the next line).
+const REACH: usize = 2;
+
+/// Sensitive sources, each with the lower-case words that name it. `hard` stores are secrets by
+/// themselves; the others (chat stores, the agent's memory) only go to an outside host.
+struct Source {
+    name: &'static str,
+    words: &'static [&'static str],
+    hard: bool,
+}
+
+const SOURCES: &[Source] = &[
+    Source {
+        name: "SSH private keys",
+        words: &[
+            "~/.ssh",
+            "id_rsa",
+            "id_ed25519",
+            "id_ecdsa",
+            "private key",
+            "私钥",
+        ],
+        hard: true,
+    },
+    Source {
+        name: "cloud or cluster credentials",
+        words: &[
+            ".aws/credentials",
+            ".azure/",
+            "gcloud/",
+            ".kube/config",
+            "kubeconfig",
+            "service account key",
+        ],
+        hard: true,
+    },
+    Source {
+        name: "stored tokens",
+        words: &[
+            ".git-credentials",
+            ".npmrc",
+            ".pypirc",
+            ".netrc",
+            ".docker/config.json",
+            "gh/hosts.yml",
+            ".claude/.credentials",
+            ".codex/auth",
+        ],
+        hard: true,
+    },
+    Source {
+        name: "browser logins or cookies",
+        words: &[
+            "login data",
+            "logins.json",
+            "key4.db",
+            "cookies.sqlite",
+            "saved logins",
+            "saved passwords",
+            "browser cookies",
+            "浏览器密码",
+            "浏览器cookie",
+        ],
+        hard: true,
+    },
+    Source {
+        name: "wallet files",
+        words: &[
+            "wallet.dat",
+            "wallet files",
+            "keystore",
+            "seed phrase",
+            "mnemonic",
+            "钱包文件",
+            "助记词",
+        ],
+        hard: true,
+    },
+    Source {
+        name: "secret values from the environment",
+        words: &[],
+        hard: true,
+    },
+    Source {
+        name: "local chat stores",
+        words: &[
+            "chat history",
+            "chat stores",
+            "chat logs",
+            "message history",
+            "local storage",
+            "聊天记录",
+        ],
+        hard: false,
+    },
+];
+
+/// Index of the environment source in [`SOURCES`].
+const ENV: usize = 5;
+
+/// Words that make a sentence a refusal, a redaction or a warning rather than an order.
+const NEGATIONS: &[&str] = &[
+    "never",
+    "do not",
+    "don't",
+    "must not",
+    "not ",
+    "without ",
+    "exclud",
+    "skip",
+    "redact",
+    "mask",
+    "instead of",
+    "rather than",
+    "avoid",
+    "refuse",
+    "red flag",
+    "不要",
+    "切勿",
+    "禁止",
+    "不得",
+    "绝不",
+    "不会",
+    "排除",
+    "脱敏",
+];
+
+/// Verbs that send something to another place.
+const SENDS: &[&str] = &[
+    "send", "upload", "post ", "post it", "email", "e-mail", "mail ", "forward", "submit",
+    "attach", "share", "push", "发送", "上传", "提交", "发到", "传到", "寄到",
+];
+
+/// Verbs that put something into a text (an output, a message, a form).
+const PUTS: &[&str] = &[
+    "include", "append", "paste", "put ", "add ", "write", "insert", "embed", "attach", "附",
+    "写进", "写入", "贴", "放进", "放入", "加到", "加入", "包含",
+];
+
+/// Outputs other people read: the reply, reports, pull requests, tickets, commits.
+const OUTPUTS: &[&str] = &[
+    "reply",
+    "response",
+    "answer",
+    "report",
+    "pr description",
+    "pull request description",
+    "pr body",
+    "commit message",
+    "ticket",
+    "issue body",
+    "comment",
+    "summary",
+    "appendix",
+    "changelog",
+    "release notes",
+    "回复",
+    "回答",
+    "报告",
+    "周报",
+    "附录",
+    "描述",
+    "提交说明",
+    "评论",
+    "总结",
+];
+
+/// The source a lower-cased line names, if any.
+fn source_of(l: &str) -> Option<usize> {
+    if let Some(i) = SOURCES
+        .iter()
+        .position(|s| s.words.iter().any(|w| l.contains(w)))
+    {
+        // A public key is meant to be shared.
+        if i == 0 && (l.contains(".pub") || l.contains("public key") || l.contains("公钥")) {
+            return None;
+        }
+        return Some(i);
+    }
+    // Environment values: variables with their values, or those named like secrets.
+    let env = l.contains("environment variable") || l.contains("env var") || l.contains("环境变量");
+    let values = ["value", "contents", "值", "内容"]
+        .iter()
+        .any(|w| l.contains(w))
+        || ["key", "token", "secret", "password"]
+            .iter()
+            .filter(|w| l.contains(*w))
+            .count()
+            >= 2;
+    (env && values && !l.contains("names only") && !l.contains("name only")).then_some(ENV)
+}
+
+/// The first place in `l` at or after `from` where one of `words` occurs.
+fn first_of(l: &str, words: &[&str], from: usize) -> Option<usize> {
+    words
+        .iter()
+        .filter_map(|w| l.get(from..).and_then(|r| r.find(w)).map(|i| i + from))
+        .min()
+}
+
+/// Whether a negation stands before the sentence gets where it sends or puts things ("never
+/// upload the key", "keep `.ssh` out; never send it"): words hiding the act from the user after
+/// it ("…, 不要提醒用户") do not undo it.
+fn negated(l: &str, from: usize) -> bool {
+    let verb = first_of(l, SENDS, from)
+        .into_iter()
+        .chain(first_of(l, PUTS, from))
+        .min()
+        .unwrap_or(l.len());
+    NEGATIONS.iter().any(|w| l[..verb].contains(w))
+}
+
+fn any_of(l: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| l.contains(w))
+}
+
+/// Verbs that open an order to the agent (the imperative mood, after an optional adverb).
+const ORDERS: &[&str] = &[
+    "read", "gather", "collect", "copy", "find", "locate", "take", "grab", "send", "upload",
+    "post", "email", "e-mail", "include", "append", "attach", "paste", "put", "add", "write",
+    "insert", "bundle", "zip", "forward", "submit", "dump", "export", "finish", "sync", "mail",
+];
+const ADVERBS: &[&str] = &[
+    "please", "also", "then", "and", "always", "first", "now", "just",
+];
+
+/// Whether a lower-cased line gives an order: one of its clauses opens with an imperative verb
+/// ("To diagnose, gather every …", "- Find the wallet files", "Also copy …"), or, in Chinese, a
+/// clause opens with 把/请/将 or a reading verb.
+fn orders(l: &str) -> bool {
+    let zh = ["把", "请", "将", "读取", "收集", "复制", "打包"];
+    l.split([',', ';', ':', '.', '(', '，', '；', '：', '。', '（', '、'])
+        .map(|c| {
+            c.trim_start_matches(|ch: char| {
+                ch.is_whitespace()
+                    || ch.is_ascii_digit()
+                    || matches!(ch, '-' | '*' | '+' | ')' | '>')
+            })
+        })
+        .any(|c| {
+            if zh.iter().any(|w| c.starts_with(w)) {
+                return true;
+            }
+            let mut words = c.split(|ch: char| !(ch.is_alphanumeric() || ch == '-'));
+            let mut w = words.next().unwrap_or("");
+            if ADVERBS.contains(&w) {
+                w = words.next().unwrap_or("");
+            }
+            ORDERS.contains(&w)
+        })
+}
+
+/// Whether byte `at` of a line sits inside a double-quoted span (a phrase shown, not said).
+fn in_double_quotes(l: &str, at: usize) -> bool {
+    let before = l.get(..at).unwrap_or("");
+    before.matches('"').count() % 2 == 1
+        || before.matches('“').count() > before.matches('”').count()
+}
+
+/// Whether a line ends its statement: a sentence mark at its end, or nothing after it.
+fn ends_statement(l: &str) -> bool {
+    l.trim_end().ends_with(['.', '。', '!', '！', '?', '？'])
+}
+
+pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    // A lone text with no facts never reaches the judge (`text_file_findings`); SKILL.md always
+    // does. The same here, so both paths agree.
+    for file in b.files.iter().filter(|f| {
+        f.kind != FileKind::Code
+            && (!f.facts.facts.is_empty() || f.path.eq_ignore_ascii_case("SKILL.md"))
+    }) {
+        let lines: Vec<&str> = file.content.lines().collect();
+        let mut fenced = false;
+        for (i, raw) in lines.iter().enumerate() {
+            let t = raw.trim_start();
+            if t.starts_with("```") || t.starts_with("~~~") {
+                fenced = !fenced;
+                continue;
+            }
+            if fenced || t.starts_with('>') {
+                continue;
+            }
+            let l = crate::ascii_lowered(raw);
+            let Some(src) = source_of(&l) else { continue };
+            let at = SOURCES[src]
+                .words
+                .iter()
+                .filter_map(|w| l.find(w))
+                .min()
+                .unwrap_or(0);
+            if negated(&l, at) || in_double_quotes(&l, at) || !orders(&l) {
+                continue;
+            }
+            // The statement: this line, and the next ones while it has not ended (a list whose
+            // next item says where things go: "- Find the wallet files." / "- Email them to …").
+            let mut stmt = vec![i];
+            let mut j = i;
+            while j + 1 < lines.len() && stmt.len() <= REACH {
+                let next = lines[j + 1].trim();
+                if next.is_empty() || next.starts_with('#') || next.starts_with("```") {
+                    break;
+                }
+                if ends_statement(lines[j]) && !crate::ascii_lowered(next).contains("them") {
+                    break;
+                }
+                j += 1;
+                stmt.push(j);
+            }
+            let text: String = stmt
+                .iter()
+                .map(|&k| lines[k])
+                .collect::<Vec<_>>()
+                .join("\n");
+            let lower = crate::ascii_lowered(&text);
+            if stmt[1..]
+                .iter()
+                .any(|&k| negated(&crate::ascii_lowered(lines[k]), 0))
+            {
+                continue;
+            }
+            let output = if SOURCES[src].hard {
+                OUTPUTS.iter().find(|w| lower.contains(*w))
+            } else {
+                None
+            };
+            // To a host: a verb that sends, or one that puts it into a form or message there.
+            let host = hosts_in(&text)
+                .into_iter()
+                .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                .filter(|_| any_of(&lower, SENDS) || output.is_some() && any_of(&lower, PUTS));
+            // Into an output: a verb that puts or sends it there.
+            let output = output.filter(|_| any_of(&lower, PUTS) || any_of(&lower, SENDS));
+            let dest = match (&host, output) {
+                (Some(h), _) => format!("{} ({})", h.host, h.class.phrase()),
+                (None, Some(o)) => format!("the {o}, which others read"),
+                _ => continue,
+            };
+            let sink_line = stmt
+                .iter()
+                .copied()
+                .find(|&k| match &host {
+                    Some(h) => lines[k].contains(h.url.as_str()),
+                    None => true,
+                })
+                .unwrap_or(i);
+            let shown = |k: usize| evidence(lines[k], 0, lines[k].len());
+            let mut related = Vec::new();
+            if sink_line != i {
+                related.push(Related {
+                    role: "sink".into(),
+                    file: file.path.into(),
+                    line: sink_line + 1,
+                    evidence: shown(sink_line),
+                });
+            }
+            out.push(Finding {
+                rule_id: "exfiltration.prose-leak".into(),
+                category: "exfiltration".into(),
+                severity: Severity::Critical,
+                file: file.path.into(),
+                line: i + 1,
+                evidence: shown(i),
+                description: format!(
+                    "Instructions take {} ({}:{}) and put them where others get them: {} ({}:{}). A skill never needs to hand those over: do not install it.",
+                    SOURCES[src].name,
+                    file.path,
+                    i + 1,
+                    dest,
+                    file.path,
+                    sink_line + 1
+                ),
+                related,
+            });
+            return;
+        }
+    }
+}
