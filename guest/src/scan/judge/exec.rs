@@ -115,6 +115,14 @@ fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
                     .get_or_init(|| hidden::FileHidden::of(at.file.content)),
             )
         })
+        // A file whose code names one host only: that is where its download comes from (the URL
+        // passed in through a callback or a request object the names do not follow).
+        .or_else(|| {
+            let first = urls.first()?;
+            urls.iter()
+                .all(|u| u.host == first.host)
+                .then(|| first.clone())
+        })
 }
 
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
