@@ -98,36 +98,49 @@ fn letter_array(text: &str) -> Option<String> {
     (word.len() >= 2).then_some(word)
 }
 
-/// What a split fact's pieces spell, if it is a hidden name.
-fn joined_name(matched: &str) -> Option<String> {
+/// The hidden names a split fact's pieces spell (each the longest run of adjacent pieces that
+/// spells one: `ex` `ec` `Sync` is `execsync`, not `exec`; `'o' + 's'` and `'sy' + 'stem'` on one
+/// line are two).
+fn joined_names(matched: &str) -> Vec<String> {
     if let Some(w) = letter_array(matched) {
         let w = w.to_ascii_lowercase();
-        return HIDDEN_NAMES.contains(&w.as_str()).then_some(w);
+        return if HIDDEN_NAMES.contains(&w.as_str()) {
+            vec![w]
+        } else {
+            Vec::new()
+        };
     }
     let lits = literals(matched);
-    if lits.len() < 2 {
-        return None;
-    }
-    // Concatenations of pieces: every run of adjacent pieces (`'o' + 's'` inside a longer line),
-    // the longest name first (`ex` `ec` `Sync` is `execsync`, not `exec`).
-    let mut best: Option<String> = None;
-    for s in 0..lits.len() {
+    let mut out = Vec::new();
+    let mut s = 0;
+    while s + 1 < lits.len() {
         let mut w = String::new();
-        for piece in &lits[s..] {
+        let mut best: Option<(String, usize)> = None;
+        for (k, piece) in lits[s..].iter().enumerate() {
             w.push_str(piece);
             let l = w.to_ascii_lowercase();
-            if HIDDEN_NAMES.contains(&l.as_str())
-                && piece.len() < w.len()
-                && best.as_ref().is_none_or(|b| b.len() < l.len())
-            {
-                best = Some(l);
+            if k > 0 && HIDDEN_NAMES.contains(&l.as_str()) {
+                best = Some((l, s + k + 1));
             }
             if w.len() > 24 {
                 break;
             }
         }
+        match best {
+            Some((name, next)) => {
+                out.push(name);
+                s = next;
+            }
+            None => s += 1,
+        }
     }
-    best
+    out
+}
+
+/// The first hidden name a split fact's pieces spell.
+#[cfg(test)]
+fn joined_name(matched: &str) -> Option<String> {
+    joined_names(matched).into_iter().next()
 }
 
 /// What a reversal decode fact's literal spells backwards, if it names a runner or a command.
@@ -155,7 +168,7 @@ pub fn split_names(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !file.facts.has(FactKind::Decode) {
             continue;
         }
-        let mut hits: Vec<(At<'_>, String)> = Vec::new();
+        let mut hits: Vec<(At<'_>, Vec<String>)> = Vec::new();
         for at in b.in_file(file, FactKind::Decode) {
             if at.fact.prose || hits.len() >= 8 {
                 continue;
@@ -164,22 +177,32 @@ pub fn split_names(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let matched = text
                 .get(at.fact.at as usize..at.fact.to as usize)
                 .unwrap_or("");
-            let name = if b.tag(at.fact) == "split" {
-                joined_name(matched)
+            let names = if b.tag(at.fact) == "split" {
+                joined_names(matched)
             } else if reversal(matched) {
-                reversed_name(&text)
+                reversed_name(&text).into_iter().collect()
             } else {
-                None
+                Vec::new()
             };
-            if let Some(n) = name
-                && !hits.iter().any(|(h, _)| h.fact.line == at.fact.line)
-            {
-                hits.push((at, n));
+            if names.is_empty() {
+                continue;
+            }
+            // Every match on a line is a fact of its own (`'o' + 's'`, then `'sy' + 'stem'`).
+            match hits.iter_mut().find(|(h, _)| h.fact.line == at.fact.line) {
+                Some((_, seen)) => {
+                    for n in names {
+                        if !seen.contains(&n) {
+                            seen.push(n);
+                        }
+                    }
+                }
+                None => hits.push((at, names)),
             }
         }
-        let Some((first, name)) = hits.first() else {
+        let Some((first, _)) = hits.first() else {
             continue;
         };
+        let count: usize = hits.iter().map(|(_, n)| n.len()).sum();
         // Other code facts of the file: decoding, fetching, evaluating or running.
         let other = file.facts.facts.iter().find(|f| {
             !f.prose
@@ -195,7 +218,7 @@ pub fn split_names(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                         | FactKind::Download
                 )
         });
-        let sev = if hits.len() >= 2 || other.is_some() {
+        let sev = if count >= 2 || other.is_some() {
             Severity::Critical
         } else {
             Severity::High
@@ -209,7 +232,7 @@ pub fn split_names(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         let names: Vec<String> = hits
             .iter()
-            .map(|(h, n)| format!("`{n}` ({})", h.place()))
+            .map(|(h, n)| format!("`{}` ({})", n.join("`, `"), h.place()))
             .collect();
         let why = format!(
             "{} spells {} in pieces at run time, so neither a reader nor a search sees the name{}. Code that means to call it writes it out: hiding it only serves to slip past review.{}",
@@ -228,7 +251,6 @@ pub fn split_names(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 ""
             }
         );
-        let _ = name;
         out.push(finding(
             "obfuscation.split-name",
             "obfuscation",

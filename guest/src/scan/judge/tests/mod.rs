@@ -64,6 +64,7 @@ mod round23;
 mod round24;
 mod round25;
 mod round26;
+mod round27c;
 mod scopes;
 mod secrets;
 
