@@ -1,8 +1,8 @@
 //! `obfuscation.split-name`: the name of a command runner, an interpreter or a downloader spelled in
-//! pieces so that no reader (and no line rule) sees it whole — `'ev' + 'al'`, `getattr(__import__('o'
-//! + 's'), 'sy' + 'stem')`, `['ex', 'ec', 'Sync'].join('')`, a shell array of letters `(c u r l)`, or
-//! a reversed literal (`'hs' | rev`, `'lave'[::-1]`). Code that means to call `eval` writes `eval`;
-//! cutting the name up has one purpose, getting past a reviewer.
+//! pieces so that no reader (and no line rule) sees it whole: `'ev' + 'al'`, `['ex', 'ec',
+//! 'Sync'].join('')`, `getattr(__import__('o' + 's'), 'sy' + 'stem')`, a shell array of letters
+//! `(c u r l)`, or a reversed literal (`'hs' | rev`, `'lave'[::-1]`). Code that means to call
+//! `eval` writes `eval`; cutting the name up has one purpose, getting past a reviewer.
 //!
 //! The pieces come from `decode` facts tagged `split` (concatenated or joined short literals, letter
 //! arrays) and from the reversal decode facts; the judge joins them and reports only when the whole
@@ -205,9 +205,10 @@ pub fn split_names(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let count: usize = hits.iter().map(|(_, n)| n.len()).sum();
         // Other code facts of the file: decoding, fetching, evaluating or running.
         let other = file.facts.facts.iter().find(|f| {
-            !f.prose
-                && !hits.iter().any(|(h, _)| h.fact.line == f.line)
-                && !(f.kind == FactKind::Decode && b.tag(f) == "split")
+            let skip = f.prose
+                || hits.iter().any(|(h, _)| h.fact.line == f.line)
+                || f.kind == FactKind::Decode && b.tag(f) == "split";
+            !skip
                 && matches!(
                     f.kind,
                     FactKind::Decode
