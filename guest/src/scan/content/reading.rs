@@ -299,7 +299,7 @@ pub(super) fn is_pattern_literal(line: &str) -> bool {
     ]
     .iter()
     .any(|o| line.contains(o));
-    if raw_string_entry(line) {
+    if raw_string_entry(line) || compiled_alternation(line) {
         return true;
     }
     if !opener {
@@ -309,6 +309,44 @@ pub(super) fn is_pattern_literal(line: &str) -> bool {
         "\\s", "\\b", "\\.", "\\d", "\\w", "(?:", "(?i)", "[^", ")*", ")?", "|\\", ".*", "\\(",
     ];
     tokens.iter().filter(|t| line.contains(*t)).count() >= 2
+}
+
+/// Whether a code line hands a string literal of alternatives straight to a regex compiler
+/// (`re.compile(r"bash -i >& /dev/tcp/|nc -e /bin/sh")`, `new RegExp('a|b')`): a detector's list of
+/// what it looks for, with no regex token needed. The literal must be the call's first argument and
+/// hold a `|`, and nothing on the line may run a command.
+fn compiled_alternation(line: &str) -> bool {
+    const CALLS: [&str; 5] = [
+        "re.compile(",
+        "RegExp(",
+        "Regex::new(",
+        "regexp.MustCompile(",
+        "Pattern.compile(",
+    ];
+    CALLS.iter().any(|c| {
+        line.find(c).is_some_and(|i| {
+            let arg = line[i + c.len()..].trim_start();
+            let arg = arg
+                .strip_prefix(['r', 'R'])
+                .filter(|a| a.starts_with(['"', '\'']))
+                .unwrap_or(arg);
+            let Some(q) = arg.chars().next().filter(|c| matches!(c, '"' | '\'' | '`')) else {
+                return false;
+            };
+            arg[1..]
+                .find(q)
+                .is_some_and(|end| arg[1..1 + end].contains('|'))
+        })
+    }) && ![
+        "system(",
+        "subprocess",
+        "exec(",
+        "popen(",
+        "spawn(",
+        "Invoke-Expression",
+    ]
+    .iter()
+    .any(|w| line.contains(w))
 }
 
 /// Whether a code line is one raw-string entry of a list or map (`r"disregard the system prompt",`,

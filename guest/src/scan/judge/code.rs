@@ -166,6 +166,16 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
             depth_change(line)
         };
         let continues = line.ends_with('\\');
+        // A method chain continued on the next line (`fetch(u)` / `  .then(…)`) belongs to the
+        // statement just ended on the line before.
+        if current.is_none()
+            && chained_call(trimmed)
+            && out.last().is_some_and(|s: &Statement| s.end == start)
+            && let Some(prev) = out.pop()
+        {
+            let lines = (prev.last - prev.first + 1) as usize;
+            current = Some((prev, 0, lines));
+        }
         match current.as_mut() {
             Some((s, depth, lines)) => {
                 s.last = line_no;
@@ -203,6 +213,19 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
         out.push(s);
     }
     out
+}
+
+/// A line that continues a method chain: `.name(` first (`.then(…)`, `.catch(…)`), not a path
+/// (`./x`, `.venv/bin/pip`) or a shell `source` (`. file`).
+fn chained_call(trimmed: &str) -> bool {
+    let Some(rest) = trimmed.strip_prefix('.') else {
+        return false;
+    };
+    let n = rest
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        .count();
+    n > 0 && rest.as_bytes()[0].is_ascii_alphabetic() && rest[n..].starts_with('(')
 }
 
 /// Words that are never variable names worth following.
@@ -450,7 +473,7 @@ pub fn assigned(text: &str) -> Vec<&str> {
             continue;
         }
         if let Some(i) = assignment_op(seg) {
-            out.extend(names_in(&seg[..i]));
+            out.extend(names_in(without_type(&seg[..i])));
         }
     }
     // A YAML mapping that sets an environment variable (`DIAG: ${{ toJSON(secrets) }}` under a
@@ -478,17 +501,39 @@ pub fn assigned(text: &str) -> Vec<&str> {
     out
 }
 
+/// An assignment target without its type annotation (`snapshot: Record<K, V>` → `snapshot`): the
+/// first `:` outside brackets ends the names.
+fn without_type(target: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in target.bytes().enumerate() {
+        match c {
+            b'[' | b'{' | b'(' => depth += 1,
+            b']' | b'}' | b')' => depth -= 1,
+            b':' if depth <= 0 => return &target[..i],
+            _ => {}
+        }
+    }
+    target
+}
+
 /// Where the assignment operator of a segment starts (`=`, `+=`, `:=`, `|=`, `.=`), if the segment
 /// is an assignment: only names, brackets, dots, commas and blanks before it.
 fn assignment_op(seg: &str) -> Option<usize> {
     let b = seg.as_bytes();
     let mut i = 0;
     let mut depth = 0i32;
+    // After a type annotation's `:` (TypeScript `const x: Record<K, V | undefined> = …`), angle
+    // brackets nest and `|` joins types.
+    let mut typed = false;
     while i < b.len() {
         let c = b[i];
         match c {
             b'[' | b'{' | b'(' => depth += 1,
             b']' | b'}' | b')' => depth -= 1,
+            b'<' if typed => depth += 1,
+            b'>' if typed && depth > 0 => depth -= 1,
+            b'|' if typed && b.get(i + 1) != Some(&b'=') => {}
+            b':' if depth <= 0 && b.get(i + 1) != Some(&b'=') => typed = true,
             b'=' if depth <= 0 => {
                 if b.get(i + 1) == Some(&b'=') || b.get(i + 1) == Some(&b'>') {
                     return None;
@@ -804,6 +849,12 @@ mod tests {
         assert!(assigned("requests.post(url, data=x)").is_empty());
         assert!(assigned("curl -d \"a=$B\" https://x").is_empty());
         assert!(assigned("x => x + 1").is_empty());
+        assert_eq!(
+            assigned("const snapshot: Record<string, string | undefined> = { ...process.env };"),
+            ["snapshot"]
+        );
+        assert_eq!(assigned("let n: number = 3"), ["n"]);
+        assert!(assigned("if (a: b | c) > d").is_empty());
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //!   sourced, made executable or evaluated on another, graded the same way; also a download from a
 //!   suspicious host next to any run of code in the same file.
 //! - `obfuscation.decode-execute`: decoded data evaluated as code.
+//! - `obfuscation.split-name`: a runner's or downloader's name spelled in pieces (`'ev' + 'al'`).
 //! - `network.reverse-shell`: an outbound socket and a shell wired to it within a few lines.
 //! - `destructive.resolved-target`: a recursive delete or raw disk write whose target, followed
 //!   through the file's variables, is the system, the home folder or a disk.
@@ -26,6 +27,7 @@ mod autorun;
 mod destructive;
 mod dropper;
 pub(crate) mod hidden;
+mod split_names;
 
 use destructive::destructive;
 use dropper::{dropper, saved_to_hidden_variable, stealthy};
@@ -113,6 +115,14 @@ fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
                     .get_or_init(|| hidden::FileHidden::of(at.file.content)),
             )
         })
+        // A file whose code names one host only: that is where its download comes from (the URL
+        // passed in through a callback or a request object the names do not follow).
+        .or_else(|| {
+            let first = urls.first()?;
+            urls.iter()
+                .all(|u| u.host == first.host)
+                .then(|| first.clone())
+        })
 }
 
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
@@ -121,6 +131,7 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     autorun::download_to_autorun(b, flows, out);
     autorun::fetched_made_executable_and_run(b, flows, out);
     reverse_shell(b, out);
+    split_names::split_names(b, out);
     destructive(b, flows, out);
     persistence_payload(b, flows, out);
 }

@@ -256,6 +256,76 @@ fn write_targets(text: &str) -> Vec<&str> {
     out
 }
 
+/// A run target that is a quoted program name which is not an interpreter or shell: what it runs
+/// is fixed by the bundle, whatever its arguments hold.
+pub(crate) fn fixed_program(target: &str) -> bool {
+    let t = target.trim();
+    let Some(q) = t.chars().next().filter(|c| matches!(c, '"' | '\'' | '`')) else {
+        return false;
+    };
+    let Some(inner) = t[1..].strip_suffix(q) else {
+        return false;
+    };
+    let name = inner.rsplit(['/', '\\']).next().unwrap_or(inner);
+    let name = name
+        .strip_suffix(".exe")
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    let interpreter = name.is_empty()
+        || name.contains(['$', '{', ' '])
+        || name.ends_with("sh")
+        || name.starts_with("python")
+        || name.starts_with("pwsh")
+        || name.starts_with("powershell")
+        || matches!(
+            name.as_str(),
+            "node"
+                | "nodejs"
+                | "deno"
+                | "bun"
+                | "ruby"
+                | "perl"
+                | "php"
+                | "cmd"
+                | "osascript"
+                | "env"
+                | "sudo"
+                | "xargs"
+                | "eval"
+                | "exec"
+                | "source"
+                | "npx"
+                | "tsx"
+                | "ts-node"
+                | "lua"
+                | "java"
+                | "rundll32"
+                | "mshta"
+                | "wscript"
+                | "cscript"
+                | "regsvr32"
+                | "msiexec"
+                | "open"
+                | "start"
+                | "nohup"
+                | "setsid"
+                | "doas"
+                | "awk"
+                | "gawk"
+                | "tclsh"
+                | "rscript"
+                | "julia"
+                | "dotnet"
+                | "chmod"
+                | "install"
+                | "launchctl"
+                | "systemctl"
+                | "crontab"
+                | "schtasks"
+        );
+    !interpreter
+}
+
 /// Whether a statement reads a file's contents (`f.read()`, `readFileSync(p)`, `Get-Content p`,
 /// `File.read(p)`, `read_text()`): what evaluating a downloaded file needs.
 fn reads_content(text: &str) -> bool {
@@ -401,7 +471,13 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         let mut origins: Vec<usize> = here
             .iter()
             .copied()
-            .filter(|&i| is_secret_source(facts[i].kind) || is_code_source(facts[i].kind))
+            .filter(|&i| {
+                is_secret_source(facts[i].kind)
+                    // Literals joined from pieces are judged by what they spell
+                    // (`obfuscation.split-name`), not followed as decoded data.
+                    || is_code_source(facts[i].kind)
+                        && !(facts[i].kind == FactKind::Decode && b.tag(&facts[i]) == "split")
+            })
             .collect();
         let mut through: Vec<(u32, String)> = Vec::new();
         if !tainted.is_empty() {
@@ -490,6 +566,10 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                         {
                             by_path.iter().any(|(oo, k)| *oo == o && runs_it(k))
                         }
+                        // A fixed program that is not an interpreter (`execFile('git', […])`,
+                        // `subprocess.run(["jq", …])`): fetched or decoded values reach only its
+                        // arguments, not the code that runs.
+                        (_, FactKind::RunFile) if fixed_program(&target) => false,
                         _ => true,
                     };
                     ok.then_some(&mut ff.code_flows)

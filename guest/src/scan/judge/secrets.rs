@@ -612,6 +612,10 @@ fn sends_body(text: &str) -> bool {
         "uploadstring(",
         "uploaddata(",
         "uploadfile(",
+        // http.client: `conn.request("POST", path, body=…)`.
+        "body=",
+        ".request(\"post\"",
+        ".request('post'",
     ]
     .iter()
     .any(|m| t.contains(m))

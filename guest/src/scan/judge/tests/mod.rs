@@ -67,6 +67,7 @@ mod round26;
 mod round27;
 mod round27b;
 mod round27p;
+mod round27c;
 mod scopes;
 mod secrets;
 
