@@ -216,16 +216,14 @@ fn english_nouns(a: &mut Analysis) {
         }
         let before = word_before(&a.lower, h.at.0 as usize);
         let kind = lexicon().concepts[h.concept].kind;
-        if kind == super::lexicon::Kind::Action
+        let noun = kind == super::lexicon::Kind::Action
             && NOUN_SENSES.contains(&s)
-            && DETERMINERS.contains(&before)
-        {
-            drop.push(i);
-        } else if Some(h.concept) == monitor
+            && DETERMINERS.contains(&before);
+        let no_state = Some(h.concept) == monitor
             && s == "down"
             && !DOWN_STATES.contains(&before)
-            && !before.ends_with("'s")
-        {
+            && !before.ends_with("'s");
+        if noun || no_state {
             drop.push(i);
         }
     }
