@@ -9,6 +9,7 @@ pub mod adjust;
 pub mod lexicon;
 pub mod phrasing;
 pub mod relevance;
+pub mod senses;
 pub mod text;
 
 mod entry;

@@ -45,6 +45,7 @@ const TARGET_BEFORE: [&str; 9] = [
 
 /// Apply every phrasing rule to a request's analysis.
 pub fn apply(a: &mut Analysis) {
+    super::senses::apply(a);
     separable(a);
     routes(a);
     implied_conversion(a);

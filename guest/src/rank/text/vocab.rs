@@ -1,0 +1,131 @@
+//! The vocabulary: token interning, stems of words and the normalized text of a lower-cased text.
+
+use super::*;
+
+impl Vocab {
+    /// The id of `token`, interning it on first sight.
+    pub fn intern(&mut self, token: &str) -> u32 {
+        let next = self.ends.len() as u32;
+        let id = *self.ids.get_or_insert_with(token, || next);
+        if id == next {
+            self.texts.push_str(token);
+            self.ends.push(self.texts.len() as u32);
+        }
+        id
+    }
+
+    /// The id of a token already seen.
+    pub fn get(&self, token: &str) -> Option<u32> {
+        self.ids.get(token).copied()
+    }
+
+    /// The number of distinct tokens.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Whether any analyzed text had this raw (lower-case) word of letters (numbers and codes are
+    /// not recorded as words: see [`Vocab::word`]).
+    pub fn knows_word(&self, raw: &str) -> bool {
+        debug_assert!(!is_own_stem(raw), "asked about a number or code: {raw}");
+        self.words.get(raw).is_some()
+    }
+
+    /// The token text of an id.
+    pub fn text(&self, id: u32) -> &str {
+        let id = id as usize;
+        let start = if id == 0 {
+            0
+        } else {
+            self.ends[id - 1] as usize
+        };
+        &self.texts[start..self.ends[id] as usize]
+    }
+
+    /// Whether an id is a concept token.
+    pub fn is_concept(&self, id: u32) -> bool {
+        self.text(id).starts_with('@')
+    }
+
+    /// A raw word's stem id and whether it is a stop word.
+    pub(super) fn word(&mut self, raw: &str) -> (u32, bool) {
+        if let Some(w) = self.word_cache.get(raw) {
+            return w;
+        }
+        if is_own_stem(raw) {
+            // Numbers and codes are their own stems: the stem's id is the word's, so the word map
+            // (raw word -> stem) is not needed for them. They are most of the words seen only once
+            // (ids, versions, counts), and `knows_word` is only asked about words of letters.
+            let w = (self.intern(raw), lexicon().is_stop_stem(raw));
+            self.word_cache.put(raw, w);
+            return w;
+        }
+        if let Some(&w) = self.words.get(raw) {
+            self.word_cache.put(raw, w);
+            return w;
+        }
+        let stem = stem_of(raw);
+        let stop = lexicon().is_stop_stem(&stem);
+        let w = (self.intern(&stem), stop);
+        self.words.insert(raw, w);
+        self.word_cache.put(raw, w);
+        w
+    }
+
+    /// Fill `self.norm` and `self.spans` for a lower-cased text.
+    pub(super) fn normalize(&mut self, lower: &str) {
+        let mut norm = std::mem::take(&mut self.norm);
+        let mut spans = std::mem::take(&mut self.spans);
+        norm.clear();
+        spans.clear();
+        let base = lower.as_ptr() as usize;
+        let mut clause = 0u16;
+        let mut sentence = 0u16;
+        pieces(lower, |p| match p {
+            Piece::Word(w) => {
+                let word = self.word(w);
+                norm.push(' ');
+                let s = norm.len();
+                norm.push_str(self.text(word.0));
+                let e = norm.len();
+                norm.push(' ');
+                let o = w.as_ptr() as usize - base;
+                spans.push(Span {
+                    norm: (s, e),
+                    orig: (o, o + w.len()),
+                    clause,
+                    sentence,
+                    word: Some(word),
+                });
+            }
+            Piece::Cjk(r) => {
+                norm.push(' ');
+                let s = norm.len();
+                norm.push_str(r);
+                let e = norm.len();
+                norm.push(' ');
+                let o = r.as_ptr() as usize - base;
+                spans.push(Span {
+                    norm: (s, e),
+                    orig: (o, o + r.len()),
+                    clause,
+                    sentence,
+                    word: None,
+                });
+            }
+            Piece::Break(strong) => {
+                norm.push('|');
+                clause = clause.saturating_add(1);
+                if strong {
+                    sentence = sentence.saturating_add(1);
+                }
+            }
+        });
+        self.norm = norm;
+        self.spans = spans;
+    }
+}
