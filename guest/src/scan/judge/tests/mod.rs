@@ -66,8 +66,8 @@ mod round25;
 mod round26;
 mod round27;
 mod round27b;
-mod round27p;
 mod round27c;
+mod round27p;
 mod scopes;
 mod secrets;
 
