@@ -115,9 +115,13 @@ fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
                     .get_or_init(|| hidden::FileHidden::of(at.file.content)),
             )
         })
-        // A file whose code names one host only: that is where its download comes from (the URL
-        // passed in through a callback or a request object the names do not follow).
+        // A script whose code names one host only: that is where its download comes from (the URL
+        // passed in through a callback or a request object the names do not follow). Not in a
+        // document: a runtime rule that quotes `curl … | sh` names no download of its own.
         .or_else(|| {
+            if at.fact.prose || at.file.kind != FileKind::Code {
+                return None;
+            }
             let first = urls.first()?;
             urls.iter()
                 .all(|u| u.host == first.host)
