@@ -63,6 +63,36 @@ impl Fence {
     }
 }
 
+/// Where a line sits against a file's fenced code blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FencePlace {
+    /// Outside every fenced block.
+    Outside,
+    /// A line that opens or closes a block.
+    Fence,
+    /// Inside an open block.
+    Inside,
+}
+
+/// Each line's place against the fenced code blocks, stepping [`Fence::step`] over the lines (so
+/// a fence is closed only as CommonMark closes it).
+pub fn fence_places<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<FencePlace> {
+    let mut fence = None;
+    lines
+        .into_iter()
+        .map(|line| {
+            let was_open = fence.is_some();
+            if Fence::step(&mut fence, line.trim_start()) {
+                FencePlace::Fence
+            } else if was_open {
+                FencePlace::Inside
+            } else {
+                FencePlace::Outside
+            }
+        })
+        .collect()
+}
+
 /// The block structure of a Markdown file that decides CommonMark's indented code blocks: a line
 /// indented by four or more columns (a tab counts four) that follows a blank line or another such
 /// line, and does not continue a paragraph. Inside a list item the indentation is counted from the
@@ -146,6 +176,25 @@ fn list_marker_len(body: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fence_places_mark_fences_insides_and_prose() {
+        use super::{FencePlace::*, fence_places};
+        assert_eq!(
+            fence_places("a\n```sh\nx\n```\nb".lines()),
+            vec![Outside, Fence, Inside, Fence, Outside]
+        );
+        // A shorter or different run inside a block is its content, not its end (a toggle on
+        // every ``` or ~~~ would read `c` as code and `x` as prose).
+        assert_eq!(
+            fence_places("~~~\n```\n~~~\nc".lines()),
+            vec![Fence, Inside, Fence, Outside]
+        );
+        assert_eq!(
+            fence_places("````md\n```\nx\n".lines()),
+            vec![Fence, Inside, Inside]
+        );
+    }
+
     #[test]
     fn fences_follow_commonmark() {
         use super::Fence;

@@ -163,14 +163,14 @@ fn ships_script(path: &str, content: &str) -> bool {
 
 /// The 1-based numbers of a Markdown file's lines inside fenced code blocks.
 fn fenced_lines(content: &str) -> Vec<bool> {
-    let mut fence = None;
-    let mut out = vec![false];
-    for line in content.lines() {
-        let was_open = fence.is_some();
-        let fence_line = super::markdown::Fence::step(&mut fence, line.trim_start());
-        out.push(was_open && !fence_line);
-    }
-    out
+    let places = super::markdown::fence_places(content.lines());
+    std::iter::once(false)
+        .chain(
+            places
+                .into_iter()
+                .map(|p| p == super::markdown::FencePlace::Inside),
+        )
+        .collect()
 }
 
 /// In a skill that teaches security: attack commands in its documentation are capped at `high`,

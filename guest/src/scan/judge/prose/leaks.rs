@@ -14,6 +14,7 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 /// Lines a statement may run on for its destination (the link is often on the next line).
@@ -288,14 +289,9 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             && (!f.facts.facts.is_empty() || f.path.eq_ignore_ascii_case("SKILL.md"))
     }) {
         let lines: Vec<&str> = file.content.lines().collect();
-        let mut fenced = false;
+        let places = fence_places(lines.iter().copied());
         for (i, raw) in lines.iter().enumerate() {
-            let t = raw.trim_start();
-            if t.starts_with("```") || t.starts_with("~~~") {
-                fenced = !fenced;
-                continue;
-            }
-            if fenced || t.starts_with('>') {
+            if places[i] != FencePlace::Outside || raw.trim_start().starts_with('>') {
                 continue;
             }
             let l = crate::ascii_lowered(raw);

@@ -12,6 +12,7 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 /// Lines apart the demand and the send may be, within one section.
@@ -173,18 +174,12 @@ pub(super) fn credential_roundup(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         let lines: Vec<&str> = file.content.lines().collect();
         // Prose lines only: fenced blocks in Markdown are code.
-        let mut fenced = false;
+        let md = file.kind == FileKind::Markdown;
+        let places = fence_places(lines.iter().copied());
         let prose: Vec<bool> = lines
             .iter()
-            .map(|l| {
-                let t = l.trim_start();
-                if file.kind == FileKind::Markdown && (t.starts_with("```") || t.starts_with("~~~"))
-                {
-                    fenced = !fenced;
-                    return false;
-                }
-                !fenced && !t.starts_with('>')
-            })
+            .zip(&places)
+            .map(|(l, &p)| (!md || p == FencePlace::Outside) && !l.trim_start().starts_with('>'))
             .collect();
         let lower: Vec<String> = lines
             .iter()

@@ -14,6 +14,7 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 /// Lines on either side within which the host and the standing condition count.
@@ -105,18 +106,12 @@ pub(super) fn standing_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let lines: Vec<&str> = file.content.lines().collect();
-        let mut fenced = false;
+        let md = file.kind == FileKind::Markdown;
+        let places = fence_places(lines.iter().copied());
         let prose: Vec<bool> = lines
             .iter()
-            .map(|l| {
-                let t = l.trim_start();
-                if file.kind == FileKind::Markdown && (t.starts_with("```") || t.starts_with("~~~"))
-                {
-                    fenced = !fenced;
-                    return false;
-                }
-                !fenced && !t.starts_with('>')
-            })
+            .zip(&places)
+            .map(|(l, &p)| (!md || p == FencePlace::Outside) && !l.trim_start().starts_with('>'))
             .collect();
         for (i, raw) in lines.iter().enumerate() {
             if !prose[i] {

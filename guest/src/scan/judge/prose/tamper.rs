@@ -16,6 +16,7 @@
 
 use super::super::Bundle;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 /// The agent's permission settings.
@@ -217,14 +218,9 @@ pub(super) fn prose_tamper(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             && (!f.facts.facts.is_empty() || f.path.eq_ignore_ascii_case("SKILL.md"))
     }) {
         let lines: Vec<&str> = file.content.lines().collect();
-        let mut fenced = false;
+        let places = fence_places(lines.iter().copied());
         for (i, raw) in lines.iter().enumerate() {
-            let t = raw.trim_start();
-            if t.starts_with("```") || t.starts_with("~~~") {
-                fenced = !fenced;
-                continue;
-            }
-            if fenced {
+            if places[i] != FencePlace::Outside {
                 continue;
             }
             let l = crate::ascii_lowered(raw);
