@@ -15,6 +15,7 @@
 //! The rules that join a read and a send across files, and uploads of any file, are in `across`.
 
 mod across;
+mod unseen;
 
 use std::fmt::Write as _;
 
@@ -268,16 +269,7 @@ fn decide(
     }
     let dest = match dest {
         Some(d) => d,
-        None if bulk => {
-            return Some(Verdict {
-                severity: Severity::High,
-                rule: "exfiltration.secret-to-network",
-                why: format!(
-                    "{} reaches a request whose destination the file does not show",
-                    what(b, src)
-                ),
-            });
-        }
+        None if bulk => return Some(unseen::unseen_destination(b, src)),
         None => return None,
     };
     if dest.class == HostClass::Local {
