@@ -230,7 +230,8 @@ fn cutoff(bench: &eval::Bench) {
     }
 }
 
-/// `RANK_EVAL_DUMP=heldout-14,heldout-15`: one JSON line per task of those batches with what a
+/// `RANK_EVAL_DUMP=heldout-14,heldout-15` (`all` for every task, `-` for those without a batch):
+/// one JSON line per task of those batches with what a
 /// miss's cause is read from: the pick, the request's units, and for the top five, the graded
 /// listings and the traps among the first ten, their place, relevance, match strength, flags, the
 /// `task` factor's detail and the concepts each listing names (for the table of causes of misses).
@@ -255,7 +256,9 @@ fn dump(bench: &eval::Bench, batches: &str) {
         Kind::Topic => "topic",
     };
     for t in &bench.tasks {
-        if !t.batch.as_deref().is_some_and(|b| want.contains(&b)) {
+        // `all`: every task; `-` names the tasks without a batch (the first 214).
+        let batch = t.batch.as_deref().unwrap_or("-");
+        if !want.contains(&"all") && !want.contains(&batch) {
             continue;
         }
         let (outcome, _) = eval::ours(&bench.listings, &t.lang, &t.text);

@@ -627,13 +627,15 @@ const BEFORE_HELDOUT_19: Floors = Floors {
 /// listings' jobs in everyday English, Chinese and mixed words, written on `rank20` as the corpus the
 /// concept map was grown from). Before (`520ec321`): heldout-19 33/50, NDCG@3 0.709; the first 98
 /// of para-20 75/98. `rank20`: heldout-19 33/50 (its misses were not read), para-20 152/184; whole
-/// 1119/1496, 0.787, 72 traps, 38 silent.
+/// 1119/1496, 0.787, 72 traps, 38 silent. `rank23` (the pick's cut-off Latin 0.25 -> 0.22, Han
+/// 0.22 -> 0.21; the whole 1,503 tasks with `senses-21`): 1128 -> 1131/1503, 71 traps, 36 -> 25
+/// silent with a right skill (t592, t710, t945 now picked right, none lost; no-match 63/86 silent).
 const WHOLE: Floors = Floors {
     without: &["senses-21"],
     slices: &[
-        ("all", 74.7, 0.786),
-        ("held-out", 71.6, 0.758),
-        ("batch:heldout-12", 69.9, 0.761),
+        ("all", 75.1, 0.786),
+        ("held-out", 72.2, 0.758),
+        ("batch:heldout-12", 71.6, 0.761),
         ("batch:heldout-13", 59.6, 0.623),
         ("batch:heldout-14", 71.4, 0.82),
         ("batch:heldout-15", 73.9, 0.775),
@@ -642,12 +644,12 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-18", 55.9, 0.654),
         ("batch:heldout-19", 65.9, 0.708),
         ("batch:para-20", 82.5, 0.886),
-        ("lang:en", 71.5, 0.765),
+        ("lang:en", 71.9, 0.765),
         ("lang:zh", 76.8, 0.796),
         ("lang:mixed", 79.4, 0.831),
     ],
-    max_traps: 72,
-    max_silent_relevant: 38,
+    max_traps: 71,
+    max_silent_relevant: 25,
 };
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {

@@ -871,3 +871,34 @@ fn a_task_written_in_chinese_gets_a_chinese_card_unless_a_language_was_chosen() 
     let mut saved = MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), None);
     assert!(card(&locale_en, &mut saved, "把 PDF 表格转成 Excel").starts_with("Recommended"));
 }
+
+/// The cut-off by script (`rank23`): a plain match (neither core nor single) at the cut-off of the
+/// request's script is picked, one just below it is not, and a single-word match still needs
+/// [`SINGLE_MATCH_FLOOR`] whatever the script.
+#[test]
+fn the_cut_off_by_script_passes_a_plain_match_at_it_and_not_below() {
+    let p = |strength: f64, core: bool, single: bool| Preview {
+        exact: false,
+        relevance: strength,
+        strength,
+        core,
+        single,
+    };
+    let latin = min_task_match("my basil keeps wilting, what is wrong with it");
+    let han = min_task_match("帮我把照片背景去掉");
+    assert!((latin - 0.22).abs() < 1e-9, "{latin}");
+    assert!((han - 0.21).abs() < 1e-9, "{han}");
+    // Must match: a plain match at the cut-off.
+    assert!(relevant(&p(0.222, false, false), true, latin));
+    assert!(relevant(&p(0.216, false, false), true, han));
+    // Must not match: just below the cut-off.
+    assert!(!relevant(&p(0.215, false, false), true, latin));
+    assert!(!relevant(&p(0.205, false, false), true, han));
+    // A single-word match below its own floor stays withheld in both scripts.
+    assert!(!relevant(&p(0.30, false, true), true, latin));
+    assert!(!relevant(&p(0.34, false, true), true, han));
+    assert!(relevant(&p(SINGLE_MATCH_FLOOR, false, true), true, han));
+    // A core match keeps its lower share of the cut-off.
+    assert!(relevant(&p(0.6 * latin, true, false), true, latin));
+    assert!(!relevant(&p(0.6 * latin - 0.01, true, false), true, latin));
+}
