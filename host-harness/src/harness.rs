@@ -588,7 +588,6 @@ impl Harness {
         let commands = agent.and_then(|a| self.commands.for_agent(a.platform.as_deref()));
         let (command, bundle) = take_bundle(command);
         let (command, input) = take_candidates(command);
-        let input = input.map(|h| h.with_memory_cap(self.limits.max_memory_bytes));
         Ok(Prepared {
             context: c,
             input_bytes,

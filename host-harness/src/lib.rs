@@ -41,7 +41,6 @@ pub mod commands;
 pub mod discover;
 pub mod error;
 pub mod harness;
-pub mod huge_pages;
 pub mod json_text;
 pub mod limits;
 pub mod mcp;

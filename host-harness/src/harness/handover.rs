@@ -33,44 +33,16 @@ use super::{
 use crate::Command;
 
 /// A `string` argument whose host copy is freed once it has been copied into the component.
-pub(super) struct Handover {
-    text: Mutex<String>,
-    /// How far the component's linear memory may grow (the sandbox's cap): the range asked for huge
-    /// pages when the text is copied in ([`crate::huge_pages`]); 0 asks for nothing.
-    memory_cap: usize,
-}
+pub(super) struct Handover(Mutex<String>);
 
 impl Handover {
     pub(super) fn new(text: String) -> Handover {
-        Handover {
-            text: Mutex::new(text),
-            memory_cap: 0,
-        }
-    }
-
-    /// Ask for huge pages over the component's memory, up to `cap` bytes, before the text goes in.
-    pub(super) fn with_memory_cap(self, cap: usize) -> Handover {
-        Handover {
-            memory_cap: cap,
-            ..self
-        }
+        Handover(Mutex::new(text))
     }
 
     /// The text, leaving the handover empty (it is lowered once: a second lowering would pass "").
-    /// A text large enough to matter first has the component's memory asked for huge pages: the
-    /// copy, the component's parse of it and its result fill that memory next.
-    fn take<T>(&self, cx: &mut LowerContext<'_, T>) -> String {
-        let text = self.take_text();
-        if text.len() >= crate::huge_pages::HUGE_PAGE && self.memory_cap > 0 {
-            let memory = cx.as_slice_mut();
-            let reach = self.memory_cap.max(memory.len());
-            crate::huge_pages::advise(memory.as_ptr(), reach);
-        }
-        text
-    }
-
-    fn take_text(&self) -> String {
-        std::mem::take(&mut *self.text.lock().unwrap_or_else(PoisonError::into_inner))
+    fn take(&self) -> String {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
@@ -94,7 +66,7 @@ unsafe impl Lower for Handover {
         ty: InterfaceType,
         dst: &mut MaybeUninit<Self::Lower>,
     ) -> Result<()> {
-        let text = self.take(cx);
+        let text = self.take();
         text.as_str().linear_lower_to_flat(cx, ty, dst)
         // `text` is dropped here, before the component runs.
     }
@@ -105,7 +77,7 @@ unsafe impl Lower for Handover {
         ty: InterfaceType,
         offset: usize,
     ) -> Result<()> {
-        let text = self.take(cx);
+        let text = self.take();
         text.as_str().linear_lower_to_memory(cx, ty, offset)
     }
 }
@@ -262,7 +234,7 @@ mod tests {
     #[test]
     fn an_owned_commands_candidates_are_taken_and_a_borrowed_ones_kept() {
         let (left, input) = take_candidates(Cow::Owned(scan("[1]")));
-        assert_eq!(input.map(|h| h.take_text()).as_deref(), Some("[1]"));
+        assert_eq!(input.map(|h| h.take()).as_deref(), Some("[1]"));
         assert!(
             matches!(&*left, Command::ScanCandidates { candidates, .. } if candidates.is_empty())
         );
@@ -280,7 +252,7 @@ mod tests {
     #[test]
     fn a_handover_gives_its_text_once() {
         let h = Handover::new("abc".into());
-        assert_eq!(h.take_text(), "abc");
-        assert_eq!(h.take_text(), "");
+        assert_eq!(h.take(), "abc");
+        assert_eq!(h.take(), "");
     }
 }

@@ -730,9 +730,6 @@ fn read_input(field: &str, path: &Path, limit: usize) -> Result<String, Error> {
             // buffer grown by doubling copied a 44 MB input several times over.
             let len = f.metadata().map_or(0, |m| m.len()).min(cap);
             bytes.reserve_exact(len as usize);
-            // A large input's buffer in huge pages: thousands fewer page faults as it is filled.
-            let spare = bytes.spare_capacity_mut();
-            host_harness::huge_pages::advise(spare.as_ptr().cast(), spare.len());
             f.take(cap).read_to_end(&mut bytes)
         })
     };
