@@ -461,3 +461,28 @@ impl Host {
         Ok(Output::from_text(text))
     }
 }
+
+#[cfg(test)]
+mod verdict_tests {
+    use super::*;
+
+    /// `filter`'s verdict is its summary's `kept` count, whether the summary was picked up while the
+    /// result was written or looked for in the text.
+    #[test]
+    fn nothing_usable_exactly_when_the_summary_kept_none() {
+        assert_eq!(
+            summary_verdict(Some(r#"{"input":3,"kept":0}"#)),
+            Verdict::NothingUsable
+        );
+        assert_eq!(summary_verdict(Some(r#"{"kept":2}"#)), Verdict::Done);
+        // No summary, or one that is not as expected: not judged "nothing usable".
+        assert_eq!(summary_verdict(None), Verdict::Done);
+        assert_eq!(summary_verdict(Some(r#"{"kept":"0"}"#)), Verdict::Done);
+        let text = r#"{"kept":[],"summary":{"kept":0}}"#;
+        assert_eq!(filter_verdict(text), Verdict::NothingUsable);
+        assert_eq!(
+            filter_verdict(r#"{"kept":[{"summary":{"kept":0}}],"summary":{"kept":1}}"#),
+            Verdict::Done
+        );
+    }
+}
