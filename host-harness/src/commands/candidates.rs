@@ -252,11 +252,16 @@ pub struct RenderArgs {
 /// Nothing usable when `filter` kept nothing. Only the summary is read, found by skipping over the
 /// kept list (100,000 candidates long, perhaps) without parsing it.
 fn filter_verdict(text: &str) -> Verdict {
+    summary_verdict(crate::json_text::top_member(text, "summary"))
+}
+
+/// [`filter_verdict`] from the raw text of the result's `summary`, if it has one.
+fn summary_verdict(summary: Option<&str>) -> Verdict {
     #[derive(Deserialize)]
     struct Summary {
         kept: usize,
     }
-    let kept = crate::json_text::top_member(text, "summary")
+    let kept = summary
         .and_then(|s| serde_json::from_str::<Summary>(s).ok())
         .map_or(1, |s| s.kept);
     if kept == 0 {
@@ -340,12 +345,23 @@ impl Host {
         let done = std::rc::Rc::new(std::cell::Cell::new(None));
         let seen = done.clone();
         let sink = Box::new(move |text: &str| {
-            let verdict = filter_verdict(text);
             let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
-            let written =
-                crate::json_text::write(&mut w, text, &[("discovery", &report)], !compact)
-                    .and_then(|()| writeln!(w))
-                    .and_then(|()| w.flush());
+            // The summary is picked up as the result is written (one pass over its ~46 MB at
+            // 100,000 candidates, not two); if writing stopped before it, it is looked for.
+            let mut summary = None;
+            let mut see = |key: &str, value| {
+                if key == "summary" {
+                    summary = Some(value);
+                }
+            };
+            let extra = [("discovery", &report)];
+            let written = crate::json_text::write_seeing(&mut w, text, &extra, !compact, &mut see)
+                .and_then(|()| writeln!(w))
+                .and_then(|()| w.flush());
+            let verdict = match (&written, summary) {
+                (Ok(()), summary) => summary_verdict(summary),
+                (Err(_), _) => filter_verdict(text),
+            };
             seen.set(Some((verdict, written)));
         });
         self.harness.run_streamed(&store, ctx, command, sink)?;
@@ -443,5 +459,30 @@ impl Host {
         };
         let text = self.harness.run_text_owned(&NullStateStore, ctx, command)?;
         Ok(Output::from_text(text))
+    }
+}
+
+#[cfg(test)]
+mod verdict_tests {
+    use super::*;
+
+    /// `filter`'s verdict is its summary's `kept` count, whether the summary was picked up while the
+    /// result was written or looked for in the text.
+    #[test]
+    fn nothing_usable_exactly_when_the_summary_kept_none() {
+        assert_eq!(
+            summary_verdict(Some(r#"{"input":3,"kept":0}"#)),
+            Verdict::NothingUsable
+        );
+        assert_eq!(summary_verdict(Some(r#"{"kept":2}"#)), Verdict::Done);
+        // No summary, or one that is not as expected: not judged "nothing usable".
+        assert_eq!(summary_verdict(None), Verdict::Done);
+        assert_eq!(summary_verdict(Some(r#"{"kept":"0"}"#)), Verdict::Done);
+        let text = r#"{"kept":[],"summary":{"kept":0}}"#;
+        assert_eq!(filter_verdict(text), Verdict::NothingUsable);
+        assert_eq!(
+            filter_verdict(r#"{"kept":[{"summary":{"kept":0}}],"summary":{"kept":1}}"#),
+            Verdict::Done
+        );
     }
 }

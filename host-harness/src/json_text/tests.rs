@@ -170,18 +170,23 @@ proptest! {
         for s in [&bytes, &clean] {
             let naive = s.iter().position(|&b| b == b'"' || b == b'\\');
             prop_assert_eq!(quote_or_backslash(s), naive);
+            prop_assert_eq!(quote_or_backslash_words(s), naive);
         }
     }
 }
 
 #[test]
 fn quote_or_backslash_at_word_and_limit_edges() {
-    for len in [0, 1, 7, 8, 9, 63, 64, 65, 130] {
+    // Word (8) and vector (16) edges, the short-string limit (64) and past it.
+    for len in [
+        0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 79, 80, 81, 130,
+    ] {
         for at in 0..len {
             for c in [b'"', b'\\'] {
                 let mut s = vec![b'x'; len];
                 s[at] = c;
                 assert_eq!(quote_or_backslash(&s), Some(at), "len {len}, at {at}");
+                assert_eq!(quote_or_backslash_words(&s), Some(at), "len {len}, at {at}");
                 // Bytes that differ from a quote by one bit, and high bytes, are not matches.
                 let mut near = vec![0xa2u8; len];
                 near[at] = c;
@@ -191,4 +196,38 @@ fn quote_or_backslash_at_word_and_limit_edges() {
         assert_eq!(quote_or_backslash(&vec![0x23u8; len]), None);
         assert_eq!(quote_or_backslash(&vec![0x5du8; len]), None);
     }
+}
+
+/// `write_seeing` gives each top-level member of the component's object, with or without members of
+/// the host's, the last of a repeated key last, and what it gives agrees with `top_member`; a value
+/// that is not an object gives none.
+#[test]
+fn write_seeing_gives_the_top_level_members() {
+    let text = r#"{"a":[1,{"summary":0}],"summary":{"kept":2},"z":"x\"y","summary":{"kept":3}}"#;
+    let extra = json!({"n": 1});
+    for added in [vec![], vec![("m", &extra)], vec![("summary", &extra)]] {
+        let mut members = Vec::new();
+        let mut out = Vec::new();
+        write_seeing(&mut out, text, &added, true, &mut |k, v| {
+            members.push((k.to_owned(), v))
+        })
+        .unwrap();
+        let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["a", "summary", "z", "summary"]);
+        assert_eq!(members[2].1, r#""x\"y""#);
+        let last = members
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "summary")
+            .unwrap()
+            .1;
+        assert_eq!(Some(last), top_member(text, "summary"));
+        // The same output as `write`.
+        let mut plain = Vec::new();
+        write(&mut plain, text, &added, true).unwrap();
+        assert_eq!(out, plain);
+    }
+    let mut n = 0;
+    write_seeing(&mut Vec::new(), "[1,2]", &[], true, &mut |_, _| n += 1).unwrap();
+    assert_eq!(n, 0);
 }
