@@ -17,9 +17,7 @@ pub(super) fn demote_doc_lines(
     mut picks: impl FnMut(&str, &str, usize) -> bool,
 ) {
     for f in out.iter_mut() {
-        if f.severity < Severity::High
-            || f.line == 0
-            || !categories.contains(&f.category.as_str())
+        if f.severity < Severity::High || f.line == 0 || !categories.contains(&f.category.as_str())
         {
             continue;
         }

@@ -93,6 +93,11 @@ pub(super) fn demote_stand_in_examples(bundle: &Bundle, out: &mut [Finding]) {
         out,
         &["exfiltration", "prompt_injection"],
         " (Informational: this documentation line quotes the attack against a stand-in for the attacker's server, such as `evil.com`, and names no real destination.)",
-        |_, content, line| content.lines().nth(line - 1).is_some_and(quotes_stand_in_only),
+        |_, content, line| {
+            content
+                .lines()
+                .nth(line - 1)
+                .is_some_and(quotes_stand_in_only)
+        },
     );
 }
