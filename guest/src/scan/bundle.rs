@@ -8,6 +8,7 @@ use super::rules::{RuleSet, Severity};
 use super::{Trust, policy, verdict};
 
 mod catalogue;
+mod doc_lines;
 mod own_tunnel;
 mod stand_in;
 #[cfg(test)]

@@ -20,9 +20,9 @@ use std::sync::OnceLock;
 
 use regex_automata::meta::Regex;
 
-use crate::scan::bundle::{Bundle, EntryKind};
-use crate::scan::content::{FileKind, Finding, kind_of};
-use crate::scan::rules::{Severity, line_regex};
+use crate::scan::bundle::Bundle;
+use crate::scan::content::Finding;
+use crate::scan::rules::line_regex;
 
 /// A trailing comment (two or more spaces, then `#` or `//`) whose words start with a language or a
 /// vulnerability class.
@@ -97,31 +97,20 @@ fn catalogue_lines(content: &str) -> Vec<usize> {
 /// Demotes execution findings on the lines of a labelled pattern catalogue in documentation.
 pub(super) fn demote_catalogue_patterns(bundle: &Bundle, out: &mut [Finding]) {
     let mut cache: Vec<(String, Vec<usize>)> = Vec::new();
-    for f in out.iter_mut() {
-        if f.severity < Severity::High || f.line == 0 || f.category != "execution" {
-            continue;
-        }
-        let Some(content) = bundle
-            .files
-            .iter()
-            .find(|b| b.path == f.file && b.kind == EntryKind::Text)
-            .and_then(|b| b.content.as_deref())
-        else {
-            continue;
-        };
-        if kind_of(&f.file, content) == FileKind::Code {
-            continue;
-        }
-        let i = match cache.iter().position(|(p, _)| *p == f.file) {
-            Some(i) => i,
-            None => {
-                cache.push((f.file.clone(), catalogue_lines(content)));
-                cache.len() - 1
-            }
-        };
-        if cache[i].1.contains(&f.line) {
-            f.severity = Severity::Medium;
-            f.description.push_str(" (Informational: a line of a labelled catalogue of patterns to flag in the skill's documentation, not a command it runs.)");
-        }
-    }
+    super::doc_lines::demote_doc_lines(
+        bundle,
+        out,
+        &["execution"],
+        " (Informational: a line of a labelled catalogue of patterns to flag in the skill's documentation, not a command it runs.)",
+        |file, content, line| {
+            let i = match cache.iter().position(|(p, _)| p == file) {
+                Some(i) => i,
+                None => {
+                    cache.push((file.to_owned(), catalogue_lines(content)));
+                    cache.len() - 1
+                }
+            };
+            cache[i].1.contains(&line)
+        },
+    );
 }

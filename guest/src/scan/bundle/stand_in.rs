@@ -8,10 +8,9 @@
 //! on the line (a vendor, an `.example` or `.test` collector, an IP address) keeps the finding, and
 //! so does an unquoted stand-in (prose telling the agent to go there). One pass over the findings.
 
-use crate::scan::bundle::{Bundle, EntryKind};
-use crate::scan::content::{FileKind, Finding, is_quoted, kind_of};
+use crate::scan::bundle::Bundle;
+use crate::scan::content::{Finding, is_quoted};
 use crate::scan::hosts::HostClass;
-use crate::scan::rules::Severity;
 
 /// Registered names that say "the attacker's server".
 const STAND_IN_NAMES: &[&str] = &["evil", "attacker", "malicious", "hacker"];
@@ -89,31 +88,16 @@ pub(crate) fn quotes_stand_in_only(line: &str) -> bool {
 /// Demotes send-a-secret and prompt-injection findings on documentation lines that quote an attack
 /// aimed only at stand-in hosts (see the module's documentation).
 pub(super) fn demote_stand_in_examples(bundle: &Bundle, out: &mut [Finding]) {
-    for f in out.iter_mut() {
-        if f.severity < Severity::High
-            || f.line == 0
-            || !matches!(f.category.as_str(), "exfiltration" | "prompt_injection")
-        {
-            continue;
-        }
-        let Some(content) = bundle
-            .files
-            .iter()
-            .find(|b| b.path == f.file && b.kind == EntryKind::Text)
-            .and_then(|b| b.content.as_deref())
-        else {
-            continue;
-        };
-        if kind_of(&f.file, content) == FileKind::Code {
-            continue;
-        }
-        if content
-            .lines()
-            .nth(f.line - 1)
-            .is_some_and(quotes_stand_in_only)
-        {
-            f.severity = Severity::Medium;
-            f.description.push_str(" (Informational: this documentation line quotes the attack against a stand-in for the attacker's server, such as `evil.com`, and names no real destination.)");
-        }
-    }
+    super::doc_lines::demote_doc_lines(
+        bundle,
+        out,
+        &["exfiltration", "prompt_injection"],
+        " (Informational: this documentation line quotes the attack against a stand-in for the attacker's server, such as `evil.com`, and names no real destination.)",
+        |_, content, line| {
+            content
+                .lines()
+                .nth(line - 1)
+                .is_some_and(quotes_stand_in_only)
+        },
+    );
 }

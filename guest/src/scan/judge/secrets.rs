@@ -276,6 +276,19 @@ fn decide(
         return None;
     }
     let to = format!("{} ({})", dest.host, dest.class.phrase());
+    if src.fact.kind == FactKind::SecretEnv && is_connection_string(key_name(b, src)) {
+        // A database's connection string (user, password and its own host) is handed to a
+        // database driver, never to a web request: sent to any host, in a body, a query or a
+        // header (a `User-Agent`, a cookie), it leaves with the password.
+        return Some(Verdict {
+            severity: Severity::Critical,
+            rule: "exfiltration.secret-to-network",
+            why: format!(
+                "the connection string `{}` (the database's address with its password) is sent to {to}; a database URL goes to its database driver, not into a web request",
+                key_name(b, src)
+            ),
+        });
+    }
     if src.fact.kind == FactKind::SecretEnv {
         // A token printed by a vendor's CLI (`$(gh auth token)`) has no variable name of its own;
         // the rule's tag names the vendor's key, so its own API and a third party stay apart.
@@ -565,6 +578,17 @@ fn credential_store(b: &Bundle<'_>, fact: &Fact) -> bool {
                 | "cli-credentials"
                 | "wifi-keys"
         )
+}
+
+/// Whether a secret-named variable holds a database connection string (`DATABASE_URL`,
+/// `MONGO_URI`, `REDIS_URL`, `PG_DSN`, `…_CONNECTION_STRING`; `source.secret-env` captures these
+/// names, and no API key's name ends so).
+pub(crate) fn is_connection_string(key: &str) -> bool {
+    let k = key.to_ascii_uppercase();
+    k.ends_with("_URL")
+        || k.ends_with("_URI")
+        || k.ends_with("_DSN")
+        || k.ends_with("CONNECTION_STRING")
 }
 
 /// Whether a destination is a chat channel's inbound drop (a Discord webhook, a Telegram bot's

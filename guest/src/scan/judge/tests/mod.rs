@@ -69,6 +69,7 @@ mod round27b;
 mod round27c;
 mod round27p;
 mod round28m;
+mod round28c;
 mod scopes;
 mod secrets;
 
