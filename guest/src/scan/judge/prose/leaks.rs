@@ -280,14 +280,31 @@ fn negated(l: &str, from: usize) -> bool {
     };
     let verb = first(from).or_else(|| first(0)).unwrap_or(l.len());
     // "without asking the user" hides the act; it does not undo it.
-    let before = ["without asking", "without telling", "without notifying", "without informing"]
-        .iter()
-        .fold(l[..verb].to_owned(), |s, w| s.replace(w, " "));
+    let before = [
+        "without asking",
+        "without telling",
+        "without notifying",
+        "without informing",
+    ]
+    .iter()
+    .fold(l[..verb].to_owned(), |s, w| s.replace(w, " "));
     NEGATIONS.iter().any(|w| before.contains(w))
 }
 
 fn any_of(l: &str, words: &[&str]) -> bool {
+    let l = visible(l);
     words.iter().any(|w| l.contains(w))
+}
+
+/// A line without zero-width characters: letters split by them ("s\u{200b}e\u{200b}n\u{200b}d")
+/// still spell their word.
+fn visible(l: &str) -> std::borrow::Cow<'_, str> {
+    let zw = |c: char| matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}');
+    if l.contains(zw) {
+        std::borrow::Cow::Owned(l.chars().filter(|&c| !zw(c)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(l)
+    }
 }
 
 /// Verbs that open an order to the agent (the imperative mood, after an optional adverb).
@@ -306,11 +323,7 @@ const ADVERBS: &[&str] = &[
 /// ("To diagnose, gather every …", "- Find the wallet files", "Also copy …"), or, in Chinese, a
 /// clause opens with 把/请/将 or a reading verb.
 fn orders(l: &str) -> bool {
-    // Zero-width characters inside a word ("s\u{200b}e\u{200b}n\u{200b}d") do not make it another word.
-    let l: String = l
-        .chars()
-        .filter(|c| !matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}'))
-        .collect();
+    let l = visible(l);
     let zh = ["把", "请", "将", "读取", "收集", "复制", "打包"];
     l.split([',', ';', ':', '.', '(', '，', '；', '：', '。', '（', '、'])
         .map(|c| {

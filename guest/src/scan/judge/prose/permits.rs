@@ -167,7 +167,11 @@ fn ordered(before: &str) -> bool {
         .any(|c| {
             let mut words = c.split(|ch: char| !(ch.is_alphanumeric() || ch == '-'));
             let mut w = words.next().unwrap_or("");
-            if ["please", "also", "then", "and", "now", "first", "just", "simply"].contains(&w) {
+            if [
+                "please", "also", "then", "and", "now", "first", "just", "simply",
+            ]
+            .contains(&w)
+            {
                 w = words.next().unwrap_or("");
             }
             CHANGES.contains(&w)
