@@ -13,7 +13,9 @@
 //!
 //! Not tampering: "never add wildcard rules such as `Bash(*)`", "do not turn off the sandbox",
 //! "ask the user before adding a narrow rule", an audit listing wide rules, a disposable container.
-//! One pass over each document's lines (fenced blocks skipped with [`Fence::step`]): linear in bytes.
+//! A document is read line by line only when one of the lifting wordings occurs in it (one
+//! automaton pass); then one pass over its lines (fenced blocks skipped with [`Fence::step`]):
+//! linear in bytes.
 
 use super::super::Bundle;
 use crate::scan::content::{FileKind, Finding, evidence};
@@ -207,7 +209,13 @@ pub(super) fn prose_permits(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     {
         return;
     }
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
+    static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    let gate = super::gate(&GATE, LIFTS);
+    for file in b
+        .files
+        .iter()
+        .filter(|f| f.kind != FileKind::Code && gate.is_match(f.content))
+    {
         let mut fence = None;
         for (i, raw) in file.content.lines().enumerate() {
             let t = raw.trim_start();
