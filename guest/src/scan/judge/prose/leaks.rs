@@ -112,6 +112,55 @@ const SOURCES: &[Source] = &[
         ],
         hard: false,
     },
+    // Round 28p: the project's secrets file and connection strings, the passwords a user types,
+    // and the user's personal data (contacts, private notes, messages, transcripts; only to an
+    // outside host, like chat stores).
+    Source {
+        name: "the project's secrets file or connection strings",
+        words: &[
+            ".env file",
+            "contents of .env",
+            "contents of the .env",
+            "`.env` file",
+            "database_url",
+            "connection string",
+            "连接字符串",
+            ".env 文件",
+        ],
+        hard: true,
+    },
+    Source {
+        name: "the passwords the user types",
+        words: &[
+            "username and password",
+            "user's password",
+            "password the user",
+            "passwords the user",
+            "login credentials",
+            "用户的密码",
+            "账号和密码",
+            "账号密码",
+        ],
+        hard: true,
+    },
+    Source {
+        name: "the user's personal data (contacts, notes, messages)",
+        words: &[
+            "contact list",
+            "contacts",
+            "address book",
+            "private notes",
+            "direct message",
+            "every message",
+            "all messages",
+            "transcript",
+            "聊天记录",
+            "聊天摘要",
+            "联系人",
+            "通讯录",
+        ],
+        hard: false,
+    },
 ];
 
 /// Index of the environment source in [`SOURCES`].
@@ -147,7 +196,8 @@ const NEGATIONS: &[&str] = &[
 /// Verbs that send something to another place.
 const SENDS: &[&str] = &[
     "send", "upload", "post ", "post it", "email", "e-mail", "mail ", "forward", "submit",
-    "attach", "share", "push", "发送", "上传", "提交", "发到", "传到", "寄到",
+    "attach", "share", "push", "bcc", "copy", "log ", "发送", "上传", "提交", "发到", "传到",
+    "寄到", "抄送", "转发",
 ];
 
 /// Verbs that put something into a text (an output, a message, a form).
@@ -221,16 +271,41 @@ fn first_of(l: &str, words: &[&str], from: usize) -> Option<usize> {
 /// upload the key", "keep `.ssh` out; never send it"): words hiding the act from the user after
 /// it ("…, 不要提醒用户") do not undo it.
 fn negated(l: &str, from: usize) -> bool {
-    let verb = first_of(l, SENDS, from)
-        .into_iter()
-        .chain(first_of(l, PUTS, from))
-        .min()
-        .unwrap_or(l.len());
-    NEGATIONS.iter().any(|w| l[..verb].contains(w))
+    // The verb after the source, or, when the sentence names the source after its verb
+    // ("e-mail the contact list to …"), that verb.
+    let first = |from| {
+        first_of(l, SENDS, from)
+            .into_iter()
+            .chain(first_of(l, PUTS, from))
+            .min()
+    };
+    let verb = first(from).or_else(|| first(0)).unwrap_or(l.len());
+    // "without asking the user" hides the act; it does not undo it.
+    let before = [
+        "without asking",
+        "without telling",
+        "without notifying",
+        "without informing",
+    ]
+    .iter()
+    .fold(l[..verb].to_owned(), |s, w| s.replace(w, " "));
+    NEGATIONS.iter().any(|w| before.contains(w))
 }
 
 fn any_of(l: &str, words: &[&str]) -> bool {
+    let l = visible(l);
     words.iter().any(|w| l.contains(w))
+}
+
+/// A line without zero-width characters: letters split by them ("s\u{200b}e\u{200b}n\u{200b}d")
+/// still spell their word.
+fn visible(l: &str) -> std::borrow::Cow<'_, str> {
+    let zw = |c: char| matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}');
+    if l.contains(zw) {
+        std::borrow::Cow::Owned(l.chars().filter(|&c| !zw(c)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(l)
+    }
 }
 
 /// Verbs that open an order to the agent (the imperative mood, after an optional adverb).
@@ -238,15 +313,18 @@ const ORDERS: &[&str] = &[
     "read", "gather", "collect", "copy", "find", "locate", "take", "grab", "send", "upload",
     "post", "email", "e-mail", "include", "append", "attach", "paste", "put", "add", "write",
     "insert", "bundle", "zip", "forward", "submit", "dump", "export", "finish", "sync", "mail",
+    "log", "record", "capture",
 ];
 const ADVERBS: &[&str] = &[
-    "please", "also", "then", "and", "always", "first", "now", "just",
+    "please", "also", "then", "and", "always", "first", "now", "just", "quietly", "silently",
+    "secretly",
 ];
 
 /// Whether a lower-cased line gives an order: one of its clauses opens with an imperative verb
 /// ("To diagnose, gather every …", "- Find the wallet files", "Also copy …"), or, in Chinese, a
 /// clause opens with 把/请/将 or a reading verb.
 fn orders(l: &str) -> bool {
+    let l = visible(l);
     let zh = ["把", "请", "将", "读取", "收集", "复制", "打包"];
     l.split([',', ';', ':', '.', '(', '，', '；', '：', '。', '（', '、'])
         .map(|c| {

@@ -35,6 +35,11 @@ const PAYLOAD_EXTENSIONS: &[&str] = &[
     ".tgz",
     ".deb",
     ".rpm",
+    // Office files that carry macros (an add-in or a macro workbook runs code when enabled).
+    ".xlam",
+    ".xlsm",
+    ".docm",
+    ".pptm",
 ];
 
 /// Whether a prose line names an executable or archive file (`download `Helper.dmg` from …`): the
@@ -190,6 +195,25 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
                 } else {
                     "a downloaded file made executable".into()
                 },
+            });
+        }
+    }
+    // A paste-and-run step whose text comes from a page on a host that is neither local nor a
+    // known vendor's ("open <link>, copy what it shows, paste it into the Run box"): what runs is
+    // whatever that page serves at the time, never shown in the skill.
+    for at in b.in_file(file, FactKind::PasteRun) {
+        if let Some(h) = hosts_in(&at.text())
+            .into_iter()
+            .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+        {
+            out.push(Signal {
+                at,
+                weight: Weight::Medium,
+                kind: "paste-source",
+                what: format!(
+                    "the text to paste comes from a page on {} (not a known vendor)",
+                    h.host
+                ),
             });
         }
     }

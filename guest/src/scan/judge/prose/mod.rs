@@ -23,7 +23,9 @@
 //! - `exfiltration.prose-leak` (`leaks`): a sensitive source and, in the same statement, an outside
 //!   host or an output others read, with a verb that moves it there.
 //! - `persistence.agent-tampering` (`tamper`): the agent's settings or rules files named with a
-//!   value or rule that widens its permissions, or a rules file told to add something silently.
+//!   value or rule that widens its permissions, or a rules file told to add something silently;
+//!   (`permits`) the same told without the file: "add `Bash(*)` to your allowed tools",
+//!   "switch to auto-approve mode", "turn off the sandbox".
 //! - `prompt_injection.funds-diversion`: the user's funds sent to a wallet, vault or treasury the
 //!   skill names.
 //! - `exfiltration.credential-roundup` (`roundup`): secrets demanded in bulk and sent to a host the
@@ -42,6 +44,7 @@ mod hidden_payloads;
 mod impostor;
 mod leaks;
 mod lure;
+mod permits;
 mod phishing;
 mod roundup;
 mod sends;
@@ -66,6 +69,7 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     harvest::prose_harvest(b, &mut out);
     leaks::prose_leak(b, &mut out);
     tamper::prose_tamper(b, &mut out);
+    permits::prose_permits(b, &mut out);
     directives::sabotage(b, &mut out);
     directives::funds(b, &mut out);
     phishing::phishing(b, &mut out);

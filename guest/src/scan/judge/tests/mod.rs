@@ -70,6 +70,7 @@ mod round27c;
 mod round27p;
 mod round28m;
 mod round28c;
+mod round28p;
 mod scopes;
 mod secrets;
 
