@@ -43,6 +43,7 @@ mod impostor;
 mod leaks;
 mod lure;
 mod phishing;
+mod preflight;
 mod roundup;
 mod sends;
 mod side_channel;

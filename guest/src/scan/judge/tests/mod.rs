@@ -68,6 +68,7 @@ mod round27;
 mod round27b;
 mod round27c;
 mod round27p;
+mod round28b;
 mod scopes;
 mod secrets;
 
