@@ -154,10 +154,7 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 continue;
             }
             // Without an address, in a data file's deny list (a guard's refused commands).
-            if host.is_none()
-                && deny_list::data_file(file.path)
-                && deny_list::listed_as_denied(file.content, (at.fact.start + at.fact.at) as usize)
-            {
+            if host.is_none() && deny_list::refused(file.path, file.content, at.fact) {
                 continue;
             }
             let Some((mut sev, from)) = grade(host.as_ref()) else {

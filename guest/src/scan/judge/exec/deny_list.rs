@@ -24,13 +24,18 @@ const DENY_WORDS: &[&str] = &[
 ];
 
 /// Whether a file is a data file (JSON, YAML, TOML) by its extension.
-pub(super) fn data_file(path: &str) -> bool {
+fn data_file(path: &str) -> bool {
     let ext = path
         .rsplit('/')
         .next()
         .and_then(|n| n.rsplit_once('.'))
         .map(|(_, e)| e.to_ascii_lowercase());
     ext.is_some_and(|e| matches!(e.as_str(), "json" | "jsonc" | "yaml" | "yml" | "toml"))
+}
+
+/// Whether a fact of file `path` sits in a data file's deny list ([`listed_as_denied`]).
+pub(super) fn refused(path: &str, content: &str, fact: &crate::scan::facts::Fact) -> bool {
+    data_file(path) && listed_as_denied(content, (fact.start + fact.at) as usize)
 }
 
 fn deny_key(key: &str) -> bool {
@@ -56,7 +61,7 @@ fn key_before(text: &str, open: usize) -> Option<&str> {
 /// Whether byte `at` of `text` sits in a list under a deny-list key: inside the `[ … ]` that
 /// follows the key (JSON, YAML flow lists, TOML arrays), or on a `- ` item of a YAML block list
 /// under it.
-pub(super) fn listed_as_denied(text: &str, at: usize) -> bool {
+fn listed_as_denied(text: &str, at: usize) -> bool {
     let at = at.min(text.len());
     let b = text.as_bytes();
     // The innermost open `[` before `at` (brackets inside strings are rare in such lists).
