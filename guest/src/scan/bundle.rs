@@ -10,7 +10,9 @@ use super::{Trust, policy, verdict};
 mod catalogue;
 mod doc_lines;
 mod own_tunnel;
+mod plugin_manifest;
 mod stand_in;
+mod taught_injection;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -265,7 +267,9 @@ fn structural_rest(f: &Entry<'_>, out: &mut Vec<Finding>) {
         .any(|c| c.starts_with('.') && c != "." && !ORDINARY_DOTFILES.contains(&c))
         && !f.path.starts_with(".github/")
         // Git hook managers' folder (husky): shown by every forge, run only inside the repository.
-        && !f.path.starts_with(".husky/");
+        && !f.path.starts_with(".husky/")
+        // Agent-plugin manifests where the agent looks for them (`.mcp.json`, `.claude-plugin/`).
+        && !plugin_manifest::conventional_manifest(f.path, is_script, ORDINARY_DOTFILES);
     if hidden
         && f.kind == EntryKind::Text
         && (is_script || kind_of(f.path, content) == FileKind::Code && !name.ends_with("rc"))
@@ -382,6 +386,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     own_tunnel::demote_own_tunnel(&mut out);
     stand_in::demote_stand_in_examples(bundle, &mut out);
     catalogue::demote_catalogue_patterns(bundle, &mut out);
+    taught_injection::demote_taught_injection(bundle, &mut out);
     if super::teaching::teaches_security(bundle) {
         super::teaching::cap_documentation(bundle, &mut out);
     }

@@ -29,7 +29,7 @@ fn teaching() -> &'static regex_automata::meta::Regex {
 
 /// A front-matter string field, or when the front matter does not parse as a whole (a registry
 /// skill's odd indentation), the first line of the block that starts with `key:`.
-fn front_field(text: &str, key: &str) -> Option<String> {
+pub(super) fn front_field(text: &str, key: &str) -> Option<String> {
     crate::validate::frontmatter_string(text, key).or_else(|| {
         let mut lines = text.lines();
         if lines.next()?.trim_end() != "---" {
@@ -112,7 +112,7 @@ pub(super) const FILE_EXTS: &[&str] = &[
 /// Whether a line reaches a real outside address: a URL, `user@host` or IP address that is not a
 /// placeholder, or any other dotted word shaped like a host name (`/dev/tcp/relay.example-c2.net`,
 /// `nc relay.example-c2.net 4444`) whose last label is not a file extension.
-fn reaches_real_host(line: &str) -> bool {
+pub(super) fn reaches_real_host(line: &str) -> bool {
     if super::judge::hosts_in(line).iter().any(|h| !placeholder(h)) {
         return true;
     }

@@ -24,6 +24,7 @@ use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 mod autorun;
+mod deny_list;
 mod destructive;
 mod dropper;
 pub(crate) mod hidden;
@@ -150,6 +151,10 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             let host = source_host(b, &at, flow);
             // In prose, `curl … | sh` without an address is an illustration, not an instruction.
             if at.fact.prose && host.is_none() {
+                continue;
+            }
+            // Without an address, in a data file's deny list (a guard's refused commands).
+            if host.is_none() && deny_list::refused(file.path, file.content, at.fact) {
                 continue;
             }
             let Some((mut sev, from)) = grade(host.as_ref()) else {

@@ -123,6 +123,13 @@ pub(super) fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Fin
             .unwrap_or(first),
         _ => first,
     };
+    // Wording that only keeps a pre-flight tool check out of the reply hides a send or a run, if
+    // anything (`preflight.rs`).
+    if super::preflight::preflight_check(&c.text())
+        && !super::preflight::sends_or_runs(!super::sends::prose_sends(b).is_empty(), earlier)
+    {
+        return;
+    }
     let action = found.filter(|r| elsewhere(&c, r));
     let (rule, sev, why) = match &action {
         Some(a) => (

@@ -46,6 +46,7 @@ mod leaks;
 mod lure;
 mod permits;
 mod phishing;
+mod preflight;
 mod roundup;
 mod sends;
 mod side_channel;

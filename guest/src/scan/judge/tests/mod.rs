@@ -71,6 +71,7 @@ mod round27p;
 mod round28m;
 mod round28c;
 mod round28p;
+mod round28b;
 mod scopes;
 mod secrets;
 
