@@ -177,7 +177,14 @@ impl Vocab {
         };
         // A name ("PDF to Word") is a conversion by itself.
         {
-            let read = |i: usize| converts || spans.len() <= 6 || introduces_format(i);
+            // Only beside another main action: a text that asks nothing else is read by the
+            // implied-conversion rule of requests (`phrasing`), which also adds the conversion.
+            let other_action = out.concepts.iter().any(|h| {
+                let c = &lex.concepts[h.concept];
+                c.kind == Kind::Action && !c.minor && c.name != "convert" && !h.side
+            });
+            let read =
+                |i: usize| converts || spans.len() <= 6 || (other_action && introduces_format(i));
             for (_, &(clause, at)) in markers.iter().enumerate().filter(|&(i, _)| read(i)) {
                 let before = objects.iter().filter(|o| o.0 == clause && o.1 < at);
                 for &(_, _, src) in before {

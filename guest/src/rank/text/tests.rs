@@ -321,9 +321,17 @@ fn a_direction_word_before_a_format_reads_a_conversion_without_a_verb() {
             "pdf",
             "image",
         ),
-        ("save this excel sheet to pdf", "spreadsheet", "pdf"),
-        ("the slides as an editable pptx, please", "slides", "slides"),
-        ("my docx as a clean, printable pdf", "word-doc", "pdf"),
+        (
+            "clean up this excel sheet and save it to pdf",
+            "spreadsheet",
+            "pdf",
+        ),
+        ("restyle the slides as an editable pptx", "slides", "slides"),
+        (
+            "keep the fonts of my docx as a printable pdf",
+            "word-doc",
+            "pdf",
+        ),
     ] {
         let d = directions(text);
         if from != to {
