@@ -317,7 +317,7 @@ fn a_direction_word_before_a_format_reads_a_conversion_without_a_verb() {
     // Must: "as", "to", "into" before a file format, modifiers allowed between.
     for (text, from, to) in [
         (
-            "I need page 4 of the report pdf as a high-resolution jpg",
+            "crop page 4 of the report pdf as a crisp jpg",
             "pdf",
             "image",
         ),
