@@ -57,6 +57,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -95,6 +96,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -131,6 +133,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -166,6 +169,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -199,6 +203,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -234,6 +239,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 80.0, 0.835),
@@ -268,6 +274,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 79.5, 0.83),
@@ -302,6 +309,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 79.0, 0.825),
@@ -337,6 +345,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 78.0, 0.81),
@@ -369,6 +378,7 @@ const BEFORE_HELDOUT_12: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 75.0, 0.79),
@@ -404,6 +414,7 @@ const BEFORE_HELDOUT_13: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 75.2, 0.79),
@@ -438,6 +449,7 @@ const BEFORE_HELDOUT_14: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 73.8, 0.776),
@@ -470,6 +482,7 @@ const BEFORE_HELDOUT_15: Floors = Floors {
         "senses-21",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 74.1, 0.777),
@@ -502,6 +515,7 @@ const BEFORE_HELDOUT_16: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 73.8, 0.777),
@@ -546,6 +560,7 @@ const BEFORE_HELDOUT_17: Floors = Floors {
         "heldout-18",
         "heldout-19",
         "para-20",
+        "heldout-20",
     ],
     slices: &[
         ("all", 73.8, 0.774),
@@ -575,7 +590,13 @@ const BEFORE_HELDOUT_17: Floors = Floors {
 /// 0.773, 63 traps, 32 silent (t240, t698, t758, t847, t973, t991, t1136, t1148 gained, none lost).
 /// `rank20` lowered `heldout-12`'s NDCG@3 floor 0.766 -> 0.761 (t966, see `BEFORE_HELDOUT_19`).
 const BEFORE_HELDOUT_18: Floors = Floors {
-    without: &["senses-21", "heldout-18", "heldout-19", "para-20"],
+    without: &[
+        "senses-21",
+        "heldout-18",
+        "heldout-19",
+        "para-20",
+        "heldout-20",
+    ],
     slices: &[
         ("all", 74.0, 0.772),
         ("held-out", 71.9, 0.757),
@@ -602,7 +623,7 @@ const BEFORE_HELDOUT_18: Floors = Floors {
 /// (none lost). Its one cost: in t966 the grade-3 reviewer falls from 3rd to 5th among near-equal
 /// scores (0.15-0.22), so `heldout-12`'s NDCG@3 floor is 0.761 (was 0.766); no pick changed there.
 const BEFORE_HELDOUT_19: Floors = Floors {
-    without: &["heldout-19", "para-20", "senses-21"],
+    without: &["heldout-19", "para-20", "senses-21", "heldout-20"],
     slices: &[
         ("all", 73.9, 0.775),
         ("held-out", 71.9, 0.76),
@@ -621,7 +642,7 @@ const BEFORE_HELDOUT_19: Floors = Floors {
     max_silent_relevant: 30,
 };
 
-/// The whole benchmark with the 50-task batch `heldout-19` (written on `rank20` before the concept
+/// The benchmark before `heldout-20`, with the 50-task batch `heldout-19` (written on `rank20` before the concept
 /// map or the ranking code was read, from the listings alone: 21 Chinese, 9 mixed and 20 English
 /// everyday requests; it adds no listing) and the dev batch `para-20` (184 phrasings of the
 /// listings' jobs in everyday English, Chinese and mixed words, written on `rank20` as the corpus the
@@ -630,8 +651,11 @@ const BEFORE_HELDOUT_19: Floors = Floors {
 /// 1119/1496, 0.787, 72 traps, 38 silent. `rank23` (the pick's cut-off Latin 0.25 -> 0.22, Han
 /// 0.22 -> 0.21; the whole 1,503 tasks with `senses-21`): 1128 -> 1131/1503, 71 traps, 36 -> 25
 /// silent with a right skill (t592, t710, t945 now picked right, none lost; no-match 63/86 silent).
-const WHOLE: Floors = Floors {
-    without: &["senses-21"],
+/// `rank22` (modifiers between a
+/// determiner and a noun, inflected product names, a real-word guard for typos, a direction word
+/// before a file format beside another action): t1234, t1130, t1327 and t1330 gained, none lost.
+const BEFORE_HELDOUT_20: Floors = Floors {
+    without: &["senses-21", "heldout-20"],
     slices: &[
         ("all", 75.1, 0.786),
         ("held-out", 72.2, 0.758),
@@ -650,6 +674,34 @@ const WHOLE: Floors = Floors {
     ],
     max_traps: 71,
     max_silent_relevant: 25,
+};
+
+/// The whole benchmark with the 50-task batch `heldout-20` (written on `rank22` before the ranking
+/// code or the lexicon was read, from the listings alone: 21 English, 21 Chinese and 8 mixed
+/// everyday requests; it adds no listing). Before (`c78849d9`): heldout-20 36/50, NDCG@3 0.792;
+/// whole 1164/1553, 0.788, 75 traps, 38 silent. `rank22` did not tune on it (its misses were only
+/// classified by cause): heldout-20 36/50, 0.792; whole 1168/1553, 0.789, 71 traps, 38 silent.
+const WHOLE: Floors = Floors {
+    without: &["senses-21"],
+    slices: &[
+        ("all", 75.0, 0.788),
+        ("held-out", 72.1, 0.762),
+        ("batch:heldout-12", 69.9, 0.761),
+        ("batch:heldout-13", 59.6, 0.623),
+        ("batch:heldout-14", 71.4, 0.82),
+        ("batch:heldout-15", 73.9, 0.775),
+        ("batch:heldout-16", 77.9, 0.764),
+        ("batch:heldout-17", 61.9, 0.66),
+        ("batch:heldout-18", 59.9, 0.666),
+        ("batch:heldout-19", 65.9, 0.719),
+        ("batch:heldout-20", 71.9, 0.791),
+        ("batch:para-20", 84.1, 0.893),
+        ("lang:en", 71.5, 0.766),
+        ("lang:zh", 77.7, 0.801),
+        ("lang:mixed", 79.1, 0.828),
+    ],
+    max_traps: 71,
+    max_silent_relevant: 38,
 };
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
@@ -718,7 +770,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         "the benchmark has {} tasks",
         bench.tasks.len()
     );
-    // Eighteen independent evaluations of the benchmark: run them side by side.
+    // Nineteen independent evaluations of the benchmark: run them side by side.
     let floors = [
         &BEFORE_HELDOUT_3,
         &BEFORE_HELDOUT_4,
@@ -737,6 +789,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_17,
         &BEFORE_HELDOUT_18,
         &BEFORE_HELDOUT_19,
+        &BEFORE_HELDOUT_20,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {

@@ -7,7 +7,13 @@
 //!   `remind` and the `reminder` it sets, as 提醒 is.
 //! - **A noun after a determiner.** A few action terms are also nouns of another sense (*a book* is
 //!   no booking, *the watch*, *a record*, *the sign*): after a determiner or a possessive they are
-//!   read as the noun, a free word.
+//!   read as the noun, a free word. Modifiers may stand between (*a long book*, *my old smart
+//!   watch*, *the quarterly sales record*): up to [`MAX_MODIFIERS`] words that are neither stop
+//!   words nor read as actions, in the same clause.
+//! - **Product names are not inflected.** A product named by a common noun (*Word*, *Notion*,
+//!   *Slack*, *Outlook*) is that product only in the name's own form: an inflection of it (*the
+//!   words in my essay*, *the wording*, *notions*) is the common noun, and the
+//!   product's concept is dropped ([`PRODUCT_NAMES`]).
 //! - **"down".** The monitoring sense of a bare *down* is a state after *be* or *go* (the site is
 //!   down, went down); elsewhere (write down, cut down, break down) it is no monitoring.
 //! - **Chinese compounds.** A compound whose character reads as an action or object elsewhere (转正
@@ -108,6 +114,19 @@ const DETERMINERS: [&str; 16] = [
     "those", "each", "every",
 ];
 
+/// The most modifiers (adjectives, nouns used as adjectives, numbers) read between a determiner and
+/// the noun it introduces ("the quarterly sales record").
+pub const MAX_MODIFIERS: usize = 3;
+
+/// Products named by a common noun: (the name's form, the concept the name stands for). Another
+/// form of the word (a plural, a derived word) is the common noun.
+pub const PRODUCT_NAMES: [(&str, &str); 4] = [
+    ("word", "word-doc"),
+    ("notion", "notion"),
+    ("slack", "slack"),
+    ("outlook", "email"),
+];
+
 /// Words after which a bare "down" is a state (the monitoring sense).
 const DOWN_STATES: [&str; 12] = [
     "is", "was", "are", "were", "be", "been", "being", "went", "goes", "go", "going", "gone",
@@ -146,6 +165,7 @@ pub fn apply(a: &mut Analysis) {
     }
     reminder(a);
     english_nouns(a);
+    product_names(a);
     compounds(a);
 }
 
@@ -214,6 +234,69 @@ fn word_before(lower: &str, at: usize) -> &str {
     &before[start..]
 }
 
+/// The word (letters, digits, `'` and `-`) that ends just before byte `end` of `lower` (skipping
+/// spaces only), with its start; `None` at a clause mark or the start of the text.
+fn prev_word(lower: &str, end: usize) -> Option<(usize, &str)> {
+    let before = lower[..end].trim_end_matches(' ');
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '\'' || c == '-'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = before[start..].trim_matches('-');
+    (!word.is_empty()).then_some((start, word))
+}
+
+/// Whether the word ending at byte `at` of the request is introduced by a determiner: the word just
+/// before is one, or up to [`MAX_MODIFIERS`] modifiers stand between. A modifier is no stop word
+/// (prepositions, pronouns and auxiliaries are) and is not read as an action (a verb: "to *book*
+/// the flight", "please *watch* the prices").
+fn after_determiner(a: &Analysis, at: usize) -> bool {
+    let lex = lexicon();
+    let mut end = at;
+    for _ in 0..=MAX_MODIFIERS {
+        let Some((start, w)) = prev_word(&a.lower, end) else {
+            return false;
+        };
+        if DETERMINERS.contains(&w) {
+            return true;
+        }
+        let stem = super::lexicon::stemmer().stem(w);
+        let verb = a.concepts.iter().any(|h| {
+            (h.at.0 as usize) < start + w.len()
+                && start < h.at.1 as usize
+                && lex.concepts[h.concept].kind == super::lexicon::Kind::Action
+        });
+        if lex.is_stop_stem(&stem) || verb {
+            return false;
+        }
+        end = start;
+    }
+    false
+}
+
+/// A product named by a common noun, written in another form than the name's (the words, the
+/// wording): the product's concept is dropped and the word stays a free word.
+fn product_names(a: &mut Analysis) {
+    let mut drop: Vec<usize> = Vec::new();
+    for (i, h) in a.concepts.iter().enumerate() {
+        let s = surface(a, h);
+        if !s.bytes().all(|b| b.is_ascii_alphabetic()) {
+            continue;
+        }
+        let inflected = PRODUCT_NAMES.iter().any(|&(name, c)| {
+            s != name
+                && s.starts_with(name)
+                && concept(c) == Some(h.concept)
+                && super::lexicon::stemmer().stem(s) == super::lexicon::stemmer().stem(name)
+        });
+        if inflected {
+            drop.push(i);
+        }
+    }
+    remove_hits(a, &drop, true);
+}
+
 /// Action terms read as nouns after a determiner; a bare "down" that is no state.
 fn english_nouns(a: &mut Analysis) {
     let monitor = concept("monitor");
@@ -227,7 +310,7 @@ fn english_nouns(a: &mut Analysis) {
         let kind = lexicon().concepts[h.concept].kind;
         let noun = kind == super::lexicon::Kind::Action
             && NOUN_SENSES.contains(&s)
-            && DETERMINERS.contains(&before);
+            && after_determiner(a, h.at.0 as usize);
         let no_state = Some(h.concept) == monitor
             && s == "down"
             && !DOWN_STATES.contains(&before)

@@ -1,5 +1,7 @@
 //! Typo correction of a request's English words against the lexicon's words (one edit away, a
-//! unique best candidate with the same first letter).
+//! unique best candidate with the same first letter). A real English word is no typo: the words one
+//! edit from a lexicon word that a dictionary knows (`guest/rules/real-words.txt`, generated from
+//! SCOWL by `guest/rules/real-words.py`) are left as written (*front* is no *font*).
 
 use super::super::lexicon::lexicon;
 use super::super::text::Vocab;
@@ -7,6 +9,23 @@ use super::super::text::Vocab;
 /// The shortest word a typo correction may change one letter of (a swap, a missing or an extra
 /// letter are corrected from four letters on).
 pub const SUBSTITUTION_MIN: usize = 6;
+
+/// The real words one edit from a lexicon word, one a line, sorted (`#` lines are the header).
+static REAL_WORDS_TXT: &str = include_str!("../../../rules/real-words.txt");
+
+/// Whether `word` (lower-case letters) is a real English word that the corrector must not change.
+pub fn is_real_word(word: &str) -> bool {
+    static WORDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            REAL_WORDS_TXT
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect()
+        })
+        .binary_search(&word)
+        .is_ok()
+}
 
 /// Damerau–Levenshtein distance at most 1 (one insertion, deletion, substitution or swap of two
 /// neighbours).
@@ -82,6 +101,10 @@ fn correct_typos_with(knows: &dyn Fn(&str) -> bool, text: &str) -> String {
         }
         let stem = super::super::lexicon::stemmer().stem(word);
         if lex.is_stop_stem(&stem) || lex.vocabulary.iter().any(|(_, s)| *s == stem) {
+            continue;
+        }
+        // A real word is no typo of another (front is no font, from no form).
+        if is_real_word(word) {
             continue;
         }
         // Each candidate with its edit: two swapped letters (the commonest slip) before a missing or
@@ -181,5 +204,57 @@ fn is_swap(a: &str, b: &str) -> bool {
             .filter(|&k| a.as_bytes()[k] != b.as_bytes()[k])
             .collect();
         d.len() == 2 && d[1] == d[0] + 1
+    }
+}
+
+#[cfg(test)]
+mod real_word_tests {
+    use super::*;
+    use crate::rank::text::Vocab;
+
+    #[test]
+    fn a_real_word_is_not_corrected_into_a_lexicon_word() {
+        let v = Vocab::default();
+        // Must not: real words one edit from a lexicon word.
+        for task in [
+            "the front page of the pdf",
+            "how do I stop the fight at bedtime",
+            "have I taken my tablets",
+        ] {
+            assert_eq!(correct_typos(&v, task), task);
+        }
+        // Must: misspellings that no dictionary knows.
+        assert_eq!(correct_typos(&v, "mrege pdfs"), "merge pdfs");
+        assert_eq!(
+            correct_typos(&v, "extarct tabels from pdf to exel"),
+            "extract tables from pdf to excel"
+        );
+        assert_eq!(
+            correct_typos(&v, "summerize this meeting"),
+            "summarize this meeting"
+        );
+    }
+
+    #[test]
+    fn the_real_word_list_is_sorted_lower_case_and_holds_no_lexicon_term() {
+        let words: Vec<&str> = REAL_WORDS_TXT
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect();
+        assert!(words.len() > 1000, "{} words", words.len());
+        assert!(
+            words.windows(2).all(|w| w[0] < w[1]),
+            "not sorted or repeated"
+        );
+        assert!(
+            words
+                .iter()
+                .all(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_lowercase()))
+        );
+        let lex = lexicon();
+        for (raw, _) in &lex.vocabulary {
+            assert!(!is_real_word(raw), "{raw} is a lexicon term");
+        }
+        assert!(is_real_word("front") && !is_real_word("mrege"));
     }
 }

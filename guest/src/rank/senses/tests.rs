@@ -115,3 +115,48 @@ fn a_compound_blocks_its_parts_senses() {
         assert!(has(task, part), "{task}: {:?}", concepts(task));
     }
 }
+
+#[test]
+fn modifiers_between_a_determiner_and_a_noun_keep_it_a_noun() {
+    // Must: adjectives, nouns used as adjectives and numbers stand between the determiner and the
+    // noun of another sense.
+    for (task, action) in [
+        ("summarize the long book I finished for my club", "schedule"),
+        ("my old smart watch keeps losing time", "monitor"),
+        ("put a big red sign on the shop door", "sign"),
+        ("find the quarterly sales record for March", "record"),
+    ] {
+        assert!(!has(task, action), "{task}: {:?}", concepts(task));
+    }
+    // Must not: the verb, also after a modifier-like word that is an action or a stop word, and no
+    // more than the most modifiers read.
+    for (task, action) in [
+        ("please book the cheapest flight to Rome", "schedule"),
+        ("I want to book a table for four", "schedule"),
+        ("summarize and then sign the new lease", "sign"),
+        ("watch the competitor prices every day", "monitor"),
+    ] {
+        assert!(has(task, action), "{task}: {:?}", concepts(task));
+    }
+}
+
+#[test]
+fn an_inflected_product_name_is_the_common_noun() {
+    // Must: another form of the product's name is the common noun.
+    for (task, product) in [
+        ("count the words in my essay", "word-doc"),
+        ("fix the wording of this paragraph", "word-doc"),
+        ("my notions about the pricing page", "notion"),
+    ] {
+        assert!(!has(task, product), "{task}: {:?}", concepts(task));
+    }
+    // Must not: the name's own form, in any case.
+    for (task, product) in [
+        ("convert this pdf to word", "word-doc"),
+        ("merge these Word documents into one", "word-doc"),
+        ("send it from my Outlook", "email"),
+        ("add a row to my Notion database", "notion"),
+    ] {
+        assert!(has(task, product), "{task}: {:?}", concepts(task));
+    }
+}

@@ -2,6 +2,7 @@
 //! read in one pass of the lexicon's automaton over the normalized text.
 
 use super::*;
+use crate::rank::phrasing::FORMAT_WORDS;
 
 impl Vocab {
     /// Analyze a request: [`Vocab::analyze_text`], then the phrasing rules of requests
@@ -33,6 +34,10 @@ impl Vocab {
         // sentence.
         let mut objects: Vec<(u16, usize, usize)> = Vec::new();
         let mut markers: Vec<(u16, usize)> = Vec::new();
+        // Where each marker of `markers` ends, and (start, clause, is a file format, is an action)
+        // of every concept hit, in text order: whether a marker introduces a format.
+        let mut marker_ends: Vec<usize> = Vec::new();
+        let mut hit_kinds: Vec<(usize, u16, bool, bool)> = Vec::new();
         // The first source marker of each sentence ("builds X from Y"): (sentence, clause, position).
         let mut sources: Vec<(u16, u16, usize)> = Vec::new();
         // The clause of each object in `objects`.
@@ -56,7 +61,9 @@ impl Vocab {
             out.catch_all |= lex.hit_is_catch_all(&hit);
             if lex.hit_is_direction(&hit) && !markers.iter().any(|m| m.0 == spans[first].sentence) {
                 markers.push((spans[first].sentence, hit.start));
+                marker_ends.push(hit.end);
             }
+
             if concepts.iter().any(|&c| {
                 matches!(
                     lex.concepts[c].name.as_str(),
@@ -111,6 +118,21 @@ impl Vocab {
             } else {
                 spans[last].orig.0 + (hit.end - spans[last].norm.0)
             };
+            if !concepts.is_empty() {
+                let kind = |c: &usize| &lex.concepts[*c];
+                let format = lower
+                    .get(o_start..o_end)
+                    .is_some_and(|w| FORMAT_WORDS.contains(&w.trim_start_matches('.')));
+                hit_kinds.push((
+                    hit.start,
+                    spans[first].clause,
+                    format
+                        && concepts
+                            .iter()
+                            .any(|c| kind(c).kind == Kind::Object && !kind(c).generic),
+                    concepts.iter().any(|c| kind(c).kind == Kind::Action),
+                ));
+            }
             for span in first..=last {
                 covered.push((
                     span,
@@ -132,9 +154,38 @@ impl Vocab {
                 });
             }
         }
+        // A direction marker that introduces a file format ("as a high-resolution JPG", "save to
+        // pdf", "export as an editable docx") reads the direction without a conversion verb: the
+        // next concept after it, in its clause, is that format, with at most a determiner and
+        // MAX_MODIFIERS words between. A place is no format ("add subtitles to my video", "jot
+        // these into my to-do app", 丢到服务器上).
+        let introduces_format = |i: usize| {
+            let end = marker_ends[i];
+            let Some(&(start, clause, format, action)) = hit_kinds.iter().find(|h| h.0 >= end)
+            else {
+                return false;
+            };
+            let between = spans
+                .iter()
+                .filter(|sp| sp.norm.0 >= end && sp.norm.1 <= start)
+                .count();
+            let marker_clause = spans.iter().find(|sp| sp.norm.1 >= end).map(|sp| sp.clause);
+            format
+                && !action
+                && marker_clause == Some(clause)
+                && between <= 1 + super::super::senses::MAX_MODIFIERS
+        };
         // A name ("PDF to Word") is a conversion by itself.
-        if converts || spans.len() <= 6 {
-            for &(clause, at) in &markers {
+        {
+            // Only beside another main action: a text that asks nothing else is read by the
+            // implied-conversion rule of requests (`phrasing`), which also adds the conversion.
+            let other_action = out.concepts.iter().any(|h| {
+                let c = &lex.concepts[h.concept];
+                c.kind == Kind::Action && !c.minor && c.name != "convert" && !h.side
+            });
+            let read =
+                |i: usize| converts || spans.len() <= 6 || (other_action && introduces_format(i));
+            for (_, &(clause, at)) in markers.iter().enumerate().filter(|&(i, _)| read(i)) {
                 let before = objects.iter().filter(|o| o.0 == clause && o.1 < at);
                 for &(_, _, src) in before {
                     for &(_, _, dst) in objects.iter().filter(|o| o.0 == clause && o.1 > at) {
@@ -149,7 +200,9 @@ impl Vocab {
             // making action comes before it in that clause ("summarize a video from its transcript"
             // makes no video).
             for &(sentence, clause, at) in &sources {
-                if !makings.iter().any(|&(c, p)| c == clause && p < at) {
+                if !(converts || spans.len() <= 6)
+                    || !makings.iter().any(|&(c, p)| c == clause && p < at)
+                {
                     continue;
                 }
                 let in_sentence = || {

@@ -299,3 +299,57 @@ fn categories_restate_the_job_and_add_no_breadth() {
         plain.breadth
     );
 }
+
+/// The directions a text is read with, as concept names.
+fn directions(text: &str) -> Vec<(String, String)> {
+    let mut v = Vocab::default();
+    let a = v.analyze_text(text);
+    let lex = lexicon();
+    a.directions
+        .iter()
+        .map(|&(s, d)| (lex.concepts[s].name.clone(), lex.concepts[d].name.clone()))
+        .collect()
+}
+
+#[test]
+fn a_direction_word_before_a_format_reads_a_conversion_without_a_verb() {
+    let pair = |s: &str, d: &str| (s.to_owned(), d.to_owned());
+    // Must: "as", "to", "into" before a file format, modifiers allowed between.
+    for (text, from, to) in [
+        (
+            "crop page 4 of the report pdf as a crisp jpg",
+            "pdf",
+            "image",
+        ),
+        (
+            "clean up this excel sheet and save it to pdf",
+            "spreadsheet",
+            "pdf",
+        ),
+        ("restyle the slides as an editable pptx", "slides", "slides"),
+        (
+            "keep the fonts of my docx as a printable pdf",
+            "word-doc",
+            "pdf",
+        ),
+    ] {
+        let d = directions(text);
+        if from != to {
+            assert!(d.contains(&pair(from, to)), "{text}: {d:?}");
+        }
+        assert!(!d.contains(&pair(to, from)) || from == to, "{text}: {d:?}");
+    }
+    // Must not: a place or a person after the direction word is no target.
+    for text in [
+        "add english subtitles to my lecture video",
+        "jot these tasks into my to-do app",
+        "send the pdf to my boss",
+        "upload the invoice pdf to our accounting tool",
+    ] {
+        assert!(
+            directions(text).is_empty(),
+            "{text}: {:?}",
+            directions(text)
+        );
+    }
+}

@@ -68,10 +68,10 @@ mod round27;
 mod round27b;
 mod round27c;
 mod round27p;
-mod round28m;
-mod round28c;
-mod round28p;
 mod round28b;
+mod round28c;
+mod round28m;
+mod round28p;
 mod scopes;
 mod secrets;
 
