@@ -317,7 +317,7 @@ fn a_direction_word_before_a_format_reads_a_conversion_without_a_verb() {
     // Must: "as", "to", "into" before a file format, modifiers allowed between.
     for (text, from, to) in [
         (
-            "crop page 4 of the report pdf as a crisp jpg",
+            "compress page 4 of the report pdf as a sharp jpg",
             "pdf",
             "image",
         ),
