@@ -46,6 +46,11 @@ pub(super) fn front_field(text: &str, key: &str) -> Option<String> {
 
 /// The skill declares (in SKILL.md's `name` or `description`) that it teaches or practises security.
 pub(super) fn teaches_security(bundle: &Bundle) -> bool {
+    declares(bundle, teaching())
+}
+
+/// Whether SKILL.md's `name` or `description` matches `topic`: what the skill says it is about.
+pub(super) fn declares(bundle: &Bundle, topic: &regex_automata::meta::Regex) -> bool {
     let Some(text) = bundle
         .files
         .iter()
@@ -56,7 +61,7 @@ pub(super) fn teaches_security(bundle: &Bundle) -> bool {
     };
     ["name", "description"]
         .iter()
-        .any(|k| front_field(text, k).is_some_and(|v| teaching().is_match(v.as_bytes())))
+        .any(|k| front_field(text, k).is_some_and(|v| topic.is_match(v.as_bytes())))
 }
 
 /// Registered names and top-level domains that stand for "some host" in examples.

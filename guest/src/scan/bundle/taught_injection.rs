@@ -42,17 +42,7 @@ fn framing() -> &'static Regex {
 
 /// Whether the bundle's SKILL.md says it is about prompt security.
 fn prompt_security(bundle: &Bundle) -> bool {
-    let Some(text) = bundle
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-        .and_then(|f| f.content.as_deref())
-    else {
-        return false;
-    };
-    ["name", "description"].iter().any(|k| {
-        crate::scan::teaching::front_field(text, k).is_some_and(|v| topic().is_match(v.as_bytes()))
-    })
+    crate::scan::teaching::declares(bundle, topic())
 }
 
 /// The 1-based numbers of the lines that sit in a framed specimen block (see the module's
