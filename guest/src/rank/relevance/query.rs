@@ -207,19 +207,18 @@ impl Query {
         detail_after_colon(&mut q.units, &a.lower);
         constraints_after_negation(&mut q.units, &a.lower);
         q.done = completed_actions(&mut q.units, &a.lower);
-        let objects = |side: Option<bool>| -> Vec<usize> {
-            q.units
+        // The request's concepts of one kind, of one part (`Some(side)`) or of both.
+        let of_kind = |units: &[Unit], want: Kind, side: Option<bool>| -> Vec<usize> {
+            units
                 .iter()
                 .filter(|u| side.is_none_or(|s| u.side == s))
                 .filter_map(|u| match u.kind {
-                    UnitKind::Concept {
-                        concept,
-                        kind: Kind::Object,
-                    } => Some(concept),
+                    UnitKind::Concept { concept, kind } if kind == want => Some(concept),
                     _ => None,
                 })
                 .collect()
         };
+        let objects = |side: Option<bool>| of_kind(&q.units, Kind::Object, side);
         // The request's objects: the main part's specific ones; else any specific ones; else the
         // generic ones.
         let specific = |v: Vec<usize>| -> Vec<usize> {
@@ -254,19 +253,7 @@ impl Query {
             .iter()
             .map(|&(s, d)| (kin_of(s), kin_of(d)))
             .collect();
-        let actions = |side: Option<bool>| -> Vec<usize> {
-            q.units
-                .iter()
-                .filter(|u| side.is_none_or(|s| u.side == s))
-                .filter_map(|u| match u.kind {
-                    UnitKind::Concept {
-                        concept,
-                        kind: Kind::Action,
-                    } => Some(concept),
-                    _ => None,
-                })
-                .collect()
-        };
+        let actions = |side: Option<bool>| of_kind(&q.units, Kind::Action, side);
         // The goal: the main part's actions that are not a means (download, send, import); else
         // any part's such actions ("download this talk, then summarize it" asks for a summary);
         // else whatever actions it names.

@@ -14,7 +14,6 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
-use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 /// Lines a statement may run on for its destination (the link is often on the next line).
@@ -367,9 +366,9 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             && (!f.facts.facts.is_empty() || f.path.eq_ignore_ascii_case("SKILL.md"))
     }) {
         let lines: Vec<&str> = file.content.lines().collect();
-        let places = fence_places(lines.iter().copied());
+        let prose = super::prose_lines(&lines, true);
         for (i, raw) in lines.iter().enumerate() {
-            if places[i] != FencePlace::Outside || raw.trim_start().starts_with('>') {
+            if !prose[i] {
                 continue;
             }
             let l = crate::ascii_lowered(raw);

@@ -153,6 +153,18 @@ fn opens_item(line: &str) -> bool {
             })
 }
 
+/// Which of a file's lines are prose an order can stand in: not a quote (`>`), and, where
+/// `fences` holds (Markdown), not a fence line or inside a fenced block.
+fn prose_lines(lines: &[&str], fences: bool) -> Vec<bool> {
+    use crate::scan::markdown::{FencePlace, fence_places};
+    let places = fence_places(lines.iter().copied());
+    lines
+        .iter()
+        .zip(&places)
+        .map(|(l, &p)| (!fences || p == FencePlace::Outside) && !l.trim_start().starts_with('>'))
+        .collect()
+}
+
 /// A case-insensitive matcher over `words`, built once: a document is read line by line only
 /// when one of them occurs in it (one pass over its bytes).
 fn gate(

@@ -12,7 +12,6 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
-use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 /// Lines apart the demand and the send may be, within one section.
@@ -174,13 +173,7 @@ pub(super) fn credential_roundup(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         let lines: Vec<&str> = file.content.lines().collect();
         // Prose lines only: fenced blocks in Markdown are code.
-        let md = file.kind == FileKind::Markdown;
-        let places = fence_places(lines.iter().copied());
-        let prose: Vec<bool> = lines
-            .iter()
-            .zip(&places)
-            .map(|(l, &p)| (!md || p == FencePlace::Outside) && !l.trim_start().starts_with('>'))
-            .collect();
+        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
         let lower: Vec<String> = lines
             .iter()
             .map(|l| crate::ascii_lowered(l).into_owned())

@@ -14,7 +14,6 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
-use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 /// Lines on either side within which the host and the standing condition count.
@@ -106,13 +105,7 @@ pub(super) fn standing_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let lines: Vec<&str> = file.content.lines().collect();
-        let md = file.kind == FileKind::Markdown;
-        let places = fence_places(lines.iter().copied());
-        let prose: Vec<bool> = lines
-            .iter()
-            .zip(&places)
-            .map(|(l, &p)| (!md || p == FencePlace::Outside) && !l.trim_start().starts_with('>'))
-            .collect();
+        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
         for (i, raw) in lines.iter().enumerate() {
             if !prose[i] {
                 continue;
