@@ -36,6 +36,7 @@
 //!   asking for secrets in output, putting the skill above the user, following instructions fetched
 //!   at run time.
 
+mod against_user;
 mod covert;
 mod directives;
 mod encoded_steps;
@@ -48,6 +49,7 @@ mod permits;
 mod phishing;
 mod preflight;
 mod roundup;
+mod routine;
 mod sends;
 mod side_channel;
 mod standing;
@@ -80,6 +82,9 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     covert::shadowing(b, &mut out);
     roundup::credential_roundup(b, &mut out);
     standing::standing_orders(b, &mut out);
+    routine::routine_collection(b, &mut out);
+    routine::routine_harm(b, &mut out);
+    against_user::against_user(b, &mut out);
     side_channel::contents_into_tool_argument(b, &mut out);
     let mut all: Vec<Finding> = earlier.iter().chain(b.prior).chain(&out).cloned().collect();
     covert::approval(b, &all, &mut out);
