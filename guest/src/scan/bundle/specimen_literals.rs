@@ -120,14 +120,13 @@ fn specimen_literal(line: &str) -> bool {
                 .then(|| r[..end].to_string())
         })
     };
-    let named = key_in_quotes
+    key_in_quotes
         .as_deref()
         .is_some_and(|k| specimen_name().is_match(k.as_bytes()))
         || outside
             .split(['=', ':'])
             .next()
-            .is_some_and(|n| specimen_name().is_match(n.as_bytes()));
-    named
+            .is_some_and(|n| specimen_name().is_match(n.as_bytes()))
 }
 
 /// The 1-based numbers of the lines of code-language fences (not shells, not plain) that hold a
