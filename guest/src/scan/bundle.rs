@@ -9,8 +9,11 @@ use super::{Trust, policy, verdict};
 
 mod catalogue;
 mod doc_lines;
+mod key_for_host;
 mod own_tunnel;
+mod permission_patterns;
 mod plugin_manifest;
+mod specimen_literals;
 mod stand_in;
 mod taught_injection;
 #[cfg(test)]
@@ -378,6 +381,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
                 drop_own_storage(rules, text, &own, &mut scan);
                 demote_own_key_reads(text, &own_words, &mut scan);
             }
+            key_for_host::demote_key_for_host(text, &mut scan);
             out.append(&mut scan.findings);
             scanned.push((f.path.as_str(), text.as_str(), scan.facts));
         }
@@ -387,6 +391,8 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     stand_in::demote_stand_in_examples(bundle, &mut out);
     catalogue::demote_catalogue_patterns(bundle, &mut out);
     taught_injection::demote_taught_injection(bundle, &mut out);
+    specimen_literals::demote_specimen_literals(bundle, &mut out);
+    permission_patterns::demote_refused_patterns(bundle, &mut out);
     if super::teaching::teaches_security(bundle) {
         super::teaching::cap_documentation(bundle, &mut out);
     }

@@ -41,7 +41,7 @@ fn framing() -> &'static Regex {
 }
 
 /// Whether the bundle's SKILL.md says it is about prompt security.
-fn prompt_security(bundle: &Bundle) -> bool {
+pub(super) fn prompt_security(bundle: &Bundle) -> bool {
     crate::scan::teaching::declares(bundle, topic())
 }
 

@@ -15,6 +15,8 @@
 //! The rules that join a read and a send across files, and uploads of any file, are in `across`.
 
 mod across;
+mod own_endpoint;
+mod own_remote;
 mod unseen;
 
 use std::fmt::Write as _;
@@ -363,6 +365,7 @@ fn decide(
 }
 
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
+    let texts: Vec<&str> = b.files.iter().map(|f| f.content).collect();
     for (file, flow) in b.files.iter().zip(flows) {
         let facts = &file.facts.facts;
         // Flows, grouped by their sink.
@@ -377,6 +380,11 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             };
             let sink_text = sink.text().into_owned();
             let (dest, how) = destination(b, file, flow, s);
+            // The name the destination was resolved through, if any (`own_endpoint`).
+            let address_var = flow
+                .hosts
+                .get(&s)
+                .and_then(|(_, by)| by.as_ref().map(|(n, _)| n.clone()));
             // The sink's own statement names no host (a shared helper such as
             // `_urlopen_with_retry(req)`): the destination is only the file's likeliest URL.
             let guessed = dest.is_some() && how.as_deref() == Some(GUESSED_DESTINATION);
@@ -395,6 +403,16 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                     continue;
                 }
                 if let Some(v) = decide(b, &src, &sink, dest.as_ref(), &sink_text, &via) {
+                    let v = own_endpoint::soften(
+                        src.fact.kind,
+                        key_name(b, &src),
+                        &src.text(),
+                        address_var.as_deref(),
+                        &sink_text,
+                        &via,
+                        v,
+                    );
+                    let v = own_remote::soften(dest.is_none(), &sink_text, &texts, v);
                     if facts[f.source].line != sink.fact.line {
                         related.push(src.related("source"));
                     }

@@ -73,6 +73,7 @@ mod round28c;
 mod round28m;
 mod round28p;
 mod round29m;
+mod round29b;
 mod scopes;
 mod secrets;
 

