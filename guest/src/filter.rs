@@ -279,37 +279,85 @@ fn key_hash(key: &[u8]) -> u64 {
     h.finish()
 }
 
+/// The hash of each of the three dedup keys of one candidate (`KeyKind as usize` indexes them);
+/// `has` has bit `k` set when the key of kind `k` is not empty.
+#[derive(Clone, Copy, Default)]
+struct KeyHashes {
+    hash: [u64; 3],
+    has: u8,
+}
+
+const KINDS: [KeyKind; 3] = [KeyKind::Id, KeyKind::Name, KeyKind::Url];
+
+/// Every candidate's key hashes of the kinds in `kinds`, in one pass over the candidates: each
+/// candidate (and its strings) is read once for all its keys, not once per kind (100,000 candidates
+/// of ~350 bytes each are far more than the CPU's caches hold, so each pass over them was mostly
+/// waiting for memory). Each key is written into the reused `scratch` and only its hash kept.
+fn key_hashes<'c>(
+    kinds: &[KeyKind],
+    n: usize,
+    cand: impl Fn(usize) -> &'c Candidate,
+    scratch: &mut String,
+    hash: fn(&[u8]) -> u64,
+) -> Vec<KeyHashes> {
+    (0..n)
+        .map(|j| {
+            let c = cand(j);
+            let mut out = KeyHashes::default();
+            for &kind in kinds {
+                dedup_key_into(kind, c, scratch);
+                if !scratch.is_empty() {
+                    out.hash[kind as usize] = hash(scratch.as_bytes());
+                    out.has |= 1 << kind as usize;
+                }
+            }
+            out
+        })
+        .collect()
+}
+
 /// Join every two of the `n` candidates whose keys of `kind` are equal; empty keys join nothing.
-///
-/// Each key is written into one reused buffer and only its hash is kept, in a map from hash to the
-/// first candidate that had it; only candidates whose hash was seen before (almost always because
-/// their keys are equal) have their keys built again and compared. Keys share long prefixes
-/// (`clawhub:skill-…`), which a string sort would compare byte by byte every time (in WebAssembly
-/// `memcmp` is a plain loop), keeping 300,000 keys cost as many allocations, and sorting the
-/// 100,000 hashes of each kind cost more than the rest of the filter's dedup. Crafted keys with
-/// equal hashes only fall back to comparing strings (sorted within their hash), so this stays
-/// O(n log n) whatever the input. (`hash` is [`key_hash`]; the tests pass one under which every
-/// key collides.)
+/// (`hash` is [`key_hash`]; the tests pass one under which every key collides.)
+#[cfg(test)]
 fn link_equal<'c>(
     kind: KeyKind,
     n: usize,
-    cand: impl Fn(usize) -> &'c Candidate,
+    cand: impl Fn(usize) -> &'c Candidate + Copy,
     groups: &mut Groups,
     scratch: &mut String,
     hash: fn(&[u8]) -> u64,
 ) {
+    let hashes = key_hashes(&[kind], n, cand, scratch, hash);
+    link_hashed(kind, &hashes, cand, groups);
+}
+
+/// Join every two candidates whose keys of `kind` are equal, from their hashes ([`key_hashes`]).
+///
+/// The hashes go into a map from hash to the first candidate that had it; only candidates whose
+/// hash was seen before (almost always because their keys are equal) have their keys built again
+/// and compared. Keys share long prefixes (`clawhub:skill-…`), which a string sort would compare
+/// byte by byte every time (in WebAssembly `memcmp` is a plain loop), keeping 300,000 keys cost as
+/// many allocations, and sorting the 100,000 hashes of each kind cost more than the rest of the
+/// filter's dedup. Crafted keys with equal hashes only fall back to comparing strings (sorted
+/// within their hash), so this stays O(n log n) whatever the input.
+fn link_hashed<'c>(
+    kind: KeyKind,
+    hashes: &[KeyHashes],
+    cand: impl Fn(usize) -> &'c Candidate,
+    groups: &mut Groups,
+) {
+    let k = kind as usize;
     // Hash → the first candidate with it; `u32::MAX` once it has been put in `shared`. The hashes
     // are already hashes: the map's own hasher (Fx, unseeded) only mixes them once more.
     let mut first: rustc_hash::FxHashMap<u64, u32> =
-        rustc_hash::FxHashMap::with_capacity_and_hasher(n, Default::default());
+        rustc_hash::FxHashMap::with_capacity_and_hasher(hashes.len(), Default::default());
     // (hash, candidate) of every candidate whose hash another one has too.
     let mut shared: Vec<(u64, usize)> = Vec::new();
-    for j in 0..n {
-        dedup_key_into(kind, cand(j), scratch);
-        if scratch.is_empty() {
+    for (j, hs) in hashes.iter().enumerate() {
+        if hs.has & (1 << k) == 0 {
             continue;
         }
-        let h = hash(scratch.as_bytes());
+        let h = hs.hash[k];
         match first.entry(h) {
             std::collections::hash_map::Entry::Vacant(e) => {
                 e.insert(j as u32);
@@ -664,10 +712,11 @@ pub fn filter_for(
     let n = at.len();
     let mut groups = Groups((0..n).collect());
     // Candidates sharing an id, a name or a source URL key are one group.
-    let mut scratch = String::new();
-    for kind in [KeyKind::Id, KeyKind::Name, KeyKind::Url] {
-        link_equal(kind, n, cand, &mut groups, &mut scratch, key_hash);
+    let hashes = key_hashes(&KINDS, n, cand, &mut String::new(), key_hash);
+    for kind in KINDS {
+        link_hashed(kind, &hashes, cand, &mut groups);
     }
+    std::mem::drop(hashes);
     let members = Members::new(&mut groups);
     let mut winner_of = vec![usize::MAX; n];
     for list in members.groups() {
