@@ -2,6 +2,8 @@
 //! source URL. Each is computed once per candidate, so the common case (ASCII text) writes the key
 //! straight into one string instead of building it from lower-cased pieces.
 
+use smallvec::SmallVec;
+
 /// Fold a name for comparison: lower case, `-` and `_` as spaces, runs of white space as one space.
 pub fn name_key(name: &str) -> String {
     let mut out = String::new();
@@ -132,10 +134,24 @@ fn canonical_general(url: &str, subpath: Option<&str>) -> Option<String> {
 /// Lower-case `s` onto `out` (ASCII by a byte map; anything else as `str::to_lowercase`).
 fn push_lower(out: &mut String, s: &str) {
     if crate::is_ascii(s) {
-        out.extend(s.bytes().map(|b| b.to_ascii_lowercase() as char));
+        push_ascii_lower(out, s);
     } else {
         out.push_str(&s.to_lowercase());
     }
+}
+
+/// `s` (ASCII, or any text whose capitals are ASCII) appended to `out` with its ASCII capitals
+/// lower-cased: one copy, then the copied bytes folded in place (pushing it `char` by `char` costs a
+/// capacity check and a UTF-8 encoding per byte, 100,000 candidates × three keys in the filter).
+fn push_ascii_lower(out: &mut String, s: &str) {
+    let start = out.len();
+    out.push_str(s);
+    out[start..].make_ascii_lowercase();
+}
+
+#[cfg(test)]
+pub(super) fn push_ascii_lower_for_test(out: &mut String, s: &str) {
+    push_ascii_lower(out, s)
 }
 
 /// The dedup key of an id: the trimmed id lower-cased, a NUL, and the owner lower-cased (the same id
@@ -188,7 +204,8 @@ fn push_canonical_ascii(out: &mut String, url: &str, subpath: Option<&str>) -> b
             a == b
         }
     };
-    let mut segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    // On the stack for the usual few segments (one allocation per candidate otherwise).
+    let mut segments: SmallVec<[&str; 8]> = path.split('/').filter(|s| !s.is_empty()).collect();
     if code_host {
         if let Some(last) = segments.get_mut(1) {
             let n = last.len();
@@ -205,7 +222,7 @@ fn push_canonical_ascii(out: &mut String, url: &str, subpath: Option<&str>) -> b
         }
     }
     if let Some(sub) = subpath.map(str::trim).filter(|s| !s.is_empty()) {
-        let sub: Vec<&str> = sub.split('/').filter(|s| !s.is_empty()).collect();
+        let sub: SmallVec<[&str; 8]> = sub.split('/').filter(|s| !s.is_empty()).collect();
         // A sub-path already present at the end of the URL is not appended twice.
         let present = sub.len() <= segments.len()
             && segments[segments.len() - sub.len()..]
@@ -217,7 +234,7 @@ fn push_canonical_ascii(out: &mut String, url: &str, subpath: Option<&str>) -> b
         }
     }
     out.reserve(host.len() + segments.iter().map(|s| s.len() + 1).sum::<usize>());
-    out.extend(host.bytes().map(|b| b.to_ascii_lowercase() as char));
+    push_ascii_lower(out, host);
     for s in segments {
         out.push('/');
         push_segment(out, s, code_host);
@@ -227,7 +244,7 @@ fn push_canonical_ascii(out: &mut String, url: &str, subpath: Option<&str>) -> b
 
 fn push_segment(out: &mut String, s: &str, lower: bool) {
     if lower {
-        out.extend(s.bytes().map(|b| b.to_ascii_lowercase() as char));
+        push_ascii_lower(out, s);
     } else {
         out.push_str(s);
     }

@@ -694,3 +694,53 @@ proptest! {
         prop_assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), keys.len());
     }
 }
+
+proptest! {
+    /// The three kinds' key hashes taken in one pass over the candidates group them exactly as a
+    /// pass per kind does (ids, names and URLs that collide across kinds included, and under a hash
+    /// where every key collides).
+    #[test]
+    fn one_pass_key_hashes_group_as_a_pass_per_kind(
+        items in prop::collection::vec((0..3usize, 0..3usize, 0..4usize, prop::option::of(0..2usize)), 0..24),
+        collide in any::<bool>(),
+    ) {
+        let cands: Vec<Candidate> = items.iter().map(|&(id, name, url, owner)| Candidate {
+            skill_id: ["clawhub:a", "Clawhub:A ", ""][id].into(),
+            name: ["a", "A_", "b"][name].into(),
+            source_code_url: [None, Some("https://github.com/O/a"), Some("https://GitHub.com/o/A.git"), Some("ftp://x")][url].map(Into::into),
+            owner: owner.map(|o| ["o", "O"][o].into()),
+            ..Default::default()
+        }).collect();
+        let hash: fn(&[u8]) -> u64 = if collide { |_| 7 } else { key_hash };
+        let n = cands.len();
+        let mut per_kind = Groups((0..n).collect());
+        for kind in KINDS {
+            link_equal(kind, n, |j| &cands[j], &mut per_kind, &mut String::new(), hash);
+        }
+        let mut fused = Groups((0..n).collect());
+        let hashes = key_hashes(&KINDS, n, |j| &cands[j], &mut String::new(), hash);
+        for kind in KINDS {
+            link_hashed(kind, &hashes, |j| &cands[j], &mut fused);
+        }
+        let mut joined = false;
+        for j in 0..n {
+            prop_assert_eq!(fused.find(j), per_kind.find(j));
+            joined |= fused.find(j) != j;
+        }
+        // Not a test that cannot fail: a repeated candidate (its name key is never empty) is joined.
+        if items.len() >= 2 && items[0] == items[1] {
+            prop_assert!(joined);
+        }
+    }
+}
+
+#[test]
+fn ascii_lower_appends_and_folds_only_what_it_appends() {
+    let mut out = String::from("Kept|");
+    keys::push_ascii_lower_for_test(&mut out, "GitHub.com/O-R_x");
+    assert_eq!(out, "Kept|github.com/o-r_x");
+    // Non-ASCII text is left to the Unicode path: only ASCII capitals fold here.
+    let mut out = String::new();
+    keys::push_ascii_lower_for_test(&mut out, "ÄB");
+    assert_eq!(out, "Äb");
+}
