@@ -684,7 +684,8 @@ const BEFORE_HELDOUT_20: Floors = Floors {
 /// `rank25` (lexical evidence weighs more when no candidate matches the request's concepts well,
 /// `relevance::lexical_share`): whole 1171 -> 1173/1553, 0.789 -> 0.790, traps 71 -> 69 (t517 and
 /// t2122 picked right, none lost); `heldout-17`'s NDCG@3 0.661 -> 0.657 (no pick changed there), so
-/// its floor is 0.657; `all` and `held-out` raised to what was measured.
+/// its floor is 0.657, and `para-20`'s 0.894 -> 0.8927 (no pick changed), so its floor is 0.892;
+/// `all` and `held-out` raised to what was measured.
 const WHOLE: Floors = Floors {
     without: &["senses-21"],
     slices: &[
@@ -699,7 +700,7 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-18", 59.9, 0.666),
         ("batch:heldout-19", 65.9, 0.719),
         ("batch:heldout-20", 73.9, 0.798),
-        ("batch:para-20", 84.1, 0.893),
+        ("batch:para-20", 84.1, 0.892),
         ("lang:en", 71.5, 0.766),
         ("lang:zh", 77.7, 0.801),
         ("lang:mixed", 79.1, 0.828),
