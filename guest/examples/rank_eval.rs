@@ -326,6 +326,186 @@ fn dump(bench: &eval::Bench, batches: &str) {
     }
 }
 
+/// `RANK_EVAL_WINS=1` (`rank25`): the tasks the baseline picks right and ours does not, each with
+/// the class of why: `silence` (ours is silent), `near-tie` (the right listing is in our pick's
+/// relevance band, so the score decided), `no-concept` (the right listing's match strength is under
+/// a fifth of our pick's: the concept map does not reach its words), `concept-outweighs` (it matches,
+/// but a concept match elsewhere is ordered a band or more above it).
+fn wins(bench: &eval::Bench, run: &eval::Run) {
+    use guest::rank::{Env, Request, rank};
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let clock = guest::clock::Clock::new(eval::NOW, None, Some("Asia/Shanghai")).unwrap();
+    let state = guest::state::State::default();
+    let history = guest::state::History::default();
+    let mut counts: std::collections::BTreeMap<(String, &str), usize> = Default::default();
+    for (i, right) in &run.baseline_wins {
+        let t = &bench.tasks[*i];
+        let (o, _) = eval::ours(&bench.listings, &t.lang, &t.text);
+        let r = rank(
+            cands.clone(),
+            guest::filter::Mode::Manual,
+            &Request {
+                task: Some(t.text.clone()),
+                signals: Vec::new(),
+                agent: Default::default(),
+            },
+            &Env {
+                state: &state,
+                history: &history,
+                installed: &[],
+                clock: &clock,
+                lang: guest::Lang::En,
+            },
+        );
+        let pos = r.ranked.iter().position(|x| &x.candidate.skill_id == right);
+        let top = r.ranked.first();
+        let rx = pos.map(|p| &r.ranked[p]);
+        let class = match (&o.pick, rx, top) {
+            (None, _, _) => "silence",
+            (_, Some(rx), Some(top)) if rx.band == top.band => "near-tie",
+            (_, Some(rx), Some(top)) if rx.coverage < 0.2 * top.coverage => "no-concept",
+            (_, Some(_), _) => "concept-outweighs",
+            _ => "no-concept",
+        };
+        let split = if bench.is_dev(*i) { "dev" } else { "held-out" };
+        *counts.entry((split.to_owned(), class)).or_default() += 1;
+        println!(
+            "{} {split} {} [{} {}] {class}: ours {:?}, right {right} at {:?} (strength {:.3} vs top {:.3})",
+            t.id,
+            t.batch.as_deref().unwrap_or("-"),
+            t.lang,
+            t.class,
+            o.pick,
+            pos,
+            rx.map_or(0.0, |x| x.coverage),
+            top.map_or(0.0, |x| x.coverage),
+        );
+    }
+    for ((split, class), n) in counts {
+        println!("  {split} {class}: {n}");
+    }
+}
+
+/// `RANK_EVAL_THRESHOLDS=1` (`rank25`): the pick's cut-off (`recommend::MIN_TASK_MATCH`) moved by a
+/// few steps for one script at a time, with the core share and the single-match floor as
+/// `recommend` applies them: per script, the tasks picked right, silent although a right skill
+/// exists, and the no-match requests that stay silent. The row at +0.00 is the shipped cut-off.
+fn thresholds(bench: &eval::Bench) {
+    use guest::rank::relevance::{Script, script_of};
+    use guest::rank::{Env, Request, rank};
+    use guest::recommend::{CORE_MATCH_SHARE, SINGLE_MATCH_FLOOR, min_task_match};
+    let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
+        .unwrap()
+        .into_iter()
+        .filter_map(Result::ok)
+        .collect();
+    let usable = eval::usable(&bench.listings, &bench.ids);
+    let clock = guest::clock::Clock::new(eval::NOW, None, Some("Asia/Shanghai")).unwrap();
+    let state = guest::state::State::default();
+    let history = guest::state::History::default();
+    // Per request: its script, its cut-off and the ranked (id, strength, core, single).
+    let run = |text: &str| {
+        let r = rank(
+            cands.clone(),
+            guest::filter::Mode::Manual,
+            &Request {
+                task: Some(text.to_owned()),
+                signals: Vec::new(),
+                agent: Default::default(),
+            },
+            &Env {
+                state: &state,
+                history: &history,
+                installed: &[],
+                clock: &clock,
+                lang: guest::Lang::En,
+            },
+        );
+        r.ranked
+            .iter()
+            .filter(|x| usable.contains(&x.candidate.skill_id))
+            .map(|x| {
+                (
+                    x.candidate.skill_id.clone(),
+                    if x.exact_name_match { 1.0 } else { x.coverage },
+                    x.core_match || x.exact_name_match,
+                    x.single_match,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let pick = |ranked: &[(String, f64, bool, bool)], floor: f64| {
+        ranked
+            .iter()
+            .find(|(_, s, core, single)| {
+                let f = if *core {
+                    floor * CORE_MATCH_SHARE
+                } else if *single {
+                    floor.max(SINGLE_MATCH_FLOOR)
+                } else {
+                    floor
+                };
+                *s >= f
+            })
+            .map(|x| x.0.clone())
+    };
+    let tasks: Vec<_> = bench
+        .tasks
+        .iter()
+        .map(|t| (script_of(&t.text), min_task_match(&t.text), run(&t.text), t))
+        .collect();
+    let none: Vec<_> = bench
+        .no_match
+        .iter()
+        .map(|(_, text)| (script_of(text), min_task_match(text), run(text)))
+        .collect();
+    println!("| script | cut-off | tasks | P@1 | silent with a right skill | no-match silent |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for script in [Script::Latin, Script::Han, Script::Mixed] {
+        for delta in [-0.04, -0.03, -0.02, -0.01, 0.0, 0.01, 0.02] {
+            let (mut n, mut p1, mut silent) = (0, 0, 0);
+            let mut floor_at = 0.0;
+            for (s, floor, ranked, t) in &tasks {
+                if *s != script {
+                    continue;
+                }
+                floor_at = floor + delta;
+                n += 1;
+                match pick(ranked, floor + delta) {
+                    Some(p) if t.grades.get(&p) == Some(&3) => p1 += 1,
+                    Some(_) => {}
+                    None => {
+                        if t.grades
+                            .iter()
+                            .any(|(id, &g)| g == 3 && usable.contains(id))
+                        {
+                            silent += 1;
+                        }
+                    }
+                }
+            }
+            let (mut m, mut quiet) = (0, 0);
+            for (s, floor, ranked) in &none {
+                if *s != script {
+                    continue;
+                }
+                m += 1;
+                if pick(ranked, floor + delta).is_none() {
+                    quiet += 1;
+                }
+            }
+            println!(
+                "| {script:?} | {floor_at:.2}{} | {n} | {p1} | {silent} | {quiet}/{m} |",
+                if delta == 0.0 { " (now)" } else { "" }
+            );
+        }
+    }
+}
+
 fn main() {
     let mut bench = eval::Bench::load();
     // `RANK_EVAL_WITHOUT=heldout-3`: the benchmark as it was before that batch.
@@ -334,6 +514,9 @@ fn main() {
         for batch in batches.split(',') {
             bench = bench.without_batch(batch.trim());
         }
+    }
+    if std::env::var_os("RANK_EVAL_THRESHOLDS").is_some() {
+        return thresholds(&bench);
     }
     if std::env::var_os("RANK_EVAL_CUTOFF").is_some() {
         return cutoff(&bench);
@@ -351,7 +534,11 @@ fn main() {
         return;
     }
     let run = eval::evaluate(&bench);
+    println!("baseline: {}", eval::baseline_kind());
     println!("{}", eval::table(&run));
+    if std::env::var_os("RANK_EVAL_WINS").is_some() {
+        return wins(&bench, &run);
+    }
     let show_held_out = std::env::var_os("RANK_EVAL_HELDOUT").is_some();
     let hidden = run.misses.iter().filter(|(_, dev, _)| !dev).count();
     println!(

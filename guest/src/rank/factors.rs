@@ -252,7 +252,13 @@ pub(super) fn factors(
     match mode {
         Mode::Manual => {
             let task_detail = match (task, cx.query) {
-                (Some(_), Some(q)) => task_detail(q, m, exact, relevance, lang),
+                (Some(_), Some(q)) => {
+                    let mut d = task_detail(q, m, exact, relevance, lang);
+                    if !exact && relevance > 0.0 && !m.matched.is_empty() {
+                        d.push_str(&lexical_note(cx.lexical_share, lang));
+                    }
+                    d
+                }
                 _ => String::new(),
             };
             MANUAL_WEIGHTS
@@ -361,6 +367,21 @@ pub(super) fn factors(
                 })
                 .collect()
         }
+    }
+}
+
+/// What the `task` factor's detail adds when shared words decide more of the order than usual
+/// ([`relevance::lexical_share`]): no listing matches the request's concepts well. Empty otherwise.
+pub(super) fn lexical_note(share: f64, lang: Lang) -> String {
+    if share <= relevance::LEXICAL_SHARE + 0.005 {
+        return String::new();
+    }
+    let pct = round(100.0 * share, 0);
+    match lang {
+        Lang::Zh => format!("；没有技能在概念上匹配得好，排序时共有的词占 {pct}%"),
+        Lang::En => format!(
+            "; no listing matches what you asked well, so the words it shares with your task decide {pct}% of the order"
+        ),
     }
 }
 

@@ -538,6 +538,8 @@ struct Ctx<'a> {
     signals: &'a [(String, Vec<u32>)],
     /// The analyzed task.
     query: Option<&'a Query>,
+    /// The task's lexical share of relevance ([`relevance::lexical_share`]).
+    lexical_share: f64,
 }
 
 /// What a ranking reads besides the candidates.

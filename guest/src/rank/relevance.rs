@@ -26,7 +26,9 @@
 //!
 //! The match strength (coverage × object rule × breadth) is absolute: the pick's cut-off reads it.
 //! Relevance, the `task` factor's value, adds BM25F relative to the best candidate as a small
-//! lexical tie-breaker: `strength × (1 − LEXICAL_SHARE + LEXICAL_SHARE × BM25F / best)`.
+//! lexical tie-breaker: `strength × (1 − share + share × BM25F / best)`, where the share is
+//! [`LEXICAL_SHARE`] when some candidate matches the request's concepts well and rises to
+//! [`WEAK_LEXICAL_SHARE`] when none does ([`lexical_share`]).
 
 use super::lexicon::{Kind, lexicon};
 use super::text::{Analysis, Doc, FIELDS, Field, Index, TokKind, Vocab};
@@ -128,12 +130,34 @@ pub fn lexical_score(m: &Match, bm25: f64, best_bm25: f64) -> f64 {
 }
 
 pub fn relevance(strength: f64, bm25: f64, best_bm25: f64) -> f64 {
+    relevance_with(strength, bm25, best_bm25, LEXICAL_SHARE)
+}
+
+/// The lexical share of a request's order when no candidate matches its concepts well (`rank25`):
+/// with the best match strength at 0 the shared words carry this much of relevance, falling
+/// linearly to [`LEXICAL_SHARE`] at a best strength of [`WEAK_CONCEPT`]. A request whose words the
+/// concept map does not reach (a phrasing it was not grown on) still names them; among the weak
+/// concept matches, the listing that shares the request's words is the likelier one. Order only:
+/// the strength the cut-off reads is unchanged, so it makes no pick silent and no request picked.
+pub const WEAK_LEXICAL_SHARE: f64 = 0.5;
+/// The best match strength from which the concept evidence is trusted and lexical evidence only
+/// breaks ties ([`LEXICAL_SHARE`]).
+pub const WEAK_CONCEPT: f64 = 0.4;
+
+/// The lexical share of relevance for a request whose best candidate has match strength `best`.
+pub fn lexical_share(best: f64) -> f64 {
+    let weak = (1.0 - best / WEAK_CONCEPT).clamp(0.0, 1.0);
+    LEXICAL_SHARE + (WEAK_LEXICAL_SHARE - LEXICAL_SHARE) * weak
+}
+
+/// Relevance with a given lexical share ([`lexical_share`]).
+pub fn relevance_with(strength: f64, bm25: f64, best_bm25: f64, share: f64) -> f64 {
     let lexical = if best_bm25 > 0.0 {
         bm25 / best_bm25
     } else {
         0.0
     };
-    strength * (1.0 - LEXICAL_SHARE + LEXICAL_SHARE * lexical)
+    strength * (1.0 - share + share * lexical)
 }
 
 /// BM25F of every document for the request.
@@ -212,3 +236,6 @@ mod tests;
 
 #[cfg(test)]
 mod lone_tests;
+
+#[cfg(test)]
+mod lexical_tests;

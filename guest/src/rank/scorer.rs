@@ -32,6 +32,8 @@ pub(super) struct Scorer<'e> {
     matches: Vec<Match>,
     bm25: Vec<f64>,
     best: f64,
+    /// The request's lexical share of relevance ([`relevance::lexical_share`]).
+    share: f64,
     task_key: Option<String>,
 }
 
@@ -205,7 +207,12 @@ impl<'e> Scorer<'e> {
             None => (Vec::new(), Vec::new()),
         };
         let best = bm25.iter().copied().fold(0.0, f64::max);
+        // How much of the order shared words decide: more when no candidate matches the
+        // request's concepts well (one pass over the matches: linear in the candidates).
+        let share =
+            relevance::lexical_share(matches.iter().map(|m| m.strength).fold(0.0, f64::max));
         Scorer {
+            share,
             mode,
             theme,
             task: task.map(str::to_owned),
@@ -239,7 +246,7 @@ impl<'e> Scorer<'e> {
         let relevance = if exact {
             1.0
         } else {
-            relevance::relevance(
+            relevance::relevance_with(
                 m.strength * m.order_weight,
                 relevance::lexical_score(
                     m,
@@ -247,6 +254,7 @@ impl<'e> Scorer<'e> {
                     self.best,
                 ),
                 self.best,
+                self.share,
             )
         };
         Preview {
@@ -293,6 +301,7 @@ impl<'e> Scorer<'e> {
             vocab: &vocab,
             signals: &self.signals,
             query: self.query.as_ref(),
+            lexical_share: self.share,
         };
         let Preview {
             exact,

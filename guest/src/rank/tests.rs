@@ -499,3 +499,47 @@ fn the_export_writes_what_the_ranking_prints() {
         );
     }
 }
+
+/// `rank25`: the `task` factor's detail says when shared words decide more of the order
+/// (`relevance::lexical_share`): exactly when no candidate matches the request's concepts well (the
+/// best match strength under `relevance::WEAK_CONCEPT`), on every matched entry, and never otherwise.
+#[test]
+fn the_detail_says_when_shared_words_decide_more_of_the_order() {
+    let (mut weak, mut strong) = (0, 0);
+    for task in [
+        "extract tables from a PDF into a spreadsheet",
+        "把 PDF 表格转成 Excel",
+        "merge two pdf files",
+        "what should I cook tonight with eggs and tomatoes",
+        "help me name my new puppy",
+        "写一首关于秋天的诗",
+        "plan a weekend trip",
+    ] {
+        for lang in [Lang::En, Lang::Zh] {
+            let r = rank_with(sample(), Mode::Manual, Some(task), lang);
+            let best = r.ranked.iter().map(|x| x.coverage).fold(0.0, f64::max);
+            let is_weak = relevance::lexical_share(best) > relevance::LEXICAL_SHARE + 0.005;
+            let note = match lang {
+                Lang::En => "decide",
+                Lang::Zh => "共有的词占",
+            };
+            for x in &r.ranked {
+                let d = &x.factor(FactorKey::Task).unwrap().detail;
+                if x.exact_name_match || x.relevance <= 0.0 {
+                    assert!(!d.contains(note), "{task}: {d}");
+                    continue;
+                }
+                if d.contains("unrelated") || d.contains("不相关") {
+                    continue;
+                }
+                assert_eq!(d.contains(note), is_weak, "{task} (best {best:.3}): {d}");
+                if is_weak {
+                    weak += 1;
+                } else {
+                    strong += 1;
+                }
+            }
+        }
+    }
+    assert!(weak > 0 && strong > 0, "weak {weak}, strong {strong}");
+}

@@ -276,18 +276,76 @@ pub fn baseline_tokens(text: &str) -> Vec<String> {
     out
 }
 
+/// Which baseline runs beside ours: `RANK_EVAL_BASELINE=bm25f` (`rank25`) is BM25F over three fields
+/// (name ×3, the description's first sentence ×2, the rest of the description with the categories
+/// ×1) with English words stemmed (Snowball) and a few English stop words dropped, CJK runs as
+/// character bigrams; without it, the plain one-field BM25 of unstemmed words and bigrams.
+pub fn baseline_kind() -> &'static str {
+    match std::env::var("RANK_EVAL_BASELINE").as_deref() {
+        Ok("bm25f") => "bm25f",
+        _ => "bm25",
+    }
+}
+
+const STOP: &[&str] = &[
+    "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "my", "me", "i", "it",
+    "is", "this", "that", "from", "into", "by", "be", "can", "you", "your", "our", "we", "at",
+    "as", "so", "all", "are", "do", "help", "please", "some", "any", "what", "how", "which",
+    "want", "need",
+];
+
+/// The stemmed tokens of the `bm25f` baseline.
+pub fn stemmed_tokens(text: &str) -> Vec<String> {
+    let stem = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+    baseline_tokens(text)
+        .into_iter()
+        .filter(|t| !STOP.contains(&t.as_str()))
+        .map(|t| {
+            if t.chars().next().is_some_and(cjk) {
+                t
+            } else {
+                stem.stem(&t).into_owned()
+            }
+        })
+        .collect()
+}
+
+/// The first sentence of a description and the rest.
+fn first_sentence(d: &str) -> (&str, &str) {
+    let end = d
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '。' | '！' | '？' | '\n')
+                || (matches!(c, '.' | '!' | '?')
+                    && d[i + c.len_utf8()..]
+                        .chars()
+                        .next()
+                        .is_none_or(char::is_whitespace))
+        })
+        .map_or(d.len(), |(i, c)| i + c.len_utf8());
+    (&d[..end], &d[end..])
+}
+
+/// Field weights of the `bm25f` baseline: name, first sentence, rest.
+const BM25F_WEIGHTS: [f64; 3] = [3.0, 2.0, 1.0];
+
 pub struct Baseline {
     ids: Vec<String>,
     docs: Vec<BTreeMap<String, f64>>,
     lens: Vec<f64>,
     df: BTreeMap<String, f64>,
     avg: f64,
+    /// `bm25f`: per document, the term frequencies of each field, and the fields' lengths.
+    fields: Vec<[BTreeMap<String, f64>; 3]>,
+    field_lens: Vec<[f64; 3]>,
+    field_avg: [f64; 3],
 }
 
 impl Baseline {
     pub fn new(listings: &str, usable: &BTreeSet<String>) -> Baseline {
         let v: Value = serde_json::from_str(listings).expect("listings are JSON");
         let (mut ids, mut docs, mut lens, mut df) = (vec![], vec![], vec![], BTreeMap::new());
+        let (mut fields, mut field_lens) = (vec![], vec![]);
         for c in v["candidates"].as_array().into_iter().flatten() {
             let id = c["skill_id"].as_str().unwrap_or("").to_owned();
             if !usable.contains(&id) {
@@ -305,7 +363,29 @@ impl Baseline {
                 cats.join(" "),
                 c["description"].as_str().unwrap_or("")
             );
-            let toks = baseline_tokens(&text);
+            let desc = c["description"].as_str().unwrap_or("");
+            let (first, rest) = first_sentence(desc);
+            let parts = [
+                c["name"].as_str().unwrap_or("").to_owned(),
+                first.to_owned(),
+                format!("{} {rest}", cats.join(" ")),
+            ];
+            let mut ftf: [BTreeMap<String, f64>; 3] = Default::default();
+            let mut flen = [0.0; 3];
+            for (f, part) in parts.iter().enumerate() {
+                let toks = stemmed_tokens(part);
+                flen[f] = toks.len() as f64;
+                for t in toks {
+                    *ftf[f].entry(t).or_insert(0.0) += 1.0;
+                }
+            }
+            let toks = if baseline_kind() == "bm25f" {
+                parts.iter().flat_map(|p| stemmed_tokens(p)).collect()
+            } else {
+                baseline_tokens(&text)
+            };
+            fields.push(ftf);
+            field_lens.push(flen);
             let mut tf = BTreeMap::new();
             for t in &toks {
                 *tf.entry(t.clone()).or_insert(0.0) += 1.0;
@@ -318,17 +398,50 @@ impl Baseline {
             docs.push(tf);
         }
         let avg = lens.iter().sum::<f64>() / lens.len().max(1) as f64;
+        let n = field_lens.len().max(1) as f64;
+        let field_avg = [0, 1, 2]
+            .map(|f| (field_lens.iter().map(|l: &[f64; 3]| l[f]).sum::<f64>() / n).max(1.0));
         Baseline {
             ids,
             docs,
             lens,
             df,
             avg,
+            fields,
+            field_lens,
+            field_avg,
         }
+    }
+
+    /// The `bm25f` score of document `i` for the distinct query tokens.
+    fn bm25f(&self, i: usize, q: &BTreeSet<String>) -> f64 {
+        let n = self.ids.len() as f64;
+        q.iter()
+            .filter_map(|t| self.df.get(t).map(|df| (t, df)))
+            .map(|(t, df)| {
+                let tf: f64 = (0..3)
+                    .filter_map(|f| self.fields[i][f].get(t).map(|c| (f, c)))
+                    .map(|(f, c)| {
+                        let norm = 0.25 + 0.75 * self.field_lens[i][f] / self.field_avg[f];
+                        BM25F_WEIGHTS[f] * c / norm
+                    })
+                    .sum();
+                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                idf * tf * 2.2 / (tf + 1.2)
+            })
+            .sum()
     }
 
     pub fn run(&self, task: &str) -> Outcome {
         let n = self.ids.len() as f64;
+        if baseline_kind() == "bm25f" {
+            let q: BTreeSet<String> = stemmed_tokens(task).into_iter().collect();
+            let mut scored: Vec<(f64, &String)> = (0..self.ids.len())
+                .map(|i| (self.bm25f(i, &q), &self.ids[i]))
+                .collect();
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+            return Baseline::outcome(&scored);
+        }
         let q: BTreeSet<String> = baseline_tokens(task).into_iter().collect();
         let mut scored: Vec<(f64, &String)> = self
             .docs
@@ -349,6 +462,10 @@ impl Baseline {
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        Baseline::outcome(&scored)
+    }
+
+    fn outcome(scored: &[(f64, &String)]) -> Outcome {
         let pick = scored
             .first()
             .filter(|(s, _)| *s > 0.0)
@@ -449,6 +566,8 @@ pub struct Run {
     pub misses: Vec<(String, bool, String)>,
     /// No-match requests that got a pick: (request, pick).
     pub false_picks: Vec<(String, String)>,
+    /// Tasks the baseline picks right and ours does not: (task index, the baseline's pick).
+    pub baseline_wins: Vec<(usize, String)>,
 }
 
 fn slices(bench: &Bench, i: usize) -> Vec<String> {
@@ -477,6 +596,7 @@ pub fn evaluate(bench: &Bench) -> Run {
         baseline: Report::new(),
         misses: Vec::new(),
         false_picks: Vec::new(),
+        baseline_wins: Vec::new(),
     };
     for (i, t) in bench.tasks.iter().enumerate() {
         let (o, _) = ours(&bench.listings, &t.lang, &t.text);
@@ -491,6 +611,11 @@ pub fn evaluate(bench: &Bench) -> Run {
             .and_then(|p| t.grades.get(p))
             .copied()
             .unwrap_or(0);
+        let bg = b.pick.as_ref().and_then(|p| t.grades.get(p)).copied();
+        if g < 3 && bg == Some(3) {
+            run.baseline_wins
+                .push((i, b.pick.clone().unwrap_or_default()));
+        }
         if g < 3 {
             let trap = o.pick.as_ref().is_some_and(|p| t.traps.contains(p));
             let what = match (&o.pick, &o.silent) {
