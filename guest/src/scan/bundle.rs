@@ -10,6 +10,7 @@ use super::{Trust, policy, verdict};
 mod catalogue;
 mod doc_lines;
 mod key_for_host;
+mod own_setup;
 mod own_tunnel;
 mod permission_patterns;
 mod plugin_manifest;
@@ -388,6 +389,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     }
     judge_into(rules, &scanned, &mut out);
     own_tunnel::demote_own_tunnel(&mut out);
+    own_setup::demote_own_setups(bundle, &mut out);
     stand_in::demote_stand_in_examples(bundle, &mut out);
     catalogue::demote_catalogue_patterns(bundle, &mut out);
     taught_injection::demote_taught_injection(bundle, &mut out);
@@ -595,7 +597,10 @@ pub fn text_file_findings(path: &str, text: &str) -> Vec<Finding> {
     // The judge combines facts (and weighs earlier findings): a text that stated none and was
     // given none has nothing for it to judge (`judge_adds_nothing_without_facts_or_findings`
     // checks this on every fixture file and line). Most registry descriptions are such texts.
-    if !scan.facts.facts.is_empty() || !out.is_empty() {
+    // The prose rules that read raw text (tool descriptions, install commands) see a text that
+    // holds their words.
+    if !scan.facts.facts.is_empty() || !out.is_empty() || super::judge::prose::reads_raw_text(text)
+    {
         judge_into(rules, &[(path, text, scan.facts)], &mut out);
     }
     sort_findings(&mut out);
@@ -616,7 +621,10 @@ mod judge_skip_tests {
         let (mut empty, mut judged) = (0usize, 0usize);
         let mut check = |path: &str, text: &str| {
             let scan = scan_file(rules, path, text);
-            if !scan.facts.facts.is_empty() || !scan.findings.is_empty() {
+            if !scan.facts.facts.is_empty()
+                || !scan.findings.is_empty()
+                || crate::scan::judge::prose::reads_raw_text(text)
+            {
                 judged += 1;
                 return;
             }

@@ -100,7 +100,15 @@ pub(super) fn concealment(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Fin
     // The action is found once; a concealment on the action's own line is the action's wording,
     // so another concealment sentence (the next one, "The author should not be told") is taken.
     let found = risky_action(b, earlier);
-    let mut conceals = b.all(FactKind::Conceal);
+    // In a skill that reviews or teaches tool poisoning, a concealment inside a document's code
+    // block is the specimen it teaches (round 29p).
+    let teaches = std::cell::OnceCell::new();
+    let specimen = |a: &At<'_>| {
+        a.file.kind == crate::scan::content::FileKind::Markdown
+            && !a.fact.prose
+            && *teaches.get_or_init(|| super::tool_poison::teaches_poisoning(b))
+    };
+    let mut conceals = b.all(FactKind::Conceal).filter(|a| !specimen(a));
     let Some(first) = conceals.next() else {
         return;
     };

@@ -142,6 +142,19 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
             // A password handed over without an archive word on its line: only next to a strong
             // signal (the archive's link is usually the line above).
             let value_only = b.tag(at.fact) == "value-only";
+            // A paste step whose text the skill shows and which fetches, runs or decodes nothing:
+            // the step is as harmless as what is pasted (round 29p).
+            if *kind == FactKind::PasteRun
+                && super::shown_paste::shown_and_harmless(file.content, at.fact.line as usize)
+            {
+                out.push(Signal {
+                    at,
+                    weight: Weight::Weak,
+                    kind: "paste-shown",
+                    what: "a paste step whose text is shown in the skill and harmless".into(),
+                });
+                continue;
+            }
             out.push(Signal {
                 at,
                 weight: if value_only { Weight::Medium } else { *weight },
@@ -151,6 +164,27 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
         }
     }
     for at in b.in_file(file, FactKind::AvBypass) {
+        // SKILL.md's `name:` names the skill (`defender-dev-exclusion`); it tells nobody to do
+        // anything.
+        // Nor does a Markdown heading (`# Defender build exclusion`): it names a section.
+        let t = at.text();
+        if file.path.eq_ignore_ascii_case("SKILL.md") && t.trim_start().starts_with("name:")
+            || file.kind == crate::scan::content::FileKind::Markdown
+                && t.trim_start().starts_with('#')
+        {
+            continue;
+        }
+        // An exclusion for the project's own build folder is a speed-up, not protection turned
+        // off for a payload (round 29p): a medium signal of its own kind.
+        if b.tag(at.fact) == "av" && super::shown_paste::project_exclusion(&at.text()) {
+            out.push(Signal {
+                at,
+                weight: Weight::Medium,
+                kind: "av-project",
+                what: "an antivirus exclusion for the project's own folder".into(),
+            });
+            continue;
+        }
         let strong = b.tag(at.fact) == "av";
         out.push(Signal {
             at,
@@ -360,7 +394,8 @@ pub(super) fn lure(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let has = |k: &str| kinds.iter().any(|(n, _)| *n == k);
             // An executable from an unknown host, and the protection that would stop it turned
             // off for it: the macOS/Windows dropper shape even without a strong word.
-            let dropper = has("payload-link") && (has("gatekeeper") || has("antivirus"));
+            let dropper =
+                has("payload-link") && (has("gatekeeper") || has("antivirus") || has("av-project"));
             // A program from an unknown host made executable and started, or one from some
             // account's release given broad access (Full Disk Access, administrator): the
             // download-then-run chain told in words.

@@ -32,11 +32,19 @@
 //!   skill picks; `prompt_injection.standing-remote-orders` (`standing`): commands or directives a
 //!   server returns, carried out as a standing rule; `prompt_injection.contents-into-tool-argument`
 //!   (`side_channel`): a file's contents handed to a tool argument as a precondition of the tool.
+//! - Round 29p: an unrelated account's releases page with an order to run what it gives
+//!   (`release_page`), a security notice ordering an install from a non-vendor host (`advisory`),
+//!   attached `.lnk`/`.scr`/`.hta`/`.iso` files to open (`attached`), all `supply_chain.install-lure`;
+//!   `supply_chain.typosquat-install` (`squat`, names in `guest/rules/popular-packages.json`);
+//!   `prompt_injection.tool-poisoning` and `…tool-shadowing` of another server's tool
+//!   (`tool_poison`); a paste step whose shown text is harmless is a weak signal (`shown_paste`).
 //! - `prompt_injection.secret-to-output` and `prompt_injection.override-user`, `…remote-instructions`:
 //!   asking for secrets in output, putting the skill above the user, following instructions fetched
 //!   at run time.
 
 mod against_user;
+mod advisory;
+mod attached;
 mod covert;
 mod directives;
 mod encoded_steps;
@@ -48,12 +56,16 @@ mod lure;
 mod permits;
 mod phishing;
 mod preflight;
+mod release_page;
 mod roundup;
 mod routine;
 mod sends;
+mod shown_paste;
 mod side_channel;
+mod squat;
 mod standing;
 mod tamper;
+mod tool_poison;
 
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::Finding;
@@ -63,6 +75,11 @@ use crate::scan::hosts::HostClass;
 pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     let mut out = Vec::new();
     lure::lure(b, &mut out);
+    release_page::unrelated_release_page(b, &mut out);
+    advisory::fake_advisory(b, &mut out);
+    squat::typosquat_install(b, &mut out);
+    attached::attached_runnable(b, &mut out);
+    tool_poison::tool_poisoning(b, &mut out);
     sends::prose_exfil(b, &mut out);
     directives::hidden_instructions(b, &mut out);
     hidden_payloads::comment_command(b, &mut out);
@@ -182,4 +199,34 @@ fn gate(
             .build(words)
             .expect("fixed words build")
     })
+}
+
+/// Whether a text holds words that the prose rules reading raw text look for (tool-description
+/// preconditions and poisoning, install commands, advisories, attachments, code-host links): the
+/// judge must see such a text even when it states no fact (`text_file_findings`). One pass.
+pub fn reads_raw_text(text: &str) -> bool {
+    static ALL: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let words: Vec<&str> = side_channel::PRECONDITION
+            .iter()
+            .chain(tool_poison::SECRETS)
+            .chain(tool_poison::OTHER_TOOL)
+            .chain(advisory::ADVISORY)
+            .chain(attached::ATTACHED)
+            .chain(release_page::CODE_HOSTS)
+            .copied()
+            .chain(squat::COMMANDS.iter().map(|(c, _)| c.trim_end()))
+            .collect();
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .expect("fixed words build")
+    })
+    .is_match(text)
+}
+
+/// [`squat::one_edit`], for the round tests.
+#[cfg(test)]
+pub(crate) fn one_edit_for_tests(a: &str, b: &str) -> bool {
+    squat::one_edit(a, b)
 }

@@ -51,7 +51,7 @@ const HANDS: &[(&str, &[&str])] = &[
 ];
 
 /// A precondition: the tool will not work, or must not be called, without the step.
-const PRECONDITION: &[&str] = &[
+pub(super) const PRECONDITION: &[&str] = &[
     "before using this tool",
     "before calling",
     "before returning",
@@ -101,6 +101,14 @@ pub(super) fn contents_into_tool_argument(b: &Bundle<'_>, out: &mut Vec<Finding>
                 || !hands(&lower[i]) && next_own
                 || lower[i].contains("never")
                 || lower[i].contains("do not pass")
+            {
+                continue;
+            }
+            // A skill that reviews or teaches tool poisoning shows the precondition as a specimen
+            // in a fenced block or a quote of its documents (round 29p).
+            if file.kind == crate::scan::content::FileKind::Markdown
+                && super::tool_poison::teaches_poisoning(b)
+                && !super::prose_lines(&lines, true)[i]
             {
                 continue;
             }

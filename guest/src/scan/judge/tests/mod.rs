@@ -74,6 +74,7 @@ mod round28m;
 mod round28p;
 mod round29m;
 mod round29b;
+mod round29p;
 mod scopes;
 mod secrets;
 

@@ -1,0 +1,148 @@
+//! Two documented developer set-ups that the single-line rules read as attacks (round 29p).
+//!
+//! - A Microsoft Defender exclusion (`Add-MpPreference -ExclusionPath`) is how malware blinds the
+//!   scanner before it drops a payload, and `destructive.disable-firewall` says so (`critical`).
+//!   A script that excludes the project's own folder (anchored on `git rev-parse --show-toplevel`,
+//!   `$PSScriptRoot`, the current location), asks the user first (`Read-Host`, `ShouldProcess`,
+//!   `PromptForChoice`) and downloads or starts nothing is a build speed-up the user agreed to: at
+//!   most `high` (a reviewer still looks). A user-wide folder (the profile, temp, AppData, a drive
+//!   root), no question, or a download or a started program keeps it `critical`.
+//! - `sitecustomize.py` or a `.pth` file runs at every interpreter start (`persistence.python-startup`,
+//!   `high`). coverage.py's documented subprocess hook writes one that only calls
+//!   `coverage.process_startup()`; a file that writes that hook and nothing that fetches, runs,
+//!   decodes or sends is the documented set-up: `low`. Any such word in the file keeps it `high`.
+//!
+//! One pass over the findings; each file is read only when a finding names it.
+
+use crate::scan::bundle::Bundle;
+use crate::scan::content::Finding;
+use crate::scan::rules::Severity;
+
+fn text_of<'a>(bundle: &'a Bundle, path: &str) -> Option<&'a str> {
+    bundle
+        .files
+        .iter()
+        .find(|f| f.path == path)
+        .and_then(|f| f.content.as_deref())
+}
+
+/// Where the excluded folder comes from: the project itself.
+const PROJECT_ANCHORS: &[&str] = &[
+    "git rev-parse --show-toplevel",
+    "$psscriptroot",
+    "get-location",
+    "$pwd",
+    "(resolve-path",
+];
+
+/// Folders that are not a project's: the whole profile, temp, AppData, a drive root.
+const USER_WIDE: &[&str] = &[
+    "$env:userprofile",
+    "$env:temp",
+    "$env:tmp",
+    "$env:appdata",
+    "$env:localappdata",
+    "$env:programdata",
+    "$home",
+    "getfolderpath",
+    "c:\\\"",
+    "c:\\'",
+    "'c:\\'",
+    "\"c:\\\"",
+    "-exclusionprocess",
+    "-exclusionextension",
+    "disablerealtimemonitoring",
+];
+
+/// A question to the user before the change.
+const ASKS: &[&str] = &[
+    "read-host",
+    "shouldprocess",
+    "shouldcontinue",
+    "promptforchoice",
+];
+
+/// Downloads and started programs.
+const ACTS: &[&str] = &[
+    "invoke-webrequest",
+    "iwr ",
+    "invoke-restmethod",
+    "irm ",
+    "downloadfile",
+    "downloadstring",
+    "start-bitstransfer",
+    "bitsadmin",
+    "certutil",
+    "curl",
+    "wget",
+    "start-process",
+    "invoke-expression",
+    "iex ",
+];
+
+fn confirmed_project_exclusion(text: &str, line: usize) -> bool {
+    let l = crate::ascii_lowered(text);
+    let before: String = l
+        .lines()
+        .take(line.saturating_sub(1))
+        .collect::<Vec<_>>()
+        .join("\n");
+    PROJECT_ANCHORS.iter().any(|w| l.contains(w))
+        && !USER_WIDE.iter().any(|w| l.contains(w))
+        && ASKS.iter().any(|w| before.contains(w))
+        && !ACTS.iter().any(|w| l.contains(w))
+}
+
+/// Words of code that fetches, runs, decodes or sends.
+const ACTIVE_PY: &[&str] = &[
+    "urlopen",
+    "urllib",
+    "requests",
+    "httpx",
+    "http://",
+    "https://",
+    "socket",
+    "exec(",
+    "eval(",
+    "compile(",
+    "__import__",
+    "subprocess",
+    "os.system",
+    "popen",
+    "base64",
+    "marshal",
+    "pickle",
+    "environ",
+    "curl",
+    "wget",
+];
+
+fn coverage_hook_only(text: &str) -> bool {
+    let l = crate::ascii_lowered(text);
+    l.contains("coverage.process_startup()") && !ACTIVE_PY.iter().any(|w| l.contains(w))
+}
+
+pub(super) fn demote_own_setups(bundle: &Bundle, out: &mut [Finding]) {
+    for f in out.iter_mut() {
+        if f.rule_id == "destructive.disable-firewall" && f.severity == Severity::Critical {
+            let e = crate::ascii_lowered(&f.evidence);
+            if e.contains("add-mppreference")
+                && e.contains("-exclusionpath")
+                && text_of(bundle, &f.file).is_some_and(|t| confirmed_project_exclusion(t, f.line))
+            {
+                f.severity = Severity::High;
+                f.description.push_str(
+                    " The script excludes only the project's own folder, after asking the user, and downloads or starts nothing: a build speed-up the user agreed to. Check the folder is the one you expect.",
+                );
+            }
+        } else if f.rule_id == "persistence.python-startup"
+            && f.severity > Severity::Low
+            && text_of(bundle, &f.file).is_some_and(coverage_hook_only)
+        {
+            f.severity = Severity::Low;
+            f.description.push_str(
+                " The file writes coverage.py's documented subprocess hook (`coverage.process_startup()`) and nothing that fetches, runs, decodes or sends: the documented test-coverage set-up.",
+            );
+        }
+    }
+}
