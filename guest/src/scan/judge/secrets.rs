@@ -15,6 +15,7 @@
 //! The rules that join a read and a send across files, and uploads of any file, are in `across`.
 
 mod across;
+mod imported;
 mod unseen;
 
 use std::fmt::Write as _;
@@ -557,6 +558,7 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         ));
     }
     across::staged(b, flows, out);
+    imported::imported_secrets(b, flows, out);
     across::bundle_wide(b, flows, out);
     across::linked_modules(b, flows, out);
     across::uploads(b, flows, out);

@@ -72,6 +72,7 @@ mod round28b;
 mod round28c;
 mod round28m;
 mod round28p;
+mod round29c;
 mod scopes;
 mod secrets;
 
