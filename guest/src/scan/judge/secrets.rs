@@ -15,6 +15,7 @@
 //! The rules that join a read and a send across files, and uploads of any file, are in `across`.
 
 mod across;
+mod bcc;
 mod imported;
 mod unseen;
 
@@ -558,10 +559,11 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         ));
     }
     across::staged(b, flows, out);
-    imported::imported_secrets(b, flows, out);
+    bcc::fixed_bcc(b, flows, out);
     across::bundle_wide(b, flows, out);
     across::linked_modules(b, flows, out);
     across::uploads(b, flows, out);
+    imported::imported_secrets(b, flows, out);
 }
 
 /// Sources that are credentials by nature (SSH keys, cloud and cluster configs, browser stores,

