@@ -597,6 +597,10 @@ fn names_in(target: &str) -> Vec<&str> {
 /// `const f = (…) =>`, `const f = async function`, `sub f`, `fn f(`), if any.
 pub fn defines_function(line: &str) -> Option<&str> {
     let t = line.trim_start();
+    // `export function f(`, `export async function f(`, `export default function f(`.
+    let t = t
+        .strip_prefix("export ")
+        .map_or(t, |r| r.strip_prefix("default ").unwrap_or(r).trim_start());
     for kw in [
         "def ",
         "async def ",

@@ -28,6 +28,7 @@ mod deny_list;
 mod destructive;
 mod dropper;
 pub(crate) mod hidden;
+mod imported;
 mod split_names;
 
 use destructive::destructive;
@@ -133,6 +134,7 @@ fn source_host(b: &Bundle<'_>, at: &At<'_>, flow: &FileFlow) -> Option<Host> {
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     remote_code(b, flows, out);
     download_execute(b, flows, out);
+    imported::imported_code(b, flows, out);
     autorun::download_to_autorun(b, flows, out);
     autorun::fetched_made_executable_and_run(b, flows, out);
     reverse_shell(b, out);

@@ -15,6 +15,8 @@ use super::code::{self, Definitions};
 use scope::{Scope, ScopeLang, close};
 
 mod blocks;
+pub mod exports;
+mod request_object;
 
 mod scope;
 use super::secrets;
@@ -68,6 +70,9 @@ pub struct FileFlow {
     pub hosts: BTreeMap<usize, SinkHosts>,
     /// Names whose value came from a secret, with the fact (for other rules).
     pub tainted_names: BTreeMap<String, Vec<usize>>,
+    /// Names (and functions) whose value came from fetched or downloaded content, with the fact:
+    /// what another module that imports them may run (see `exec::imported`).
+    pub code_names: BTreeMap<String, Vec<usize>>,
 }
 
 pub fn is_secret_source(k: FactKind) -> bool {
@@ -197,7 +202,25 @@ fn write_targets(text: &str) -> Vec<&str> {
             }
         }
     }
+    // `target.write_bytes(body)` / `dest.write_text(src)`: the path object by its name.
+    for pat in [".write_bytes(", ".write_text("] {
+        if let Some(i) = text.find(pat) {
+            let recv = &text[..i];
+            let n = recv
+                .bytes()
+                .rev()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            let name = &recv[recv.len() - n..];
+            if n > 0 && !recv[..recv.len() - n].ends_with(['.', ')']) {
+                out.push(name);
+            }
+        }
+    }
     for pat in [
+        "Set-Content -Path ",
+        "Set-Content -LiteralPath ",
+        "Out-File -FilePath ",
         "tee -a ",
         "tee ",
         "Out-File ",
@@ -354,7 +377,10 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         || has(&|k| {
             matches!(
                 k,
-                FactKind::RemoveTree | FactKind::DeviceWrite | FactKind::RunFile
+                FactKind::RemoveTree
+                    | FactKind::DeviceWrite
+                    | FactKind::RunFile
+                    | FactKind::EvalValue
             )
         })
         || has(&is_secret_source)
@@ -529,8 +555,17 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 calls.local_assign(f, text);
             }
         }
-        // Sinks.
-        for &s in &here {
+        // Sinks (and a request object made earlier that this statement writes a value to).
+        let late = if origins.is_empty() {
+            None
+        } else {
+            request_object::written_request(text, &ff.defs).and_then(|line| {
+                facts
+                    .iter()
+                    .position(|f| !f.prose && f.kind == FactKind::NetSend && f.line == line)
+            })
+        };
+        for &s in here.iter().chain(late.iter()) {
             let sink = &facts[s];
             let secret_sink = sink.kind == FactKind::NetSend;
             let code_sink = is_runner(sink.kind);
@@ -848,6 +883,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         }
     }
     for (name, list) in tainted {
+        if list
+            .iter()
+            .any(|&o| matches!(facts[o].kind, FactKind::FetchToValue | FactKind::Download))
+        {
+            ff.code_names.insert(name.clone(), list.clone());
+        }
         if list.iter().any(|&o| is_secret_source(facts[o].kind)) {
             ff.tainted_names.insert(name, list);
         }

@@ -17,6 +17,8 @@
 mod across;
 mod own_endpoint;
 mod own_remote;
+mod bcc;
+mod imported;
 mod unseen;
 
 use std::fmt::Write as _;
@@ -575,9 +577,11 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         ));
     }
     across::staged(b, flows, out);
+    bcc::fixed_bcc(b, flows, out);
     across::bundle_wide(b, flows, out);
     across::linked_modules(b, flows, out);
     across::uploads(b, flows, out);
+    imported::imported_secrets(b, flows, out);
 }
 
 /// Sources that are credentials by nature (SSH keys, cloud and cluster configs, browser stores,

@@ -75,6 +75,7 @@ mod round28p;
 mod round29m;
 mod round29b;
 mod round29p;
+mod round29c;
 mod scopes;
 mod secrets;
 

