@@ -260,9 +260,10 @@ mod tests {
         let classes = k.stride / 4;
         eprintln!("{classes} classes, {} bytes", k.memory_usage());
         assert!(classes <= 128, "{classes} classes");
-        // 2.12 MB at 240 rules (round 16's word classes in other languages); the bound stays well
-        // below the 53 MB the snapshot carries.
-        assert!(k.memory_usage() < 9 << 18, "{} bytes", k.memory_usage());
+        // 2.12 MB at 240 rules (round 16's word classes in other languages), 2.37 MB at 262 rules
+        // with round 29's widened patterns; the bound stays well below the 53 MB the snapshot
+        // carries, and a jump past it (a keyword class exploding the states) still fails.
+        assert!(k.memory_usage() < 10 << 18, "{} bytes", k.memory_usage());
     }
 
     proptest! {

@@ -16,7 +16,6 @@ mod clipper;
 pub mod code;
 pub mod exec;
 pub mod flow;
-mod hidden_bcc;
 mod mcp_relay;
 pub mod prose;
 pub mod secrets;
@@ -438,7 +437,6 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     claims::judge(b, &flows, &mut out);
     store_upload::judge(b, &mut out);
     mcp_relay::mcp_server_relay(b, &mut out);
-    hidden_bcc::hidden_bcc(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

