@@ -156,3 +156,52 @@ pub(super) fn completed_actions(units: &mut [Unit], lower: &str) -> Vec<(usize, 
 fn is_cjk(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
+
+/// Whether a unit is a concept of this kind.
+fn is_kind(u: &Unit, want: Kind) -> bool {
+    matches!(u.kind, UnitKind::Concept { kind, .. } if kind == want)
+}
+
+/// A word that names a thing and a job at once (*recordings*: audio and recording; 录屏: a screen
+/// and recording; 会议纪要: minutes and summarizing) names the thing when the request asks another
+/// job in its main part: "turn the recording into notes" asks for no recording, 会议纪要做成脑图 for
+/// no minutes, 录屏的视频…剪掉 for no screen recording. Its action reading is dropped then, and the
+/// object reading stays. A word read only as an action (*translation*, *summary*) is not such a
+/// word, nor one the request also names elsewhere ("record the call … the recording"), and the other
+/// job must be a main, specific action of its own words (not a means such as *send*, not a generic
+/// one such as *make*, not a lone Chinese character). Returns the dropped readings' surfaces.
+pub(super) fn dual_readings(units: &mut Vec<Unit>) -> Vec<String> {
+    let lex = lexicon();
+    let dual = |u: &Unit, units: &[Unit]| {
+        is_kind(u, Kind::Action)
+            && u.also_at.is_empty()
+            && units
+                .iter()
+                .any(|o| is_kind(o, Kind::Object) && o.at == u.at && o.surface == u.surface)
+    };
+    let other_job = units.iter().any(|u| {
+        let UnitKind::Concept { concept, kind } = u.kind else {
+            return false;
+        };
+        let c = &lex.concepts[concept];
+        kind == Kind::Action && !u.side && !u.lone && !c.minor && !c.generic && !dual(u, units)
+    });
+    if !other_job {
+        return Vec::new();
+    }
+    let drop: Vec<bool> = units.iter().map(|u| dual(u, units)).collect();
+    let mut dropped = Vec::new();
+    let mut i = 0;
+    units.retain(|u| {
+        let d = drop[i];
+        i += 1;
+        if d {
+            dropped.push(u.surface.clone());
+        }
+        !d
+    });
+    dropped
+}
+
+#[cfg(test)]
+mod tests;
