@@ -153,6 +153,65 @@ pub(super) fn completed_actions(units: &mut [Unit], lower: &str) -> Vec<(usize, 
     done
 }
 
+/// Words right before a verb that make a relative clause ask for the job (要翻译的文件: a file to
+/// translate; 能合并的工具: a tool that can merge; 帮我写的: what I ask to be written).
+const ASKING_BEFORE: [&str; 14] = [
+    "要", "需要", "待", "想", "能", "可以", "会", "该", "得", "需", "帮我", "给我", "请", "用来",
+];
+
+/// Nouns after 的 that make no relative clause: 翻译的时候 ("when translating"), 合并的话 ("if
+/// merged").
+const NOT_A_NOUN: [&str; 4] = ["时候", "话", "时", "方法"];
+
+/// A Chinese action verb right before 的 and a noun describes the noun, it does not ask for the job:
+/// 房东写的那些规定 (the rules the landlord wrote: the ask is to check them), 老板发的那份规定 (the
+/// rules the boss sent), 刚剪的视频 (a video already cut), 拍的照片 (photos taken). Such an action
+/// weighs as a side part, like a finished one. Not read: a verb after a modal or a request word
+/// (要翻译的文件, 能合并的工具, 帮我写的), 的时候 / 的话 (when, if), an action the request also names
+/// elsewhere, a minor action, a clause after 一 and a measure word (一封带自己名字的信: the letter
+/// to write). Returns each such action with its words (the verb and 的).
+pub(super) fn relative_clause_actions(units: &mut [Unit], lower: &str) -> Vec<(usize, String)> {
+    let lex = lexicon();
+    let mut done = Vec::new();
+    for u in units.iter_mut().filter(|u| !u.side && u.also_at.is_empty()) {
+        let UnitKind::Concept {
+            concept,
+            kind: Kind::Action,
+        } = u.kind
+        else {
+            continue;
+        };
+        if lex.concepts[concept].minor {
+            continue;
+        }
+        let (at, end) = (u.at as usize, u.at as usize + u.surface.len());
+        if !u.surface.chars().next_back().is_some_and(is_cjk) || end > lower.len() {
+            continue;
+        }
+        let Some(rest) = lower[end..].strip_prefix('的') else {
+            continue;
+        };
+        if !rest.chars().next().is_some_and(is_cjk)
+            || NOT_A_NOUN.iter().any(|n| rest.starts_with(n))
+        {
+            continue;
+        }
+        if ASKING_BEFORE.iter().any(|w| lower[..at].ends_with(w)) {
+            continue;
+        }
+        // 一封带自己名字的信, 一份按部门分好的表: after "one" and a measure word the clause
+        // describes the thing to make, not one already made.
+        let mut before = lower[..at].chars().rev();
+        if before.next().is_some_and(|m| QUANTITY.contains(m)) && before.next() == Some('一') {
+            continue;
+        }
+        u.side = true;
+        u.weight *= SIDE_WEIGHT;
+        done.push((concept, format!("{}的", u.surface)));
+    }
+    done
+}
+
 fn is_cjk(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }

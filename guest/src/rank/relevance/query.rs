@@ -207,6 +207,10 @@ impl Query {
         detail_after_colon(&mut q.units, &a.lower);
         constraints_after_negation(&mut q.units, &a.lower);
         q.done = completed_actions(&mut q.units, &a.lower);
+        q.done.extend(super::parts::relative_clause_actions(
+            &mut q.units,
+            &a.lower,
+        ));
         super::parts::dual_readings(&mut q.units);
         // The request's concepts of one kind, of one part (`Some(side)`) or of both.
         let of_kind = |units: &[Unit], want: Kind, side: Option<bool>| -> Vec<usize> {
