@@ -313,7 +313,12 @@ impl Query {
         for t in &a.tokens {
             push(t.id, t.side);
         }
-        for c in &a.concepts {
+        // A concept's token only while it is a unit (a dropped reading: `parts::dual_readings`).
+        for c in a.concepts.iter().filter(|c| {
+            q.units.iter().any(
+                |u| matches!(u.kind, UnitKind::Concept { concept, .. } if concept == c.concept),
+            )
+        }) {
             let name = format!("@{}", lex.concepts[c.concept].name);
             push(vocab.intern(&name), c.side);
         }
