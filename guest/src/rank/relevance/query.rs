@@ -207,6 +207,11 @@ impl Query {
         detail_after_colon(&mut q.units, &a.lower);
         constraints_after_negation(&mut q.units, &a.lower);
         q.done = completed_actions(&mut q.units, &a.lower);
+        q.done.extend(super::parts::relative_clause_actions(
+            &mut q.units,
+            &a.lower,
+        ));
+        super::parts::dual_readings(&mut q.units);
         // The request's concepts of one kind, of one part (`Some(side)`) or of both.
         let of_kind = |units: &[Unit], want: Kind, side: Option<bool>| -> Vec<usize> {
             units
@@ -308,7 +313,12 @@ impl Query {
         for t in &a.tokens {
             push(t.id, t.side);
         }
-        for c in &a.concepts {
+        // A concept's token only while it is a unit (a dropped reading: `parts::dual_readings`).
+        for c in a.concepts.iter().filter(|c| {
+            q.units.iter().any(
+                |u| matches!(u.kind, UnitKind::Concept { concept, .. } if concept == c.concept),
+            )
+        }) {
             let name = format!("@{}", lex.concepts[c.concept].name);
             push(vocab.intern(&name), c.side);
         }
