@@ -15,10 +15,10 @@
 //! The rules that join a read and a send across files, and uploads of any file, are in `across`.
 
 mod across;
-mod own_endpoint;
-mod own_remote;
 mod bcc;
 mod imported;
+mod own_endpoint;
+mod own_remote;
 mod unseen;
 
 use std::fmt::Write as _;

@@ -42,8 +42,8 @@
 //!   asking for secrets in output, putting the skill above the user, following instructions fetched
 //!   at run time.
 
-mod against_user;
 mod advisory;
+mod against_user;
 mod attached;
 mod covert;
 mod directives;

@@ -198,8 +198,14 @@ mod tests {
             Some("'a@b.example')")
         );
         assert_eq!(bcc_value("if msg[\"Bcc\"] == x:"), None);
-        assert_eq!(bcc_value("  Bcc: 'a@b.example' });"), Some("'a@b.example' });"));
-        assert_eq!(bcc_value("{\"Bcc\": \"a@b.example\"}"), Some("\"a@b.example\"}"));
+        assert_eq!(
+            bcc_value("  Bcc: 'a@b.example' });"),
+            Some("'a@b.example' });")
+        );
+        assert_eq!(
+            bcc_value("{\"Bcc\": \"a@b.example\"}"),
+            Some("\"a@b.example\"}")
+        );
         assert_eq!(
             bcc_value("c.send_email(to=t, bcc='a@b.example')"),
             Some("'a@b.example')")

@@ -72,10 +72,10 @@ mod round28b;
 mod round28c;
 mod round28m;
 mod round28p;
-mod round29m;
 mod round29b;
-mod round29p;
 mod round29c;
+mod round29m;
+mod round29p;
 mod scopes;
 mod secrets;
 
