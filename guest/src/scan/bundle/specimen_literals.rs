@@ -21,8 +21,8 @@ use std::sync::OnceLock;
 
 use regex_automata::meta::Regex;
 
-use crate::scan::bundle::{Bundle, EntryKind};
-use crate::scan::content::{FileKind, Finding, kind_of};
+use crate::scan::bundle::Bundle;
+use crate::scan::content::Finding;
 use crate::scan::rules::{Severity, line_regex};
 
 /// Names that mark a string as a specimen of an attack.
@@ -198,41 +198,12 @@ pub(super) fn demote_specimen_literals(bundle: &Bundle, out: &mut [Finding]) {
     {
         return;
     }
-    let mut specimens: Vec<(&str, &str, Vec<usize>)> = Vec::new();
-    for f in bundle.files.iter().filter(|f| f.kind == EntryKind::Text) {
-        let Some(content) = f.content.as_deref() else {
-            continue;
-        };
-        if matches!(
-            kind_of(&f.path, content),
-            FileKind::Markdown | FileKind::Text
-        ) {
-            let lines = specimen_lines(content);
-            if !lines.is_empty() {
-                specimens.push((f.path.as_str(), content, lines));
-            }
-        }
-    }
-    for f in out.iter_mut() {
-        if f.category != "prompt_injection"
-            || f.severity <= Severity::Medium
-            || !f.related.is_empty()
-        {
-            continue;
-        }
-        let on_specimen = specimens.iter().any(|(p, content, ls)| {
-            *p == f.file
-                && ls.contains(&f.line)
-                && content
-                    .lines()
-                    .nth(f.line - 1)
-                    .is_some_and(|l| !crate::scan::teaching::reaches_real_host(l))
-        });
-        if on_specimen {
-            f.severity = Severity::Medium;
-            f.description.push_str(" (Informational: the skill says it teaches or tests prompt security, and this phrase is a string of its test payloads in a code example, aimed at no real address.)");
-        }
-    }
+    super::taught_injection::demote_on_lines(
+        bundle,
+        out,
+        specimen_lines,
+        " (Informational: the skill says it teaches or tests prompt security, and this phrase is a string of its test payloads in a code example, aimed at no real address.)",
+    );
 }
 
 #[cfg(test)]

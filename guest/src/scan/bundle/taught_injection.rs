@@ -99,6 +99,24 @@ pub(super) fn demote_taught_injection(bundle: &Bundle, out: &mut [Finding]) {
     if !out.iter().any(|f| f.category == "prompt_injection") || !prompt_security(bundle) {
         return;
     }
+    demote_on_lines(
+        bundle,
+        out,
+        specimen_lines,
+        " (Informational: the skill says it teaches or tests prompt security, and this line is an example in a plain fenced block its documentation introduces as an attack, aimed at no real address.)",
+    );
+}
+
+/// Lower every prompt-injection finding above `medium` that has no related finding and stands on
+/// a line `lines_of` picks in a Markdown or text file (and reaches no real host) to `medium`, with
+/// `note` added to its description. Shared by the framed-specimen and the specimen-literal
+/// demotions; each checks first that the bundle is a prompt-security skill.
+pub(super) fn demote_on_lines(
+    bundle: &Bundle,
+    out: &mut [Finding],
+    lines_of: fn(&str) -> Vec<usize>,
+    note: &str,
+) {
     let mut specimens: Vec<(&str, &str, Vec<usize>)> = Vec::new();
     for f in bundle.files.iter().filter(|f| f.kind == EntryKind::Text) {
         let Some(content) = f.content.as_deref() else {
@@ -108,7 +126,7 @@ pub(super) fn demote_taught_injection(bundle: &Bundle, out: &mut [Finding]) {
             kind_of(&f.path, content),
             FileKind::Markdown | FileKind::Text
         ) {
-            let lines = specimen_lines(content);
+            let lines = lines_of(content);
             if !lines.is_empty() {
                 specimens.push((f.path.as_str(), content, lines));
             }
@@ -131,7 +149,7 @@ pub(super) fn demote_taught_injection(bundle: &Bundle, out: &mut [Finding]) {
         });
         if on_specimen {
             f.severity = Severity::Medium;
-            f.description.push_str(" (Informational: the skill says it teaches or tests prompt security, and this line is an example in a plain fenced block its documentation introduces as an attack, aimed at no real address.)");
+            f.description.push_str(note);
         }
     }
 }

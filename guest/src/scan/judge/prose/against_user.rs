@@ -10,7 +10,7 @@
 //!
 //! One pass over each prose document's lines: linear in bytes.
 
-use crate::scan::content::{FileKind, Finding, evidence};
+use crate::scan::content::{Finding, evidence};
 use crate::scan::rules::Severity;
 
 /// What a refusal, a warning or a lesson says.
@@ -61,12 +61,7 @@ pub(super) fn against_user(b: &super::super::Bundle<'_>, out: &mut Vec<Finding>)
         &GATE,
         &["admin", "superuser", "regardless of", "even if the user"],
     );
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
-        if !gate.is_match(file.content) {
-            continue;
-        }
-        let lines: Vec<&str> = file.content.lines().collect();
-        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
+    for (file, lines, prose) in super::gated_prose(b, gate) {
         let mut account = false;
         let mut choice = false;
         for (i, raw) in lines.iter().enumerate() {

@@ -11,7 +11,7 @@
 //! not an order to open an attachment. One pass over the lines of documents that say "attached".
 
 use super::super::Bundle;
-use crate::scan::content::{FileKind, Finding, evidence};
+use crate::scan::content::{Finding, evidence};
 use crate::scan::rules::Severity;
 
 /// Words that say the file comes with the skill or the message.
@@ -76,12 +76,7 @@ fn unquoted(l: &str) -> String {
 pub(super) fn attached_runnable(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
     let gate = super::gate(&GATE, ATTACHED);
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
-        if !gate.is_match(file.content) {
-            continue;
-        }
-        let lines: Vec<&str> = file.content.lines().collect();
-        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
+    for (file, lines, prose) in super::gated_prose(b, gate) {
         for (n, line) in lines.iter().enumerate() {
             if !prose[n] || !gate.is_match(line) {
                 continue;

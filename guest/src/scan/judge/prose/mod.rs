@@ -68,7 +68,7 @@ mod tamper;
 mod tool_poison;
 
 use super::{At, Bundle, Host, hosts_in};
-use crate::scan::content::Finding;
+use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
 
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
@@ -185,6 +185,23 @@ fn prose_lines(lines: &[&str], fences: bool) -> Vec<bool> {
         .zip(&places)
         .map(|(l, &p)| (!fences || p == FencePlace::Outside) && !l.trim_start().starts_with('>'))
         .collect()
+}
+
+/// The files of a bundle that are not code and hold one of `gate`'s words, each with its lines and
+/// which of them are prose ([`prose_lines`]; fenced blocks count as code in Markdown): the walk the
+/// line-by-line prose rules share.
+fn gated_prose<'b, 'a: 'b>(
+    b: &'b Bundle<'a>,
+    gate: &'static aho_corasick::AhoCorasick,
+) -> impl Iterator<Item = (&'b super::File<'a>, Vec<&'a str>, Vec<bool>)> + 'b {
+    b.files
+        .iter()
+        .filter(move |f| f.kind != FileKind::Code && gate.is_match(f.content))
+        .map(|file| {
+            let lines: Vec<&'a str> = file.content.lines().collect();
+            let prose = prose_lines(&lines, file.kind == FileKind::Markdown);
+            (file, lines, prose)
+        })
 }
 
 /// A case-insensitive matcher over `words`, built once: a document is read line by line only

@@ -163,12 +163,7 @@ pub(super) fn unrelated_release_page(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let gate = super::gate(&GATE, CODE_HOSTS);
     let mut front: Option<String> = None;
     let words = b.name_words();
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
-        if !gate.is_match(file.content) {
-            continue;
-        }
-        let lines: Vec<&str> = file.content.lines().collect();
-        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
+    for (file, lines, prose) in super::gated_prose(b, gate) {
         // SKILL.md's front matter states where the skill lives (`homepage:`), it orders nothing.
         let skip = if file.path.eq_ignore_ascii_case("SKILL.md")
             && lines.first().map(|l| l.trim_end()) == Some("---")

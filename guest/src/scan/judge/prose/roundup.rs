@@ -10,7 +10,7 @@
 //! lines apart. One pass over each prose document's lines: linear in bytes.
 
 use super::super::{Bundle, hosts_in};
-use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
@@ -167,13 +167,8 @@ pub(super) fn credential_roundup(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
     let gate = super::gate(&GATE, SENDS);
     let name_words = b.name_words();
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
-        if !gate.is_match(file.content) {
-            continue;
-        }
-        let lines: Vec<&str> = file.content.lines().collect();
+    for (file, lines, prose) in super::gated_prose(b, gate) {
         // Prose lines only: fenced blocks in Markdown are code.
-        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
         let lower: Vec<String> = lines
             .iter()
             .map(|l| crate::ascii_lowered(l).into_owned())

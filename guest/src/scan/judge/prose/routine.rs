@@ -21,7 +21,7 @@
 //! document's lines, each looking back at most [`BACK`] lines: linear in bytes.
 
 use super::super::{Bundle, Host, hosts_in};
-use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
@@ -280,12 +280,7 @@ pub(super) fn routine_collection(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
     let gate = super::gate(&GATE, SENDS);
     let name_words = b.name_words();
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
-        if !gate.is_match(file.content) {
-            continue;
-        }
-        let lines: Vec<&str> = file.content.lines().collect();
-        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
+    for (file, lines, prose) in super::gated_prose(b, gate) {
         for (i, raw) in lines.iter().enumerate() {
             if !prose[i] {
                 continue;
@@ -402,12 +397,7 @@ pub(super) fn routine_harm(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             "encrypt",
         ],
     );
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
-        if !gate.is_match(file.content) {
-            continue;
-        }
-        let lines: Vec<&str> = file.content.lines().collect();
-        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
+    for (file, lines, prose) in super::gated_prose(b, gate) {
         for (i, raw) in lines.iter().enumerate() {
             if !prose[i] {
                 continue;

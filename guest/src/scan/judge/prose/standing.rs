@@ -12,7 +12,7 @@
 //! within the same lines. One pass over each prose document's lines: linear in bytes.
 
 use super::super::{Bundle, hosts_in};
-use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
@@ -100,12 +100,7 @@ pub(super) fn standing_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
     let gate = super::gate(&GATE, ORDERS);
     let name_words = b.name_words();
-    for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
-        if !gate.is_match(file.content) {
-            continue;
-        }
-        let lines: Vec<&str> = file.content.lines().collect();
-        let prose = super::prose_lines(&lines, file.kind == FileKind::Markdown);
+    for (file, lines, prose) in super::gated_prose(b, gate) {
         for (i, raw) in lines.iter().enumerate() {
             if !prose[i] {
                 continue;
