@@ -190,6 +190,12 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                         hosts_in(&n.text())
                             .iter()
                             .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                            // A URL the file only downloads from (the hook files fetched from the
+                            // installer's own repository) is not where the hook sends anything.
+                            && !super::disclosed::download_only_url(
+                                n.file.content,
+                                n.fact.line as usize,
+                            )
                     });
                 match sends {
                     Some(n) => (
@@ -234,7 +240,11 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // A CI job runs on a fresh runner that is thrown away afterwards: the vendors document
         // skipping the prompts there (headless runs cannot answer them).
         let ci = ci_workflow(l.file);
-        let sev = if l.fact.prose || ci {
+        // The launch sits right under a comment of the same file saying it lifts the prompts and
+        // belongs in a trusted or disposable environment: disclosed, like a CI job (round 30).
+        let warned = !l.fact.prose
+            && super::disclosed::warned_launch(l.file.content, l.fact.line as usize, 4);
+        let sev = if l.fact.prose || ci || warned {
             Severity::High
         } else {
             Severity::Critical

@@ -207,7 +207,12 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                     h.class == HostClass::Unknown
                         && h.url.starts_with("https://")
                         && super::installer_named_after(&h.host, &b.name_words())
-                });
+                })
+                // The vendor's own package index (`pip install … --index-url
+                // https://pypi.<vendor>.<tld>`) in a skill named after that vendor (round 30).
+                || sev == Severity::High
+                    && !at.fact.prose
+                    && super::disclosed::package_index_named_after(&at.text(), &b.name_words());
             if own_tool {
                 sev = Severity::Medium;
             }

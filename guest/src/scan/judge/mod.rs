@@ -14,6 +14,7 @@ pub mod agent;
 pub(crate) mod claims;
 mod clipper;
 pub mod code;
+pub(crate) mod disclosed;
 pub mod exec;
 pub mod flow;
 mod mcp_relay;
