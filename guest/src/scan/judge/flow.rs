@@ -181,7 +181,13 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         let mut here: Vec<usize> = Vec::new();
         let mut j = fi;
         while j < facts.len() && facts[j].line <= stmt.last {
-            if !facts[j].prose {
+            // A secret-word filter over what `curl`/`wget` prints reads a fetched page (round 30).
+            let page_filter = facts[j].kind == FactKind::SecretHarvest && {
+                let f = &facts[j];
+                let line = crate::scan::facts::logical_text(file.content, f.start, f.end);
+                super::disclosed::filters_download(&line, f.at as usize)
+            };
+            if !facts[j].prose && !page_filter {
                 here.push(j);
             }
             j += 1;
