@@ -29,6 +29,7 @@ mod destructive;
 mod dropper;
 pub(crate) mod hidden;
 mod imported;
+mod inline_eval;
 mod split_names;
 
 use destructive::destructive;
@@ -417,6 +418,13 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                             .then_some("from a hidden or temporary place (through a variable)")
                     })
                     .or_else(|| dropper(file, &src, &sink, host.as_ref()));
+                // Fetched and evaluated inside one interpreter one-liner (`node -e "…eval"`).
+                let stealth = stealth.or_else(|| {
+                    (sink.fact.kind == FactKind::EvalValue
+                        && src.fact.line == sink.fact.line
+                        && inline_eval::inline_eval(&sink.text()))
+                    .then_some("evaluated inside an interpreter one-liner (no file to read or check, unlike an installer script)")
+                });
                 if (sudo || stealth.is_some()) && sev == Severity::High {
                     sev = Severity::Critical;
                 }
