@@ -223,12 +223,7 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             let resolved = if direct.is_empty() {
                 code::refs(text).into_iter().find_map(|r| {
                     ff.defs
-                        .resolve(r, &|rhs: &str| {
-                            code::literals(rhs)
-                                .into_iter()
-                                .find(|l| !hosts_in(l).is_empty())
-                                .map(str::to_owned)
-                        })
+                        .resolve(r, &host_literal)
                         .map(|(url, line)| (hosts_in(&url), (r.to_owned(), line)))
                 })
             } else {
@@ -658,6 +653,23 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     ff
 }
 
+/// What a definition says about where a name sends: its first string literal holding a host, else
+/// (a mail, FTP or HTTP client built on a bare server name, `smtplib.SMTP_SSL("mail.x", 465)`,
+/// round 30c) the definition itself when that names the server.
+fn host_literal(rhs: &str) -> Option<String> {
+    code::literals(rhs)
+        .into_iter()
+        .find(|l| !hosts_in(l).is_empty())
+        .map(str::to_owned)
+        .or_else(|| {
+            (["SMTP", "FTP", "Connection("]
+                .iter()
+                .any(|k| rhs.contains(k))
+                && !hosts_in(rhs).is_empty())
+            .then(|| rhs.to_owned())
+        })
+}
+
 /// The hosts of a request fact read from its own line: a URL written there, else the first name on
 /// it whose definition holds one.
 fn line_hosts(content: &str, fact: &Fact, defs: &Definitions) -> Option<SinkHosts> {
@@ -667,13 +679,8 @@ fn line_hosts(content: &str, fact: &Fact, defs: &Definitions) -> Option<SinkHost
         return Some((direct, None));
     }
     code::refs(&line).into_iter().find_map(|r| {
-        defs.resolve(r, &|rhs: &str| {
-            code::literals(rhs)
-                .into_iter()
-                .find(|l| !hosts_in(l).is_empty())
-                .map(str::to_owned)
-        })
-        .map(|(url, line)| (hosts_in(&url), Some((r.to_owned(), line))))
+        defs.resolve(r, &host_literal)
+            .map(|(url, line)| (hosts_in(&url), Some((r.to_owned(), line))))
     })
 }
 
