@@ -418,13 +418,7 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                             .then_some("from a hidden or temporary place (through a variable)")
                     })
                     .or_else(|| dropper(file, &src, &sink, host.as_ref()));
-                // Fetched and evaluated inside one interpreter one-liner (`node -e "…eval"`).
-                let stealth = stealth.or_else(|| {
-                    (sink.fact.kind == FactKind::EvalValue
-                        && src.fact.line == sink.fact.line
-                        && inline_eval::inline_eval(&sink.text()))
-                    .then_some("evaluated inside an interpreter one-liner (no file to read or check, unlike an installer script)")
-                });
+                let stealth = stealth.or_else(|| inline_eval::one_liner(&src, &sink));
                 if (sudo || stealth.is_some()) && sev == Severity::High {
                     sev = Severity::Critical;
                 }

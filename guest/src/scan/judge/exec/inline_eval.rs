@@ -8,6 +8,20 @@
 //! source and eval sit on one such line is raised from `high` (an unknown https host) to
 //! `critical`; a vendor's, installer's or registry's host was graded lower before this is asked.
 
+use crate::scan::facts::FactKind;
+use crate::scan::judge::At;
+
+/// Why a download-to-eval flow is stealthy when its fetch and its eval sit on one interpreter
+/// one-liner (`node -e "…eval"`).
+pub(super) fn one_liner(src: &At<'_>, sink: &At<'_>) -> Option<&'static str> {
+    (sink.fact.kind == FactKind::EvalValue
+        && src.fact.line == sink.fact.line
+        && inline_eval(&sink.text()))
+    .then_some(
+        "evaluated inside an interpreter one-liner (no file to read or check, unlike an installer script)",
+    )
+}
+
 /// Interpreter switches that run the next argument as a program.
 const ONE_LINERS: &[&str] = &[
     "node -e ",
@@ -25,7 +39,7 @@ const ONE_LINERS: &[&str] = &[
 
 /// Whether `line` runs an interpreter one-liner whose program text (after the switch) both
 /// fetches and evaluates.
-pub(super) fn inline_eval(line: &str) -> bool {
+fn inline_eval(line: &str) -> bool {
     let l = crate::ascii_lowered(line);
     ONE_LINERS.iter().any(|sw| {
         l.match_indices(sw).any(|(i, _)| {
