@@ -102,7 +102,7 @@ pub(crate) fn store_address(line: &str) -> Option<String> {
         if let Some(i) = l.find(s) {
             let rest = &l[i + s.len()..];
             let auth_end = rest
-                .find(|c: char| matches!(c, '/' | '"' | '\'' | '`' | '?' | ' ' | ')'))
+                .find(['/', '"', '\'', '`', '?', ' ', ')'])
                 .unwrap_or(rest.len());
             let authority = &rest[..auth_end];
             let host_port = authority.rsplit('@').next().unwrap_or("");
