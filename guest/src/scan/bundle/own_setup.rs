@@ -52,6 +52,17 @@ const USER_WIDE: &[&str] = &[
     "-exclusionprocess",
     "-exclusionextension",
     "disablerealtimemonitoring",
+    // A root or a system folder reached from the project anchor (round 30c): the drive the
+    // project is on (`GetPathRoot($PSScriptRoot)`, `Split-Path -Qualifier`), folders far above it,
+    // the system's own.
+    "getpathroot",
+    "-qualifier",
+    "\\..\\..",
+    "/../..",
+    "$env:systemdrive",
+    "$env:systemroot",
+    "$env:windir",
+    "$env:programfiles",
 ];
 
 /// A question to the user before the change.
@@ -93,6 +104,25 @@ fn confirmed_project_exclusion(text: &str, line: usize) -> bool {
         && !ACTS.iter().any(|w| l.contains(w))
 }
 
+/// Whether another script of the bundle downloads or starts a program (round 30c): an exclusion
+/// asked for in one script and a payload fetched into the excluded folder by a second one is the
+/// same blinding split in two files. Scripts only (PowerShell, batch, shell, Python, JS), not the
+/// documents, whose install notes name `curl` and `iwr` for other reasons.
+fn other_script_acts(bundle: &Bundle, path: &str) -> bool {
+    const SCRIPTS: &[&str] = &[
+        ".ps1", ".psm1", ".bat", ".cmd", ".sh", ".py", ".js", ".mjs", ".ts",
+    ];
+    bundle.files.iter().any(|f| {
+        let p = f.path.to_ascii_lowercase();
+        f.path != path
+            && SCRIPTS.iter().any(|s| p.ends_with(s))
+            && f.content.as_deref().is_some_and(|t| {
+                let l = crate::ascii_lowered(t);
+                ACTS.iter().any(|w| l.contains(w))
+            })
+    })
+}
+
 /// Words of code that fetches, runs, decodes or sends.
 const ACTIVE_PY: &[&str] = &[
     "urlopen",
@@ -129,6 +159,7 @@ pub(super) fn demote_own_setups(bundle: &Bundle, out: &mut [Finding]) {
             if e.contains("add-mppreference")
                 && e.contains("-exclusionpath")
                 && text_of(bundle, &f.file).is_some_and(|t| confirmed_project_exclusion(t, f.line))
+                && !other_script_acts(bundle, &f.file)
             {
                 f.severity = Severity::High;
                 f.description.push_str(

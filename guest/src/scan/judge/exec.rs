@@ -29,6 +29,7 @@ mod destructive;
 mod dropper;
 pub(crate) mod hidden;
 mod imported;
+mod inline_eval;
 mod split_names;
 
 use destructive::destructive;
@@ -422,6 +423,7 @@ fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) 
                             .then_some("from a hidden or temporary place (through a variable)")
                     })
                     .or_else(|| dropper(file, &src, &sink, host.as_ref()));
+                let stealth = stealth.or_else(|| inline_eval::one_liner(&src, &sink));
                 if (sudo || stealth.is_some()) && sev == Severity::High {
                     sev = Severity::Critical;
                 }

@@ -20,6 +20,9 @@ use scope::{Scope, ScopeLang, close};
 
 mod blocks;
 pub mod exports;
+mod filled;
+mod line_hosts;
+use line_hosts::{host_literal, line_hosts};
 mod paths;
 mod request_object;
 
@@ -228,21 +231,23 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             let resolved = if direct.is_empty() {
                 code::refs(text).into_iter().find_map(|r| {
                     ff.defs
-                        .resolve(r, &|rhs: &str| {
-                            code::literals(rhs)
-                                .into_iter()
-                                .find(|l| !hosts_in(l).is_empty())
-                                .map(str::to_owned)
-                        })
+                        .resolve(r, &host_literal)
                         .map(|(url, line)| (hosts_in(&url), (r.to_owned(), line)))
                 })
             } else {
                 None
             };
             for &i in here.iter().filter(|&&i| needs_hosts(facts[i].kind)) {
-                let entry = match &resolved {
-                    Some((hosts, by)) => (hosts.clone(), Some(by.clone())),
-                    None => (direct.clone(), None),
+                // In a statement of several lines (a JS function body is one statement), each
+                // request's own line says first where it goes (round 30c): a templated call to a
+                // vendor earlier in the body does not lend its host to a later `fetch(endpoint)`.
+                let own = (stmt.last > stmt.first)
+                    .then(|| line_hosts(file.content, &facts[i], &ff.defs))
+                    .flatten();
+                let entry = match (own, &resolved) {
+                    (Some(e), _) => e,
+                    (None, Some((hosts, by))) => (hosts.clone(), Some(by.clone())),
+                    (None, None) => (direct.clone(), None),
                 };
                 ff.hosts.insert(i, entry);
             }
@@ -437,6 +442,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         if !carried.is_empty() {
             let origins = carried;
             let mut targets: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+            // A message, archive or buffer filled through a method (`msg.set_content(v)`).
+            if names.is_empty()
+                && let Some(o) = filled::filled_object(first_line)
+            {
+                targets.push(o.to_owned());
+            }
             if let Some(f) = &function
                 && !(stmt.last == stmt.first && only_tests(text, lower.ends_with(".py")))
             {

@@ -17,6 +17,7 @@ pub mod code;
 pub(crate) mod disclosed;
 pub mod exec;
 pub mod flow;
+mod hosted_store;
 mod mcp_relay;
 pub mod prose;
 pub mod secrets;
@@ -186,10 +187,23 @@ fn option_hosts(text: &str, out: &mut Vec<Host>) {
     let b = text.as_bytes();
     if memchr::memmem::find(b, b"host").is_none()
         && memchr::memmem::find(b, b"Connection(").is_none()
+        && memchr::memmem::find(b, b"SMTP").is_none()
+        && memchr::memmem::find(b, b"FTP").is_none()
     {
         return;
     }
-    for key in ["hostname", "host", "HTTPSConnection(", "HTTPConnection("] {
+    // Mail and FTP clients take their server as the first argument (`smtplib.SMTP("mail.x")`,
+    // `ftplib.FTP_TLS("files.x")`), like `HTTPSConnection` (round 30c).
+    for key in [
+        "hostname",
+        "host",
+        "HTTPSConnection(",
+        "HTTPConnection(",
+        "SMTP(",
+        "SMTP_SSL(",
+        "FTP(",
+        "FTP_TLS(",
+    ] {
         let mut from = 0;
         while let Some(i) = text[from..].find(key).map(|i| i + from) {
             from = i + key.len();
@@ -437,6 +451,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     clipper::judge(b, &mut out);
     claims::judge(b, &flows, &mut out);
     store_upload::judge(b, &mut out);
+    hosted_store::judge(b, &mut out);
     mcp_relay::mcp_server_relay(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);

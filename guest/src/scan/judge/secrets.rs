@@ -654,6 +654,13 @@ fn sends_body(text: &str) -> bool {
         "body=",
         ".request(\"post\"",
         ".request('post'",
+        // A mail message or an FTP upload carries what it was given; a git remote pointed at an
+        // address carries the repository's files on the next push (round 30c).
+        ".send_message(",
+        ".storbinary(",
+        ".storlines(",
+        "remote set-url ",
+        "remote add ",
     ]
     .iter()
     .any(|m| t.contains(m))

@@ -45,7 +45,17 @@ pub(super) fn imported_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Fi
             }
             let sink = At { file, fact };
             let text = sink.text();
-            let Some(e) = imported(&table, &imports, j, &text, &flow.defs) else {
+            let Some(e) = imported(&table, &imports, j, &text, &flow.defs).or_else(|| {
+                bound_nearby(
+                    &table,
+                    &imports,
+                    j,
+                    file.content,
+                    fact.line,
+                    &text,
+                    &flow.defs,
+                )
+            }) else {
                 continue;
             };
             let src_file = &b.files[e.file];
@@ -85,4 +95,44 @@ pub(super) fn imported_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Fi
             return;
         }
     }
+}
+
+/// Lines looked back from a run for the line that bound its argument.
+const NEARBY: usize = 6;
+
+/// The export a run's argument was bound from on one of the few lines before it, where the file's
+/// definitions do not reach (inside a JS function body, which is one statement): a callback
+/// parameter (`getPath().then((p) => { … require(p) })`) or a local (`const p = await getPath();`)
+/// on a line that names an imported export and the argument (round 30c). Only the names inside the
+/// run's parentheses are looked for, never the runner itself or a name its own line assigns.
+fn bound_nearby<'e>(
+    table: &'e [crate::scan::judge::flow::exports::Export],
+    imports: &[&str],
+    j: usize,
+    content: &str,
+    line: u32,
+    text: &str,
+    defs: &crate::scan::judge::code::Definitions,
+) -> Option<&'e crate::scan::judge::flow::exports::Export> {
+    let open = text.find('(')?;
+    let args = &text[open + 1..];
+    let assigned = crate::scan::judge::code::assigned(text);
+    let names: Vec<&str> = crate::scan::judge::code::refs(args)
+        .into_iter()
+        .filter(|r| !assigned.contains(r) && !matches!(*r, "await" | "require" | "import"))
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    let upto = (line as usize).saturating_sub(1);
+    let lines: Vec<&str> = content.lines().take(upto).collect();
+    lines.iter().rev().take(NEARBY).find_map(|l| {
+        if !names
+            .iter()
+            .any(|n| crate::scan::judge::flow::names_key(l, n))
+        {
+            return None;
+        }
+        imported(table, imports, j, l, defs)
+    })
 }

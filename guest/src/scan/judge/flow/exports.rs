@@ -82,7 +82,7 @@ fn leading_name(line: &str) -> Option<&str> {
         .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$')
         .count();
     let rest = t[n..].trim_start();
-    (n >= 3
+    (n >= 1
         && (rest.starts_with(':') && !rest.starts_with("::")
             || rest.starts_with('=') && !rest.starts_with("==")))
     .then(|| &t[..n])
@@ -101,7 +101,10 @@ pub fn exports(b: &Bundle<'_>, flows: &[FileFlow], what: Carried) -> Vec<Export>
         }
         let mut mine: Vec<Export> = Vec::new();
         let mut add = |name: &str, origin: usize| {
-            if name.len() >= 3 && mine.len() < MAX_EXPORTS && !mine.iter().any(|e| e.name == name) {
+            // Names of any length (round 30c: `s`, `ok`): an importing file still has to name
+            // the module and the name on one import line, or write `module.name`.
+            if !name.is_empty() && mine.len() < MAX_EXPORTS && !mine.iter().any(|e| e.name == name)
+            {
                 mine.push(Export {
                     file: i,
                     origin,

@@ -126,11 +126,21 @@ fn installed(line: &str) -> Vec<(String, bool)> {
                 continue;
             }
             let rest = &line[i + cmd.len()..];
+            // A quote either wraps one package spec (`pip install 'x[socks]'`, `npm i "x@^4"`) or
+            // closes the quoted command the install sits in (`"pip install x" is all`): a
+            // token that opens with a quote is a spec, one that only ends with a quote is the
+            // command's last word.
             let rest = rest
-                .split(['`', '\'', '"', '，', '。', '；', '(', ')', '<', '>'])
+                .split(['`', '，', '。', '；', '(', ')', '<', '>'])
                 .next()
                 .unwrap_or("");
             for tok in rest.split_whitespace() {
+                let opened = tok.starts_with(['\'', '"']);
+                let tok = tok.trim_start_matches(['\'', '"']);
+                let (tok, closes) = match tok.find(['\'', '"']) {
+                    Some(q) => (&tok[..q], !opened),
+                    None => (tok, false),
+                };
                 if ENDS.contains(&tok.to_ascii_lowercase().as_str()) {
                     break;
                 }
@@ -160,7 +170,7 @@ fn installed(line: &str) -> Vec<(String, bool)> {
                 {
                     out.push((name.to_owned(), *pypi));
                 }
-                if ended {
+                if ended || closes {
                     break;
                 }
             }

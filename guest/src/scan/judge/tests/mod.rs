@@ -77,6 +77,7 @@ mod round29c;
 mod round29m;
 mod round29p;
 mod round30b;
+mod round30c;
 mod scopes;
 mod secrets;
 

@@ -1,0 +1,35 @@
+//! Where a request goes, read from a definition or from the request's own line (round 30c).
+
+use super::code::{self, Definitions};
+use super::{Fact, SinkHosts, hosts_in};
+
+/// What a definition says about where a name sends: its first string literal holding a host, else
+/// (a mail, FTP or HTTP client built on a bare server name, `smtplib.SMTP_SSL("mail.x", 465)`,
+/// round 30c) the definition itself when that names the server.
+pub(super) fn host_literal(rhs: &str) -> Option<String> {
+    code::literals(rhs)
+        .into_iter()
+        .find(|l| !hosts_in(l).is_empty())
+        .map(str::to_owned)
+        .or_else(|| {
+            (["SMTP", "FTP", "Connection("]
+                .iter()
+                .any(|k| rhs.contains(k))
+                && !hosts_in(rhs).is_empty())
+            .then(|| rhs.to_owned())
+        })
+}
+
+/// The hosts of a request fact read from its own line: a URL written there, else the first name on
+/// it whose definition holds one.
+pub(super) fn line_hosts(content: &str, fact: &Fact, defs: &Definitions) -> Option<SinkHosts> {
+    let line = crate::scan::facts::logical_text(content, fact.start, fact.end);
+    let direct = hosts_in(&line);
+    if !direct.is_empty() {
+        return Some((direct, None));
+    }
+    code::refs(&line).into_iter().find_map(|r| {
+        defs.resolve(r, &host_literal)
+            .map(|(url, line)| (hosts_in(&url), Some((r.to_owned(), line))))
+    })
+}
