@@ -59,6 +59,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -99,6 +100,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -137,6 +139,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -174,6 +177,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -209,6 +213,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -246,6 +251,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 80.0, 0.835),
@@ -282,6 +288,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 79.5, 0.83),
@@ -318,6 +325,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 79.0, 0.825),
@@ -355,6 +363,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 78.0, 0.81),
@@ -389,6 +398,7 @@ const BEFORE_HELDOUT_12: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 75.0, 0.79),
@@ -426,6 +436,7 @@ const BEFORE_HELDOUT_13: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 75.2, 0.79),
@@ -462,6 +473,7 @@ const BEFORE_HELDOUT_14: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 73.8, 0.776),
@@ -496,6 +508,7 @@ const BEFORE_HELDOUT_15: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 74.1, 0.777),
@@ -530,6 +543,7 @@ const BEFORE_HELDOUT_16: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 73.8, 0.777),
@@ -576,6 +590,7 @@ const BEFORE_HELDOUT_17: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 73.8, 0.774),
@@ -612,6 +627,7 @@ const BEFORE_HELDOUT_18: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 74.0, 0.772),
@@ -645,6 +661,7 @@ const BEFORE_HELDOUT_19: Floors = Floors {
         "senses-21",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 73.9, 0.775),
@@ -679,7 +696,7 @@ const BEFORE_HELDOUT_19: Floors = Floors {
 /// `rank24` raised the silent maximum 25 -> 26: t1239, a miss before (a unit-test writer picked for
 /// flashcards), is silent now that "test" beside "turn … into" is no longer read as a job.
 const BEFORE_HELDOUT_20: Floors = Floors {
-    without: &["senses-21", "heldout-20", "heldout-21"],
+    without: &["senses-21", "heldout-20", "heldout-21", "heldout-22"],
     slices: &[
         ("all", 75.1, 0.786),
         ("held-out", 72.2, 0.758),
@@ -714,7 +731,7 @@ const BEFORE_HELDOUT_20: Floors = Floors {
 /// 71 -> 69 (t517 and t2122 picked right, none lost); `heldout-17`'s NDCG@3 0.661 -> 0.657 and
 /// `para-20`'s 0.894 -> 0.8927 (no pick changed in either), so their floors are 0.657 and 0.892.
 const BEFORE_HELDOUT_21: Floors = Floors {
-    without: &["senses-21", "heldout-21"],
+    without: &["senses-21", "heldout-21", "heldout-22"],
     slices: &[
         ("all", 75.0, 0.788),
         ("held-out", 72.1, 0.762),
@@ -746,6 +763,34 @@ const BEFORE_HELDOUT_21: Floors = Floors {
 /// t1162, t1270, t1308 of the older tasks gained, none lost). heldout-21's floor is its BEFORE figure.
 /// Merged with `rank25` (lead, stop 40): whole 1211/1603 (75.5%), NDCG@3 0.790, 67 traps, 27 silent,
 /// held-out 923/1268; no-match requests silent 65/86.
+const BEFORE_HELDOUT_22: Floors = Floors {
+    without: &["senses-21", "heldout-22"],
+    slices: &[
+        ("all", 75.5, 0.789),
+        ("held-out", 72.7, 0.764),
+        ("batch:heldout-12", 71.6, 0.761),
+        ("batch:heldout-13", 59.6, 0.627),
+        ("batch:heldout-14", 78.5, 0.85),
+        ("batch:heldout-15", 73.9, 0.772),
+        ("batch:heldout-16", 79.9, 0.77),
+        ("batch:heldout-17", 61.9, 0.657),
+        ("batch:heldout-18", 59.9, 0.666),
+        ("batch:heldout-19", 69.9, 0.734),
+        ("batch:heldout-20", 71.9, 0.789),
+        ("batch:heldout-21", 59.9, 0.708),
+        ("batch:para-20", 84.1, 0.892),
+        ("lang:en", 72.2, 0.767),
+        ("lang:zh", 77.4, 0.801),
+        ("lang:mixed", 79.5, 0.828),
+    ],
+    max_traps: 67,
+    max_silent_relevant: 27,
+};
+
+/// The whole benchmark with the 50-task batch `heldout-22` (written on `rank26` before the lexicon or
+/// the ranking code was read, from the listings alone, with 30 new listings in domains the set barely
+/// covered). Before (integration head `f3e35c8f` with the batch): heldout-22 25/50, NDCG@3 0.589, 6
+/// traps, 4 silent; its floor is that BEFORE figure (`rank26` did not tune on it).
 const WHOLE: Floors = Floors {
     without: &["senses-21"],
     slices: &[
@@ -761,6 +806,7 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-19", 69.9, 0.734),
         ("batch:heldout-20", 71.9, 0.789),
         ("batch:heldout-21", 59.9, 0.708),
+        ("batch:heldout-22", 50.0, 0.589),
         ("batch:para-20", 84.1, 0.892),
         ("lang:en", 72.2, 0.767),
         ("lang:zh", 77.4, 0.801),
@@ -836,7 +882,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         "the benchmark has {} tasks",
         bench.tasks.len()
     );
-    // Twenty independent evaluations of the benchmark: run them side by side.
+    // Twenty-one independent evaluations of the benchmark: run them side by side.
     let floors = [
         &BEFORE_HELDOUT_3,
         &BEFORE_HELDOUT_4,
@@ -857,6 +903,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_19,
         &BEFORE_HELDOUT_20,
         &BEFORE_HELDOUT_21,
+        &BEFORE_HELDOUT_22,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {
