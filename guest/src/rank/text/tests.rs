@@ -360,10 +360,7 @@ fn a_word_ending_in_ant_is_no_action_of_its_stem() {
     // Must not match: the quality or the agent is its own stem (rank26).
     assert_eq!(word_stem("important"), "important");
     assert_eq!(word_stem("assistants"), "assistant");
-    assert_ne!(
-        normalize_plain("the important clauses"),
-        normalize_plain("import the clauses")
-    );
+    assert_ne!(normalize_plain("important"), normalize_plain("import"));
     // Must match: inflections still meet their stem; a word the stemmer keeps whole is unchanged.
     assert_eq!(word_stem("imported"), word_stem("import"));
     assert_eq!(
