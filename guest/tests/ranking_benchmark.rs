@@ -13,6 +13,10 @@
 //! listings of `heldout-11`: the two household catch-alls (Home Hero AI, 生活百事通) take t189 and
 //! t374 as traps, the popular text translator takes an app-strings task (t517) as a trap, and the
 //! new listings enter older top-3s (BENCHMARKS.md, `heldout-11`).
+//! `rank26` lowered older floors to what its branch measures with the 30 listings of `heldout-22`:
+//! they took 15 older picks (BENCHMARKS.md, "heldout-22 (rank26)": lab values, voice memos, weekly
+//! reminders, a running plan, a nightly backup, API and CI output, support replies); its two rules
+//! lost no older pick and gained t2171.
 //!
 //! Full report: `cargo run -p guest --release --example rank_eval`.
 
@@ -59,6 +63,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -99,6 +104,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -137,6 +143,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -174,6 +181,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -209,6 +217,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -246,6 +255,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 80.0, 0.835),
@@ -282,6 +292,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 79.5, 0.83),
@@ -318,6 +329,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 79.0, 0.825),
@@ -355,6 +367,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 78.0, 0.81),
@@ -389,6 +402,7 @@ const BEFORE_HELDOUT_12: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 75.0, 0.79),
@@ -426,6 +440,7 @@ const BEFORE_HELDOUT_13: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 75.2, 0.79),
@@ -462,6 +477,7 @@ const BEFORE_HELDOUT_14: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 73.8, 0.776),
@@ -496,6 +512,7 @@ const BEFORE_HELDOUT_15: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 74.1, 0.777),
@@ -530,6 +547,7 @@ const BEFORE_HELDOUT_16: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 73.8, 0.777),
@@ -576,6 +594,7 @@ const BEFORE_HELDOUT_17: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 73.8, 0.774),
@@ -583,7 +602,7 @@ const BEFORE_HELDOUT_17: Floors = Floors {
         ("batch:heldout-12", 66.5, 0.74),
         ("batch:heldout-13", 54.8, 0.574),
         ("batch:heldout-14", 71.4, 0.79),
-        ("batch:heldout-15", 71.9, 0.755),
+        ("batch:heldout-15", 71.9, 0.752),
         ("batch:heldout-16", 63.9, 0.651),
         ("lang:en", 70.7, 0.748),
         ("lang:zh", 75.4, 0.787),
@@ -612,19 +631,20 @@ const BEFORE_HELDOUT_18: Floors = Floors {
         "para-20",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 74.0, 0.772),
         ("held-out", 71.9, 0.757),
-        ("batch:heldout-12", 69.9, 0.761),
+        ("batch:heldout-12", 69.9, 0.758),
         ("batch:heldout-13", 58.0, 0.599),
         ("batch:heldout-14", 71.4, 0.79),
-        ("batch:heldout-15", 71.9, 0.765),
+        ("batch:heldout-15", 71.9, 0.752),
         ("batch:heldout-16", 67.9, 0.681),
         ("batch:heldout-17", 57.9, 0.62),
         ("lang:en", 70.7, 0.749),
         ("lang:zh", 75.8, 0.78),
-        ("lang:mixed", 80.6, 0.837),
+        ("lang:mixed", 80.6, 0.835),
     ],
     max_traps: 63,
     max_silent_relevant: 32,
@@ -645,20 +665,21 @@ const BEFORE_HELDOUT_19: Floors = Floors {
         "senses-21",
         "heldout-20",
         "heldout-21",
+        "heldout-22",
     ],
     slices: &[
         ("all", 73.9, 0.775),
         ("held-out", 71.9, 0.76),
-        ("batch:heldout-12", 69.9, 0.761),
+        ("batch:heldout-12", 69.9, 0.758),
         ("batch:heldout-13", 59.6, 0.623),
         ("batch:heldout-14", 71.4, 0.82),
-        ("batch:heldout-15", 73.9, 0.772),
+        ("batch:heldout-15", 71.9, 0.752),
         ("batch:heldout-16", 71.9, 0.736),
-        ("batch:heldout-17", 59.9, 0.64),
+        ("batch:heldout-17", 57.9, 0.639),
         ("batch:heldout-18", 55.9, 0.654),
-        ("lang:en", 70.5, 0.753),
+        ("lang:en", 70.5, 0.751),
         ("lang:zh", 76.3, 0.785),
-        ("lang:mixed", 78.2, 0.822),
+        ("lang:mixed", 78.2, 0.820),
     ],
     max_traps: 63,
     max_silent_relevant: 30,
@@ -679,22 +700,22 @@ const BEFORE_HELDOUT_19: Floors = Floors {
 /// `rank24` raised the silent maximum 25 -> 26: t1239, a miss before (a unit-test writer picked for
 /// flashcards), is silent now that "test" beside "turn … into" is no longer read as a job.
 const BEFORE_HELDOUT_20: Floors = Floors {
-    without: &["senses-21", "heldout-20", "heldout-21"],
+    without: &["senses-21", "heldout-20", "heldout-21", "heldout-22"],
     slices: &[
         ("all", 75.1, 0.786),
         ("held-out", 72.2, 0.758),
-        ("batch:heldout-12", 71.6, 0.761),
+        ("batch:heldout-12", 69.9, 0.758),
         ("batch:heldout-13", 59.6, 0.623),
         ("batch:heldout-14", 71.4, 0.82),
-        ("batch:heldout-15", 73.9, 0.772),
+        ("batch:heldout-15", 71.9, 0.752),
         ("batch:heldout-16", 71.9, 0.736),
-        ("batch:heldout-17", 59.9, 0.64),
+        ("batch:heldout-17", 57.9, 0.639),
         ("batch:heldout-18", 55.9, 0.654),
         ("batch:heldout-19", 65.9, 0.708),
-        ("batch:para-20", 82.5, 0.886),
+        ("batch:para-20", 82.0, 0.885),
         ("lang:en", 71.9, 0.765),
         ("lang:zh", 76.8, 0.796),
-        ("lang:mixed", 79.4, 0.831),
+        ("lang:mixed", 79.4, 0.829),
     ],
     max_traps: 71,
     max_silent_relevant: 26,
@@ -714,23 +735,23 @@ const BEFORE_HELDOUT_20: Floors = Floors {
 /// 71 -> 69 (t517 and t2122 picked right, none lost); `heldout-17`'s NDCG@3 0.661 -> 0.657 and
 /// `para-20`'s 0.894 -> 0.8927 (no pick changed in either), so their floors are 0.657 and 0.892.
 const BEFORE_HELDOUT_21: Floors = Floors {
-    without: &["senses-21", "heldout-21"],
+    without: &["senses-21", "heldout-21", "heldout-22"],
     slices: &[
-        ("all", 75.0, 0.788),
-        ("held-out", 72.1, 0.762),
-        ("batch:heldout-12", 69.9, 0.761),
+        ("all", 75.0, 0.786),
+        ("held-out", 72.1, 0.760),
+        ("batch:heldout-12", 69.9, 0.758),
         ("batch:heldout-13", 59.6, 0.623),
         ("batch:heldout-14", 71.4, 0.82),
-        ("batch:heldout-15", 73.9, 0.772),
+        ("batch:heldout-15", 71.9, 0.752),
         ("batch:heldout-16", 77.9, 0.764),
-        ("batch:heldout-17", 61.9, 0.657),
+        ("batch:heldout-17", 57.9, 0.639),
         ("batch:heldout-18", 59.9, 0.666),
         ("batch:heldout-19", 65.9, 0.719),
-        ("batch:heldout-20", 71.9, 0.789),
-        ("batch:para-20", 84.1, 0.892),
-        ("lang:en", 71.5, 0.766),
-        ("lang:zh", 77.7, 0.801),
-        ("lang:mixed", 79.1, 0.828),
+        ("batch:heldout-20", 71.9, 0.778),
+        ("batch:para-20", 82.0, 0.885),
+        ("lang:en", 71.5, 0.762),
+        ("lang:zh", 77.1, 0.801),
+        ("lang:mixed", 79.1, 0.825),
     ],
     max_traps: 71,
     max_silent_relevant: 38,
@@ -746,28 +767,57 @@ const BEFORE_HELDOUT_21: Floors = Floors {
 /// t1162, t1270, t1308 of the older tasks gained, none lost). heldout-21's floor is its BEFORE figure.
 /// Merged with `rank25` (lead, stop 40): whole 1211/1603 (75.5%), NDCG@3 0.790, 67 traps, 27 silent,
 /// held-out 923/1268; no-match requests silent 65/86.
-const WHOLE: Floors = Floors {
-    without: &["senses-21"],
+const BEFORE_HELDOUT_22: Floors = Floors {
+    without: &["senses-21", "heldout-22"],
     slices: &[
-        ("all", 75.5, 0.789),
-        ("held-out", 72.7, 0.764),
-        ("batch:heldout-12", 71.6, 0.761),
+        ("all", 74.6, 0.784),
+        ("held-out", 71.9, 0.758),
+        ("batch:heldout-12", 69.9, 0.758),
         ("batch:heldout-13", 59.6, 0.627),
         ("batch:heldout-14", 78.5, 0.85),
-        ("batch:heldout-15", 73.9, 0.772),
-        ("batch:heldout-16", 79.9, 0.77),
-        ("batch:heldout-17", 61.9, 0.657),
+        ("batch:heldout-15", 71.9, 0.752),
+        ("batch:heldout-16", 77.9, 0.764),
+        ("batch:heldout-17", 57.9, 0.639),
         ("batch:heldout-18", 59.9, 0.666),
-        ("batch:heldout-19", 69.9, 0.734),
-        ("batch:heldout-20", 71.9, 0.789),
+        ("batch:heldout-19", 69.9, 0.727),
+        ("batch:heldout-20", 71.9, 0.778),
         ("batch:heldout-21", 59.9, 0.708),
-        ("batch:para-20", 84.1, 0.892),
-        ("lang:en", 72.2, 0.767),
-        ("lang:zh", 77.4, 0.801),
-        ("lang:mixed", 79.5, 0.828),
+        ("batch:para-20", 82.0, 0.885),
+        ("lang:en", 71.8, 0.762),
+        ("lang:zh", 76.3, 0.796),
+        ("lang:mixed", 79.5, 0.826),
     ],
     max_traps: 67,
     max_silent_relevant: 27,
+};
+
+/// The whole benchmark with the 50-task batch `heldout-22` (written on `rank26` before the lexicon or
+/// the ranking code was read, from the listings alone, with 30 new listings in domains the set barely
+/// covered). Before (integration head `f3e35c8f` with the batch): heldout-22 25/50, NDCG@3 0.589, 6
+/// traps, 4 silent; its floor is that BEFORE figure (`rank26` did not tune on it).
+const WHOLE: Floors = Floors {
+    without: &["senses-21"],
+    slices: &[
+        ("all", 73.9, 0.779),
+        ("held-out", 71.1, 0.752),
+        ("batch:heldout-12", 69.9, 0.758),
+        ("batch:heldout-13", 59.6, 0.627),
+        ("batch:heldout-14", 78.5, 0.85),
+        ("batch:heldout-15", 71.9, 0.752),
+        ("batch:heldout-16", 77.9, 0.764),
+        ("batch:heldout-17", 57.9, 0.639),
+        ("batch:heldout-18", 59.9, 0.666),
+        ("batch:heldout-19", 69.9, 0.727),
+        ("batch:heldout-20", 71.9, 0.778),
+        ("batch:heldout-21", 59.9, 0.708),
+        ("batch:heldout-22", 49.9, 0.588),
+        ("batch:para-20", 82.0, 0.885),
+        ("lang:en", 70.8, 0.754),
+        ("lang:zh", 75.7, 0.791),
+        ("lang:mixed", 78.8, 0.826),
+    ],
+    max_traps: 70,
+    max_silent_relevant: 30,
 };
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
@@ -836,7 +886,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         "the benchmark has {} tasks",
         bench.tasks.len()
     );
-    // Twenty independent evaluations of the benchmark: run them side by side.
+    // Twenty-one independent evaluations of the benchmark: run them side by side.
     let floors = [
         &BEFORE_HELDOUT_3,
         &BEFORE_HELDOUT_4,
@@ -857,6 +907,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_19,
         &BEFORE_HELDOUT_20,
         &BEFORE_HELDOUT_21,
+        &BEFORE_HELDOUT_22,
         &WHOLE,
     ];
     let failures: Vec<String> = std::thread::scope(|s| {

@@ -127,6 +127,28 @@ pub fn lexicon() -> &'static Lexicon {
     L.get_or_init(|| Lexicon::parse(LEXICON_JSON).expect("the built-in lexicon is valid"))
 }
 
+/// The stem of a word, for the lexicon's terms and every analyzed text alike (`rank26`): the
+/// Snowball stem, except that a word whose stem drops the suffix *-ant* (*important* → import,
+/// *assistant* → assist, *relevant* → relev) is its own stem, without a plural *s*: it names a
+/// quality or an agent, not the action of its stem (an important clause asks for no import, an
+/// assistant for no assisting). Terms and texts are stemmed alike, so a term that holds such a
+/// word (*super assistant*) still meets it.
+pub(crate) fn word_stem(raw: &str) -> std::borrow::Cow<'_, str> {
+    quality_stem(raw, stemmer().stem(raw))
+}
+
+/// [`word_stem`] given the Snowball stem of `raw`.
+pub(crate) fn quality_stem<'a>(
+    raw: &'a str,
+    stem: std::borrow::Cow<'a, str>,
+) -> std::borrow::Cow<'a, str> {
+    let bare = raw.strip_suffix('s').unwrap_or(raw);
+    if bare.len() > 5 && bare.ends_with("ant") && !stem.ends_with("ant") {
+        return std::borrow::Cow::Borrowed(bare);
+    }
+    stem
+}
+
 pub(crate) fn stemmer() -> &'static rust_stemmers::Stemmer {
     static S: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
     S.get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
@@ -329,7 +351,7 @@ impl Lexicon {
 
     pub fn parse(json: &str) -> Result<Lexicon, String> {
         let file: LexiconFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        let stem = |w: &str| stemmer().stem(w).into_owned();
+        let stem = |w: &str| word_stem(w).into_owned();
         let names: Vec<String> = file.concepts.keys().cloned().collect();
         let index_of = |n: &str| names.iter().position(|x| x == n);
         let mut by_text: BTreeMap<String, Pattern> = BTreeMap::new();

@@ -99,7 +99,7 @@ fn correct_typos_with(knows: &dyn Fn(&str) -> bool, text: &str) -> String {
         if lex.vocabulary.iter().any(|(raw, _)| raw == word) {
             continue;
         }
-        let stem = super::super::lexicon::stemmer().stem(word);
+        let stem = super::super::lexicon::word_stem(word);
         if lex.is_stop_stem(&stem) || lex.vocabulary.iter().any(|(_, s)| *s == stem) {
             continue;
         }

@@ -353,3 +353,45 @@ fn a_direction_word_before_a_format_reads_a_conversion_without_a_verb() {
         );
     }
 }
+
+#[test]
+fn a_word_ending_in_ant_is_no_action_of_its_stem() {
+    use crate::rank::lexicon::word_stem;
+    // Must not match: the quality or the agent is its own stem (rank26).
+    assert_eq!(word_stem("important"), "important");
+    assert_eq!(word_stem("assistants"), "assistant");
+    assert_ne!(normalize_plain("important"), normalize_plain("import"));
+    // Must match: inflections still meet their stem; a word the stemmer keeps whole is unchanged.
+    assert_eq!(word_stem("imported"), word_stem("import"));
+    assert_eq!(
+        word_stem("tenants"),
+        crate::rank::lexicon::stemmer().stem("tenants")
+    );
+    assert_eq!(word_stem("plants"), "plant");
+    // Terms are stemmed alike: a lexicon term holding such a word still meets the text.
+    let lex = crate::rank::lexicon::lexicon();
+    let redundant = lex.concept("labor-dispute").expect("labor-dispute");
+    assert!(
+        lex.concepts_in("I was made redundant last week")
+            .contains(&redundant)
+    );
+}
+
+#[test]
+fn sum_up_is_a_summary_and_sum_alone_a_calculation() {
+    let lex = crate::rank::lexicon::lexicon();
+    let summarize = lex.concept("summarize").expect("summarize");
+    let calculate = lex.concept("calculate").expect("calculate");
+    // Must match: the phrasal verb in its forms (rank26).
+    for t in [
+        "Sum up the key points of this report",
+        "summing up the thread for me",
+        "it sums up the call",
+    ] {
+        let c = lex.concepts_in(t);
+        assert!(c.contains(&summarize) && !c.contains(&calculate), "{t}");
+    }
+    // Must not match: a sum without *up* is still a calculation.
+    let c = lex.concepts_in("sum the amounts in column B");
+    assert!(c.contains(&calculate) && !c.contains(&summarize));
+}

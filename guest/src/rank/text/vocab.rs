@@ -68,7 +68,8 @@ impl Vocab {
             self.word_cache.put(raw, w);
             return w;
         }
-        let stem = stem_of(raw);
+        // The lexicon's stem (`lexicon::word_stem`): *important* is no import.
+        let stem = super::super::lexicon::quality_stem(raw, stem_of(raw));
         let stop = lexicon().is_stop_stem(&stem);
         let w = (self.intern(&stem), stop);
         self.words.insert(raw, w);
