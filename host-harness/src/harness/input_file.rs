@@ -166,22 +166,38 @@ mod tests {
         let f = file(b"[1, 2]");
         let input = InputFile::open("candidates", f.path(), 6).unwrap();
         assert_eq!(input.len(), 6);
-        assert!(InputFile::open("candidates", f.path(), 5).is_none(), "over the limit");
-        assert!(InputFile::open("candidates", file(b"").path(), 10).is_none(), "empty");
-        assert!(InputFile::open("candidates", Path::new("-"), 10).is_none(), "stdin");
+        assert!(
+            InputFile::open("candidates", f.path(), 5).is_none(),
+            "over the limit"
+        );
+        assert!(
+            InputFile::open("candidates", file(b"").path(), 10).is_none(),
+            "empty"
+        );
+        assert!(
+            InputFile::open("candidates", Path::new("-"), 10).is_none(),
+            "stdin"
+        );
         let dir = tempfile::tempdir().unwrap();
-        assert!(InputFile::open("candidates", dir.path(), 10).is_none(), "a directory");
+        assert!(
+            InputFile::open("candidates", dir.path(), 10).is_none(),
+            "a directory"
+        );
         assert!(InputFile::open("candidates", &dir.path().join("none"), 10).is_none());
     }
 
     #[test]
     fn as_text_it_gives_the_text_paths_errors() {
         let f = file("[\"é\"]".as_bytes());
-        let text = InputFile::open("candidates", f.path(), 100).unwrap().into_text();
+        let text = InputFile::open("candidates", f.path(), 100)
+            .unwrap()
+            .into_text();
         assert_eq!(text.unwrap(), "[\"é\"]");
 
         let f = file(b"[\"\xff\"]");
-        let err = InputFile::open("candidates", f.path(), 100).unwrap().into_text();
+        let err = InputFile::open("candidates", f.path(), 100)
+            .unwrap()
+            .into_text();
         match err.unwrap_err() {
             Error::InvalidInput { field, message } => {
                 assert_eq!(field, "candidates");

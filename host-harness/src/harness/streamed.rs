@@ -80,7 +80,10 @@ impl Harness {
                 | Command::Rank { .. }
                 | Command::Recommend { .. }
         ) {
-            debug_assert!(file.is_none(), "only a candidates command reads a candidates file");
+            debug_assert!(
+                file.is_none(),
+                "only a candidates command reads a candidates file"
+            );
             let text = self.run_text_owned(store, ctx, command)?;
             sink(&text);
             return Ok(());
