@@ -70,7 +70,7 @@ impl InputFile {
     /// encoding, or a command that wraps its input), with the text path's errors.
     pub fn into_text(mut self) -> std::result::Result<String, Error> {
         let mut bytes = Vec::with_capacity(self.len);
-        (&mut self.file)
+        self.file
             .read_to_end(&mut bytes)
             .map_err(|e| self.error(format!("cannot read {}: {e}", self.name)))?;
         if bytes.len() > self.len {
@@ -90,10 +90,10 @@ impl InputFile {
             .get_mut(ptr..)
             .and_then(|b| b.get_mut(..len))
             .ok_or_else(|| wasmtime::Error::msg("string pointer/length out of bounds of memory"))?;
-        let read = (&mut self.file).read_exact(into).and_then(|()| {
+        let read = self.file.read_exact(into).and_then(|()| {
             // Nothing may follow: a file that grew since it was opened is not read in part.
             let mut more = [0u8; 1];
-            (&mut self.file).read(&mut more)
+            self.file.read(&mut more)
         });
         match read {
             Ok(0) => {}
