@@ -32,6 +32,7 @@ mod bindings {
 #[cfg(target_os = "linux")]
 mod exe_copy;
 mod handover;
+mod input_file;
 mod memfd;
 pub mod mirror;
 mod reuse;
@@ -39,6 +40,7 @@ mod skills;
 mod streamed;
 mod wit_args;
 
+pub use input_file::InputFile;
 pub use reuse::Worker;
 pub use streamed::Sink;
 

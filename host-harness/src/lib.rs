@@ -54,7 +54,9 @@ pub mod store;
 pub use cache::{CacheMode, CacheOutcome};
 pub use command_lookup::CommandLookup;
 pub use error::{Error, LimitKind, Result};
-pub use harness::{COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder, PRECOMPILED, Worker};
+pub use harness::{
+    COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder, InputFile, PRECOMPILED, Worker,
+};
 pub use limits::Limits;
 pub use pool::{InstancePool, PoolStatus};
 pub use precompiled::Embedded;

@@ -132,6 +132,11 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
+    /// Whether [`SourceArgs::wrap`] wraps the text (a registry is named).
+    pub fn wraps(&self) -> bool {
+        (self.from.registry()).is_some_and(|r| r != Registry::Candidates)
+    }
+
     /// The candidates text the component reads: as given, or wrapped as
     /// `{"from": "<registry>", "base_url"?: ..., "response": <text>}` when a registry is named.
     pub fn wrap(&self, candidates: JsonText) -> String {
@@ -336,6 +341,36 @@ impl Host {
         &self,
         ctx: &Ctx,
         args: FilterArgs,
+        out: Box<dyn std::io::Write>,
+        compact: bool,
+    ) -> Result<(Verdict, std::io::Result<()>), Error> {
+        self.filter_streamed(ctx, args, None, out, compact)
+    }
+
+    /// [`Host::filter_to`] with the candidates read from `input` straight into the component's
+    /// memory (`args.candidates` is not read): no host copy of them ([`crate::InputFile`]). A
+    /// registry's response named with `from` is read as text (it is wrapped first). A file that
+    /// is not UTF-8 gives the same `InvalidInput` as reading it as text.
+    pub fn filter_file_to(
+        &self,
+        ctx: &Ctx,
+        mut args: FilterArgs,
+        input: crate::InputFile,
+        out: Box<dyn std::io::Write>,
+        compact: bool,
+    ) -> Result<(Verdict, std::io::Result<()>), Error> {
+        if args.source.wraps() {
+            args.candidates = JsonText(input.into_text()?);
+            return self.filter_streamed(ctx, args, None, out, compact);
+        }
+        self.filter_streamed(ctx, args, Some(input), out, compact)
+    }
+
+    fn filter_streamed(
+        &self,
+        ctx: &Ctx,
+        args: FilterArgs,
+        input: Option<crate::InputFile>,
         mut out: Box<dyn std::io::Write>,
         compact: bool,
     ) -> Result<(Verdict, std::io::Result<()>), Error> {
@@ -364,7 +399,10 @@ impl Host {
             };
             seen.set(Some((verdict, written)));
         });
-        self.harness.run_streamed(&store, ctx, command, sink)?;
+        match input {
+            Some(input) => (self.harness).run_streamed_from(&store, ctx, command, input, sink)?,
+            None => self.harness.run_streamed(&store, ctx, command, sink)?,
+        }
         self.note_migrations(&store);
         Ok(done
             .take()

@@ -22,8 +22,9 @@ use wasmtime::component::__internal::{
 };
 
 use wasmtime::component::{ComponentNamedList, ComponentType, Instance, Lift, Lower, TypedFunc};
-use wasmtime::{AsContextMut, Result, Store};
+use wasmtime::{AsContextMut, Result, Store, ValRaw};
 
+use super::input_file::{InputError, InputFile};
 use super::wit_args::{
     wit_agent, wit_installed, wit_mode, wit_rank_request, wit_recommend_request,
 };
@@ -32,18 +33,50 @@ use super::{
 };
 use crate::Command;
 
-/// A `string` argument whose host copy is freed once it has been copied into the component.
-pub(super) struct Handover(Mutex<String>);
+/// A `string` argument whose host copy is freed once it has been copied into the component, or a
+/// file read straight into the component's memory ([`InputFile`]).
+pub(super) struct Handover(Mutex<Source>);
+
+/// What a [`Handover`] lowers.
+pub(super) enum Source {
+    Text(String),
+    File(InputFile),
+}
 
 impl Handover {
     pub(super) fn new(text: String) -> Handover {
-        Handover(Mutex::new(text))
+        Handover(Mutex::new(Source::Text(text)))
     }
 
-    /// The text, leaving the handover empty (it is lowered once: a second lowering would pass "").
-    fn take(&self) -> String {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    pub(super) fn file(file: InputFile) -> Handover {
+        Handover(Mutex::new(Source::File(file)))
     }
+
+    /// The input, leaving the handover empty (it is lowered once: a second lowering would pass "").
+    fn take(&self) -> Source {
+        let mut source = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        std::mem::replace(&mut *source, Source::Text(String::new()))
+    }
+
+    /// The input to lower into `cx`: a file read into the component's memory when it takes UTF-8,
+    /// else the text to lower as a `str`.
+    fn take_for<T>(&self, cx: &mut LowerContext<'_, T>) -> Result<Lowered> {
+        Ok(match self.take() {
+            Source::Text(text) => Lowered::Text(text),
+            Source::File(file) if InputFile::fits(cx) => {
+                let (ptr, len) = file.lower(cx)?;
+                Lowered::At(ptr, len)
+            }
+            Source::File(file) => Lowered::Text(file.into_text().map_err(InputError)?),
+        })
+    }
+}
+
+/// A [`Handover`]'s input, ready to lower.
+enum Lowered {
+    Text(String),
+    /// Already in the component's memory: (pointer, length).
+    At(usize, usize),
 }
 
 // SAFETY: the representation, ABI and type check are `str`'s, and lowering is `str`'s lowering of
@@ -58,7 +91,9 @@ unsafe impl ComponentType for Handover {
     }
 }
 
-// SAFETY: see `ComponentType` above; both methods delegate to `str`.
+// SAFETY: see `ComponentType` above; both methods delegate to `str`, or write the (pointer, length)
+// pair of a string already in the component's memory as `str`'s lowering writes it (two 64-bit flat
+// values; two little-endian `u32`s in memory).
 unsafe impl Lower for Handover {
     fn linear_lower_to_flat<T>(
         &self,
@@ -66,9 +101,14 @@ unsafe impl Lower for Handover {
         ty: InterfaceType,
         dst: &mut MaybeUninit<Self::Lower>,
     ) -> Result<()> {
-        let text = self.take();
-        text.as_str().linear_lower_to_flat(cx, ty, dst)
-        // `text` is dropped here, before the component runs.
+        match self.take_for(cx)? {
+            Lowered::Text(text) => text.as_str().linear_lower_to_flat(cx, ty, dst),
+            // `text` is dropped here, before the component runs.
+            Lowered::At(ptr, len) => {
+                dst.write([ValRaw::i64(ptr as i64), ValRaw::i64(len as i64)]);
+                Ok(())
+            }
+        }
     }
 
     fn linear_lower_to_memory<T>(
@@ -77,8 +117,14 @@ unsafe impl Lower for Handover {
         ty: InterfaceType,
         offset: usize,
     ) -> Result<()> {
-        let text = self.take();
-        text.as_str().linear_lower_to_memory(cx, ty, offset)
+        match self.take_for(cx)? {
+            Lowered::Text(text) => text.as_str().linear_lower_to_memory(cx, ty, offset),
+            Lowered::At(ptr, len) => {
+                *cx.get::<4>(offset) = u32::try_from(ptr)?.to_le_bytes();
+                *cx.get::<4>(offset + 4) = u32::try_from(len)?.to_le_bytes();
+                Ok(())
+            }
+        }
     }
 }
 
@@ -234,7 +280,7 @@ mod tests {
     #[test]
     fn an_owned_commands_candidates_are_taken_and_a_borrowed_ones_kept() {
         let (left, input) = take_candidates(Cow::Owned(scan("[1]")));
-        assert_eq!(input.map(|h| h.take()).as_deref(), Some("[1]"));
+        assert_eq!(input.map(|h| text(h.take())).as_deref(), Some("[1]"));
         assert!(
             matches!(&*left, Command::ScanCandidates { candidates, .. } if candidates.is_empty())
         );
@@ -252,7 +298,14 @@ mod tests {
     #[test]
     fn a_handover_gives_its_text_once() {
         let h = Handover::new("abc".into());
-        assert_eq!(h.take(), "abc");
-        assert_eq!(h.take(), "");
+        assert_eq!(text(h.take()), "abc");
+        assert_eq!(text(h.take()), "");
+    }
+
+    fn text(source: Source) -> String {
+        match source {
+            Source::Text(text) => text,
+            Source::File(_) => panic!("a file"),
+        }
     }
 }

@@ -19,7 +19,8 @@ use wasmtime::component::__internal::{CanonicalAbiInfo, InstanceType, InterfaceT
 use wasmtime::component::{ComponentType, Lift};
 use wasmtime::{Result, ValRaw};
 
-use super::{Harness, finish};
+use super::input_file::{InputFile, input_error};
+use super::{Handover, Harness, finish};
 use crate::pool::Gate;
 use crate::{Command, StateStore};
 use guest::Ctx;
@@ -44,6 +45,32 @@ impl Harness {
         store: &dyn StateStore,
         ctx: &Ctx,
         command: Command,
+        sink: Sink,
+    ) -> crate::Result<()> {
+        self.streamed(store, ctx, command, None, sink)
+    }
+
+    /// [`Harness::run_streamed`] with the candidates of `command` (`filter`, `scan`, `rank` or
+    /// `recommend`, its own candidates text left empty) read from `input` straight into the
+    /// component's memory (see [`InputFile`]). A file that is not UTF-8 gives `InvalidInput` and
+    /// the component's function does not run.
+    pub fn run_streamed_from(
+        &self,
+        store: &dyn StateStore,
+        ctx: &Ctx,
+        command: Command,
+        input: InputFile,
+        sink: Sink,
+    ) -> crate::Result<()> {
+        self.streamed(store, ctx, command, Some(input), sink)
+    }
+
+    fn streamed(
+        &self,
+        store: &dyn StateStore,
+        ctx: &Ctx,
+        command: Command,
+        file: Option<InputFile>,
         mut sink: Sink,
     ) -> crate::Result<()> {
         if !matches!(
@@ -53,11 +80,26 @@ impl Harness {
                 | Command::Rank { .. }
                 | Command::Recommend { .. }
         ) {
+            debug_assert!(
+                file.is_none(),
+                "only a candidates command reads a candidates file"
+            );
             let text = self.run_text_owned(store, ctx, command)?;
             sink(&text);
             return Ok(());
         }
-        let call = self.prepare(ctx, Cow::Owned(command))?;
+        let mut call = self.prepare(ctx, Cow::Owned(command))?;
+        if let Some(file) = file {
+            let max = self.limits.max_input_bytes;
+            if file.len() > max {
+                return Err(crate::Error::InvalidInput {
+                    field: "candidates".into(),
+                    message: format!("{} bytes, over the {max}-byte input limit", file.len()),
+                });
+            }
+            call.input_bytes = file.len();
+            call.input = Some(Handover::file(file));
+        }
         let input =
             (call.input.as_ref()).expect("an owned candidates command hands its input over");
         let session = store.begin()?;
@@ -71,6 +113,12 @@ impl Harness {
                     call.hand_over::<Streamed>(&mut s, &instance, input)
                 })
             });
+        // A candidates file that could not be read in: its error, as if it had been read as text.
+        let result = match result.map_err(input_error) {
+            Err(Ok(e)) => return Err(e),
+            Err(Err(trap)) => Err(trap),
+            Ok(returned) => Ok(returned),
+        };
         finish(s.into_data(), store, result).map(|Streamed| ())
     }
 }

@@ -19,7 +19,9 @@ use host_harness::commands::{
 };
 use host_harness::commands::{AuditArgs, CatalogArgs};
 use host_harness::mcp::{McpOptions, McpServer};
-use host_harness::{CacheMode, Ctx, Error, Harness, HarnessBuilder, InstancePool, Lang, Limits};
+use host_harness::{
+    CacheMode, Ctx, Error, Harness, HarnessBuilder, InputFile, InstancePool, Lang, Limits,
+};
 use serde_json::json;
 
 use args::{Cli, Cmd, McpFlags, SkillCmd};
@@ -280,15 +282,24 @@ fn filter(mut cli: Cli) -> Result<(Verdict, std::io::Result<()>), Error> {
     else {
         unreachable!("main() chose this for filter")
     };
+    // A regular file is read straight into the component's memory (no host copy); anything else
+    // (standard input, a pipe, an empty or too large file) as text here, which reports its errors.
+    let file = InputFile::open("candidates", &candidates, limit);
     let args = FilterArgs {
         mode,
-        candidates: read_input("candidates", &candidates, limit).map(JsonText)?,
+        candidates: match file {
+            Some(_) => JsonText(String::new()),
+            None => read_input("candidates", &candidates, limit).map(JsonText)?,
+        },
         source: source.into_args(),
         discovery: discovery.into_args(),
         agent: agent.into_args(),
     };
     let out = Box::new(std::io::stdout().lock());
-    host.filter_to(&ctx, args, out, cli.compact)
+    match file {
+        Some(file) => host.filter_file_to(&ctx, args, file, out, cli.compact),
+        None => host.filter_to(&ctx, args, out, cli.compact),
+    }
 }
 
 fn run(mut cli: Cli) -> Result<Output, Error> {
