@@ -103,8 +103,9 @@ fn a_lone_character_action_orders_lower_but_keeps_its_strength() {
     } else {
         1.0
     };
+    let language = if m.other_language { LANGUAGE_FIT } else { 1.0 };
     assert!(
-        m.lone.is_empty() && (m.order_weight - name).abs() < 1e-9,
+        m.lone.is_empty() && (m.order_weight - name * language).abs() < 1e-9,
         "{m:?}"
     );
     let en = crate::rank::factors::task_detail(&q, &m, false, 0.3, crate::Lang::En);
