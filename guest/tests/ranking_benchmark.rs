@@ -58,8 +58,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 80.0, 0.83),
         ("dev", 88.5, 0.885),
@@ -98,8 +97,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 78.0, 0.82),
         ("held-out", 71.0, 0.78),
@@ -136,8 +134,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 78.5, 0.83),
         ("held-out", 73.5, 0.8),
@@ -173,8 +170,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 80.5, 0.84),
         ("held-out", 77.0, 0.82),
@@ -208,8 +204,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 80.5, 0.84),
         ("held-out", 77.5, 0.825),
@@ -245,8 +240,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 80.0, 0.835),
         ("held-out", 77.5, 0.825),
@@ -281,8 +275,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 79.5, 0.83),
         ("held-out", 77.5, 0.815),
@@ -317,8 +310,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 79.0, 0.825),
         ("held-out", 76.5, 0.81),
@@ -354,8 +346,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 78.0, 0.81),
         ("held-out", 75.5, 0.80),
@@ -388,8 +379,7 @@ const BEFORE_HELDOUT_12: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 75.0, 0.79),
         ("held-out", 72.5, 0.77),
@@ -425,8 +415,7 @@ const BEFORE_HELDOUT_13: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 75.2, 0.79),
         ("held-out", 72.5, 0.773),
@@ -461,8 +450,7 @@ const BEFORE_HELDOUT_14: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 73.8, 0.776),
         ("held-out", 71.4, 0.759),
@@ -495,8 +483,7 @@ const BEFORE_HELDOUT_15: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 74.1, 0.777),
         ("held-out", 71.7, 0.761),
@@ -529,8 +516,7 @@ const BEFORE_HELDOUT_16: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 73.8, 0.777),
         ("held-out", 71.5, 0.761),
@@ -575,8 +561,7 @@ const BEFORE_HELDOUT_17: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 73.8, 0.774),
         ("held-out", 71.6, 0.758),
@@ -611,8 +596,7 @@ const BEFORE_HELDOUT_18: Floors = Floors {
         "heldout-19",
         "para-20",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 74.0, 0.772),
         ("held-out", 71.9, 0.757),
@@ -644,8 +628,7 @@ const BEFORE_HELDOUT_19: Floors = Floors {
         "para-20",
         "senses-21",
         "heldout-20",
-        "heldout-21",
-    ],
+        "heldout-21",, "heldout-23"],
     slices: &[
         ("all", 73.9, 0.775),
         ("held-out", 71.9, 0.76),
@@ -679,7 +662,7 @@ const BEFORE_HELDOUT_19: Floors = Floors {
 /// `rank24` raised the silent maximum 25 -> 26: t1239, a miss before (a unit-test writer picked for
 /// flashcards), is silent now that "test" beside "turn … into" is no longer read as a job.
 const BEFORE_HELDOUT_20: Floors = Floors {
-    without: &["senses-21", "heldout-20", "heldout-21"],
+    without: &["senses-21", "heldout-20", "heldout-21", "heldout-23"],
     slices: &[
         ("all", 75.1, 0.786),
         ("held-out", 72.2, 0.758),
@@ -714,7 +697,7 @@ const BEFORE_HELDOUT_20: Floors = Floors {
 /// 71 -> 69 (t517 and t2122 picked right, none lost); `heldout-17`'s NDCG@3 0.661 -> 0.657 and
 /// `para-20`'s 0.894 -> 0.8927 (no pick changed in either), so their floors are 0.657 and 0.892.
 const BEFORE_HELDOUT_21: Floors = Floors {
-    without: &["senses-21", "heldout-21"],
+    without: &["senses-21", "heldout-21", "heldout-23"],
     slices: &[
         ("all", 75.0, 0.788),
         ("held-out", 72.1, 0.762),
@@ -746,24 +729,31 @@ const BEFORE_HELDOUT_21: Floors = Floors {
 /// t1162, t1270, t1308 of the older tasks gained, none lost). heldout-21's floor is its BEFORE figure.
 /// Merged with `rank25` (lead, stop 40): whole 1211/1603 (75.5%), NDCG@3 0.790, 67 traps, 27 silent,
 /// held-out 923/1268; no-match requests silent 65/86.
+/// `rank27` added `heldout-23` (60 tasks, 38 new listings; BEFORE on `f3e35c8f` 32/60, NDCG@3 0.578:
+/// its floor) and left it out of every older set. The new listings take 13 older picks (1211 ->
+/// 1199 of 1603); the rule that a listing matching only outside its name orders at 0.9 and the
+/// lone-action check of names bring the older tasks to 1218. The whole set's floors here are what
+/// `rank27` measured with the batch (75.3%, 0.786; `heldout-12` 70.0%, `heldout-18` 58.0% / 0.657,
+/// English 71.7% / 0.761: t326, t757, t836, t1148, t1421 lost, 25 gained; BENCHMARKS.md).
 const WHOLE: Floors = Floors {
     without: &["senses-21"],
     slices: &[
-        ("all", 75.5, 0.789),
-        ("held-out", 72.7, 0.764),
-        ("batch:heldout-12", 71.6, 0.761),
+        ("all", 75.2, 0.785),
+        ("held-out", 72.3, 0.759),
+        ("batch:heldout-12", 69.9, 0.761),
         ("batch:heldout-13", 59.6, 0.627),
         ("batch:heldout-14", 78.5, 0.85),
         ("batch:heldout-15", 73.9, 0.772),
         ("batch:heldout-16", 79.9, 0.77),
         ("batch:heldout-17", 61.9, 0.657),
-        ("batch:heldout-18", 59.9, 0.666),
+        ("batch:heldout-18", 57.9, 0.656),
         ("batch:heldout-19", 69.9, 0.734),
         ("batch:heldout-20", 71.9, 0.789),
         ("batch:heldout-21", 59.9, 0.708),
+        ("batch:heldout-23", 53.3, 0.578),
         ("batch:para-20", 84.1, 0.892),
-        ("lang:en", 72.2, 0.767),
-        ("lang:zh", 77.4, 0.801),
+        ("lang:en", 71.6, 0.760),
+        ("lang:zh", 77.4, 0.798),
         ("lang:mixed", 79.5, 0.828),
     ],
     max_traps: 67,
