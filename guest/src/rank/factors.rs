@@ -457,6 +457,15 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
             Lang::En => "; its name says it does something else",
         });
     }
+    if m.no_name_evidence && m.order_weight < 1.0 {
+        let pct = round(100.0 * relevance::NO_NAME_EVIDENCE, 0);
+        out.push_str(&match lang {
+            Lang::Zh => format!("；匹配的词都不在它的名字里，排序时按 {pct}% 计"),
+            Lang::En => {
+                format!("; nothing it matches is in its name, so it counts {pct}% in the order")
+            }
+        });
+    }
     if !m.lone.is_empty() {
         let words: Vec<String> = m
             .lone

@@ -72,6 +72,12 @@ pub const NAME_ACTION_MISS: f64 = 0.75;
 /// request should not outrank one that shares the request's words. Order only: the strength the
 /// cut-off reads is unchanged, so it makes no pick silent and no request picked.
 pub const LONE_CHARACTER: f64 = 0.3;
+/// A listing that matches the request only outside its name (nothing it matched is in its name or
+/// the id's slug): in the order it keeps this share. The name is what a listing is; a match on its
+/// description alone is often a word of another job (*designs* PCR primers for a design channel,
+/// ear-*training* for a train) when the listing's domain is one the concept map does not know.
+/// Order only: the strength the cut-off reads is unchanged.
+pub const NO_NAME_EVIDENCE: f64 = 0.9;
 /// An action of a listing that names no specific object at all (it works on anything).
 pub const OBJECTLESS_ACTION: f64 = 1.0;
 /// The action concept of names that only say they make something (`Chart Maker`, `docx-builder`).
@@ -239,3 +245,6 @@ mod lone_tests;
 
 #[cfg(test)]
 mod lexical_tests;
+
+#[cfg(test)]
+mod name_tests;

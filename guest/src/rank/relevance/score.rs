@@ -75,6 +75,8 @@ pub struct Match {
     pub broad_topic: bool,
     /// Units it matched that are actions read from a lone Chinese character ([`LONE_CHARACTER`]).
     pub lone: Vec<usize>,
+    /// It matched something, but nothing of what it matched is in its name ([`NO_NAME_EVIDENCE`]).
+    pub no_name_evidence: bool,
 }
 
 /// Whether a request's words are one Chinese character alone (写 but not 写作 or `pdf`).
@@ -346,21 +348,57 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         && q.actions
             .iter()
             .any(|&a| !lex.concepts[a].minor && !lex.concepts[a].generic);
-    let name_action_miss = q.actions.iter().any(|&a| !lex.concepts[a].minor)
-        && doc
-            .name_actions
+    // An action read only from lone Chinese characters (写着 "written on", 转氨酶 "an enzyme") is no
+    // ask of the request's own: a name that states another action is no miss for it.
+    let names_action =
+        |u: &Unit, a: usize| matches!(u.kind, UnitKind::Concept { concept, .. } if concept == a);
+    let only_lone = |a: usize| {
+        q.units.iter().any(|u| names_action(u, a))
+            && q.units
+                .iter()
+                .filter(|u| names_action(u, a))
+                .all(|u| u.lone)
+    };
+    let name_action_miss =
+        q.actions
             .iter()
-            .any(|&a| lex.concepts[a as usize].name != GENERIC_MAKING || asks_other_than_making)
-        && !doc.name_actions.iter().any(|&a| asked(a as usize))
-        && !q.actions.iter().any(|&x| {
-            std::iter::once(x)
-                .chain(related(x).into_iter().map(|r| r.0))
-                .any(|c| {
-                    doc.occurrences_of(c)
-                        .iter()
-                        .any(|o| o.field == Field::Lead as u8 && Some(o.clause) == lead_verb)
-                })
-        });
+            .any(|&a| !lex.concepts[a].minor && !only_lone(a))
+            && doc.name_actions.iter().any(|&a| {
+                lex.concepts[a as usize].name != GENERIC_MAKING || asks_other_than_making
+            })
+            && !doc.name_actions.iter().any(|&a| asked(a as usize))
+            && !q.actions.iter().any(|&x| {
+                std::iter::once(x)
+                    .chain(related(x).into_iter().map(|r| r.0))
+                    .any(|c| {
+                        doc.occurrences_of(c)
+                            .iter()
+                            .any(|o| o.field == Field::Lead as u8 && Some(o.clause) == lead_verb)
+                    })
+            });
+    // Whether any unit it matched is in its name: a specific concept (or one related to it) or a
+    // word of the request, not of the side part and not a lone character's action.
+    let in_name = |i: usize| {
+        let u = &q.units[i];
+        if u.side || u.lone {
+            return false;
+        }
+        let named = |c: usize| {
+            doc.occurrences_of(c)
+                .iter()
+                .any(|o| o.field == Field::Name as u8)
+        };
+        match &u.kind {
+            UnitKind::Concept { concept, .. } => {
+                !lex.concepts[*concept].generic
+                    && (named(*concept) || q.related[i].iter().any(|&(r, _)| named(r)))
+            }
+            UnitKind::Words(ids) => ids
+                .iter()
+                .any(|&id| doc.fields_with(id).any(|f| f == Field::Name as usize)),
+        }
+    };
+    let no_name_evidence = !matched.is_empty() && !matched.iter().any(|&i| in_name(i));
     let other_language = matches!(
         (q.script, doc.script),
         (Some(Script::Latin), Some(Script::Han)) | (Some(Script::Han), Some(Script::Latin))
@@ -381,7 +419,12 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         } else {
             1.0
         } * if other_language { LANGUAGE_FIT } else { 1.0 }
-            * lone_weight,
+            * lone_weight
+            * if no_name_evidence {
+                NO_NAME_EVIDENCE
+            } else {
+                1.0
+            },
         coverage,
         matched,
         core: core && !reversed && !target_only && !doc.catch_all,
@@ -397,5 +440,6 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         breadth: doc.breadth,
         broad_topic,
         lone,
+        no_name_evidence,
     }
 }
