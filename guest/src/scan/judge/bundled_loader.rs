@@ -88,8 +88,9 @@ fn launches(line: &str) -> Option<(String, String)> {
     if KNOWN.contains(&name) {
         return None;
     }
-    let arg = toks.find(|t| !t.starts_with('-'))?;
-    if arg.contains("://") || arg.contains('%') {
+    // The data file is the program's first argument (after a flag, a file is an option's value).
+    let arg = toks.next()?;
+    if arg.starts_with('-') || arg.contains("://") || arg.contains('%') {
         return None;
     }
     let ext = arg.rsplit_once('.').map(|(_, e)| e)?;

@@ -76,6 +76,7 @@ mod round29b;
 mod round29c;
 mod round29m;
 mod round29p;
+mod round30m;
 mod scopes;
 mod secrets;
 
