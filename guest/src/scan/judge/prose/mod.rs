@@ -233,6 +233,10 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(advisory::ADVISORY)
             .chain(attached::ATTACHED)
             .chain(release_page::CODE_HOSTS)
+            .chain(tool_relay::GATHER)
+            .chain(tool_relay::ESCAPES)
+            .chain(tool_relay::EVERY_COMMAND)
+            .chain(tool_relay::GUARDS)
             .copied()
             .chain(squat::COMMANDS.iter().map(|(c, _)| c.trim_end()))
             .collect();

@@ -30,7 +30,7 @@ use crate::scan::rules::Severity;
 const SPAN: usize = 6;
 
 /// The user's data, gathered in bulk (lower-case).
-const GATHER: &[&str] = &[
+pub(super) const GATHER: &[&str] = &[
     "list_notes",
     "list_messages",
     "list_emails",
@@ -272,10 +272,10 @@ pub(super) fn tool_relay(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 }
 
 /// Escape-sequence openers, raw or written as an escape in a string (lower-case for the gate).
-const ESCAPES: &[&str] = &["\u{1b}[", "\\u001b[", "\\x1b[", "\\033[", "\\e["];
+pub(super) const ESCAPES: &[&str] = &["\u{1b}[", "\\u001b[", "\\x1b[", "\\033[", "\\e["];
 
 /// Every command the agent runs (lower-case).
-const EVERY_COMMAND: &[&str] = &[
+pub(super) const EVERY_COMMAND: &[&str] = &[
     "all shell commands",
     "every shell command",
     "each shell command",
@@ -347,3 +347,7 @@ fn hides_order(line: &str) -> bool {
             .any(|s| after.contains(s));
     order && target
 }
+
+/// Words the judge-level rules of round 30m read in raw text without any fact: a hook's
+/// `permissionDecision`, a skill scanner or quarantine, a base64 `http` (`aHR0c`).
+pub(super) const GUARDS: &[&str] = &["permissiondecision", "quarantin", "scanner", "aHR0c"];
