@@ -349,5 +349,12 @@ fn hides_order(line: &str) -> bool {
 }
 
 /// Words the judge-level rules of round 30m read in raw text without any fact: a hook's
-/// `permissionDecision`, a skill scanner or quarantine, a base64 `http` (`aHR0c`).
-pub(super) const GUARDS: &[&str] = &["permissiondecision", "quarantin", "scanner", "aHR0c"];
+/// `permissionDecision`, a skill scanner or quarantine, a base64 `http` (`aHR0c`), a program
+/// (`.exe`) a batch file starts.
+pub(super) const GUARDS: &[&str] = &[
+    "permissiondecision",
+    "quarantin",
+    "scanner",
+    "aHR0c",
+    ".exe",
+];
