@@ -11,6 +11,7 @@
 //! bytes of the files that have them, and unit-tested (`judge/tests.rs`).
 
 pub mod agent;
+mod bundled_loader;
 pub(crate) mod claims;
 mod clipper;
 pub mod code;
@@ -18,6 +19,8 @@ pub(crate) mod disclosed;
 pub mod exec;
 pub mod flow;
 mod hosted_store;
+mod guard_bypass;
+mod hidden_dest;
 mod mcp_relay;
 pub mod prose;
 pub mod secrets;
@@ -453,6 +456,9 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     store_upload::judge(b, &mut out);
     hosted_store::judge(b, &mut out);
     mcp_relay::mcp_server_relay(b, &mut out);
+    bundled_loader::bundled_loader(b, &mut out);
+    hidden_dest::hidden_destination(b, &mut out);
+    guard_bypass::guard_bypass(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

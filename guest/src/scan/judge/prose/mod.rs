@@ -66,6 +66,7 @@ mod squat;
 mod standing;
 mod tamper;
 mod tool_poison;
+mod tool_relay;
 
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::{FileKind, Finding};
@@ -103,6 +104,7 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     routine::routine_harm(b, &mut out);
     against_user::against_user(b, &mut out);
     side_channel::contents_into_tool_argument(b, &mut out);
+    tool_relay::tool_relay(b, &mut out);
     let mut all: Vec<Finding> = earlier.iter().chain(b.prior).chain(&out).cloned().collect();
     covert::approval(b, &all, &mut out);
     all.extend(out.iter().cloned());
@@ -231,6 +233,10 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(advisory::ADVISORY)
             .chain(attached::ATTACHED)
             .chain(release_page::CODE_HOSTS)
+            .chain(tool_relay::GATHER)
+            .chain(tool_relay::ESCAPES)
+            .chain(tool_relay::EVERY_COMMAND)
+            .chain(tool_relay::GUARDS)
             .copied()
             .chain(squat::COMMANDS.iter().map(|(c, _)| c.trim_end()))
             .collect();

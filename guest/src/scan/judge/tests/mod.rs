@@ -78,6 +78,7 @@ mod round29m;
 mod round29p;
 mod round30b;
 mod round30c;
+mod round30m;
 mod scopes;
 mod secrets;
 
