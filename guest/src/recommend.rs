@@ -243,6 +243,9 @@ fn head_open<'p>(
     }
     let pick_open = relevant_seen == 0;
     let alternatives_open = alternatives_seen < MAX_ALTERNATIVES;
+    if !pick_open && !alternatives_open {
+        return false;
+    }
     pending.any(|p| {
         relevant(p, has_task, floor)
             && (pick_open || (alternatives_open && alternative_ok(p, has_task)))
@@ -253,7 +256,9 @@ fn head_open<'p>(
 /// [`RANKED_LISTED`] entries it lists and, in manual mode, up to the pick and its alternatives. A
 /// candidate not scored is never one of them: the head is a prefix of the full ranking, and it is
 /// extended while any unscored candidate could still be the pick or an alternative (by its match
-/// alone, which decides both). Daily picks read risk and family down the whole list: all scored.
+/// alone, which decides both). A daily pick is the first low-risk candidate that `daily_ok` accepts
+/// (the work family's streak): the head is extended until it holds one (or every candidate).
+#[allow(clippy::too_many_arguments)]
 fn ranked_head(
     usable: Vec<(
         crate::model::Candidate,
@@ -266,18 +271,25 @@ fn ranked_head(
     agent: &Agent,
     has_task: bool,
     floor: f64,
+    daily_ok: impl Fn(&Ranked) -> bool,
 ) -> crate::rank::Ranking {
     let mut staged = Staged::new(usable, mode, request, env, agent);
     staged.score_at_least(RANKED_LISTED);
     match mode {
-        Mode::Daily => while staged.score_next_group() {},
+        Mode::Daily => {
+            while !staged.ranked().iter().any(&daily_ok)
+                && staged.score_more(staged.ranked().len().max(1))
+            {}
+        }
+        // One candidate at a time would scan the pending ones once per step; doubling the head
+        // keeps that to a few scans (a head longer than needed is still a prefix of the ranking).
         Mode::Manual => {
             while head_open(
                 staged.ranked().iter().map(preview),
                 staged.pending(),
                 has_task,
                 floor,
-            ) && staged.score_next_group()
+            ) && staged.score_more(staged.ranked().len().max(1))
             {}
         }
     }
@@ -494,8 +506,19 @@ fn run_cow(
         lang,
     };
     let floor = task.map_or(0.0, min_task_match);
+    let streak = mode == Mode::Daily && work_streak(&docs, &clock);
+    let daily_ok = |r: &Ranked| r.risk == Risk::Low && !(streak && r.work_family);
     let ranking = if staged {
-        ranked_head(usable, mode, &request, &env, &agent, task.is_some(), floor)
+        ranked_head(
+            usable,
+            mode,
+            &request,
+            &env,
+            &agent,
+            task.is_some(),
+            floor,
+            daily_ok,
+        )
     } else {
         rank_for(usable, mode, &request, &env, &agent)
     };
@@ -551,11 +574,10 @@ fn run_cow(
                 silent(&mut out, "too_few_candidates");
                 return Ok(out);
             }
-            let streak = work_streak(&docs, &clock);
-            let eligible = positions.iter().copied().find(|&i| {
-                let r = &ranking.ranked[i];
-                r.risk == Risk::Low && !(streak && r.work_family)
-            });
+            let eligible = positions
+                .iter()
+                .copied()
+                .find(|&i| daily_ok(&ranking.ranked[i]));
             match eligible {
                 Some(i) => (i, Vec::new()),
                 None => {

@@ -17,6 +17,15 @@
 //! With a task in manual mode the groups are small: candidates that share nothing with the task have
 //! relevance 0 and sit in the last band together, and only a catalog whose candidates all miss the
 //! task needs that group scored. Without a task (or in daily mode) every candidate is in one group.
+//!
+//! Within a group, a candidate is first scored for its sort key only ([`Scorer::score`]'s score and
+//! tie-breakers; its factors and reasons are dropped at once), the group's input indexes are sorted
+//! by those keys with the same comparison, and a [`Ranked`] is made (the candidate scored again)
+//! only when the caller reads that far ([`Staged::score_more`]). Scoring is a pure function of the
+//! candidate and what [`Scorer::new`] worked out (the `rank` export relies on the same), so both
+//! scorings agree and the order is the one sorting the [`Ranked`] values gives. At 100,000
+//! candidates in one group this keeps 100,000 keys instead of 100,000 factor lists and reason
+//! texts, and sorts 64-byte keys instead of moving whole entries.
 
 use super::*;
 
@@ -30,8 +39,11 @@ pub struct Staged<'e> {
     bands: Vec<u32>,
     /// Input indexes by group (exact matches first, then by band; input order within a group).
     order: Vec<usize>,
-    /// How many of `order` are scored.
+    /// How many of `order` are scored (for their keys at least).
     next: usize,
+    /// The input indexes of the group scored last that are not in `ranked` yet, in their final
+    /// order (front first).
+    queue: std::collections::VecDeque<usize>,
     /// The candidates not scored yet, by input index.
     pending: Vec<Option<(Candidate, Risk, Vec<RiskFinding>)>>,
     /// The scored head of the ranking, in its final order.
@@ -79,6 +91,7 @@ impl<'e> Staged<'e> {
             bands,
             order,
             next: 0,
+            queue: std::collections::VecDeque::new(),
             pending: cands.into_iter().map(Some).collect(),
             ranked: Vec::new(),
         }
@@ -91,16 +104,20 @@ impl<'e> Staged<'e> {
 
     /// Whether every candidate is scored.
     pub fn is_complete(&self) -> bool {
-        self.next == self.order.len()
+        self.next == self.order.len() && self.queue.is_empty()
     }
 
-    /// The task matches of the candidates not scored yet.
+    /// The task matches of the candidates not in the head yet, in the order they would join it
+    /// (within a later group, in input order).
     pub fn pending(&self) -> impl Iterator<Item = &Preview> + '_ {
-        self.order[self.next..].iter().map(|&i| &self.previews[i])
+        self.queue
+            .iter()
+            .chain(&self.order[self.next..])
+            .map(|&i| &self.previews[i])
     }
 
-    /// Score the next group and append it to the head; false when every candidate was scored.
-    pub fn score_next_group(&mut self) -> bool {
+    /// Sort the next group by its members' keys into `queue`; false when every group was.
+    fn queue_next_group(&mut self) -> bool {
         let Some(&first) = self.order.get(self.next) else {
             return false;
         };
@@ -111,24 +128,74 @@ impl<'e> Staged<'e> {
                 .iter()
                 .take_while(|&&i| key(i) == group)
                 .count();
-        let mut scored: Vec<Ranked> = self.order[self.next..end]
+        /// What [`super::compare`] reads of a [`Ranked`] besides its candidate, by input index.
+        struct Key {
+            index: usize,
+            exact: bool,
+            band: u32,
+            score: f64,
+            tie: (f64, f64, u8),
+        }
+        let mut keys: Vec<Key> = self.order[self.next..end]
             .iter()
             .map(|&i| {
-                let (c, risk, findings) = self.pending[i].take().expect("scored once");
-                let mut r = ranked_of(&self.scorer, i, c, risk, findings);
-                r.band = self.bands[i];
-                r
+                let (c, risk, _) = self.pending[i].as_ref().expect("scored once");
+                let s = self.scorer.score(i, c, *risk);
+                Key {
+                    index: i,
+                    exact: s.exact,
+                    band: self.bands[i],
+                    score: s.score,
+                    tie: s.tie,
+                }
             })
             .collect();
-        scored.sort_by(compare);
-        self.ranked.append(&mut scored);
+        let pending = &self.pending;
+        let order = |k: &Key| scorer::Order {
+            exact: k.exact,
+            band: k.band,
+            score: k.score,
+            tie: k.tie,
+            candidate: &pending[k.index].as_ref().expect("not scored yet").0,
+        };
+        keys.sort_by(|a, b| order(a).cmp(&order(b)));
+        self.queue.extend(keys.iter().map(|k| k.index));
         self.next = end;
         true
     }
 
-    /// Score groups until at least `n` candidates are scored (or all are).
+    /// Append up to `n` more candidates to the head, in order; false when none was left.
+    pub fn score_more(&mut self, n: usize) -> bool {
+        let mut added = 0;
+        while added < n {
+            if self.queue.is_empty() && !self.queue_next_group() {
+                break;
+            }
+            let i = self.queue.pop_front().expect("a queued candidate");
+            let (c, risk, findings) = self.pending[i].take().expect("scored once");
+            let mut r = ranked_of(&self.scorer, i, c, risk, findings);
+            r.band = self.bands[i];
+            self.ranked.push(r);
+            added += 1;
+        }
+        added > 0
+    }
+
+    /// Append the rest of the current group, or else the next group, to the head; false when
+    /// every candidate was scored.
+    pub fn score_next_group(&mut self) -> bool {
+        if self.queue.is_empty() && !self.queue_next_group() {
+            return false;
+        }
+        self.score_more(self.queue.len())
+    }
+
+    /// Score until at least `n` candidates are in the head (or all are).
     pub fn score_at_least(&mut self, n: usize) {
-        while self.ranked.len() < n && self.score_next_group() {}
+        let short = n.saturating_sub(self.ranked.len());
+        if short > 0 {
+            self.score_more(short);
+        }
     }
 
     /// The head scored so far as a ranking (the rest is dropped unscored).
@@ -141,7 +208,13 @@ impl<'e> Staged<'e> {
         };
         // The vocabulary, the documents and the candidates never scored: at 100,000 candidates
         // freeing them one by one was ~10% of `recommend`'s whole process (see `crate::discard`).
-        crate::discard((self.scorer, self.pending, self.previews, self.order));
+        crate::discard((
+            self.scorer,
+            self.pending,
+            self.previews,
+            self.order,
+            self.queue,
+        ));
         ranking
     }
 }

@@ -11,6 +11,17 @@ const NOW: &str = "2026-11-29T02:00:00Z";
 const DEMO: &str = include_str!("../../../data/sample_candidates.json");
 
 fn both(candidates: &str, mode: Mode, task: Option<&str>, lang: Lang) -> (Value, Value) {
+    both_after(candidates, mode, task, lang, None)
+}
+
+/// [`both`] with `history` as the history document.
+fn both_after(
+    candidates: &str,
+    mode: Mode,
+    task: Option<&str>,
+    lang: Lang,
+    history: Option<&str>,
+) -> (Value, Value) {
     let ctx = Ctx {
         now: NOW.into(),
         host_timezone: Some("Asia/Shanghai".into()),
@@ -28,9 +39,9 @@ fn both(candidates: &str, mode: Mode, task: Option<&str>, lang: Lang) -> (Value,
                 daily_rec_status: DailyStatus::Enabled,
                 ..Default::default()
             };
-            MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), None)
+            MemoryStore::with(Some(&serde_json::to_string(&state).unwrap()), history)
         } else {
-            MemoryStore::default()
+            MemoryStore::with(None, history)
         };
         run_cow(
             &ctx,
@@ -251,4 +262,136 @@ fn head_open_while_a_pending_candidate_could_be_the_pick_or_an_alternative() {
         false,
         0.0
     ));
+}
+
+/// Listings `0..n`, all low risk, distinct ids: `work` of them in a dev/ops category with many
+/// downloads, the rest of no family and with few, so that the work family fills the head of the
+/// order.
+fn work_then_other(n: usize, work: usize) -> String {
+    let candidates: Vec<Value> = (0..n)
+        .map(|i| {
+            let (category, downloads) = if i < work {
+                (Some("devops"), 90_000 - i as u64)
+            } else {
+                (None, 10 + i as u64)
+            };
+            json!({
+                "skill_id": format!("clawhub:s{i}"),
+                "name": format!("tool-{i}"),
+                "url": format!("https://example.com/s{i}"),
+                "source_code_url": format!("https://example.com/src/s{i}"),
+                "description": format!("Tool number {i}, a helper for everyday chores."),
+                "categories": category.into_iter().collect::<Vec<_>>(),
+                "popularity": {"downloads": downloads, "stars": downloads / 100},
+                "source": "clawhub",
+                "risk_level": "low",
+                "has_install_docs": true,
+                "has_security_disclosure": true,
+                "updated_at": "2026-10-01T00:00:00Z",
+            })
+        })
+        .collect();
+    json!({"candidates": candidates}).to_string()
+}
+
+/// A daily pick read from a head made only as far as needed: after two days of work-family daily
+/// picks, the first eligible candidate lies beyond the ten listed entries, and the staged result
+/// is still the full one (and without the streak, the pick is the first entry).
+#[test]
+fn daily_pick_beyond_the_listed_head_equals_full() {
+    let history = json!({"recommendations": [
+        {"date": "2026-11-28T04:00:00Z", "skill_id": "clawhub:old1", "name": "ci-runner",
+         "categories": ["devops"], "user_action": "shown", "mode": "daily"},
+        {"date": "2026-11-27T04:00:00Z", "skill_id": "clawhub:old2", "name": "ci-runner-two",
+         "categories": ["devops"], "user_action": "shown", "mode": "daily"},
+    ]})
+    .to_string();
+    let text = work_then_other(40, 25);
+    for lang in [Lang::En, Lang::Zh] {
+        let (staged, full) = both_after(&text, Mode::Daily, None, lang, Some(&history));
+        assert_eq!(staged, full);
+        let rank = staged["pick"]["rank"].as_u64().expect("a daily pick");
+        assert!(rank > RANKED_LISTED as u64, "pick at {rank}");
+        let (staged, full) = both_after(&text, Mode::Daily, None, lang, None);
+        assert_eq!(staged, full);
+        assert_eq!(staged["pick"]["rank"], json!(1));
+    }
+}
+
+/// Without a task every candidate is in one group: the head stops at the ten listed entries, and
+/// the result is the full ranking's, in both modes.
+#[test]
+fn one_large_group_read_to_its_head_equals_full() {
+    let text = work_then_other(60, 30);
+    for mode in [Mode::Manual, Mode::Daily] {
+        for task in [None, Some("devops tool")] {
+            let (staged, full) = both(&text, mode, task, Lang::En);
+            assert_eq!(staged, full, "{mode:?} {task:?}");
+            assert_eq!(
+                staged["ranked"].as_array().map(Vec::len),
+                Some(RANKED_LISTED)
+            );
+        }
+    }
+}
+
+/// [`Staged::score_more`] one entry at a time makes a prefix of [`rank_for`]'s order, entry for
+/// entry, also where keys tie all the way (equal listings under one id: the input order decides).
+#[test]
+fn the_head_made_entry_by_entry_is_a_prefix_of_the_full_ranking() {
+    let listing = |i: usize, id: usize, downloads: u64| {
+        let c: crate::model::Candidate = serde_json::from_value(json!({
+            "skill_id": format!("clawhub:s{id}"),
+            "name": format!("tool-{id}"),
+            "url": format!("https://example.com/s{id}"),
+            "description": format!("Tool {i} for audio work."),
+            "categories": ["audio"],
+            "popularity": {"downloads": downloads, "stars": 3},
+            "source": "clawhub",
+            "risk_level": "low",
+        }))
+        .unwrap();
+        (c, Risk::Low, Vec::new())
+    };
+    // Ties: equal downloads under one id (ties on every key), and equal downloads under distinct
+    // ids (the id decides).
+    let cands: Vec<_> = (0..30)
+        .map(|i| listing(i, if i % 3 == 0 { 7 } else { i }, 1_000 * (i as u64 % 4)))
+        .collect();
+    let ctx_clock = crate::clock::Clock::new(NOW, Some("Asia/Shanghai"), None).unwrap();
+    let (state, history) = Default::default();
+    let env = Env {
+        state: &state,
+        history: &history,
+        installed: &[],
+        clock: &ctx_clock,
+        lang: Lang::En,
+    };
+    let agent = Agent::resolve(&Default::default()).unwrap();
+    for (mode, task) in [
+        (Mode::Manual, None),
+        (Mode::Manual, Some("audio tool")),
+        (Mode::Daily, None),
+    ] {
+        let request = Request {
+            task: task.map(str::to_owned),
+            ..Default::default()
+        };
+        let full = rank_for(cands.clone(), mode, &request, &env, &agent);
+        let mut staged = Staged::new(cands.clone(), mode, &request, &env, &agent);
+        while staged.score_more(1) {
+            let n = staged.ranked().len();
+            assert_eq!(
+                staged.ranked()[n - 1].to_json(n),
+                full.ranked[n - 1].to_json(n),
+                "{mode:?} {task:?} at {n}"
+            );
+            assert_eq!(
+                staged.ranked()[n - 1].candidate,
+                full.ranked[n - 1].candidate
+            );
+        }
+        assert!(staged.is_complete());
+        assert_eq!(staged.ranked().len(), full.ranked.len());
+    }
 }
