@@ -717,7 +717,13 @@ const BEFORE_HELDOUT_19: Floors = Floors {
 /// `rank24` raised the silent maximum 25 -> 26: t1239, a miss before (a unit-test writer picked for
 /// flashcards), is silent now that "test" beside "turn … into" is no longer read as a job.
 const BEFORE_HELDOUT_20: Floors = Floors {
-    without: &["senses-21", "heldout-20", "heldout-21", "heldout-22", "heldout-23"],
+    without: &[
+        "senses-21",
+        "heldout-20",
+        "heldout-21",
+        "heldout-22",
+        "heldout-23",
+    ],
     slices: &[
         ("all", 75.1, 0.786),
         ("held-out", 72.2, 0.758),
