@@ -77,11 +77,7 @@ pub(super) fn guard_bypass(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !hook && !scanner {
             continue;
         }
-        let lines: Vec<&str> = file.content.lines().collect();
-        let lower: Vec<String> = lines
-            .iter()
-            .map(|l| crate::ascii_lowered(l.trim()).into_owned())
-            .collect();
+        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
         // A hook that reads the tool call or can also deny or ask is a policy.
         let policy = [
             "tool_input",

@@ -15,33 +15,6 @@ use super::Bundle;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::rules::Severity;
 
-fn b64_value(c: u8) -> Option<u32> {
-    match c {
-        b'A'..=b'Z' => Some(u32::from(c - b'A')),
-        b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
-        b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
-        b'+' | b'-' => Some(62),
-        b'/' | b'_' => Some(63),
-        _ => None,
-    }
-}
-
-/// Decodes unpadded base64; `None` on a byte outside the alphabet.
-fn decode(s: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for &c in s {
-        acc = (acc << 6) | b64_value(c)?;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
 /// The URLs base64 literals on a line decode to.
 fn hidden_urls(line: &str) -> Vec<String> {
     let b = line.as_bytes();
@@ -56,7 +29,7 @@ fn hidden_urls(line: &str) -> Vec<String> {
         if j - i < 16 || (i > 0 && b64_value(b[i - 1]).is_some()) {
             continue;
         }
-        if let Some(d) = decode(&b[i..j]).and_then(|d| String::from_utf8(d).ok())
+        if let Some(d) = super::prose::b64_decode(&b[i..j]).and_then(|d| String::from_utf8(d).ok())
             && (d.starts_with("http://") || d.starts_with("https://"))
         {
             out.push(d);

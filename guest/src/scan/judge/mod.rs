@@ -444,6 +444,17 @@ pub fn installer_named_after(host: &str, words: &[String]) -> bool {
     words.contains(&name)
 }
 
+/// A file's lines and their trimmed, ASCII-lowered copies, index for index (the shape the
+/// line-window prose rules read).
+pub(crate) fn lines_and_lowered(content: &str) -> (Vec<&str>, Vec<String>) {
+    let lines: Vec<&str> = content.lines().collect();
+    let lower = lines
+        .iter()
+        .map(|l| crate::ascii_lowered(l.trim()).into_owned())
+        .collect();
+    (lines, lower)
+}
+
 /// Run every judge rule over a bundle's facts.
 pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -116,8 +116,8 @@ fn b64_value(c: u8) -> Option<u32> {
 }
 
 /// Decodes base64 (padding and line breaks already removed); `None` on a byte outside the
-/// alphabet.
-fn b64_decode(s: &[u8]) -> Option<Vec<u8>> {
+/// alphabet. Shared with `judge::hidden_dest`.
+pub(in crate::scan::judge) fn b64_decode(s: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() * 3 / 4);
     let (mut acc, mut bits) = (0u32, 0u32);
     for &c in s {

@@ -84,11 +84,7 @@ pub(super) fn contents_into_tool_argument(b: &Bundle<'_>, out: &mut Vec<Finding>
         if !gate.is_match(file.content) {
             continue;
         }
-        let lines: Vec<&str> = file.content.lines().collect();
-        let lower: Vec<String> = lines
-            .iter()
-            .map(|l| crate::ascii_lowered(l.trim()).into_owned())
-            .collect();
+        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
         for i in 0..lines.len() {
             // The line and the next, for a sentence wrapped in a docstring.
             let joined = match lower.get(i + 1) {
