@@ -22,11 +22,11 @@ fn hidden_urls(line: &str) -> Vec<String> {
     let mut from = 0;
     while let Some(i) = line[from..].find("aHR0c").map(|i| i + from) {
         let mut j = i;
-        while j < b.len() && b64_value(b[j]).is_some() {
+        while j < b.len() && super::prose::b64_value(b[j]).is_some() {
             j += 1;
         }
         from = j.max(i + 1);
-        if j - i < 16 || (i > 0 && b64_value(b[i - 1]).is_some()) {
+        if j - i < 16 || (i > 0 && super::prose::b64_value(b[i - 1]).is_some()) {
             continue;
         }
         if let Some(d) = super::prose::b64_decode(&b[i..j]).and_then(|d| String::from_utf8(d).ok())

@@ -104,7 +104,7 @@ pub(super) fn comment_command(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 }
 
 /// Base64 alphabet (standard and URL-safe) to its 6-bit value.
-fn b64_value(c: u8) -> Option<u32> {
+pub(in crate::scan::judge) fn b64_value(c: u8) -> Option<u32> {
     match c {
         b'A'..=b'Z' => Some(u32::from(c - b'A')),
         b'a'..=b'z' => Some(u32::from(c - b'a') + 26),

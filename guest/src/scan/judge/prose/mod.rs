@@ -50,7 +50,7 @@ mod directives;
 mod encoded_steps;
 mod harvest;
 mod hidden_payloads;
-pub(super) use hidden_payloads::b64_decode;
+pub(super) use hidden_payloads::{b64_decode, b64_value};
 mod impostor;
 mod leaks;
 mod lure;
