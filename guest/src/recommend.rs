@@ -146,14 +146,28 @@ fn explanation(r: &Ranked, lang: Lang) -> String {
             Lang::En => "low risk".into(),
         };
     }
-    let reasons = deciding(&r.findings, r.risk, |f| &f.description);
-    if reasons.is_empty() {
-        match lang {
-            Lang::Zh => "候选自身标注为中等风险".into(),
-            Lang::En => "labelled medium risk by the agent".into(),
+    // A Chinese card words each deciding finding in Chinese; the rules' descriptions are English.
+    let reasons: Vec<String> = match lang {
+        Lang::En => deciding(&r.findings, r.risk, |f| &f.description)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        Lang::Zh => {
+            let mut v: Vec<String> = r
+                .findings
+                .iter()
+                .filter(|f| f.raises_to == r.risk)
+                .map(crate::scan::candidate::zh::description)
+                .collect();
+            v.dedup();
+            v
         }
-    } else {
-        reasons.join(" ")
+    };
+    match (reasons.is_empty(), lang) {
+        (true, Lang::Zh) => "候选自身标注为中等风险".into(),
+        (true, Lang::En) => "labelled medium risk by the agent".into(),
+        (false, Lang::Zh) => reasons.concat(),
+        (false, Lang::En) => reasons.join(" "),
     }
 }
 

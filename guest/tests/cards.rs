@@ -133,3 +133,43 @@ fn the_demo_card_says_so_first() {
         "{card}"
     );
 }
+
+/// A Chinese card words the risk in Chinese: the rules' English descriptions stay in the JSON
+/// findings, never on the card (issue 15: every label follows the card's language). The same
+/// candidate's English card still explains the risk in English.
+#[test]
+fn a_chinese_card_explains_a_medium_risk_in_chinese() {
+    let candidates = serde_json::json!([{
+        "skill_id": "clawhub:meeting-minutes-cn",
+        "name": "meeting-minutes-cn",
+        "url": "https://clawhub.ai/a/meeting-minutes-cn",
+        "source": "clawhub",
+        "description": "把会议录音转成结构化纪要，自动提取决议和待办事项。",
+        "updated_at": "2026-11-01T00:00:00Z",
+        "popularity": {"downloads": 900, "stars": 30}
+    }])
+    .to_string();
+    let opts = Options {
+        task: Some("把会议录音转成纪要".into()),
+        dry_run: true,
+        ..Options::default()
+    };
+    let render = |lang: Lang| {
+        let mut store = MemoryStore::new();
+        let out = run(&ctx(lang), &mut store, Mode::Manual, &candidates, &[], &opts).unwrap();
+        out["card"].as_str().expect("a card").to_owned()
+    };
+    let zh = render(Lang::Zh);
+    let safety = zh
+        .lines()
+        .find(|l| l.starts_with("安全状态："))
+        .expect("a safety line");
+    assert!(safety.contains("中等风险"), "{safety}");
+    assert!(safety.contains("信息太少"), "{safety}");
+    assert!(
+        !safety.chars().any(|c| c.is_ascii_alphabetic()),
+        "English in a Chinese safety line: {safety}"
+    );
+    let en = render(Lang::En);
+    assert!(en.contains("too little to judge the skill by"), "{en}");
+}

@@ -9,6 +9,8 @@ use super::rules::Severity;
 use crate::filter::Mode;
 use crate::model::{Candidate, trust_rank};
 
+pub mod zh;
+
 /// A candidate's risk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
