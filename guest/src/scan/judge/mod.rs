@@ -22,6 +22,7 @@ mod guard_bypass;
 mod hidden_dest;
 mod hosted_store;
 mod mcp_relay;
+pub(crate) mod own_forms;
 pub mod prose;
 pub mod secrets;
 mod store_upload;

@@ -154,10 +154,25 @@ fn persists_stealthy(b: &Bundle<'_>, write: &At<'_>) -> bool {
     } else {
         t.to_string()
     };
+    // An agent's home on the way to its skills or plugins folder is where installed skills live
+    // (round 31).
+    let skills = crate::scan::judge::own_forms::in_agent_skills(&content);
     let hidden_dir = b.tag(write.fact) != "shell-rc"
         && content.split(['/', '\\']).any(|c| {
             c.len() > 1
                 && c.starts_with('.')
+                && !(skills
+                    && matches!(
+                        c,
+                        ".openclaw"
+                            | ".claude"
+                            | ".codex"
+                            | ".cursor"
+                            | ".gemini"
+                            | ".agents"
+                            | ".hermes"
+                            | ".clawdbot"
+                    ))
                 && c != ".."
                 && !matches!(
                     c,

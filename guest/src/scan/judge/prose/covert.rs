@@ -206,9 +206,11 @@ pub(super) fn conditional(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Fin
 }
 
 pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
+    // A comment over a command's own yes flag says what the flag does (round 31).
     let facts: Vec<At<'_>> = b
         .all(FactKind::ApproveAll)
         .chain(b.all(FactKind::NoInspect))
+        .filter(|a| !super::super::own_forms::flag_comment(a.file.content, a.fact.line as usize))
         .collect();
     let Some(first) = facts.first().copied() else {
         return;

@@ -91,7 +91,11 @@ fn to_parameter(l: &str) -> bool {
         "put them in '",
     ]
     .iter()
-    .any(|w| l.contains(w));
+    // "put them in `~/.config/x.env`" names the user's own settings file, not a parameter.
+    .any(|w| {
+        l.match_indices(w)
+            .any(|(i, _)| !super::super::own_forms::names_a_file(&l[i + w.len()..]))
+    });
     named || passes_as
 }
 
