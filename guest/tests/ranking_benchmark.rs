@@ -860,32 +860,34 @@ const BEFORE_HELDOUT_22: Floors = Floors {
 /// NDCG@3 of three older sets and `dev` of one) are set to what the merged head measures.
 /// `rank29` added `heldout-25` (60 tasks, 35 new listings; BEFORE on `fd8be54b` 28/60, NDCG@3
 /// 0.576) and left it out of every older set. Its listings and the grades and traps they add to
-/// older tasks lower older NDCG@3 floors by 0.001-0.012 and two P@1 floors (the whole set's and one
-/// Chinese slice's) by at most 0.6 points: those floors are set to what `rank29` measures. `rank29`
+/// older tasks lower older NDCG@3 floors (by 0.001-0.012 in the older sets; here `heldout-22` 0.574 ->
+/// 0.546, `heldout-23` 0.577 -> 0.571, Chinese 0.787 -> 0.775) and P@1 floors (the whole set's, held-out
+/// 71.1 -> 70.5, `heldout-23` 51.6 -> 49.9, Chinese 75.7 -> 74.5, one older Chinese slice by 0.1): those
+/// floors are set to what `rank29` measures; its rules lost none of the older tasks. `rank29`
 /// read that batch's misses before changing the lexicon, so its floor here is the AFTER figure
 /// (42/60, 0.779), a regression floor and no held-out measure.
 const WHOLE: Floors = Floors {
     without: &["senses-21"],
     slices: &[
         ("all", 73.3, 0.769),
-        ("held-out", 71.1, 0.748),
-        ("batch:heldout-12", 69.9, 0.758),
+        ("held-out", 70.5, 0.743),
+        ("batch:heldout-12", 69.9, 0.752),
         ("batch:heldout-13", 59.6, 0.627),
         ("batch:heldout-14", 78.5, 0.85),
         ("batch:heldout-15", 71.9, 0.752),
         ("batch:heldout-16", 77.9, 0.764),
-        ("batch:heldout-17", 57.9, 0.639),
+        ("batch:heldout-17", 57.9, 0.63),
         ("batch:heldout-18", 57.9, 0.656),
-        ("batch:heldout-19", 69.9, 0.727),
+        ("batch:heldout-19", 69.9, 0.716),
         ("batch:heldout-20", 71.9, 0.778),
         ("batch:heldout-21", 59.9, 0.708),
-        ("batch:heldout-22", 49.9, 0.574),
-        ("batch:heldout-23", 51.6, 0.577),
+        ("batch:heldout-22", 49.9, 0.546),
+        ("batch:heldout-23", 49.9, 0.571),
         ("batch:heldout-25", 69.9, 0.778),
         ("batch:para-20", 82.0, 0.885),
         ("lang:en", 70.1, 0.748),
-        ("lang:zh", 75.7, 0.787),
-        ("lang:mixed", 78.8, 0.826),
+        ("lang:zh", 74.5, 0.775),
+        ("lang:mixed", 78.8, 0.822),
     ],
     max_traps: 71,
     max_silent_relevant: 32,
