@@ -167,6 +167,79 @@ pub fn apply(a: &mut Analysis) {
     english_nouns(a);
     product_names(a);
     compounds(a);
+    neighbour_senses(a);
+}
+
+/// Words that a neighbouring domain reads otherwise, each read in its other sense when the request
+/// names one of the concepts of that sense: (words, the concept they are read as elsewhere, the
+/// concepts of the other sense). *script* is what a host or a narrator says and *host* the person
+/// presenting beside a video, a live sale, a podcast or speech; a *worksheet* is a school exercise
+/// sheet beside maths or schooling, no spreadsheet; *issue* is a verb (to issue an invoice, a
+/// certificate), no ticket, beside the document issued.
+pub const NEIGHBOUR_SENSES: [(&[&str], &str, &[&str]); 3] = [
+    (
+        &["script", "scripts", "host", "hosts"],
+        "",
+        &[
+            "video",
+            "live-selling",
+            "podcast",
+            "speech",
+            "speak",
+            "douyin",
+        ],
+    ),
+    (
+        &["worksheet", "worksheets"],
+        "spreadsheet",
+        &["math", "education", "quiz", "tutor"],
+    ),
+    (
+        &["issue", "issues", "issuing"],
+        "issue",
+        &["invoice", "certificate", "receipt"],
+    ),
+];
+
+/// The concepts the show words of [`NEIGHBOUR_SENSES`]' first entry are read as elsewhere.
+const SHOW_WORD_CONCEPTS: [(&str, &str); 4] = [
+    ("script", "code"),
+    ("scripts", "code"),
+    ("host", "server"),
+    ("hosts", "server"),
+];
+
+fn neighbour_senses(a: &mut Analysis) {
+    let named = |names: &[&str]| {
+        a.concepts
+            .iter()
+            .any(|h| names.iter().any(|&m| concept(m) == Some(h.concept)))
+    };
+    let mut drop: Vec<usize> = Vec::new();
+    for (words, read_as, context) in NEIGHBOUR_SENSES {
+        if !named(context) {
+            continue;
+        }
+        for (i, h) in a.concepts.iter().enumerate() {
+            let s = surface(a, h);
+            if !words.contains(&s) {
+                continue;
+            }
+            let elsewhere = if read_as.is_empty() {
+                SHOW_WORD_CONCEPTS
+                    .iter()
+                    .any(|&(w, c)| w == s && concept(c) == Some(h.concept))
+            } else {
+                concept(read_as) == Some(h.concept)
+            };
+            if elsewhere {
+                drop.push(i);
+            }
+        }
+    }
+    drop.sort_unstable();
+    drop.dedup();
+    remove_hits(a, &drop, true);
 }
 
 fn concept(name: &str) -> Option<usize> {

@@ -160,3 +160,30 @@ fn an_inflected_product_name_is_the_common_noun() {
         assert!(has(task, product), "{task}: {:?}", concepts(task));
     }
 }
+
+#[test]
+fn a_word_beside_a_neighbouring_domain_is_read_in_that_sense() {
+    // Must: a show's script and host, a school worksheet, issuing a document.
+    for (task, concept) in [
+        ("Write the host's script for our Douyin live sale", "code"),
+        ("Write the host's script for our Douyin live sale", "server"),
+        ("a script for my cooking video", "code"),
+        (
+            "mark the wrong answers on my kid's math worksheet",
+            "spreadsheet",
+        ),
+        ("issue an invoice to the client", "issue"),
+        ("issue a certificate of employment", "issue"),
+    ] {
+        assert!(!has(task, concept), "{task}: {:?}", concepts(task));
+    }
+    // Must not: the software sense where no such concept is named.
+    for (task, concept) in [
+        ("fix the deploy script on the host", "code"),
+        ("fix the deploy script on the host", "server"),
+        ("merge the worksheets of these Excel files", "spreadsheet"),
+        ("triage the open issues in our repo", "issue"),
+    ] {
+        assert!(has(task, concept), "{task}: {:?}", concepts(task));
+    }
+}

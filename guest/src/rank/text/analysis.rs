@@ -17,7 +17,11 @@ impl Vocab {
     /// Analyze a text: lexical tokens (stems, Chinese words, bigrams of uncovered Chinese stretches)
     /// and the concepts it names.
     pub fn analyze_text(&mut self, text: &str) -> Analysis {
-        let lower = crate::lowercase(text);
+        let mut lower = crate::lowercase(text);
+        if !lower.is_ascii() {
+            // 繁體 read as 简体 for every rule that reads the lower-cased text, too.
+            lower = lower.chars().map(super::vocab::fold_traditional).collect();
+        }
         self.normalize(&lower);
         let lex = lexicon();
         let mut out = Analysis::default();

@@ -395,3 +395,115 @@ fn sum_up_is_a_summary_and_sum_alone_a_calculation() {
     let c = lex.concepts_in("sum the amounts in column B");
     assert!(c.contains(&calculate) && !c.contains(&summarize));
 }
+
+#[test]
+fn traditional_characters_are_read_as_simplified() {
+    // Must: a 繁體 character folds to its 简体 form, in words and in concepts alike.
+    assert_eq!(super::vocab::fold_traditional('經'), '经');
+    assert_eq!(super::vocab::fold_traditional('註'), '注');
+    assert_eq!(super::vocab::fold_traditional('後'), '后');
+    for (traditional, simplified, concept) in [
+        ("想寫一份起訴狀", "想写一份起诉状", "@lawsuit"),
+        (
+            "營業執照要改地址",
+            "营业执照要改地址",
+            "@company-registration",
+        ),
+        ("幫我把這個PDF轉成Word", "帮我把这个PDF转成Word", "@convert"),
+    ] {
+        let (t, s) = (analyze(traditional), analyze(simplified));
+        assert!(has(&t, concept), "{traditional}: {t:?}");
+        assert_eq!(t, s, "{traditional} is read otherwise than {simplified}");
+    }
+    // Must not: a character that is simplified Chinese in its own right stays (著名 is no 着名,
+    // 乾坤 no 干坤), and text without Chinese is untouched.
+    for c in ['著', '乾', '覆', '经', 'a', 'é', 'ア'] {
+        assert_eq!(super::vocab::fold_traditional(c), c);
+    }
+    assert!(has(&analyze("著名的律师"), "著名"));
+}
+
+#[test]
+fn a_one_character_action_inside_a_word_is_no_action() {
+    // Must not: 打算 (intend) is no calculation, 发烧/发起 no publishing, 问诊 no answering.
+    for (text, concept) in [
+        ("打算下个月去", "@calculate"),
+        ("孩子发烧了三天", "@publish"),
+        ("帮我发起一个审批", "@publish"),
+        ("医生问诊的录音", "@answer"),
+        ("买了点证券", "@discount"),
+    ] {
+        let toks = analyze(text);
+        assert!(!has(&toks, concept), "{text}: {toks:?}");
+    }
+    // Must: the same characters as the action where they stand alone.
+    for (text, concept) in [
+        ("帮我算一下利息", "@calculate"),
+        ("把通知发到群里", "@publish"),
+        ("满300减50的券怎么用", "@discount"),
+    ] {
+        let toks = analyze(text);
+        assert!(has(&toks, concept), "{text}: {toks:?}");
+    }
+}
+
+#[test]
+fn office_trade_clinic_school_and_court_jobs_are_concepts() {
+    // Must: how people name these jobs, in both languages.
+    for (text, concept) in [
+        ("钉钉上的请假单怎么提", "@approval"),
+        ("start a leave request for Friday", "@approval"),
+        ("办居住证要什么材料", "@government-service"),
+        ("how do I get a residence permit", "@government-service"),
+        ("营业执照的经营范围怎么写", "@company-registration"),
+        ("register a company in Shanghai", "@company-registration"),
+        ("今晚开播，直播间的流程", "@live-selling"),
+        ("a live selling script", "@live-selling"),
+        ("叠了优惠券之后的到手价", "@discount"),
+        ("which items will run out next month", "@restock"),
+        ("这几款快断货了", "@restock"),
+        ("写一份民事起诉状", "@lawsuit"),
+        ("can I sue my landlord", "@lawsuit"),
+        ("给对方发律师函", "@demand-letter"),
+        ("draft a demand letter", "@demand-letter"),
+        ("头疼该挂哪个科", "@clinic-visit"),
+        ("which department should I see", "@clinic-visit"),
+        ("异地就医医保能报多少", "@medical-insurance"),
+        ("排下学期的课表", "@timetable"),
+        ("a weekly timetable for the school", "@timetable"),
+        ("给公众号文章起标题", "@headline"),
+        ("ten headline ideas", "@headline"),
+        ("把错题整理成错题本", "@mistake-notebook"),
+        ("期末评语写不完", "@report-comment"),
+        ("帮我选品", "@product-research"),
+        ("my dad's blood sugar readings", "@blood-sugar"),
+        ("要能商用的背景音乐", "@royalty-free"),
+        ("royalty-free music for a vlog", "@royalty-free"),
+        ("开一张增值税专票", "@invoice"),
+        ("孩子的口算本", "@math"),
+        ("出差回来的差旅报销", "@expense"),
+        ("血常规结果怎么看", "@health-report"),
+        ("reply to a one-star review", "@customer-review"),
+        ("scan the ID card photos", "@personal-info"),
+    ] {
+        let toks = analyze(text);
+        assert!(has(&toks, concept), "{text}: {toks:?}");
+    }
+    // Must not: the neighbouring sense of the same characters or words.
+    for (text, concept) in [
+        ("给科室添两台打印机", "@clinic-visit"),
+        ("血糖高的老人晚饭吃什么", "@blood-sugar"),
+        ("Word 里的标题字号不统一", "@headline"),
+        ("注册一个账号", "@company-registration"),
+        ("the store's refund policy", "@discount"),
+    ] {
+        let toks = analyze(text);
+        assert!(!has(&toks, concept), "{text}: {toks:?}");
+    }
+    // 审批 is an approval wherever it is filed, not DingTalk as such.
+    let toks = analyze("飞书审批");
+    assert!(
+        has(&toks, "@approval") && !has(&toks, "@dingtalk"),
+        "{toks:?}"
+    );
+}

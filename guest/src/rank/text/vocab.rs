@@ -106,7 +106,9 @@ impl Vocab {
             Piece::Cjk(r) => {
                 norm.push(' ');
                 let s = norm.len();
-                norm.push_str(r);
+                // 繁體 read as 简体: a folded character has the same UTF-8 length, so the
+                // span's offsets into the original text still hold.
+                norm.extend(r.chars().map(fold_traditional));
                 let e = norm.len();
                 norm.push(' ');
                 let o = r.as_ptr() as usize - base;
@@ -128,5 +130,36 @@ impl Vocab {
         });
         self.norm = norm;
         self.spans = spans;
+    }
+}
+
+/// The traditional → simplified character pairs (`guest/rules/traditional-simplified.txt`), sorted by
+/// the traditional character. Both characters of a pair are 3 bytes in UTF-8.
+fn traditional_pairs() -> &'static [(char, char)] {
+    static PAIRS: std::sync::OnceLock<Vec<(char, char)>> = std::sync::OnceLock::new();
+    PAIRS.get_or_init(|| {
+        let text = include_str!("../../../rules/traditional-simplified.txt");
+        let chars: Vec<char> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .flat_map(str::chars)
+            .collect();
+        let mut pairs: Vec<(char, char)> = chars.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        pairs.sort_unstable();
+        pairs
+    })
+}
+
+/// A traditional Chinese character's simplified form (繁體 → 简体: 經 → 经, 註 → 注); any other
+/// character as it is, including those that are simplified characters in their own right (著, 乾).
+pub(crate) fn fold_traditional(c: char) -> char {
+    // Every traditional character of the table is a CJK ideograph above U+4E00.
+    if (c as u32) < 0x4E00 || (c as u32) > 0x9FFF {
+        return c;
+    }
+    let pairs = traditional_pairs();
+    match pairs.binary_search_by(|p| p.0.cmp(&c)) {
+        Ok(i) => pairs[i].1,
+        Err(_) => c,
     }
 }
