@@ -18,6 +18,11 @@
 //! reminders, a running plan, a nightly backup, API and CI output, support replies); its two rules
 //! lost no older pick and gained t2171.
 //!
+//! `rank28` lowered older floors to what its branch measures with the 38 listings of `heldout-24`:
+//! they took 14 older picks net by shared words (BENCHMARKS.md, "heldout-24 (rank28)": *claim* as an
+//! insurance claim, *answers* as an RFP, *game* as chess, AA as a contrast level); no ranking code
+//! changed.
+//!
 //! Full report: `cargo run -p guest --release --example rank_eval`.
 
 #[path = "bench/eval.rs"]
@@ -65,6 +70,7 @@ const BEFORE_HELDOUT_3: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 80.0, 0.83),
@@ -107,6 +113,7 @@ const BEFORE_HELDOUT_4: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 78.0, 0.82),
@@ -147,6 +154,7 @@ const BEFORE_HELDOUT_5: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 78.5, 0.83),
@@ -186,6 +194,7 @@ const BEFORE_HELDOUT_6: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -223,6 +232,7 @@ const BEFORE_HELDOUT_7: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 80.5, 0.84),
@@ -262,6 +272,7 @@ const BEFORE_HELDOUT_8: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 80.0, 0.835),
@@ -300,6 +311,7 @@ const BEFORE_HELDOUT_9: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 79.5, 0.83),
@@ -338,6 +350,7 @@ const BEFORE_HELDOUT_10: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 79.0, 0.825),
@@ -377,6 +390,7 @@ const BEFORE_HELDOUT_11: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 78.0, 0.81),
@@ -413,6 +427,7 @@ const BEFORE_HELDOUT_12: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 75.0, 0.79),
@@ -452,6 +467,7 @@ const BEFORE_HELDOUT_13: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 75.2, 0.79),
@@ -490,6 +506,7 @@ const BEFORE_HELDOUT_14: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 73.8, 0.776),
@@ -526,6 +543,7 @@ const BEFORE_HELDOUT_15: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 74.1, 0.777),
@@ -562,6 +580,7 @@ const BEFORE_HELDOUT_16: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 73.8, 0.777),
@@ -610,6 +629,7 @@ const BEFORE_HELDOUT_17: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 73.8, 0.774),
@@ -648,6 +668,7 @@ const BEFORE_HELDOUT_18: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 74.0, 0.772),
@@ -683,6 +704,7 @@ const BEFORE_HELDOUT_19: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 73.9, 0.775),
@@ -723,6 +745,7 @@ const BEFORE_HELDOUT_20: Floors = Floors {
         "heldout-21",
         "heldout-22",
         "heldout-23",
+        "heldout-24",
     ],
     slices: &[
         ("all", 75.1, 0.786),
@@ -758,7 +781,13 @@ const BEFORE_HELDOUT_20: Floors = Floors {
 /// 71 -> 69 (t517 and t2122 picked right, none lost); `heldout-17`'s NDCG@3 0.661 -> 0.657 and
 /// `para-20`'s 0.894 -> 0.8927 (no pick changed in either), so their floors are 0.657 and 0.892.
 const BEFORE_HELDOUT_21: Floors = Floors {
-    without: &["senses-21", "heldout-21", "heldout-22", "heldout-23"],
+    without: &[
+        "senses-21",
+        "heldout-21",
+        "heldout-22",
+        "heldout-23",
+        "heldout-24",
+    ],
     slices: &[
         ("all", 75.0, 0.786),
         ("held-out", 72.1, 0.760),
@@ -791,7 +820,7 @@ const BEFORE_HELDOUT_21: Floors = Floors {
 /// Merged with `rank25` (lead, stop 40): whole 1211/1603 (75.5%), NDCG@3 0.790, 67 traps, 27 silent,
 /// held-out 923/1268; no-match requests silent 65/86.
 const BEFORE_HELDOUT_22: Floors = Floors {
-    without: &["senses-21", "heldout-22", "heldout-23"],
+    without: &["senses-21", "heldout-22", "heldout-23", "heldout-24"],
     slices: &[
         ("all", 74.6, 0.784),
         ("held-out", 71.9, 0.758),
@@ -834,30 +863,37 @@ const BEFORE_HELDOUT_22: Floors = Floors {
 /// the other batch's listings: 25/50, 0.589 and 32/60, 0.578). The floors that this moved (the two
 /// batches, English P@1, the whole and held-out NDCG@3, traps, silences, and the mixed-language
 /// NDCG@3 of three older sets and `dev` of one) are set to what the merged head measures.
+/// `rank28` added `heldout-24` (60 tasks, 38 new listings with `r28-` ids; BEFORE on `fd8be54b`
+/// 30/60, NDCG@3 0.581: its floor, as `rank28` changed no ranking code) and left it out of every
+/// older set. The new listings take 14 older picks net (1266 -> 1252 of 1713; BENCHMARKS.md,
+/// "heldout-24 (rank28)"): the whole set's floors here, and the older sets' floors that this moved,
+/// are set to what `rank28` measured with the batch (whole 1282/1773, 72.3%, NDCG@3 0.762, 71 traps,
+/// 34 silent with a right skill).
 const WHOLE: Floors = Floors {
     without: &["senses-21"],
     slices: &[
-        ("all", 73.9, 0.775),
-        ("held-out", 71.1, 0.748),
-        ("batch:heldout-12", 69.9, 0.758),
+        ("all", 72.2, 0.761),
+        ("held-out", 69.2, 0.734),
+        ("batch:heldout-12", 68.2, 0.743),
         ("batch:heldout-13", 59.6, 0.627),
         ("batch:heldout-14", 78.5, 0.85),
         ("batch:heldout-15", 71.9, 0.752),
-        ("batch:heldout-16", 77.9, 0.764),
+        ("batch:heldout-16", 75.9, 0.764),
         ("batch:heldout-17", 57.9, 0.639),
-        ("batch:heldout-18", 57.9, 0.656),
+        ("batch:heldout-18", 55.9, 0.645),
         ("batch:heldout-19", 69.9, 0.727),
         ("batch:heldout-20", 71.9, 0.778),
-        ("batch:heldout-21", 59.9, 0.708),
-        ("batch:heldout-22", 49.9, 0.574),
-        ("batch:heldout-23", 51.6, 0.577),
-        ("batch:para-20", 82.0, 0.885),
-        ("lang:en", 70.1, 0.748),
-        ("lang:zh", 75.7, 0.787),
-        ("lang:mixed", 78.8, 0.826),
+        ("batch:heldout-21", 59.9, 0.705),
+        ("batch:heldout-22", 49.9, 0.566),
+        ("batch:heldout-23", 51.6, 0.566),
+        ("batch:heldout-24", 49.9, 0.580),
+        ("batch:para-20", 82.0, 0.881),
+        ("lang:en", 67.8, 0.731),
+        ("lang:zh", 74.7, 0.776),
+        ("lang:mixed", 78.8, 0.823),
     ],
     max_traps: 71,
-    max_silent_relevant: 32,
+    max_silent_relevant: 34,
 };
 
 fn check(bench: &eval::Bench, floors: &Floors) -> Vec<String> {
