@@ -48,6 +48,8 @@ pub struct Staged<'e> {
     pending: Vec<Option<(Candidate, Risk, Vec<RiskFinding>)>>,
     /// The scored head of the ranking, in its final order.
     ranked: Vec<Ranked>,
+    /// What the sort keys share between candidates ([`Scorer::key`]).
+    keys: scorer::key::KeyCache,
 }
 
 impl<'e> Staged<'e> {
@@ -94,6 +96,7 @@ impl<'e> Staged<'e> {
             queue: std::collections::VecDeque::new(),
             pending: cands.into_iter().map(Some).collect(),
             ranked: Vec::new(),
+            keys: Default::default(),
         }
     }
 
@@ -136,11 +139,12 @@ impl<'e> Staged<'e> {
             score: f64,
             tie: (f64, f64, u8),
         }
+        let cache = &mut self.keys;
         let mut keys: Vec<Key> = self.order[self.next..end]
             .iter()
             .map(|&i| {
                 let (c, risk, _) = self.pending[i].as_ref().expect("scored once");
-                let s = self.scorer.score(i, c, *risk);
+                let s = self.scorer.key(i, c, *risk, cache);
                 Key {
                     index: i,
                     exact: s.exact,
@@ -214,6 +218,7 @@ impl<'e> Staged<'e> {
             self.previews,
             self.order,
             self.queue,
+            self.keys,
         ));
         ranking
     }
