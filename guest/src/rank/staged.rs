@@ -25,7 +25,9 @@
 //! candidate and what [`Scorer::new`] worked out (the `rank` export relies on the same), so both
 //! scorings agree and the order is the one sorting the [`Ranked`] values gives. At 100,000
 //! candidates in one group this keeps 100,000 keys instead of 100,000 factor lists and reason
-//! texts, and sorts 64-byte keys instead of moving whole entries.
+//! texts, and sorts 64-byte keys instead of moving whole entries. Without a task (and without
+//! signal words) in manual mode the key reads nothing of a candidate's texts but its categories
+//! ([`Scorer::key`]): no listing is analyzed until it is scored into the head.
 
 use super::*;
 

@@ -42,9 +42,9 @@ fn list_key(categories: &[String], out: &mut String) {
 }
 
 impl Scorer<'_> {
-    /// Candidate `i`'s sort key: what [`Scorer::score`] gives for it, without its factors' texts
-    /// and reasons, and without analyzing more than its categories when the documents were
-    /// deferred.
+    /// Candidate `i`'s sort key: what [`Scorer::score`] gives for it, without the factors' details
+    /// ([`crate::rank::factors::factors_with`]) and the reasons, and without analyzing more than
+    /// its categories when the documents were deferred.
     pub(in crate::rank) fn key(
         &self,
         i: usize,
@@ -89,7 +89,7 @@ impl Scorer<'_> {
         };
         let p = self.preview(i, c);
         // The document is never read: no signal has a token (see the module's note).
-        let mut factors = factors(
+        let mut factors = crate::rank::factors::factors_with(
             c,
             traits,
             risk,
@@ -100,6 +100,7 @@ impl Scorer<'_> {
             &Match::default(),
             &Doc::default(),
             &cx,
+            false,
         );
         let assessed = adjust::Assessed::of(c, self.agent);
         factors.extend(adjust::factors(&assessed, self.lang));

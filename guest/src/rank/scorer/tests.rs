@@ -225,8 +225,20 @@ fn key_equals_score_when_documents_are_deferred() {
                     };
                     let got = deferred.key(i, c, risk, &mut cache);
                     assert_eq!(
-                        (got.exact, got.score.to_bits(), got.tie.0.to_bits(), got.tie.1.to_bits(), got.tie.2),
-                        (want.exact, want.score.to_bits(), want.tie.0.to_bits(), want.tie.1.to_bits(), want.tie.2),
+                        (
+                            got.exact,
+                            got.score.to_bits(),
+                            got.tie.0.to_bits(),
+                            got.tie.1.to_bits(),
+                            got.tie.2
+                        ),
+                        (
+                            want.exact,
+                            want.score.to_bits(),
+                            want.tie.0.to_bits(),
+                            want.tie.1.to_bits(),
+                            want.tie.2
+                        ),
                         "{} {:?}",
                         c.skill_id,
                         c.categories
@@ -238,7 +250,11 @@ fn key_equals_score_when_documents_are_deferred() {
         }
     }
     // The cached traits were shared: far fewer lists than candidates.
-    assert!(distinct_lists.len() * 4 < cands.len(), "{}", distinct_lists.len());
+    assert!(
+        distinct_lists.len() * 4 < cands.len(),
+        "{}",
+        distinct_lists.len()
+    );
 }
 
 /// The documents are deferred only where the key cannot read them: never with a task, with a
