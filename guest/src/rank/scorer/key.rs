@@ -31,6 +31,14 @@ pub(in crate::rank) struct KeyCache {
     scratch: String,
 }
 
+#[cfg(test)]
+impl KeyCache {
+    /// How many category lists were analyzed.
+    pub(in crate::rank) fn lists(&self) -> usize {
+        self.traits.len()
+    }
+}
+
 /// `categories` as one string that no other list gives: each item's byte length, a colon, the item.
 fn list_key(categories: &[String], out: &mut String) {
     use std::fmt::Write;
