@@ -32,7 +32,7 @@ fn trend_obj_u64(c: &Candidate, key: &str) -> u64 {
         .unwrap_or(0)
 }
 
-fn trend_value(c: &Candidate, cx: &Ctx<'_>) -> (f64, String) {
+fn trend_value(c: &Candidate, cx: &Ctx<'_>, explain: bool) -> (f64, String) {
     let lang = cx.lang;
     let pop = (c.popularity.downloads as f64) + 5.0 * (c.popularity.stars as f64);
     let p = (libm::log(1.0 + pop) / libm::log(1.0 + POPULARITY_CAP)).min(1.0);
@@ -57,6 +57,9 @@ fn trend_value(c: &Candidate, cx: &Ctx<'_>) -> (f64, String) {
         _ => 0.0,
     };
     let value = 0.4 * p + 0.2 * cross + 0.15 * mentions + 0.25 * recency;
+    if !explain {
+        return (value, String::new());
+    }
     let mut parts = Vec::new();
     let (d, s) = (c.popularity.downloads, c.popularity.stars);
     if d > 0 {
@@ -86,13 +89,13 @@ fn trend_value(c: &Candidate, cx: &Ctx<'_>) -> (f64, String) {
     (value, join(&parts, lang))
 }
 
-fn credibility_value(c: &Candidate, risk: Risk, lang: Lang) -> (f64, String) {
+fn credibility_value(c: &Candidate, risk: Risk, lang: Lang, explain: bool) -> (f64, String) {
     let risk_v = match risk {
         Risk::Low => 1.0,
         Risk::Medium => 0.3,
         Risk::High => 0.0,
     };
-    let present: Vec<String> = [
+    let evidence = [
         (
             c.source_code_url
                 .as_deref()
@@ -106,13 +109,18 @@ fn credibility_value(c: &Candidate, risk: Risk, lang: Lang) -> (f64, String) {
             "有安全说明",
             "a security disclosure",
         ),
-    ]
-    .iter()
-    .filter(|x| x.0)
-    .map(|x| if lang == Lang::Zh { x.1 } else { x.2 }.to_owned())
-    .collect();
+    ];
+    let known = evidence.iter().filter(|x| x.0).count();
     let trust = trust_rank(&c.source.trim().to_ascii_lowercase()) as f64 / 5.0;
-    let value = 0.4 * risk_v + 0.3 * (present.len() as f64 / 3.0) + 0.3 * trust;
+    let value = 0.4 * risk_v + 0.3 * (known as f64 / 3.0) + 0.3 * trust;
+    if !explain {
+        return (value, String::new());
+    }
+    let present: Vec<String> = evidence
+        .iter()
+        .filter(|x| x.0)
+        .map(|x| if lang == Lang::Zh { x.1 } else { x.2 }.to_owned())
+        .collect();
     let label = crate::render::source_label(&c.source);
     let detail = match (lang, present.is_empty()) {
         (Lang::Zh, false) => format!("来自 {label}，{}", join(&present, lang)),
@@ -123,7 +131,7 @@ fn credibility_value(c: &Candidate, risk: Risk, lang: Lang) -> (f64, String) {
     (value, detail)
 }
 
-fn productivity_value(c: &Candidate, lang: Lang) -> (f64, String) {
+fn productivity_value(c: &Candidate, lang: Lang, explain: bool) -> (f64, String) {
     let complexity = c
         .complexity
         .as_deref()
@@ -141,6 +149,9 @@ fn productivity_value(c: &Candidate, lang: Lang) -> (f64, String) {
     };
     let docs = if c.has_install_docs { 1.0 } else { 0.0 };
     let value = 0.4 * cx + 0.3 * tools + 0.3 * docs;
+    if !explain {
+        return (value, String::new());
+    }
     let mut parts = Vec::new();
     if let Some(k) = complexity.as_deref().filter(|k| !k.is_empty()) {
         parts.push(match (k, lang) {
@@ -175,12 +186,37 @@ pub(super) fn factors(
     doc: &Doc,
     cx: &Ctx<'_>,
 ) -> Vec<Factor> {
+    factors_with(
+        c, traits, risk, mode, task, relevance, exact, m, doc, cx, true,
+    )
+}
+
+/// [`factors`], with the details of the gap, trend, credibility, productivity and complement
+/// factors left empty unless `explain`: their values (and so the score and the tie-breakers) are
+/// the same either way. For a sort key ([`super::scorer::key`]), which drops the details.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn factors_with(
+    c: &Candidate,
+    traits: &Traits,
+    risk: Risk,
+    mode: Mode,
+    task: Option<&str>,
+    relevance: f64,
+    exact: bool,
+    m: &Match,
+    doc: &Doc,
+    cx: &Ctx<'_>,
+    explain: bool,
+) -> Vec<Factor> {
     let lang = cx.lang;
     let p = cx.profile;
     let topics = &traits.topics;
     // Capability gap: the share of the candidate's topics nobody installed covers.
     let (gap, gap_detail) = if topics.is_empty() {
         (0.5, String::new())
+    } else if !explain {
+        let uncovered = topics.iter().filter(|t| !p.covered.contains(*t)).count();
+        (uncovered as f64 / topics.len() as f64, String::new())
     } else {
         let new: Vec<String> = c
             .categories
@@ -200,16 +236,21 @@ pub(super) fn factors(
         };
         (v, d)
     };
-    let (trend, trend_detail) = trend_value(c, cx);
-    let (cred, cred_detail) = credibility_value(c, risk, lang);
-    let (prod, prod_detail) = productivity_value(c, lang);
+    let (trend, trend_detail) = trend_value(c, cx, explain);
+    let (cred, cred_detail) = credibility_value(c, risk, lang, explain);
+    let (prod, prod_detail) = productivity_value(c, lang, explain);
     // Complement: fits beside what the user already has (complement_pairs.json).
-    let comp_hits: Vec<String> = topics
-        .iter()
-        .filter(|t| p.complements.contains(*t) && !p.covered.contains(*t))
-        .cloned()
-        .collect();
-    let comp = if comp_hits.is_empty() { 0.0 } else { 1.0 };
+    let complements = |t: &&String| p.complements.contains(*t) && !p.covered.contains(*t);
+    let comp_hits: Vec<String> = if explain {
+        topics.iter().filter(complements).cloned().collect()
+    } else {
+        Vec::new()
+    };
+    let comp = if topics.iter().any(|t| complements(&t)) {
+        1.0
+    } else {
+        0.0
+    };
     let comp_detail = if comp_hits.is_empty() {
         String::new()
     } else {

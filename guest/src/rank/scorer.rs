@@ -35,6 +35,8 @@ pub(super) struct Scorer<'e> {
     /// The request's lexical share of relevance ([`relevance::lexical_share`]).
     share: f64,
     task_key: Option<String>,
+    /// No candidate was analyzed: the sort keys read only the categories ([`key`]).
+    deferred: bool,
 }
 
 /// The slot of a candidate that has no document yet.
@@ -80,11 +82,7 @@ fn doc_texts(c: &Candidate) -> [(Field, Cow<'_, str>); 6] {
         (Some(p), []) => Cow::Borrowed(p),
         (p, h) => format!("{} {}", p.unwrap_or(""), h.join(" ")).into(),
     };
-    let categories: Cow<'_, str> = match c.categories.as_slice() {
-        [] => Cow::Borrowed(""),
-        [one] => spaced(one, &['-']),
-        many => Cow::Owned(many.join(", ").replace('-', " ")),
-    };
+    let categories = categories_text(c);
     let (lead, body) = crate::render::first_sentence(&c.description);
     [
         (Field::Name, spaced(&c.name, &['-', '_', '/'])),
@@ -94,6 +92,15 @@ fn doc_texts(c: &Candidate) -> [(Field, Cow<'_, str>); 6] {
         (Field::Body, body.into()),
         (Field::AgentNotes, notes),
     ]
+}
+
+/// The categories as [`doc_texts`] gives them to the analysis.
+fn categories_text(c: &Candidate) -> Cow<'_, str> {
+    match c.categories.as_slice() {
+        [] => Cow::Borrowed(""),
+        [one] => spaced(one, &['-']),
+        many => Cow::Owned(many.join(", ").replace('-', " ")),
+    }
 }
 
 /// `text` with each of `seps` replaced by a space, borrowed when it has none.
@@ -153,11 +160,21 @@ impl<'e> Scorer<'e> {
             .filter(|t| lazy && !relevance::consults_vocabulary(t))
             .map(|t| analyze_query(&mut vocab, t));
         let reach = early.as_ref().map(Query::reach);
+        // Without a task or a signal's words the sort keys read nothing of a document but the
+        // categories' concepts ([`key`]): documents are made only for candidates that are scored.
+        let deferred = lazy
+            && mode == Mode::Manual
+            && task.is_none()
+            && profile.signals.iter().all(|(_, toks)| toks.is_empty());
         let mut docs: Vec<Doc> = Vec::new();
         let mut slots: Vec<u32> = Vec::new();
         let mut other_lengths = [0usize; FIELDS];
         let mut others = 0usize;
         for c in cands {
+            if deferred {
+                slots.push(UNANALYZED);
+                continue;
+            }
             let texts = doc_texts(c);
             let fields = as_fields(&texts);
             if let Some(reach) = &reach {
@@ -229,6 +246,7 @@ impl<'e> Scorer<'e> {
             matches,
             bm25,
             best,
+            deferred,
         }
     }
 
@@ -399,5 +417,6 @@ impl<'a> Order<'a> {
     }
 }
 
+pub(super) mod key;
 #[cfg(test)]
 mod tests;

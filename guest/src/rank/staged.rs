@@ -25,7 +25,9 @@
 //! candidate and what [`Scorer::new`] worked out (the `rank` export relies on the same), so both
 //! scorings agree and the order is the one sorting the [`Ranked`] values gives. At 100,000
 //! candidates in one group this keeps 100,000 keys instead of 100,000 factor lists and reason
-//! texts, and sorts 64-byte keys instead of moving whole entries.
+//! texts, and sorts 64-byte keys instead of moving whole entries. Without a task (and without
+//! signal words) in manual mode the key reads nothing of a candidate's texts but its categories
+//! ([`Scorer::key`]): no listing is analyzed until it is scored into the head.
 
 use super::*;
 
@@ -48,6 +50,8 @@ pub struct Staged<'e> {
     pending: Vec<Option<(Candidate, Risk, Vec<RiskFinding>)>>,
     /// The scored head of the ranking, in its final order.
     ranked: Vec<Ranked>,
+    /// What the sort keys share between candidates ([`Scorer::key`]).
+    keys: scorer::key::KeyCache,
 }
 
 impl<'e> Staged<'e> {
@@ -94,6 +98,7 @@ impl<'e> Staged<'e> {
             queue: std::collections::VecDeque::new(),
             pending: cands.into_iter().map(Some).collect(),
             ranked: Vec::new(),
+            keys: Default::default(),
         }
     }
 
@@ -136,11 +141,12 @@ impl<'e> Staged<'e> {
             score: f64,
             tie: (f64, f64, u8),
         }
+        let cache = &mut self.keys;
         let mut keys: Vec<Key> = self.order[self.next..end]
             .iter()
             .map(|&i| {
                 let (c, risk, _) = self.pending[i].as_ref().expect("scored once");
-                let s = self.scorer.score(i, c, *risk);
+                let s = self.scorer.key(i, c, *risk, cache);
                 Key {
                     index: i,
                     exact: s.exact,
@@ -214,6 +220,7 @@ impl<'e> Staged<'e> {
             self.previews,
             self.order,
             self.queue,
+            self.keys,
         ));
         ranking
     }

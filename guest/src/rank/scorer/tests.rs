@@ -163,3 +163,140 @@ fn lazy_analysis_equals_eager_on_the_ranking_benchmark() {
     // Most tasks match a few listings: most listings are left unanalyzed.
     assert!(skipped > tested.len() * cands.len() / 2, "{skipped}");
 }
+
+/// Without a task or signal words, [`Scorer::key`] on a scorer that deferred every document gives
+/// every candidate the key the full scoring gives it, bit for bit: on the sample data and the ranking
+/// benchmark's listings, with and without installed skills (so the gap and complement factors,
+/// which read the categories' concepts, vary), in both languages, and for category lists that
+/// differ only where the analysis does not look (`a-b` and `a b`, case, padding).
+#[test]
+fn key_equals_score_when_documents_are_deferred() {
+    let clock = Clock::new("2026-12-01T02:00:00Z", None, Some("Asia/Shanghai")).unwrap();
+    let (state, history) = (State::default(), History::default());
+    let mut cands = parse(SAMPLE);
+    cands.extend(parse(LISTINGS));
+    let mut variants = Vec::new();
+    for (n, cats) in [
+        vec!["content-creation"],
+        vec!["content creation"],
+        vec!["Content-Creation "],
+        vec!["pdf", "ocr"],
+        vec!["pdf, ocr"],
+        vec!["ocr", "pdf"],
+        vec![],
+        vec![""],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut c = cands[n].clone();
+        c.categories = cats.into_iter().map(str::to_owned).collect();
+        variants.push(c);
+    }
+    cands.extend(variants);
+    let installed = [crate::filter::InstalledSkill {
+        name: "pdf-toolkit".into(),
+        ..Default::default()
+    }];
+    let agent = crate::fit::Agent::default();
+    let distinct_lists: std::collections::BTreeSet<&Vec<String>> =
+        cands.iter().map(|c| &c.categories).collect();
+    for installed in [&[][..], &installed[..]] {
+        for lang in [Lang::En, Lang::Zh] {
+            let env = Env {
+                state: &state,
+                history: &history,
+                installed,
+                clock: &clock,
+                lang,
+            };
+            let request = Request::default();
+            let eager = Scorer::new(cands.iter(), Mode::Manual, &request, &env, &agent, false);
+            let deferred = Scorer::new(cands.iter(), Mode::Manual, &request, &env, &agent, true);
+            assert!(!eager.deferred && deferred.deferred && deferred.docs.is_empty());
+            let mut cache = key::KeyCache::default();
+            for (i, c) in cands.iter().enumerate() {
+                for risk in [Risk::Low, Risk::Medium] {
+                    let s = eager.score(i, c, risk);
+                    let want = key::SortKey {
+                        exact: s.exact,
+                        score: s.score,
+                        tie: s.tie,
+                    };
+                    let got = deferred.key(i, c, risk, &mut cache);
+                    assert_eq!(
+                        (
+                            got.exact,
+                            got.score.to_bits(),
+                            got.tie.0.to_bits(),
+                            got.tie.1.to_bits(),
+                            got.tie.2
+                        ),
+                        (
+                            want.exact,
+                            want.score.to_bits(),
+                            want.tie.0.to_bits(),
+                            want.tie.1.to_bits(),
+                            want.tie.2
+                        ),
+                        "{} {:?}",
+                        c.skill_id,
+                        c.categories
+                    );
+                    // The head's full scoring is unchanged by the deferral.
+                    assert_eq!(score_text(&deferred.score(i, c, risk)), score_text(&s));
+                }
+            }
+            assert_eq!(cache.lists(), distinct_lists.len());
+        }
+    }
+    // One analysis per distinct category list, and lists repeat.
+    assert!(
+        distinct_lists.len() < cands.len(),
+        "{}",
+        distinct_lists.len()
+    );
+}
+
+/// The documents are deferred only where the key cannot read them: never with a task, with a
+/// signal that has words, in daily mode, or for the eager scorer.
+#[test]
+fn documents_are_deferred_only_without_task_signals_or_daily() {
+    let clock = Clock::new("2026-12-01T02:00:00Z", None, Some("Asia/Shanghai")).unwrap();
+    let (state, history) = (State::default(), History::default());
+    let cands = parse(SAMPLE);
+    let env = Env {
+        state: &state,
+        history: &history,
+        installed: &[],
+        clock: &clock,
+        lang: Lang::En,
+    };
+    let agent = crate::fit::Agent::default();
+    let deferred = |request: &Request, mode: Mode, lazy: bool| {
+        let s = Scorer::new(cands.iter(), mode, request, &env, &agent, lazy);
+        assert_eq!(s.deferred, s.docs.is_empty());
+        s.deferred
+    };
+    let none = Request::default();
+    assert!(deferred(&none, Mode::Manual, true));
+    // A blank task is no task.
+    let blank = Request {
+        task: Some("  ".into()),
+        ..Default::default()
+    };
+    assert!(deferred(&blank, Mode::Manual, true));
+    let task = Request {
+        task: Some("merge pdf files".into()),
+        ..Default::default()
+    };
+    assert!(!deferred(&task, Mode::Manual, true));
+    let signal = Request {
+        signals: vec!["weekly finance reports".into()],
+        ..Default::default()
+    };
+    assert!(!deferred(&signal, Mode::Manual, true));
+    assert!(!deferred(&none, Mode::Daily, true));
+    assert!(!deferred(&none, Mode::Daily, false));
+    assert!(!deferred(&none, Mode::Manual, false));
+}
