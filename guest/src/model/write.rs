@@ -63,7 +63,7 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
 /// Append `s` to `out`. Slices of up to 32 bytes (most keys, names, ids, URLs) are copied with
 /// overlapping word loads and stores: in the component a copy of a length known only at run time is a
 /// `memory.copy`, which wasmtime runs as a call into the host (`memory_copy` → `memmove`), and
-/// `filter` on 100,000 candidates made ~3.5 million of them (BENCHMARKS.md, perf22). Longer slices
+/// `filter` on 100,000 candidates makes millions of them (BENCHMARKS.md, perf22). Longer slices
 /// are copied as usual.
 #[inline(always)]
 pub(crate) fn extend(out: &mut Vec<u8>, s: &[u8]) {
