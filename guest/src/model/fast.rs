@@ -328,7 +328,7 @@ impl<'de> Visitor<'de> for MemberSeed {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Member, E> {
-        Ok(Member::Str(v.to_owned()))
+        Ok(Member::Str(super::write::owned(v)))
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Member, E> {
