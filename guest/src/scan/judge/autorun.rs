@@ -51,11 +51,26 @@ fn push(
 
 /// Whether a (lower-case) line pipes a download into a shell or an interpreter.
 fn fetch_pipe(l: &str) -> bool {
-    let fetch = ["curl ", "wget ", "iwr ", "invoke-webrequest", "irm ", "invoke-restmethod"]
-        .iter()
-        .any(|w| l.contains(w));
+    let fetch = [
+        "curl ",
+        "wget ",
+        "iwr ",
+        "invoke-webrequest",
+        "irm ",
+        "invoke-restmethod",
+    ]
+    .iter()
+    .any(|w| l.contains(w));
     let run = [
-        "| sh", "|sh", "| bash", "|bash", "| zsh", "| python", "| sudo", "| iex", "|iex",
+        "| sh",
+        "|sh",
+        "| bash",
+        "|bash",
+        "| zsh",
+        "| python",
+        "| sudo",
+        "| iex",
+        "|iex",
         "| invoke-expression",
     ]
     .iter()
@@ -69,7 +84,10 @@ fn fetched_host(line: &str) -> Option<(String, HostClass)> {
         return Some((h.host, h.class));
     }
     let lower = crate::ascii_lowered(line);
-    let at = ["curl ", "wget "].iter().filter_map(|w| lower.find(w)).min()?;
+    let at = ["curl ", "wget "]
+        .iter()
+        .filter_map(|w| lower.find(w))
+        .min()?;
     let bare = lower[at..]
         .split_whitespace()
         .skip(1)
@@ -262,9 +280,8 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if instruction_file(file.path) {
             if let Some(i) = (0..lines.len()).find(|&i| {
                 fetch_pipe(&lower[i])
-                    && fetched_host(lines[i]).is_some_and(|(_, c)| {
-                        c != HostClass::Local && !c.is_known_good()
-                    })
+                    && fetched_host(lines[i])
+                        .is_some_and(|(_, c)| c != HostClass::Local && !c.is_known_good())
             }) {
                 push(
                     out,
@@ -304,9 +321,8 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
             let pipes_unknown = (0..lines.len()).any(|i| {
                 fetch_pipe(&lower[i])
-                    && fetched_host(lines[i]).is_some_and(|(_, c)| {
-                        c != HostClass::Local && !c.is_known_good()
-                    })
+                    && fetched_host(lines[i])
+                        .is_some_and(|(_, c)| c != HostClass::Local && !c.is_known_good())
             });
             if pipes_unknown {
                 // Inside a comment, or right under one ("do not edit below this line").
@@ -364,14 +380,26 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
         }
         if PENDING.iter().any(|w| content_lower.contains(w)) {
+            // The line with the pending commands, read with its neighbours; a refusal counts in
+            // the clause before the phrase ("never execute pending commands …").
             if let Some(i) = (0..lines.len()).find(|&i| {
-                let p = lower[i..(i + 3).min(lines.len())].join(" ");
+                let Some(at) = PENDING.iter().filter_map(|w| lower[i].find(w)).min() else {
+                    return false;
+                };
+                let p = lower[i.saturating_sub(1)..(i + 2).min(lines.len())].join(" ");
+                let mut from = at.saturating_sub(48);
+                while !lower[i].is_char_boundary(from) {
+                    from -= 1;
+                }
+                let clause = &lower[i][from..at];
                 (p.contains("execute") || p.contains("run "))
-                    && PENDING.iter().any(|w| p.contains(w))
                     && BEFORE_REQUEST.iter().any(|w| p.contains(w))
                     && !["never", "do not", "don't", "must not"].iter().any(|w| {
-                        p.match_indices(w).any(|(at, _)| {
-                            !p[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric())
+                        clause.match_indices(w).any(|(k, _)| {
+                            !clause[..k]
+                                .chars()
+                                .next_back()
+                                .is_some_and(|c| c.is_alphanumeric())
                         })
                     })
             }) {

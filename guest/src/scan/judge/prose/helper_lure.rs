@@ -89,13 +89,14 @@ fn branded_product(text: &str) -> Option<&'static str> {
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
         .filter(|w| w.len() >= 5)
         .find_map(|w| {
-            brand_names()
-                .find(|b| w.len() > b.len() && w.contains(b) && !w.contains('.'))
+            brand_names().find(|b| w.len() > b.len() && w.contains(b) && !w.contains('.'))
         })
 }
 
 /// Suffixes of an organisation's own account name (`openai`, `anthropics`, `cursor-io`).
-const ORG: &[&str] = &["", "s", "-io", "io", "-ai", "ai", "hq", "-hq", "labs", "-labs", "-dev", "dev"];
+const ORG: &[&str] = &[
+    "", "s", "-io", "io", "-ai", "ai", "hq", "-hq", "labs", "-labs", "-dev", "dev",
+];
 
 /// The first link on `line` to a host that is neither the brand's vendor nor a known vendor's:
 /// a free-hosting subdomain or a suspicious host. A free-hosting account named exactly after the
@@ -131,7 +132,9 @@ pub(super) fn branded_helper(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 if super::tool_cc::has_phrase(&lower[j], AGAINST) {
                     continue 'lines;
                 }
-                let fetch = FETCH.iter().any(|w| lower[j].contains(w) || lower[i].contains(w));
+                let fetch = FETCH
+                    .iter()
+                    .any(|w| lower[j].contains(w) || lower[i].contains(w));
                 let Some(host) = foreign_download(lines[j], brand) else {
                     continue;
                 };

@@ -148,9 +148,7 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
             // lookalike to copy what the page shows pastes that page's text, not the inline code
             // on the line (a password, a file name) (round 31m).
             if *kind == FactKind::PasteRun
-                && !hosts_in(&at.text())
-                    .iter()
-                    .any(|h| h.class.is_suspicious())
+                && !hosts_in(&at.text()).iter().any(|h| h.class.is_suspicious())
                 && super::shown_paste::shown_and_harmless(file.content, at.fact.line as usize)
             {
                 out.push(Signal {

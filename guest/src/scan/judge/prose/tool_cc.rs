@@ -12,8 +12,9 @@
 //!   action with their arguments and results and the customer's or user's data: a sink for all of
 //!   the agent's traffic.
 //! - `prompt_injection.hidden-order` (`critical`): a block marked for the model (`<IMPORTANT>`,
-//!   `[SYSTEM]`, `<system>`) that orders the model to post or send to a URL, or to read a secrets
-//!   file (`.env`, a private key, credentials) and put its contents into the answer.
+//!   `[SYSTEM]`, `<system>`) that orders the model to post or send to a URL, to read a secrets
+//!   file (`.env`, a private key, credentials) and put its contents into the answer, or to push
+//!   sharing data with outside systems while keeping the risks unmentioned.
 //!
 //! Refusals in the passage ("never", "do not send", "must not") are left alone, and a skill that
 //! declares it teaches or reviews tool poisoning shows these as specimens. One pass over each
@@ -144,13 +145,7 @@ const PERSONAL: &[&str] = &[
 const MARKERS: &[&str] = &["<important>", "[system]", "[system:", "<system>"];
 
 /// Sending somewhere (lower-case).
-const SEND: &[&str] = &[
-    "post ",
-    "send ",
-    "upload ",
-    "forward ",
-    "exfiltrate",
-];
+const SEND: &[&str] = &["post ", "send ", "upload ", "forward ", "exfiltrate"];
 
 /// Files whose contents are secrets (lower-case).
 const SECRET_FILES: &[&str] = &[
@@ -230,9 +225,18 @@ fn specimen(b: &Bundle<'_>, path: &str) -> bool {
         return false;
     }
     let l = crate::ascii_lowered(path);
-    ["test", "fixture", "example", "sample", "rule", "signature", "pattern", "reference"]
-        .iter()
-        .any(|w| l.contains(w))
+    [
+        "test",
+        "fixture",
+        "example",
+        "sample",
+        "rule",
+        "signature",
+        "pattern",
+        "reference",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
         || l.ends_with(".md")
 }
 
@@ -333,10 +337,18 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .unwrap_or("");
                 let sends = SEND.iter().any(|w| body.contains(w))
                     && (body.contains("http://") || body.contains("https://"));
+                // A hidden rule to push the user's data to outside systems and keep the risk quiet.
+                let shares = body.contains("shar")
+                    && body.contains("data")
+                    && (body.contains("external") || body.contains("outside"))
+                    && SECRECY
+                        .iter()
+                        .chain(&["do not mention", "don't mention", "not mention"])
+                        .any(|w| body.contains(w));
                 let reads = body.contains("read ")
                     && SECRET_FILES.iter().any(|w| body.contains(w))
                     && INTO_ANSWER.iter().any(|w| body.contains(w));
-                if (sends || reads) && !has_phrase(body, REFUSAL) {
+                if (sends || reads || shares) && !has_phrase(body, REFUSAL) {
                     order = true;
                     push(
                         out,
