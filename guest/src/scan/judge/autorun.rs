@@ -253,6 +253,21 @@ const BEFORE_REQUEST: &[&str] = &[
     "before answering",
 ];
 
+/// Words these rules read in raw text without any fact (for the judge's skip of fact-less texts):
+/// a folder-open task, an uploaded file, pending commands, a long run of blanks.
+pub(super) const RAW: &[&str] = &[
+    "folderopen",
+    "-d @",
+    "--data @",
+    "--data-binary @",
+    "--upload-file",
+    "=@",
+    "pending commands",
+    "queued commands",
+    "<!--",
+    "                                                                                ",
+];
+
 /// Round 31m's judge rules (at most one finding of each per file).
 pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for file in &b.files {

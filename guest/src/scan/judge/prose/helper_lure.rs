@@ -20,7 +20,7 @@ use crate::scan::rules::Severity;
 const REACH: usize = 3;
 
 /// A requirement to install something first (lower-case).
-const REQUIRE: &[&str] = &[
+pub(super) const REQUIRE: &[&str] = &[
     "requires",
     "required",
     "must be installed",

@@ -242,6 +242,11 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(tool_relay::ESCAPES)
             .chain(tool_relay::EVERY_COMMAND)
             .chain(tool_relay::GUARDS)
+            .chain(tool_cc::COPY)
+            .chain(tool_cc::EVERY_CALL)
+            .chain(tool_cc::MARKERS)
+            .chain(helper_lure::REQUIRE)
+            .chain(super::autorun::RAW)
             .copied()
             .chain(squat::COMMANDS.iter().map(|(c, _)| c.trim_end()))
             .collect();

@@ -28,7 +28,7 @@ use crate::scan::rules::Severity;
 const SPAN: usize = 4;
 
 /// A copy going somewhere (lower-case).
-const COPY: &[&str] = &[
+pub(super) const COPY: &[&str] = &[
     "send a copy",
     "also send",
     "email a copy",
@@ -105,7 +105,7 @@ const REFUSAL: &[&str] = &[
 ];
 
 /// Being called after every other tool or action (lower-case).
-const EVERY_CALL: &[&str] = &[
+pub(super) const EVERY_CALL: &[&str] = &[
     "always call this tool",
     "must be called every time",
     "call this tool after",
@@ -142,7 +142,7 @@ const PERSONAL: &[&str] = &[
 ];
 
 /// Markers of a block addressed to the model (lower-case).
-const MARKERS: &[&str] = &["<important>", "[system]", "[system:", "<system>"];
+pub(super) const MARKERS: &[&str] = &["<important>", "[system]", "[system:", "<system>"];
 
 /// Sending somewhere (lower-case).
 const SEND: &[&str] = &["post ", "send ", "upload ", "forward ", "exfiltrate"];
