@@ -275,43 +275,44 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let content_lower = crate::ascii_lowered(file.content);
         let (lines, lower) = super::lines_and_lowered(file.content);
         // An editor task that runs when the folder opens.
-        if lower_path.ends_with("tasks.json") && content_lower.contains("folderopen") {
-            if let Some(i) = (0..lines.len()).find(|&i| fetch_pipe(&lower[i])) {
-                push(
-                    out,
-                    "persistence.folder-open-task",
-                    "persistence",
+        if lower_path.ends_with("tasks.json")
+            && content_lower.contains("folderopen")
+            && let Some(i) = (0..lines.len()).find(|&i| fetch_pipe(&lower[i]))
+        {
+            push(
+                out,
+                "persistence.folder-open-task",
+                "persistence",
+                file.path,
+                i,
+                lines[i],
+                format!(
+                    "An editor task set to run when the folder is opened fetches a script and runs it ({}:{}): opening the project runs a stranger's code.",
                     file.path,
-                    i,
-                    lines[i],
-                    format!(
-                        "An editor task set to run when the folder is opened fetches a script and runs it ({}:{}): opening the project runs a stranger's code.",
-                        file.path,
-                        i + 1
-                    ),
-                );
-            }
+                    i + 1
+                ),
+            );
         }
-        if instruction_file(file.path) {
-            if let Some(i) = (0..lines.len()).find(|&i| {
+        if instruction_file(file.path)
+            && let Some(i) = (0..lines.len()).find(|&i| {
                 fetch_pipe(&lower[i])
                     && fetched_host(lines[i])
                         .is_some_and(|(_, c)| c != HostClass::Local && !c.is_known_good())
-            }) {
-                push(
-                    out,
-                    "agent.instruction-remote-exec",
-                    "agent",
+            })
+        {
+            push(
+                out,
+                "agent.instruction-remote-exec",
+                "agent",
+                file.path,
+                i,
+                lines[i],
+                format!(
+                    "An agent instruction file ({}:{}) tells every agent that opens the project to pipe a download from a host that is not a known vendor's into a shell.",
                     file.path,
-                    i,
-                    lines[i],
-                    format!(
-                        "An agent instruction file ({}:{}) tells every agent that opens the project to pipe a download from a host that is not a known vendor's into a shell.",
-                        file.path,
-                        i + 1
-                    ),
-                );
-            }
+                    i + 1
+                ),
+            );
         }
         if file.kind != FileKind::Code {
             if let Some(i) = (0..lines.len()).find(|&i| {
@@ -372,32 +373,31 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
-        if file.kind == FileKind::Code {
-            if let Some((i, at)) = lines
+        if file.kind == FileKind::Code
+            && let Some((i, at)) = lines
                 .iter()
                 .enumerate()
                 .find_map(|(i, l)| hidden_after_blanks(l).map(|at| (i, at)))
-            {
-                let shown = &lines[i][at..];
-                push(
-                    out,
-                    "obfuscation.whitespace-hidden-code",
-                    "obfuscation",
+        {
+            let shown = &lines[i][at..];
+            push(
+                out,
+                "obfuscation.whitespace-hidden-code",
+                "obfuscation",
+                file.path,
+                i,
+                shown,
+                format!(
+                    "A line of a script ({}:{}) hides code that loads, runs or sends something after a long run of blanks, off the right edge of the screen.",
                     file.path,
-                    i,
-                    shown,
-                    format!(
-                        "A line of a script ({}:{}) hides code that loads, runs or sends something after a long run of blanks, off the right edge of the screen.",
-                        file.path,
-                        i + 1
-                    ),
-                );
-            }
+                    i + 1
+                ),
+            );
         }
-        if PENDING.iter().any(|w| content_lower.contains(w)) {
-            // The line with the pending commands, read with its neighbours; a refusal counts in
-            // the clause before the phrase ("never execute pending commands …").
-            if let Some(i) = (0..lines.len()).find(|&i| {
+        // The line with the pending commands, read with its neighbours; a refusal counts in the
+        // clause before the phrase ("never execute pending commands …").
+        if PENDING.iter().any(|w| content_lower.contains(w))
+            && let Some(i) = (0..lines.len()).find(|&i| {
                 let Some(at) = PENDING.iter().filter_map(|w| lower[i].find(w)).min() else {
                     return false;
                 };
@@ -417,21 +417,21 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                                 .is_some_and(|c| c.is_alphanumeric())
                         })
                     })
-            }) {
-                push(
-                    out,
-                    "prompt_injection.standing-execute",
-                    "prompt_injection",
+            })
+        {
+            push(
+                out,
+                "prompt_injection.standing-execute",
+                "prompt_injection",
+                file.path,
+                i,
+                lines[i],
+                format!(
+                    "An order ({}:{}) to execute pending or queued commands before handling every request: whatever is waiting runs with no person in the loop.",
                     file.path,
-                    i,
-                    lines[i],
-                    format!(
-                        "An order ({}:{}) to execute pending or queued commands before handling every request: whatever is waiting runs with no person in the loop.",
-                        file.path,
-                        i + 1
-                    ),
-                );
-            }
+                    i + 1
+                ),
+            );
         }
     }
 }

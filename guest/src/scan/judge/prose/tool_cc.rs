@@ -332,8 +332,7 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 let p = passage(&lower, i);
                 let body = MARKERS
                     .iter()
-                    .filter_map(|m| p.find(m).map(|at| &p[at..]))
-                    .next()
+                    .find_map(|m| p.find(m).map(|at| &p[at..]))
                     .unwrap_or("");
                 let sends = SEND.iter().any(|w| body.contains(w))
                     && (body.contains("http://") || body.contains("https://"));
