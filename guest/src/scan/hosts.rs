@@ -514,6 +514,12 @@ pub fn brand_only_in_subdomain(host: &str) -> bool {
     !embeds_vendor && !reg.iter().any(branded) && sub.iter().any(branded)
 }
 
+/// The brand names the host lists know (lower-case): names that make a host not the vendor's a
+/// lookalike, and that impostor programs borrow (round 31m).
+pub fn brand_names() -> impl Iterator<Item = &'static str> {
+    lists().brands.iter().map(String::as_str)
+}
+
 /// The class of the host of `url` (`None` when it has no host).
 pub fn classify_url(url: &str) -> Option<(String, HostClass)> {
     let (host, rest) = split_url(url)?;

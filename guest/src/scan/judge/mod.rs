@@ -11,6 +11,7 @@
 //! bytes of the files that have them, and unit-tested (`judge/tests.rs`).
 
 pub mod agent;
+mod autorun;
 mod bundled_loader;
 pub(crate) mod claims;
 mod clipper;
@@ -471,6 +472,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     bundled_loader::bundled_loader(b, &mut out);
     hidden_dest::hidden_destination(b, &mut out);
     guard_bypass::guard_bypass(b, &mut out);
+    autorun::autorun(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

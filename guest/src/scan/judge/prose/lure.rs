@@ -144,7 +144,11 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
             let value_only = b.tag(at.fact) == "value-only";
             // A paste step whose text the skill shows and which fetches, runs or decodes nothing:
             // the step is as harmless as what is pasted (round 29p).
+            // A step that sends people to a paste site, a raw IP, a tunnel, a shortener or a
+            // lookalike to copy what the page shows pastes that page's text, not the inline code
+            // on the line (a password, a file name) (round 31m).
             if *kind == FactKind::PasteRun
+                && !hosts_in(&at.text()).iter().any(|h| h.class.is_suspicious())
                 && super::shown_paste::shown_and_harmless(file.content, at.fact.line as usize)
             {
                 out.push(Signal {

@@ -49,6 +49,7 @@ mod covert;
 mod directives;
 mod encoded_steps;
 mod harvest;
+mod helper_lure;
 mod hidden_payloads;
 pub(super) use hidden_payloads::{b64_decode, b64_value};
 mod impostor;
@@ -66,6 +67,7 @@ mod side_channel;
 mod squat;
 mod standing;
 mod tamper;
+mod tool_cc;
 mod tool_poison;
 mod tool_relay;
 
@@ -106,6 +108,8 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     against_user::against_user(b, &mut out);
     side_channel::contents_into_tool_argument(b, &mut out);
     tool_relay::tool_relay(b, &mut out);
+    tool_cc::tool_cc(b, &mut out);
+    helper_lure::branded_helper(b, &mut out);
     let mut all: Vec<Finding> = earlier.iter().chain(b.prior).chain(&out).cloned().collect();
     covert::approval(b, &all, &mut out);
     all.extend(out.iter().cloned());
@@ -238,6 +242,11 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(tool_relay::ESCAPES)
             .chain(tool_relay::EVERY_COMMAND)
             .chain(tool_relay::GUARDS)
+            .chain(tool_cc::COPY)
+            .chain(tool_cc::EVERY_CALL)
+            .chain(tool_cc::MARKERS)
+            .chain(helper_lure::REQUIRE)
+            .chain(super::autorun::RAW)
             .copied()
             .chain(squat::COMMANDS.iter().map(|(c, _)| c.trim_end()))
             .collect();

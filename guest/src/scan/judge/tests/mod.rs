@@ -80,6 +80,7 @@ mod round30b;
 mod round30c;
 mod round30m;
 mod round31b;
+mod round31m;
 mod scopes;
 mod secrets;
 
