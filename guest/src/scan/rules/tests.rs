@@ -1,6 +1,7 @@
 //! The rule set's own checks: required fragments, ASCII twins, captures, word boundaries.
 
-use super::{RuleSet, ascii_word_boundaries, line_regex};
+use super::compile::{ascii_word_boundaries, build_regex, has_named_group};
+use super::{RuleSet, line_regex};
 
 /// The required fragments never hide a match: on every example line of every rule (must-match
 /// and must-not-match, so lines near each rule's shape), any rule whose regex matches has each
@@ -85,19 +86,18 @@ fn ascii_twins_agree_with_their_rules_on_ascii_lines() {
 /// regex tracks the whole match alone, and finds the same matches either way.
 #[test]
 fn only_named_groups_keep_their_captures() {
-    use super::{hir_regex_with_groups, line_hir};
+    use super::compile::{hir_regex_with_groups, line_hir};
     let pid = regex_automata::PatternID::ZERO;
     let named = line_hir(r"(?i)\brm\s+-rf\s+(?P<target>\S+)").unwrap();
     let plain = line_hir(r"(?i)\b(rm|del)\s+(-rf|/s)\s+(\S+)").unwrap();
-    assert!(super::has_named_group(&named));
-    assert!(!super::has_named_group(&plain));
+    assert!(has_named_group(&named));
+    assert!(!has_named_group(&plain));
     let with = hir_regex_with_groups(&named).unwrap();
     assert_eq!(with.group_info().group_len(pid), 2);
     assert_eq!(with.group_info().to_name(pid, 1), Some("target"));
     let without = hir_regex_with_groups(&plain).unwrap();
     assert_eq!(without.group_info().group_len(pid), 1);
-    let all =
-        super::build_regex(&plain, regex_automata::nfa::thompson::WhichCaptures::All).unwrap();
+    let all = build_regex(&plain, regex_automata::nfa::thompson::WhichCaptures::All).unwrap();
     assert_eq!(all.group_info().group_len(pid), 4);
     for line in [
         "sudo RM -rf /tmp/x",
