@@ -12,16 +12,20 @@
 
 pub mod agent;
 mod bundled_loader;
+mod carry;
 pub(crate) mod claims;
 mod clipper;
 pub mod code;
 pub(crate) mod disclosed;
+mod errands;
 pub mod exec;
+mod exposed;
 pub mod flow;
 mod guard_bypass;
 mod hidden_dest;
 mod hosted_store;
 mod mcp_relay;
+mod pair;
 pub mod prose;
 pub mod secrets;
 mod store_upload;
@@ -470,6 +474,9 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     bundled_loader::bundled_loader(b, &mut out);
     hidden_dest::hidden_destination(b, &mut out);
     guard_bypass::guard_bypass(b, &mut out);
+    exposed::judge(b, &mut out);
+    carry::judge(b, &mut out);
+    errands::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

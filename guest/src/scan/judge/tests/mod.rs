@@ -79,6 +79,7 @@ mod round29p;
 mod round30b;
 mod round30c;
 mod round30m;
+mod round31c;
 mod scopes;
 mod secrets;
 
