@@ -28,6 +28,26 @@ use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::{HostClass, classify_url, urls_in};
 use crate::scan::rules::Severity;
 
+/// Words one of these rules needs on a lone text before it can fire (`prose::reads_raw_text`).
+pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
+    LOGINS
+        .iter()
+        .chain(MODEL_HOSTS)
+        .chain(ARCHIVES)
+        .chain(&[
+            "creds",
+            "credentials",
+            "login file",
+            "auth file",
+            "token file",
+            "docker cp",
+            "podman cp",
+            "kubectl cp",
+            "gist",
+        ])
+        .copied()
+}
+
 /// Login files of agents and cloud CLIs (lowered, as written in paths).
 const LOGINS: &[&str] = &[
     ".claude/.credentials.json",

@@ -26,6 +26,18 @@ use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::{HostClass, classify_url, urls_in};
 use crate::scan::rules::Severity;
 
+/// Words one of these rules needs on a lone text (a registry description) before it can fire:
+/// `prose::reads_raw_text` runs the judge on a text that holds one.
+pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
+    PLACES
+        .iter()
+        .chain(ENCRYPT)
+        .chain(ENV_FILES)
+        .chain(CJK_SEND)
+        .copied()
+        .chain(FIXED.iter().map(|(n, _)| *n))
+}
+
 fn any(l: &str, words: &[&str]) -> bool {
     words.iter().any(|w| l.contains(w))
 }

@@ -23,6 +23,20 @@ use super::pair::{End, push};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::rules::Severity;
 
+/// Words one of these rules needs on a lone text before it can fire (`prose::reads_raw_text`).
+pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
+    [
+        "0.0.0.0",
+        "http.server",
+        "http-server",
+        "simplehttprequesthandler",
+        "+= 1",
+        "++",
+    ]
+    .into_iter()
+    .chain(ESCAPES.iter().copied())
+}
+
 /// A bind to every interface.
 fn binds_all(l: &str) -> bool {
     let quoted = l.contains("'0.0.0.0'") || l.contains("\"0.0.0.0\"") || l.contains("`0.0.0.0`");
@@ -246,23 +260,24 @@ fn raised(l: &str) -> Option<String> {
 const AFTER: usize = 14;
 
 /// Where a script reaches a home folder past `$HOME`.
+const ESCAPES: &[&str] = &[
+    "getpwuid(",
+    "getpwnam(",
+    "getent passwd",
+    "nfshomedirectory",
+    "for h in /home/*",
+    "for d in /home/*",
+    "for u in /home/*",
+    "in /users/*",
+    "real_user_home",
+    "real_home = ",
+    "realhome = ",
+    "~$sudo_user",
+    "eval echo ~$",
+];
+
 fn escapes_home(l: &str) -> bool {
-    const ESC: &[&str] = &[
-        "getpwuid(",
-        "getpwnam(",
-        "getent passwd",
-        "nfshomedirectory",
-        "for h in /home/*",
-        "for d in /home/*",
-        "for u in /home/*",
-        "in /users/*",
-        "real_user_home",
-        "real_home = ",
-        "realhome = ",
-        "~$sudo_user",
-        "eval echo ~$",
-    ];
-    ESC.iter().any(|w| l.contains(w))
+    ESCAPES.iter().any(|w| l.contains(w))
 }
 
 fn persists(l: &str) -> bool {

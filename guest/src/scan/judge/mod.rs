@@ -22,6 +22,7 @@ pub mod exec;
 mod exposed;
 pub mod flow;
 mod guard_bypass;
+mod hidden_copy;
 mod hidden_dest;
 mod hosted_store;
 mod mcp_relay;
@@ -475,6 +476,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     hidden_dest::hidden_destination(b, &mut out);
     guard_bypass::guard_bypass(b, &mut out);
     exposed::judge(b, &mut out);
+    hidden_copy::judge(b, &mut out);
     carry::judge(b, &mut out);
     errands::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
