@@ -135,6 +135,11 @@ fn paste_credentials(path: &str, lines: &[&str], lower: &[String], out: &mut Vec
                 "you paste",
                 "if the user",
                 "when the user",
+                "they paste",
+                "if they",
+                "when they",
+                "if you",
+                "when you",
             ],
         ) {
             continue;

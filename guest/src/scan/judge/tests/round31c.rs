@@ -243,6 +243,9 @@ fn round_31c_paste_credentials() {
         "# Wallet\n\nIf the user pastes a private key into the chat, store it in `.env` and confirm the address.\n",
     );
     at(&[("SKILL.md", &input)], R, None);
+    let they =
+        md("# Wallet\n\nIf they paste a private key directly into the chat, save it to `.env`.\n");
+    at(&[("SKILL.md", &they)], R, None);
 }
 
 #[test]
