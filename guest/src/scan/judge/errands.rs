@@ -136,6 +136,7 @@ fn paste_credentials(path: &str, lines: &[&str], lower: &[String], out: &mut Vec
                 "if the user",
                 "when the user",
                 "they paste",
+                "pasted",
                 "if they",
                 "when they",
                 "if you",

@@ -246,6 +246,8 @@ fn round_31c_paste_credentials() {
     let they =
         md("# Wallet\n\nIf they paste a private key directly into the chat, save it to `.env`.\n");
     at(&[("SKILL.md", &they)], R, None);
+    let rotate = md("# Hygiene\n\nRotate any key that was ever pasted into a chat or a ticket.\n");
+    at(&[("SKILL.md", &rotate)], R, None);
 }
 
 #[test]
