@@ -156,7 +156,15 @@ fn a_chinese_card_explains_a_medium_risk_in_chinese() {
     };
     let render = |lang: Lang| {
         let mut store = MemoryStore::new();
-        let out = run(&ctx(lang), &mut store, Mode::Manual, &candidates, &[], &opts).unwrap();
+        let out = run(
+            &ctx(lang),
+            &mut store,
+            Mode::Manual,
+            &candidates,
+            &[],
+            &opts,
+        )
+        .unwrap();
         out["card"].as_str().expect("a card").to_owned()
     };
     let zh = render(Lang::Zh);

@@ -839,7 +839,13 @@ const BEFORE_HELDOUT_21: Floors = Floors {
 /// Merged with `rank25` (lead, stop 40): whole 1211/1603 (75.5%), NDCG@3 0.790, 67 traps, 27 silent,
 /// held-out 923/1268; no-match requests silent 65/86.
 const BEFORE_HELDOUT_22: Floors = Floors {
-    without: &["senses-21", "heldout-22", "heldout-23", "heldout-24", "heldout-25"],
+    without: &[
+        "senses-21",
+        "heldout-22",
+        "heldout-23",
+        "heldout-24",
+        "heldout-25",
+    ],
     slices: &[
         ("all", 74.6, 0.782),
         ("held-out", 71.7, 0.756),

@@ -11,6 +11,7 @@ mod catalogue;
 mod doc_lines;
 mod key_for_host;
 mod own_setup;
+mod own_store;
 mod own_tunnel;
 mod permission_patterns;
 mod plugin_manifest;
@@ -272,6 +273,11 @@ fn structural_rest(f: &Entry<'_>, out: &mut Vec<Finding>) {
         && !f.path.starts_with(".github/")
         // Git hook managers' folder (husky): shown by every forge, run only inside the repository.
         && !f.path.starts_with(".husky/")
+        // A dev container's settings where editors look for them (round 31c): shown and read like
+        // the workflows; its commands are still read by the content rules, scripts beside it are not
+        // exempt.
+        && !(f.path == ".devcontainer/devcontainer.json"
+            || f.path.ends_with("/.devcontainer/devcontainer.json"))
         // Agent-plugin manifests where the agent looks for them (`.mcp.json`, `.claude-plugin/`).
         && !plugin_manifest::conventional_manifest(f.path, is_script, ORDINARY_DOTFILES);
     if hidden
@@ -390,6 +396,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     judge_into(rules, &scanned, &mut out);
     own_tunnel::demote_own_tunnel(&mut out);
     own_setup::demote_own_setups(bundle, &mut out);
+    own_store::demote_own_stores(bundle, &mut out);
     stand_in::demote_stand_in_examples(bundle, &mut out);
     catalogue::demote_catalogue_patterns(bundle, &mut out);
     taught_injection::demote_taught_injection(bundle, &mut out);

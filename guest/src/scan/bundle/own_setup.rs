@@ -91,7 +91,49 @@ const ACTS: &[&str] = &[
     "iex ",
 ];
 
-fn confirmed_project_exclusion(text: &str, line: usize) -> bool {
+/// Agreement asked for in the bundle's documents (round 31c): the script's run made conditional on
+/// the user's yes, in the prose that tells the agent to run it.
+const AGREES: &[&str] = &[
+    "if the user agrees",
+    "if they agree",
+    "only if they agree",
+    "only if the user agrees",
+    "ask the user first",
+    "ask the user before",
+    "with the user's consent",
+    "after the user confirms",
+    "once the user confirms",
+    "用户同意",
+    "征得用户同意",
+    "ユーザーが同意",
+    "ユーザーの同意",
+    "사용자가 동의",
+    "사용자 동의",
+];
+
+/// Whether a document of the bundle asks the user before running the script at `path` (its file
+/// name within three lines of the agreement wording).
+fn agreed_in_docs(bundle: &Bundle, path: &str) -> bool {
+    let name = crate::ascii_lowered(path.rsplit('/').next().unwrap_or(path)).into_owned();
+    bundle.files.iter().any(|f| {
+        let p = f.path.to_ascii_lowercase();
+        (p.ends_with(".md") || p.ends_with(".txt"))
+            && f.content.as_deref().is_some_and(|t| {
+                let lower: Vec<String> = t
+                    .lines()
+                    .map(|l| crate::ascii_lowered(l).into_owned())
+                    .collect();
+                lower.iter().enumerate().any(|(i, l)| {
+                    AGREES.iter().any(|w| l.contains(w))
+                        && lower[i.saturating_sub(1)..(i + 3).min(lower.len())]
+                            .iter()
+                            .any(|x| x.contains(name.as_str()))
+                })
+            })
+    })
+}
+
+fn confirmed_project_exclusion(text: &str, line: usize, agreed: bool) -> bool {
     let l = crate::ascii_lowered(text);
     let before: String = l
         .lines()
@@ -100,7 +142,7 @@ fn confirmed_project_exclusion(text: &str, line: usize) -> bool {
         .join("\n");
     PROJECT_ANCHORS.iter().any(|w| l.contains(w))
         && !USER_WIDE.iter().any(|w| l.contains(w))
-        && ASKS.iter().any(|w| before.contains(w))
+        && (agreed || ASKS.iter().any(|w| before.contains(w)))
         && !ACTS.iter().any(|w| l.contains(w))
 }
 
@@ -158,7 +200,9 @@ pub(super) fn demote_own_setups(bundle: &Bundle, out: &mut [Finding]) {
             let e = crate::ascii_lowered(&f.evidence);
             if e.contains("add-mppreference")
                 && e.contains("-exclusionpath")
-                && text_of(bundle, &f.file).is_some_and(|t| confirmed_project_exclusion(t, f.line))
+                && text_of(bundle, &f.file).is_some_and(|t| {
+                    confirmed_project_exclusion(t, f.line, agreed_in_docs(bundle, &f.file))
+                })
                 && !other_script_acts(bundle, &f.file)
             {
                 f.severity = Severity::High;

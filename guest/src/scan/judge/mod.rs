@@ -13,17 +13,22 @@
 pub mod agent;
 mod autorun;
 mod bundled_loader;
+mod carry;
 pub(crate) mod claims;
 mod clipper;
 pub mod code;
 pub(crate) mod disclosed;
+mod errands;
 pub mod exec;
+mod exposed;
 pub mod flow;
 mod guard_bypass;
+mod hidden_copy;
 mod hidden_dest;
 mod hosted_store;
 mod mcp_relay;
 pub(crate) mod own_forms;
+mod pair;
 pub mod prose;
 pub mod secrets;
 mod store_upload;
@@ -473,6 +478,10 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     hidden_dest::hidden_destination(b, &mut out);
     guard_bypass::guard_bypass(b, &mut out);
     autorun::autorun(b, &mut out);
+    exposed::judge(b, &mut out);
+    hidden_copy::judge(b, &mut out);
+    carry::judge(b, &mut out);
+    errands::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

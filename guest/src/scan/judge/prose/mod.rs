@@ -249,6 +249,10 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::autorun::RAW)
             .copied()
             .chain(squat::COMMANDS.iter().map(|(c, _)| c.trim_end()))
+            .chain(super::errands::raw_words())
+            .chain(super::carry::raw_words())
+            .chain(super::exposed::raw_words())
+            .chain(super::hidden_copy::TOOLS.iter().copied())
             .collect();
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)

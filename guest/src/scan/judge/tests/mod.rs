@@ -81,6 +81,7 @@ mod round30c;
 mod round30m;
 mod round31b;
 mod round31m;
+mod round31c;
 mod scopes;
 mod secrets;
 
