@@ -80,8 +80,8 @@ mod round30b;
 mod round30c;
 mod round30m;
 mod round31b;
-mod round31m;
 mod round31c;
+mod round31m;
 mod scopes;
 mod secrets;
 
