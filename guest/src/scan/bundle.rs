@@ -276,8 +276,8 @@ fn structural_rest(f: &Entry<'_>, out: &mut Vec<Finding>) {
         // A dev container's settings where editors look for them (round 31c): shown and read like
         // the workflows; its commands are still read by the content rules, scripts beside it are not
         // exempt.
-        && !(f.path == ".devcontainer/devcontainer.json"
-            || f.path.ends_with("/.devcontainer/devcontainer.json"))
+        && f.path != ".devcontainer/devcontainer.json"
+        && !f.path.ends_with("/.devcontainer/devcontainer.json")
         // Agent-plugin manifests where the agent looks for them (`.mcp.json`, `.claude-plugin/`).
         && !plugin_manifest::conventional_manifest(f.path, is_script, ORDINARY_DOTFILES);
     if hidden

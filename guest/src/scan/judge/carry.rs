@@ -344,26 +344,25 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         // TLS verification off next to a model API host.
-        if let Some(off) = lower.iter().position(|l| tls_off(l)) {
-            if let Some(h) = lower
+        if let Some(off) = lower.iter().position(|l| tls_off(l))
+            && let Some(h) = lower
                 .iter()
                 .position(|l| MODEL_HOSTS.iter().any(|m| l.contains(m)))
-            {
-                let a = End::new(f.path, off, lines[off]);
-                let hst = End::new(f.path, h, lines[h]);
-                push(
-                    out,
-                    "exfiltration.tls-off-model-proxy",
-                    Severity::Critical,
-                    ("signal", hst),
-                    a,
-                    format!(
-                        "Certificate verification is turned off ({}) in code that carries model API traffic ({}): the API key and every prompt cross a connection anyone on the path can read or change. Keep verification on; trust a local CA explicitly if a proxy needs one.",
-                        a.place(),
-                        hst.place()
-                    ),
-                );
-            }
+        {
+            let a = End::new(f.path, off, lines[off]);
+            let hst = End::new(f.path, h, lines[h]);
+            push(
+                out,
+                "exfiltration.tls-off-model-proxy",
+                Severity::Critical,
+                ("signal", hst),
+                a,
+                format!(
+                    "Certificate verification is turned off ({}) in code that carries model API traffic ({}): the API key and every prompt cross a connection anyone on the path can read or change. Keep verification on; trust a local CA explicitly if a proxy needs one.",
+                    a.place(),
+                    hst.place()
+                ),
+            );
         }
         // Remote archive into the agent's folders.
         for (i, l) in lower.iter().enumerate() {

@@ -286,10 +286,10 @@ fn version_after(rest: &str) -> Option<Vec<u32>> {
 }
 
 fn below(v: &[u32], fix: &[u32]) -> bool {
-    for i in 0..fix.len() {
+    for (i, &f) in fix.iter().enumerate() {
         let a = v.get(i).copied().unwrap_or(0);
-        if a != fix[i] {
-            return a < fix[i];
+        if a != f {
+            return a < f;
         }
     }
     false
@@ -354,10 +354,11 @@ fn vulnerable_pins(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<F
             ) {
                 continue;
             }
-            if let Some(v) = version_after(&rest[..rest.len().min(16)]) {
-                if below(&v, fix) && !hits.iter().any(|(_, n)| n == name) {
-                    hits.push((i, name));
-                }
+            if let Some(v) = version_after(&rest[..rest.len().min(16)])
+                && below(&v, fix)
+                && !hits.iter().any(|(_, n)| n == name)
+            {
+                hits.push((i, name));
             }
         }
     }

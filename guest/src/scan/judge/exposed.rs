@@ -130,16 +130,16 @@ fn runs_a_name(l: &str) -> bool {
 fn imported_stems(lower: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for l in lower {
-        if let Some(rest) = l.strip_prefix("from ") {
-            if let Some(m) = rest.split_whitespace().next() {
-                out.push(
-                    m.trim_start_matches('.')
-                        .rsplit('.')
-                        .next()
-                        .unwrap_or(m)
-                        .to_owned(),
-                );
-            }
+        if let Some(rest) = l.strip_prefix("from ")
+            && let Some(m) = rest.split_whitespace().next()
+        {
+            out.push(
+                m.trim_start_matches('.')
+                    .rsplit('.')
+                    .next()
+                    .unwrap_or(m)
+                    .to_owned(),
+            );
         }
         for key in ["require('./", "require(\"./", "from './", "from \"./"] {
             if let Some(i) = l.find(key) {
@@ -315,35 +315,35 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for (fi, lines, lower) in &code {
         let path = b.files[*fi].path;
         // Exposed runner.
-        if let Some(bind) = lower.iter().position(|l| binds_all(l)) {
-            if lower.iter().any(|l| RECEIVES.iter().any(|w| l.contains(w))) {
-                let stems = imported_stems(lower);
-                let mut run: Option<End<'_>> = None;
-                for (gi, glines, glower) in &code {
-                    let gpath = b.files[*gi].path;
-                    if gi != fi && !stems.iter().any(|s| s == stem(gpath)) {
-                        continue;
-                    }
-                    if let Some(j) = glower.iter().position(|l| runs_a_name(l)) {
-                        run = Some(End::new(gpath, j, glines[j]));
-                        break;
-                    }
+        if let Some(bind) = lower.iter().position(|l| binds_all(l))
+            && lower.iter().any(|l| RECEIVES.iter().any(|w| l.contains(w)))
+        {
+            let stems = imported_stems(lower);
+            let mut run: Option<End<'_>> = None;
+            for (gi, glines, glower) in &code {
+                let gpath = b.files[*gi].path;
+                if gi != fi && !stems.iter().any(|s| s == stem(gpath)) {
+                    continue;
                 }
-                if let Some(run) = run {
-                    let bound = End::new(path, bind, lines[bind]);
-                    push(
-                        out,
-                        "execution.exposed-runner",
-                        Severity::Critical,
-                        ("signal", bound),
-                        run,
-                        format!(
-                            "A server bound to every interface ({}) runs what it receives ({}): anyone who reaches the port runs code on this machine. Bind to 127.0.0.1 and never execute request data.",
-                            bound.place(),
-                            run.place()
-                        ),
-                    );
+                if let Some(j) = glower.iter().position(|l| runs_a_name(l)) {
+                    run = Some(End::new(gpath, j, glines[j]));
+                    break;
                 }
+            }
+            if let Some(run) = run {
+                let bound = End::new(path, bind, lines[bind]);
+                push(
+                    out,
+                    "execution.exposed-runner",
+                    Severity::Critical,
+                    ("signal", bound),
+                    run,
+                    format!(
+                        "A server bound to every interface ({}) runs what it receives ({}): anyone who reaches the port runs code on this machine. Bind to 127.0.0.1 and never execute request data.",
+                        bound.place(),
+                        run.place()
+                    ),
+                );
             }
         }
         // Home served.
@@ -418,15 +418,15 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 }
             }
         }
-        if escape.is_none() {
-            if let Some(e) = lower.iter().position(|l| escapes_home(l)) {
-                escape = Some(End::new(path, e, lines[e]));
-            }
+        if escape.is_none()
+            && let Some(e) = lower.iter().position(|l| escapes_home(l))
+        {
+            escape = Some(End::new(path, e, lines[e]));
         }
-        if persist.is_none() {
-            if let Some(p) = lower.iter().position(|l| persists(l)) {
-                persist = Some(End::new(path, p, lines[p]));
-            }
+        if persist.is_none()
+            && let Some(p) = lower.iter().position(|l| persists(l))
+        {
+            persist = Some(End::new(path, p, lines[p]));
         }
     }
     if let (Some(esc), Some(per)) = (escape, persist) {

@@ -83,5 +83,5 @@ pub(crate) fn negated(l: &str) -> bool {
     ];
     // "unredacted" is the opposite of a refusal.
     NO.iter().any(|w| l.contains(w))
-        && !(l.contains("unredact") && !NO.iter().any(|w| *w != "redact" && l.contains(w)))
+        && (!l.contains("unredact") || NO.iter().any(|w| *w != "redact" && l.contains(w)))
 }
