@@ -18,6 +18,7 @@ pub(crate) mod claims;
 mod clipper;
 pub mod code;
 mod concealed_acts;
+mod cred_input;
 pub(crate) mod disclosed;
 mod errands;
 pub mod exec;
@@ -485,9 +486,11 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     hidden_copy::judge(b, &mut out);
     carry::judge(b, &mut out);
     errands::judge(b, &mut out);
-    // Round 32m: look-alike dependencies in code and manifests, tools a server answers unlisted.
+    // Round 32m: look-alike dependencies in code and manifests, tools a server answers unlisted,
+    // credentials taken as tool arguments and posted to a fixed outside address.
     lookalike_deps::lookalike_deps(b, &mut out);
     unlisted_tools::unlisted_tools(b, &mut out);
+    cred_input::credential_input(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);
