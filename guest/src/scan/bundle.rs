@@ -605,8 +605,11 @@ pub fn text_file_findings(path: &str, text: &str) -> Vec<Finding> {
     // given none has nothing for it to judge (`judge_adds_nothing_without_facts_or_findings`
     // checks this on every fixture file and line). Most registry descriptions are such texts.
     // The prose rules that read raw text (tool descriptions, install commands) see a text that
-    // holds their words.
-    if !scan.facts.facts.is_empty() || !out.is_empty() || super::judge::prose::reads_raw_text(text)
+    // holds their words; the look-alike dependency rule sees every source file and manifest.
+    if !scan.facts.facts.is_empty()
+        || !out.is_empty()
+        || super::judge::prose::reads_raw_text(text)
+        || super::judge::reads_dependencies(path)
     {
         judge_into(rules, &[(path, text, scan.facts)], &mut out);
     }
@@ -631,6 +634,7 @@ mod judge_skip_tests {
             if !scan.facts.facts.is_empty()
                 || !scan.findings.is_empty()
                 || crate::scan::judge::prose::reads_raw_text(text)
+                || crate::scan::judge::reads_dependencies(path)
             {
                 judged += 1;
                 return;

@@ -18,7 +18,7 @@ use crate::scan::rules::Severity;
 
 /// Where a file's dependency names come from.
 #[derive(Clone, Copy, PartialEq)]
-enum Source {
+pub(super) enum Source {
     /// JavaScript / TypeScript source: `require("x")`, `import … from "x"`, `import("x")`.
     Js,
     /// `package.json`: the keys of `dependencies`, `devDependencies`, `optionalDependencies`.
@@ -27,7 +27,7 @@ enum Source {
     Requirements,
 }
 
-fn source_of(path: &str) -> Option<Source> {
+pub(super) fn source_of(path: &str) -> Option<Source> {
     let l = crate::ascii_lowered(path);
     let base = l.rsplit('/').next().unwrap_or(&l);
     if base == "package.json" {

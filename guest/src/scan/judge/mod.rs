@@ -29,6 +29,14 @@ mod hidden_copy;
 mod hidden_dest;
 mod hosted_store;
 mod lookalike_deps;
+
+/// Whether the judge reads `path` as a list of dependencies (JavaScript or TypeScript source, a
+/// `package.json`, a `requirements*.txt`) whatever facts its text states: the look-alike
+/// dependency rule reads such files directly, so a caller that skips the judge for a text with no
+/// facts must not skip these.
+pub fn reads_dependencies(path: &str) -> bool {
+    lookalike_deps::source_of(path).is_some()
+}
 mod mcp_relay;
 pub(crate) mod own_forms;
 mod pair;
