@@ -15,6 +15,7 @@ mod own_store;
 mod own_tunnel;
 mod permission_patterns;
 mod plugin_manifest;
+mod probe_payload;
 mod specimen_literals;
 mod stand_in;
 mod taught_injection;
@@ -400,6 +401,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     stand_in::demote_stand_in_examples(bundle, &mut out);
     catalogue::demote_catalogue_patterns(bundle, &mut out);
     taught_injection::demote_taught_injection(bundle, &mut out);
+    probe_payload::demote_probe_payloads(bundle, &mut out);
     specimen_literals::demote_specimen_literals(bundle, &mut out);
     permission_patterns::demote_refused_patterns(bundle, &mut out);
     if super::teaching::teaches_security(bundle) {

@@ -26,7 +26,7 @@ use crate::scan::rules::{Severity, line_regex};
 fn topic() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        line_regex(r"(?i)\b(prompt[- ]injections?|jailbreak(s|ing)?|llm (security|red[- ]team\w*|vulnerabilit\w*)|ai (security|red[- ]team\w*)|adversarial prompt\w*|guardrail (testing|evaluation|bypass\w*))\b")
+        line_regex(r"(?i)\b(prompt[- ]injections?|jailbreak(s|ing)?|llm (security|red[- ]team\w*|vulnerabilit\w*)|ai (security|red[- ]team\w*)|adversarial prompt\w*|guardrail (testing|evaluation|bypass\w*))\b|提示(词)?注入|越狱")
             .expect("valid")
     })
 }

@@ -489,6 +489,10 @@ pub(super) fn is_wrapped_words(line: &str) -> bool {
     {
         return false;
     }
+    // A whole `echo "…"` command ends its string at the line break (round 32b).
+    if super::echo_line::complete_echo(t) {
+        return false;
+    }
     let letters = t.chars().filter(|c| c.is_alphabetic()).count();
     t.split_whitespace().count() >= 4 && letters * 10 >= t.chars().count() * 6
 }
