@@ -278,7 +278,7 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let machine = machine_text(file.path, file.kind);
-        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
+        let crate::scan::judge::Lowered { lines, lower } = file.lowered();
         let (mut cc, mut tap, mut order) = (false, false, false);
         for i in 0..lines.len() {
             let l = &lower[i];

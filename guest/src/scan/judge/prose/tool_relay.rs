@@ -201,7 +201,7 @@ pub(super) fn tool_relay(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !gate.is_match(file.content) || specimen(b, file.path, file.kind) {
             continue;
         }
-        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
+        let crate::scan::judge::Lowered { lines, lower } = file.lowered();
         let (mut relay, mut escape, mut beacon) = (false, false, false);
         for i in 0..lines.len() {
             if !relay && GATHER.iter().any(|w| lower[i].contains(w)) {
