@@ -26,12 +26,15 @@ mod guard_bypass;
 mod hidden_copy;
 mod hidden_dest;
 mod hosted_store;
+mod lookalike_installer;
 mod mcp_relay;
 pub(crate) mod own_forms;
 mod pair;
 pub mod prose;
+mod sandboxed;
 pub mod secrets;
 mod store_upload;
+mod tool_sinks;
 
 use std::borrow::Cow;
 
@@ -526,6 +529,8 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     hidden_copy::judge(b, &mut out);
     carry::judge(b, &mut out);
     errands::judge(b, &mut out);
+    tool_sinks::judge(b, &mut out);
+    lookalike_installer::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);
