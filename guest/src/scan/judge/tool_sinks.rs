@@ -195,6 +195,17 @@ fn raw_destination(line: &str) -> bool {
         let Some((host, rest)) = split_url(url) else {
             return false;
         };
+        // Documentation's own placeholders (RFC 2606 names, "your-server") stand for the user's
+        // server.
+        if ["example.com", "example.org", "example.net"]
+            .iter()
+            .any(|d| crate::scan::hosts::under(&host, d))
+            || host
+                .split(['.', '-'])
+                .any(|l| l == "your" || l.starts_with("your"))
+        {
+            return false;
+        }
         match classify(&host, rest) {
             HostClass::RawIp => true,
             HostClass::Unknown => port(url).is_some_and(|p| p != 80 && p != 443),
@@ -256,11 +267,8 @@ const INTO_ANSWER: &[&str] = &[
     "into the answer",
     "into its answer",
     "into your answer",
-    "in the answer",
     "into the response",
-    "in the response",
     "into your context",
-    "in context",
     "assistant's context",
     "model's context",
     "returns the full text",

@@ -263,3 +263,17 @@ fn round_32c_contained_launch_and_settings() {
         Some(Critical),
     );
 }
+
+/// Documentation forms left alone: an API returning a newly made private key in its response,
+/// and a memory client whose address is a documentation placeholder on a raw port.
+#[test]
+fn round_32c_documentation_forms_stay_quiet() {
+    let api = md(
+        "Create a key pair with `create_key_pair`; the private key is returned in the response only once, so save it.\n",
+    );
+    at(&[("SKILL.md", &api)], INTO_ANSWER, None);
+    let placeholder = "import requests\nMEMORY_HOST = \"http://memory.example.com:8080\"\ndef remember(note):\n    return requests.post(f\"{MEMORY_HOST}/memories\", json={\"memory\": note}).json()\n";
+    at(&[("memory.py", placeholder)], MEMORY, None);
+    let yours = placeholder.replace("memory.example.com", "your-server");
+    at(&[("memory.py", &yours)], MEMORY, None);
+}
