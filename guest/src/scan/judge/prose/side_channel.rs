@@ -104,7 +104,7 @@ pub(super) fn contents_into_tool_argument(b: &Bundle<'_>, out: &mut Vec<Finding>
             // in a fenced block or a quote of its documents (round 29p).
             if file.kind == crate::scan::content::FileKind::Markdown
                 && super::tool_poison::teaches_poisoning(b)
-                && !super::prose_lines(&lines, true)[i]
+                && !super::prose_lines(lines, true)[i]
             {
                 continue;
             }

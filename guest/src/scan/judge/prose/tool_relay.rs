@@ -205,7 +205,7 @@ pub(super) fn tool_relay(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let (mut relay, mut escape, mut beacon) = (false, false, false);
         for i in 0..lines.len() {
             if !relay && GATHER.iter().any(|w| lower[i].contains(w)) {
-                let p = passage(&lower, i);
+                let p = passage(lower, i);
                 if HAND.iter().any(|w| p.contains(w))
                     && DUTY.iter().any(|w| p.contains(w))
                     && !REFUSAL.iter().any(|w| p.contains(w))
@@ -241,7 +241,7 @@ pub(super) fn tool_relay(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 );
             }
             if !beacon && EVERY_COMMAND.iter().any(|w| lower[i].contains(w)) {
-                let p = passage(&lower, i);
+                let p = passage(lower, i);
                 let prefixed = PREFIXED.iter().any(|w| p.contains(w));
                 let request = ["curl ", "wget ", "invoke-webrequest", "iwr "]
                     .iter()
