@@ -548,13 +548,14 @@ fn judge_into(
         rules,
         files: scanned
             .iter()
-            .map(|(path, content, facts)| super::judge::File {
-                path,
-                content,
-                kind: kind_of(path, content),
-                place: FilePlace::of_file(path, content),
-                facts,
-                hidden: Default::default(),
+            .map(|(path, content, facts)| {
+                super::judge::File::new(
+                    path,
+                    content,
+                    kind_of(path, content),
+                    FilePlace::of_file(path, content),
+                    facts,
+                )
             })
             .collect(),
         prior: out,

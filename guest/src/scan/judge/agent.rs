@@ -217,6 +217,21 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
             _ => continue,
         };
+        // A script that only runs inside a disposable container (round 32c).
+        let (sev, why) = match super::sandboxed::contained(
+            b,
+            v.file,
+            (v.fact.line as usize).saturating_sub(1),
+        ) {
+            Some(w) if sev == Severity::Critical && !v.fact.prose => (
+                Severity::High,
+                format!(
+                    "{}: written from a script that runs in a disposable container ({w}). Check the container has no credentials of the user's mounted.",
+                    b.title(v.fact)
+                ),
+            ),
+            _ => (sev, why),
+        };
         let related = config
             .iter()
             .filter(|c| c.fact.line != v.fact.line || c.file.path != v.file.path)
@@ -244,7 +259,12 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // belongs in a trusted or disposable environment: disclosed, like a CI job (round 30).
         let warned = !l.fact.prose
             && super::disclosed::warned_launch(l.file.content, l.fact.line as usize, 4);
-        let sev = if l.fact.prose || ci || warned {
+        // The script stops outside a container, or is the dev container's own lifecycle command
+        // (round 32c).
+        let contained = !l.fact.prose
+            && super::sandboxed::contained(b, l.file, (l.fact.line as usize).saturating_sub(1))
+                .is_some();
+        let sev = if l.fact.prose || ci || warned || contained {
             Severity::High
         } else {
             Severity::Critical

@@ -272,8 +272,8 @@ pub(super) const RAW: &[&str] = &[
 pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for file in &b.files {
         let lower_path = crate::ascii_lowered(file.path);
-        let content_lower = crate::ascii_lowered(file.content);
-        let (lines, lower) = super::lines_and_lowered(file.content);
+        let content_lower = file.lower_all();
+        let super::Lowered { lines, lower } = file.lowered();
         // An editor task that runs when the folder opens.
         if lower_path.ends_with("tasks.json")
             && content_lower.contains("folderopen")

@@ -72,18 +72,19 @@ fn names_login(l: &str) -> bool {
     LOGINS.iter().any(|w| l.contains(w))
 }
 
+/// Words for a login in prose (one of them is needed by [`prose_login`]).
+const LOGIN_WORDS: &[&str] = &[
+    "oauth cred",
+    "creds",
+    "credentials",
+    "login file",
+    "auth file",
+    "token file",
+];
+
 /// Prose naming an agent's or a CLI's login without its path ("the Claude OAuth creds").
 fn prose_login(l: &str) -> bool {
-    [
-        "oauth cred",
-        "creds",
-        "credentials",
-        "login file",
-        "auth file",
-        "token file",
-    ]
-    .iter()
-    .any(|w| l.contains(w))
+    LOGIN_WORDS.iter().any(|w| l.contains(w))
         && ["claude", "codex", "gemini", "agent", "gh ", "gcloud", "aws"]
             .iter()
             .any(|w| l.contains(w))
@@ -278,21 +279,20 @@ fn public_gist(l: &str) -> bool {
 }
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    let all: Vec<(Vec<&str>, Vec<String>)> = b
-        .files
-        .iter()
-        .map(|f| super::lines_and_lowered(f.content))
-        .collect();
     let mut download: Option<End<'_>> = None;
     let mut extract: Option<End<'_>> = None;
-    for (fi, f) in b.files.iter().enumerate() {
-        let (lines, lower) = &all[fi];
+    for f in &b.files {
+        let super::Lowered { lines, lower } = f.lowered();
         let code = f.kind == FileKind::Code;
-        // Agent logins carried into a container or an image.
+        let all = f.lower_all();
+        // Agent logins carried into a container or an image: every hit needs a login path on some
+        // line (code) or a login path or login words (prose), so a file without any is skipped.
+        let logins = LOGINS.iter().any(|w| all.contains(w))
+            || !code && LOGIN_WORDS.iter().any(|w| all.contains(w));
         let mut names: Vec<String> = Vec::new();
         let mut login_at: Option<usize> = None;
         let mut carried = false;
-        for (i, l) in lower.iter().enumerate() {
+        for (i, l) in lower.iter().enumerate().filter(|_| logins) {
             if names_login(l) {
                 login_at.get_or_insert(i);
                 if let Some(n) = assigned_name(l) {
@@ -303,7 +303,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let hit = if code {
                 (container_copy(l) && uses)
                     || (copies(l) && names_login(l) && lower.iter().any(|x| image_build(x)))
-                    || (copies(l) && names_login(l) && copied_into_image(b, &all, l))
+                    || (copies(l) && names_login(l) && copied_into_image(b, l))
             } else {
                 let lo = i.saturating_sub(2);
                 let near = &lower[lo..(i + 3).min(lower.len())];
@@ -364,9 +364,10 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 ),
             );
         }
-        // Remote archive into the agent's folders.
+        // Remote archive into the agent's folders (a download needs an archive name nearby).
+        let archives = ARCHIVES.iter().any(|a| all.contains(a));
         for (i, l) in lower.iter().enumerate() {
-            if download.is_none() {
+            if download.is_none() && archives {
                 let archive = ARCHIVES.iter().any(|a| l.contains(a))
                     || lower[i.saturating_sub(3)..(i + 3).min(lower.len())]
                         .iter()
@@ -414,7 +415,7 @@ fn agent_folder_near(lower: &[String], i: usize) -> bool {
 }
 
 /// Whether a Dockerfile of the bundle `COPY`s or `ADD`s the file a copy line writes.
-fn copied_into_image(b: &Bundle<'_>, all: &[(Vec<&str>, Vec<String>)], l: &str) -> bool {
+fn copied_into_image(b: &Bundle<'_>, l: &str) -> bool {
     let Some(dest) = l.split_whitespace().last() else {
         return false;
     };
@@ -426,10 +427,10 @@ fn copied_into_image(b: &Bundle<'_>, all: &[(Vec<&str>, Vec<String>)], l: &str) 
     if base.len() < 3 {
         return false;
     }
-    b.files.iter().enumerate().any(|(i, f)| {
+    b.files.iter().any(|f| {
         f.path.to_ascii_lowercase().contains("dockerfile")
-            && all[i]
-                .1
+            && f.lowered()
+                .lower
                 .iter()
                 .any(|x| (x.starts_with("copy ") || x.starts_with("add ")) && x.contains(base))
     })

@@ -295,6 +295,21 @@ fn below(v: &[u32], fix: &[u32]) -> bool {
     false
 }
 
+/// Pin wording `vulnerable_pins` needs on some line.
+const PIN: &[&str] = &[
+    "pin",
+    "downgrade",
+    "exact version",
+    "requirements.txt",
+    "package.json",
+    "pom.xml",
+    "固定",
+    "降级",
+    "锁定",
+    "고정",
+    "다운그레이드",
+];
+
 fn vulnerable_pins(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<Finding>) {
     if lower.iter().any(|l| {
         any(
@@ -310,19 +325,6 @@ fn vulnerable_pins(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<F
     }) {
         return;
     }
-    const PIN: &[&str] = &[
-        "pin",
-        "downgrade",
-        "exact version",
-        "requirements.txt",
-        "package.json",
-        "pom.xml",
-        "固定",
-        "降级",
-        "锁定",
-        "고정",
-        "다운그레이드",
-    ];
     if !lower.iter().any(|l| any(l, PIN)) {
         return;
     }
@@ -562,15 +564,28 @@ fn cjk_secret_send(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<F
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
-        let (lines, lower) = super::lines_and_lowered(f.content);
+        let super::Lowered { lines, lower } = f.lowered();
+        // Each rule needs words of one list on some line: a file without any of them anywhere is
+        // skipped in one search of the whole lowered text instead of many per line.
+        let all = f.lower_all();
         // Strings a model reads count too: seeded data and tool text live in code files.
-        paste_credentials(f.path, &lines, &lower, out);
-        encrypt_destroy(f.path, &lines, &lower, out);
+        if any(all, PLACES) {
+            paste_credentials(f.path, lines, lower, out);
+        }
+        if any(all, ENCRYPT) {
+            encrypt_destroy(f.path, lines, lower, out);
+        }
         if f.kind == FileKind::Code {
             continue;
         }
-        split_errand(f.path, &lines, &lower, out);
-        vulnerable_pins(f.path, &lines, &lower, out);
-        cjk_secret_send(f.path, &lines, &lower, out);
+        if any(all, ENV_FILES) && any(all, STARTS) {
+            split_errand(f.path, lines, lower, out);
+        }
+        if any(all, PIN) {
+            vulnerable_pins(f.path, lines, lower, out);
+        }
+        if !f.content.is_ascii() && any(all, CJK_SECRETS) {
+            cjk_secret_send(f.path, lines, lower, out);
+        }
     }
 }

@@ -299,14 +299,14 @@ fn persists(l: &str) -> bool {
 }
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    let code: Vec<(usize, Vec<&str>, Vec<String>)> = b
+    let code: Vec<(usize, &[&str], &[String])> = b
         .files
         .iter()
         .enumerate()
         .filter(|(_, f)| f.kind == FileKind::Code)
         .map(|(i, f)| {
-            let (lines, lower) = super::lines_and_lowered(f.content);
-            (i, lines, lower)
+            let l = f.lowered();
+            (i, &l.lines[..], &l.lower[..])
         })
         .collect();
     // Real-home escape with persistence: the two may sit in two scripts of one installer.

@@ -71,13 +71,13 @@ fn allows(l: &str) -> bool {
 /// `agent.hook-auto-allow` and `agent.scanner-bypass`: at most one finding of each per file.
 pub(super) fn guard_bypass(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for file in &b.files {
-        let lower_all = crate::ascii_lowered(file.content);
+        let lower_all = file.lower_all();
         let hook = lower_all.contains("permissiondecision");
         let scanner = lower_all.contains("scann") || lower_all.contains("quarantin");
         if !hook && !scanner {
             continue;
         }
-        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
+        let super::Lowered { lines, lower } = file.lowered();
         // A hook that reads the tool call or can also deny or ask is a policy.
         let policy = [
             "tool_input",

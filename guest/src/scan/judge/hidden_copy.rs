@@ -69,13 +69,13 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if f.kind != FileKind::Code {
             continue;
         }
-        let lower_all = crate::ascii_lowered(f.content);
+        let lower_all = f.lower_all();
         if !TOOLS.iter().any(|t| lower_all.contains(t))
             || !READS.iter().any(|r| lower_all.contains(r))
         {
             continue;
         }
-        let (lines, lower) = super::lines_and_lowered(f.content);
+        let super::Lowered { lines, lower } = f.lowered();
         // Names bound to a hidden file (`LOG = SANDBOX / ".x_log"`).
         let hidden_names: Vec<&str> = lower
             .iter()

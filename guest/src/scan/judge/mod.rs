@@ -37,12 +37,16 @@ mod lookalike_deps;
 pub fn reads_dependencies(path: &str) -> bool {
     lookalike_deps::source_of(path).is_some()
 }
+
+mod lookalike_installer;
 mod mcp_relay;
 pub(crate) mod own_forms;
 mod pair;
 pub mod prose;
+mod sandboxed;
 pub mod secrets;
 mod store_upload;
+mod tool_sinks;
 mod unlisted_tools;
 
 use std::borrow::Cow;
@@ -61,6 +65,50 @@ pub struct File<'a> {
     pub facts: &'a FileFacts,
     /// What the whole file says about hidden addresses, computed on first use (`exec::hidden`).
     pub hidden: std::cell::OnceCell<exec::hidden::FileHidden>,
+    /// The file's lines and their lowered copies, computed once when the file is made
+    /// ([`File::lowered`]). Not a lazy cell: a cell would make `File` invariant in `'a`.
+    lowered: Lowered<'a>,
+    /// The whole text ASCII-lowered, computed once ([`File::lower_all`]).
+    lower_all: Cow<'a, str>,
+}
+
+/// A file's lines and their trimmed, ASCII-lowered copies, index for index (the shape the
+/// line-window rules read). Every judge borrows the one copy its file keeps ([`File::lowered`]).
+pub struct Lowered<'a> {
+    pub lines: Vec<&'a str>,
+    pub lower: Vec<String>,
+}
+
+impl<'a> File<'a> {
+    /// A file as the judge sees it, with its lines lowered once for every judge.
+    pub fn new(
+        path: &'a str,
+        content: &'a str,
+        kind: FileKind,
+        place: FilePlace,
+        facts: &'a FileFacts,
+    ) -> Self {
+        File {
+            path,
+            content,
+            kind,
+            place,
+            facts,
+            hidden: Default::default(),
+            lowered: lines_and_lowered(content),
+            lower_all: crate::ascii_lowered(content),
+        }
+    }
+
+    /// The file's lines and their trimmed, lowered copies (lowered once per file).
+    pub fn lowered(&self) -> &Lowered<'a> {
+        &self.lowered
+    }
+
+    /// The whole text, ASCII-lowered (once per file).
+    pub fn lower_all(&self) -> &str {
+        &self.lower_all
+    }
 }
 
 /// A fact and the file it is in.
@@ -463,15 +511,15 @@ pub fn installer_named_after(host: &str, words: &[String]) -> bool {
     words.contains(&name)
 }
 
-/// A file's lines and their trimmed, ASCII-lowered copies, index for index (the shape the
-/// line-window prose rules read).
-pub(crate) fn lines_and_lowered(content: &str) -> (Vec<&str>, Vec<String>) {
+/// A text's lines and their trimmed, ASCII-lowered copies (judges use [`File::lowered`], which
+/// computes this once per file).
+fn lines_and_lowered(content: &str) -> Lowered<'_> {
     let lines: Vec<&str> = content.lines().collect();
     let lower = lines
         .iter()
         .map(|l| crate::ascii_lowered(l.trim()).into_owned())
         .collect();
-    (lines, lower)
+    Lowered { lines, lower }
 }
 
 /// Run every judge rule over a bundle's facts.
@@ -499,6 +547,8 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     lookalike_deps::lookalike_deps(b, &mut out);
     unlisted_tools::unlisted_tools(b, &mut out);
     cred_input::credential_input(b, &mut out);
+    tool_sinks::judge(b, &mut out);
+    lookalike_installer::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

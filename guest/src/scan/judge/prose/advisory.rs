@@ -92,7 +92,7 @@ fn vendor_host(
             .any(|(k, l)| !notice.contains(&k) && crate::ascii_lowered(l).contains(&domain))
         || b.files
             .iter()
-            .any(|f| f.path != path && crate::ascii_lowered(f.content).contains(&domain))
+            .any(|f| f.path != path && f.lower_all().contains(&domain))
 }
 
 pub(super) fn fake_advisory(b: &Bundle<'_>, out: &mut Vec<Finding>) {

@@ -211,6 +211,17 @@ pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Findin
         .all(FactKind::ApproveAll)
         .chain(b.all(FactKind::NoInspect))
         .filter(|a| !super::super::own_forms::flag_comment(a.file.content, a.fact.line as usize))
+        // A launch in a script that only runs inside a disposable container (round 32c): the
+        // permission judge reports it at `high`.
+        .filter(|a| {
+            a.fact.prose
+                || super::super::sandboxed::contained(
+                    b,
+                    a.file,
+                    (a.fact.line as usize).saturating_sub(1),
+                )
+                .is_none()
+        })
         .collect();
     let Some(first) = facts.first().copied() else {
         return;

@@ -117,7 +117,7 @@ fn foreign_download(line: &str, brand: &str) -> Option<String> {
 /// `lure.branded-helper`: at most one finding per document.
 pub(super) fn branded_helper(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for file in b.files.iter().filter(|f| f.kind != FileKind::Code) {
-        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
+        let crate::scan::judge::Lowered { lines, lower } = file.lowered();
         'lines: for i in 0..lines.len() {
             if !REQUIRE.iter().any(|w| lower[i].contains(w))
                 || super::tool_cc::has_phrase(&lower[i], AGAINST)

@@ -84,7 +84,7 @@ pub(super) fn contents_into_tool_argument(b: &Bundle<'_>, out: &mut Vec<Finding>
         if !gate.is_match(file.content) {
             continue;
         }
-        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
+        let crate::scan::judge::Lowered { lines, lower } = file.lowered();
         for i in 0..lines.len() {
             // The line and the next, for a sentence wrapped in a docstring.
             let joined = match lower.get(i + 1) {
@@ -104,7 +104,7 @@ pub(super) fn contents_into_tool_argument(b: &Bundle<'_>, out: &mut Vec<Finding>
             // in a fenced block or a quote of its documents (round 29p).
             if file.kind == crate::scan::content::FileKind::Markdown
                 && super::tool_poison::teaches_poisoning(b)
-                && !super::prose_lines(&lines, true)[i]
+                && !super::prose_lines(lines, true)[i]
             {
                 continue;
             }

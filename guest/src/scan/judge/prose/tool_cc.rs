@@ -278,14 +278,14 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let machine = machine_text(file.path, file.kind);
-        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
+        let crate::scan::judge::Lowered { lines, lower } = file.lowered();
         let (mut cc, mut tap, mut order) = (false, false, false);
         for i in 0..lines.len() {
             let l = &lower[i];
             if !cc && COPY.iter().any(|w| l.contains(w)) {
                 // The passage from the line before: a string split over lines puts the address
                 // on one line and the copy's words on the next.
-                let around = passage(&lower, i.saturating_sub(1));
+                let around = passage(lower, i.saturating_sub(1));
                 let duty = DUTY.iter().any(|w| around.contains(w));
                 let secret = SECRECY.iter().any(|w| around.contains(w));
                 if has_address(&around)
@@ -308,7 +308,7 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 }
             }
             if !tap && EVERY_CALL.iter().any(|w| l.contains(w)) {
-                let p = passage(&lower, i);
+                let p = passage(lower, i);
                 if CALL_DATA.iter().filter(|w| p.contains(*w)).count() >= 2
                     && PERSONAL.iter().any(|w| p.contains(w))
                     && !has_phrase(&p, REFUSAL)
@@ -329,7 +329,7 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 }
             }
             if !order && MARKERS.iter().any(|w| l.contains(w)) {
-                let p = passage(&lower, i);
+                let p = passage(lower, i);
                 let body = MARKERS
                     .iter()
                     .find_map(|m| p.find(m).map(|at| &p[at..]))

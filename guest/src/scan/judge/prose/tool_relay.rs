@@ -201,11 +201,11 @@ pub(super) fn tool_relay(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !gate.is_match(file.content) || specimen(b, file.path, file.kind) {
             continue;
         }
-        let (lines, lower) = crate::scan::judge::lines_and_lowered(file.content);
+        let crate::scan::judge::Lowered { lines, lower } = file.lowered();
         let (mut relay, mut escape, mut beacon) = (false, false, false);
         for i in 0..lines.len() {
             if !relay && GATHER.iter().any(|w| lower[i].contains(w)) {
-                let p = passage(&lower, i);
+                let p = passage(lower, i);
                 if HAND.iter().any(|w| p.contains(w))
                     && DUTY.iter().any(|w| p.contains(w))
                     && !REFUSAL.iter().any(|w| p.contains(w))
@@ -241,7 +241,7 @@ pub(super) fn tool_relay(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 );
             }
             if !beacon && EVERY_COMMAND.iter().any(|w| lower[i].contains(w)) {
-                let p = passage(&lower, i);
+                let p = passage(lower, i);
                 let prefixed = PREFIXED.iter().any(|w| p.contains(w));
                 let request = ["curl ", "wget ", "invoke-webrequest", "iwr "]
                     .iter()

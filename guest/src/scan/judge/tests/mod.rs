@@ -83,6 +83,7 @@ mod round31b;
 mod round31c;
 mod round31m;
 mod round32b;
+mod round32c;
 mod round32m;
 mod scopes;
 mod secrets;
