@@ -114,10 +114,10 @@ fn package_json_names(content: &str) -> Vec<(usize, String)> {
             inside = false;
             continue;
         }
-        if let Some(key) = t.strip_prefix('"').and_then(|r| r.split('"').next()) {
-            if bare_npm(key) {
-                out.push((n, key.to_owned()));
-            }
+        if let Some(key) = t.strip_prefix('"').and_then(|r| r.split('"').next())
+            && bare_npm(key)
+        {
+            out.push((n, key.to_owned()));
         }
     }
     out

@@ -74,19 +74,20 @@ fn declared(text: &str, into: &mut Vec<String>) {
     let lines: Vec<&str> = text.lines().collect();
     for (i, l) in lines.iter().enumerate() {
         let t = l.trim_start();
-        if t.starts_with('@') && t.contains("tool") {
-            if let Some(def) = lines[i + 1..].iter().take(3).find_map(|d| {
+        if t.starts_with('@')
+            && t.contains("tool")
+            && let Some(def) = lines[i + 1..].iter().take(3).find_map(|d| {
                 d.trim_start()
                     .strip_prefix("def ")
                     .or_else(|| d.trim_start().strip_prefix("async def "))
-            }) {
-                let n: String = def
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                if !n.is_empty() {
-                    into.push(n);
-                }
+            })
+        {
+            let n: String = def
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !n.is_empty() {
+                into.push(n);
             }
         }
     }
