@@ -694,7 +694,7 @@ fn run_cow(
         })?;
         let (index, _) = apply_feedback(&mut docs, &clock, FeedbackAction::Shown, &skill);
         let record = &mut docs.history.recommendations[index];
-        // The alternatives were shown too: feedback may name one (see `lifecycle::resolve_shown`).
+        // The alternatives were shown too: feedback may name one (see `resolve_shown` in `lifecycle/feedback.rs`).
         if !alternatives.is_empty() {
             let shown: Vec<Value> = alternatives
                 .iter()
