@@ -254,6 +254,48 @@ impl wit_filter::Guest for Component {
             &agent_of(agent),
         ))
     }
+
+    fn filter_text(
+        c: types::Context,
+        mode: types::Mode,
+        candidates: String,
+        installed: Vec<types::InstalledSkill>,
+        agent: types::AgentEnv,
+        layout: wit_filter::TextLayout,
+    ) -> Result<wit_filter::FilteredText, types::Error> {
+        let layout = layout_of(layout).map_err(wit_error)?;
+        let (kept, text) = crate::filter::run_owned_laid_out(
+            &ctx(c),
+            &mut HostStore,
+            mode_of(mode),
+            candidates,
+            &installed_of(installed),
+            &agent_of(agent),
+            &layout,
+        )
+        .map_err(wit_error)?;
+        Ok(wit_filter::FilteredText {
+            kept: kept as u64,
+            text,
+        })
+    }
+}
+
+/// The WIT layout, its members' values parsed (`invalid-input` on `layout` for one that is not JSON).
+fn layout_of(layout: wit_filter::TextLayout) -> crate::Result<crate::json::Layout> {
+    let extra = (layout.extra.into_iter())
+        .map(|(key, json)| match serde_json::from_str::<Value>(&json) {
+            Ok(value) => Ok((key, value)),
+            Err(e) => Err(Error::invalid(
+                "layout",
+                format!("the value of member {key:?} is not JSON: {e}"),
+            )),
+        })
+        .collect::<crate::Result<Vec<_>>>()?;
+    Ok(crate::json::Layout {
+        pretty: layout.pretty,
+        extra,
+    })
 }
 
 fn mode_of(mode: types::Mode) -> crate::filter::Mode {

@@ -148,6 +148,17 @@ impl Outcome {
 
     /// [`Outcome::to_json`] as JSON text, written candidate by candidate (see [`crate::json`]).
     pub fn to_json_text(&self, mode: Mode, clock: &Clock) -> String {
+        self.to_json_text_laid_out(mode, clock, &crate::json::Layout::default())
+    }
+
+    /// [`Outcome::to_json_text`] laid out as `layout` asks: pretty or compact, with the host's
+    /// members added at the top level (replacing the result's own of the same name, a list too).
+    pub fn to_json_text_laid_out(
+        &self,
+        mode: Mode,
+        clock: &Clock,
+        layout: &crate::json::Layout,
+    ) -> String {
         let mut by_reason: BTreeMap<&str, usize> = BTreeMap::new();
         for d in &self.dropped {
             *by_reason.entry(d.reason.code()).or_default() += 1;
@@ -164,17 +175,29 @@ impl Outcome {
             "timezone": clock.zone_name,
             "normalized_from": self.normalized_from.map(|r| r.as_str()),
         });
-        let mut out = crate::json::ObjectWriter::new(head);
-        out.list("dropped", self.dropped.len(), |l| {
-            for d in &self.dropped {
-                l.push(d);
+        let mut head = head;
+        let replaced = |key: &str| layout.extra.iter().any(|(k, _)| k == key);
+        if let Value::Object(members) = &mut head {
+            for (k, v) in &layout.extra {
+                members.insert(k.clone(), v.clone());
             }
-        });
-        out.list("kept", self.kept.len(), |l| {
-            for c in &self.kept {
-                l.push_with(|buf| c.write_json(buf));
-            }
-        });
+        }
+        let mut out = crate::json::ObjectWriter::laid_out(head, layout.pretty);
+        if !replaced("dropped") {
+            out.list("dropped", self.dropped.len(), |l| {
+                for d in &self.dropped {
+                    l.push(d);
+                }
+            });
+        }
+        if !replaced("kept") {
+            out.list("kept", self.kept.len(), |l| {
+                let depth = l.item_depth();
+                for c in &self.kept {
+                    l.push_with(|buf| c.write_json_at(buf, depth));
+                }
+            });
+        }
         out.finish()
     }
 }
@@ -364,7 +387,8 @@ pub fn run_text(
 ) -> crate::Result<String> {
     let agent = Agent::resolve(agent)?;
     let input = crate::input::parse(candidates)?;
-    run_parsed(ctx, store, mode, input, installed, &agent)
+    let layout = crate::json::Layout::default();
+    run_parsed(ctx, store, mode, input, installed, &agent, &layout).map(|(_, t)| t)
 }
 
 /// [`run_text`] on input the call owns: the text is freed once parsed, so the filter's own lists
@@ -377,10 +401,24 @@ pub fn run_owned(
     installed: &[InstalledSkill],
     agent: &AgentEnv,
 ) -> crate::Result<String> {
+    let layout = crate::json::Layout::default();
+    run_owned_laid_out(ctx, store, mode, candidates, installed, agent, &layout).map(|(_, t)| t)
+}
+
+/// [`run_owned`] laid out as `layout` asks (`filter-text`), and how many candidates were kept.
+pub fn run_owned_laid_out(
+    ctx: &crate::Ctx,
+    store: &mut dyn crate::DocumentStore,
+    mode: Mode,
+    candidates: String,
+    installed: &[InstalledSkill],
+    agent: &AgentEnv,
+    layout: &crate::json::Layout,
+) -> crate::Result<(usize, String)> {
     let agent = Agent::resolve(agent)?;
     let input = crate::input::parse(&candidates)?;
     drop(candidates);
-    run_parsed(ctx, store, mode, input, installed, &agent)
+    run_parsed(ctx, store, mode, input, installed, &agent, layout)
 }
 
 fn run_parsed(
@@ -390,7 +428,8 @@ fn run_parsed(
     input: crate::input::Input,
     installed: &[InstalledSkill],
     agent: &Agent,
-) -> crate::Result<String> {
+    layout: &crate::json::Layout,
+) -> crate::Result<(usize, String)> {
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
     let mut outcome = filter_for(
         input.items,
@@ -402,9 +441,10 @@ fn run_parsed(
         agent,
     );
     outcome.normalized_from = input.normalized_from;
-    let text = outcome.to_json_text(mode, &clock);
+    let text = outcome.to_json_text_laid_out(mode, &clock, layout);
+    let kept = outcome.kept.len();
     crate::discard(outcome);
-    Ok(text)
+    Ok((kept, text))
 }
 
 /// Run the filter for an agent whose situation is unknown (nothing is dropped for its platform).

@@ -6,6 +6,20 @@
 use serde::Serialize;
 use serde_json::Value;
 
+mod pretty;
+
+pub use pretty::{newline, to_writer_at};
+
+/// How a result's text is laid out: compact (the default), or pretty as the CLI prints it, with
+/// the host's own top-level members added (`filter-text` in the WIT contract).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Layout {
+    /// Two-space indented, as `serde_json::to_string_pretty` prints the same value.
+    pub pretty: bool,
+    /// Members added at the top level in key order, replacing the result's own of the same name.
+    pub extra: Vec<(String, Value)>,
+}
+
 /// A JSON array written item by item.
 #[derive(Debug)]
 pub struct ListWriter {
@@ -15,6 +29,8 @@ pub struct ListWriter {
     expected: usize,
     /// Where this list's `[` is in `buf` (after what an [`ObjectWriter`] wrote before it).
     start: usize,
+    /// The list's own depth when it is written pretty (its items one deeper).
+    depth: Option<usize>,
 }
 
 impl Default for ListWriter {
@@ -24,6 +40,7 @@ impl Default for ListWriter {
             len: 0,
             expected: 0,
             start: 0,
+            depth: None,
         }
     }
 }
@@ -53,13 +70,19 @@ impl ListWriter {
             len: 0,
             expected: 0,
             start: 0,
+            depth: None,
         }
     }
 
     pub fn push(&mut self, item: &impl Serialize) {
-        self.push_with(|buf| {
-            serde_json::to_writer(buf, item).expect("results always serialize");
-        });
+        let depth = self.item_depth();
+        self.push_with(|buf| to_writer_at(buf, item, depth));
+    }
+
+    /// The depth an item is written at when the list is pretty (`None`: compact), for
+    /// [`ListWriter::push_with`]'s writer.
+    pub fn item_depth(&self) -> Option<usize> {
+        self.depth.map(|d| d + 1)
     }
 
     /// Append one item that `write` writes as JSON onto the buffer (e.g.
@@ -67,6 +90,9 @@ impl ListWriter {
     pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         if self.len > 0 {
             self.buf.push(b',');
+        }
+        if let Some(depth) = self.item_depth() {
+            newline(&mut self.buf, depth);
         }
         write(&mut self.buf);
         self.len += 1;
@@ -86,6 +112,9 @@ impl ListWriter {
     }
 
     fn finish(mut self) -> Vec<u8> {
+        if let (Some(depth), true) = (self.depth, self.len > 0) {
+            newline(&mut self.buf, depth);
+        }
         self.buf.push(b']');
         self.buf
     }
@@ -102,10 +131,17 @@ pub struct ObjectWriter {
     head: std::iter::Peekable<serde_json::map::IntoIter>,
     members: usize,
     last: Option<String>,
+    pretty: bool,
 }
 
 impl ObjectWriter {
     pub fn new(head: Value) -> Self {
+        ObjectWriter::laid_out(head, false)
+    }
+
+    /// [`ObjectWriter::new`] writing pretty (two-space indent, as `serde_json::to_string_pretty`)
+    /// when `pretty`.
+    pub fn laid_out(head: Value, pretty: bool) -> Self {
         let Value::Object(map) = head else {
             panic!("the head of a result is an object")
         };
@@ -114,13 +150,21 @@ impl ObjectWriter {
             head: map.into_iter().peekable(),
             members: 0,
             last: None,
+            pretty,
         }
     }
 
     fn key(&mut self, k: &str) {
         self.buf.push(if self.members == 0 { b'{' } else { b',' });
+        if self.pretty {
+            newline(&mut self.buf, 1);
+        }
         serde_json::to_writer(&mut self.buf, k).expect("a key serializes");
-        self.buf.push(b':');
+        if self.pretty {
+            self.buf.extend_from_slice(b": ");
+        } else {
+            self.buf.push(b':');
+        }
         self.members += 1;
     }
 
@@ -131,7 +175,7 @@ impl ObjectWriter {
             .next_if(|(k, _)| key.is_none_or(|key| k.as_str() < key))
         {
             self.key(&k);
-            serde_json::to_writer(&mut self.buf, &v).expect("a value serializes");
+            to_writer_at(&mut self.buf, &v, self.pretty.then_some(1));
         }
     }
 
@@ -155,6 +199,7 @@ impl ObjectWriter {
             len: 0,
             expected: n,
             start,
+            depth: self.pretty.then_some(1),
         };
         items(&mut list);
         self.buf = list.finish();
@@ -165,6 +210,8 @@ impl ObjectWriter {
         self.head_until(None);
         if self.members == 0 {
             self.buf.push(b'{');
+        } else if self.pretty {
+            newline(&mut self.buf, 0);
         }
         self.buf.push(b'}');
         String::from_utf8(self.buf).expect("serde_json writes UTF-8")
@@ -311,6 +358,32 @@ mod tests {
         w.list("x", 0, |_| {});
         assert_eq!(w.finish(), r#"{"x":[]}"#);
         assert_eq!(ObjectWriter::new(json!({"a": 1})).finish(), r#"{"a":1}"#);
+    }
+
+    /// Written pretty, an object writer's text is `to_string_pretty`'s for the same tree, lists
+    /// empty, short and long, before, between and after the head's members.
+    #[test]
+    fn an_object_writer_prints_pretty_what_the_pretty_printer_prints() {
+        let fill = |l: &mut ListWriter, n: usize| {
+            for i in 0..n {
+                l.push(&json!({"i": i, "t": "é\"\u{1}", "e": [], "o": {"p": [1, {}]}}));
+            }
+        };
+        for keys in [["a", "b"], ["a", "m"], ["m", "n"], ["c", "z"], ["y", "z"]] {
+            for (n0, n1) in [(0, 0), (1, 40), (3, 0)] {
+                let head = json!({"k": [1, 2], "b0": null, "x": "v", "h": {}, "g": {"q": [[]]}});
+                let mut w = ObjectWriter::laid_out(head, true);
+                w.list(keys[0], n0, |l| fill(l, n0));
+                w.list(keys[1], n1, |l| fill(l, n1));
+                let text = w.finish();
+                let v: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(text, serde_json::to_string_pretty(&v).unwrap(), "{keys:?}");
+                assert_eq!(v[keys[1]].as_array().map(Vec::len), Some(n1));
+            }
+        }
+        assert_eq!(ObjectWriter::laid_out(json!({}), true).finish(), "{}");
+        let one = ObjectWriter::laid_out(json!({"a": 1}), true).finish();
+        assert_eq!(one, "{\n  \"a\": 1\n}");
     }
 
     #[test]

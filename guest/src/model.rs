@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::error::Result;
 
 pub(crate) mod fast;
-mod write;
+pub(crate) mod write;
 
 /// Registry or origin of a candidate, with its trust rank (higher wins a dedup).
 ///

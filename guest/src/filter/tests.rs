@@ -744,3 +744,105 @@ fn ascii_lower_appends_and_folds_only_what_it_appends() {
     keys::push_ascii_lower_for_test(&mut out, "ÄB");
     assert_eq!(out, "Äb");
 }
+
+/// `serde_json::to_string_pretty`'s layout of compact JSON text, members in the order written.
+fn reindent(compact: &str) -> String {
+    let (mut out, mut depth, mut in_str, mut escaped) = (String::new(), 0usize, false, false);
+    let mut chars = compact.chars().peekable();
+    let line = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    while let Some(c) = chars.next() {
+        if in_str {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_str = true;
+                out.push(c);
+            }
+            '{' | '[' if matches!(chars.peek(), Some('}' | ']')) => {
+                out.push(c);
+                out.push(chars.next().unwrap());
+            }
+            '{' | '[' => {
+                out.push(c);
+                depth += 1;
+                line(&mut out, depth);
+            }
+            '}' | ']' => {
+                depth -= 1;
+                line(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                line(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `filter-text`'s layouts: compact without members is `filter`'s text; pretty is that text
+/// re-indented as the pretty printer would, the host's members in key order, replacing the
+/// result's own of the same name.
+#[test]
+fn laid_out_text_is_the_compact_text_reindented_with_the_hosts_members() {
+    let mut odd = cand("clawhub:tables", "PDF \"Tables\" é\u{1}", "clawhub");
+    odd.extra
+        .insert("zz_note".into(), serde_json::json!({"a": [], "b": [1, {}]}));
+    odd.categories.clear();
+    let cands = vec![
+        odd,
+        cand("clawhub:other", "Other", "clawhub"),
+        cand("clawhub:other", "Other", "skillssh"),
+    ];
+    let outcome = run(cands);
+    assert_eq!(outcome.dropped.len(), 1, "one duplicate");
+    let clock = clock();
+    let compact = outcome.to_json_text(Mode::Manual, &clock);
+    let layout = |pretty, extra: &[(&str, Value)]| crate::json::Layout {
+        pretty,
+        extra: extra
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    };
+    let text = |l: &crate::json::Layout| outcome.to_json_text_laid_out(Mode::Manual, &clock, l);
+    assert_eq!(text(&layout(false, &[])), compact);
+    assert_eq!(text(&layout(true, &[])), reindent(&compact));
+    assert_ne!(text(&layout(true, &[])), compact);
+
+    let discovery = serde_json::json!({"scanned": [], "installed_skills": 0, "warnings": ["w"]});
+    let with = text(&layout(false, &[("discovery", discovery.clone())]));
+    let mut want: Value = serde_json::from_str(&compact).unwrap();
+    want["discovery"] = discovery.clone();
+    assert_eq!(serde_json::from_str::<Value>(&with).unwrap(), want);
+    assert!(with.starts_with("{\"discovery\":{"), "in key order: {with}");
+    let pretty = text(&layout(true, &[("discovery", discovery.clone())]));
+    assert_eq!(pretty, reindent(&with));
+
+    // A member of the result's own name replaces it, a list too.
+    let replaced = text(&layout(
+        true,
+        &[("kept", Value::Null), ("summary", Value::Bool(true))],
+    ));
+    let v: Value = serde_json::from_str(&replaced).unwrap();
+    assert_eq!(
+        (&v["kept"], &v["summary"]),
+        (&Value::Null, &Value::Bool(true))
+    );
+    assert_eq!(v["dropped"].as_array().map(Vec::len), Some(1));
+    assert!(replaced.contains("\n  \"kept\": null,\n"), "{replaced}");
+}

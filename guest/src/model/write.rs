@@ -9,6 +9,8 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::json::{newline, to_writer_at};
+
 use super::{Candidate, Popularity};
 
 /// Append `s` as a JSON string, escaped exactly as `serde_json` escapes it: `"` and `\` with a
@@ -142,27 +144,50 @@ fn needs_escape(w: u64) -> bool {
         != 0
 }
 
-/// Appends members `"key":value` to an object being written, commas between.
+/// Appends members `"key":value` to an object being written, commas between; pretty (two-space
+/// indent, as `serde_json::to_string_pretty`) when the object's `depth` is given.
 struct Object<'a> {
     out: &'a mut Vec<u8>,
     first: bool,
+    depth: Option<usize>,
 }
 
 impl<'a> Object<'a> {
-    fn open(out: &'a mut Vec<u8>) -> Self {
+    fn open(out: &'a mut Vec<u8>, depth: Option<usize>) -> Self {
         out.push(b'{');
-        Object { out, first: true }
+        Object {
+            out,
+            first: true,
+            depth,
+        }
     }
 
-    /// Start a member whose key needs no escaping (the model's own field names).
-    fn key(&mut self, key: &str) -> &mut Vec<u8> {
+    /// The depth of this object's members (`None`: compact).
+    fn inner(&self) -> Option<usize> {
+        self.depth.map(|d| d + 1)
+    }
+
+    /// The separator before a member: a comma after the first, and a new line when pretty.
+    fn separate(&mut self) {
         if !self.first {
             self.out.push(b',');
         }
         self.first = false;
+        if let Some(d) = self.inner() {
+            newline(self.out, d);
+        }
+    }
+
+    /// Start a member whose key needs no escaping (the model's own field names).
+    fn key(&mut self, key: &str) -> &mut Vec<u8> {
+        self.separate();
         self.out.push(b'"');
         extend(self.out, key.as_bytes());
-        self.out.extend_from_slice(b"\":");
+        if self.depth.is_some() {
+            extend(self.out, b"\": ");
+        } else {
+            self.out.extend_from_slice(b"\":");
+        }
         self.out
     }
 
@@ -177,13 +202,20 @@ impl<'a> Object<'a> {
     }
 
     fn strings(&mut self, key: &str, v: &[String]) {
+        let inner = self.inner();
         let out = self.key(key);
         out.push(b'[');
         for (i, s) in v.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
+            if let Some(d) = inner {
+                newline(out, d + 1);
+            }
             push_str(out, s);
+        }
+        if let (Some(d), false) = (inner, v.is_empty()) {
+            newline(out, d);
         }
         out.push(b']');
     }
@@ -199,29 +231,31 @@ impl<'a> Object<'a> {
     }
 
     fn serde(&mut self, key: &str, v: &impl Serialize) {
-        serde_json::to_writer(&mut *self.key(key), v).expect("candidates always serialize");
+        let inner = self.inner();
+        to_writer_at(self.key(key), v, inner);
     }
 
     /// The members of a flattened map (keys escaped, values by `serde_json`).
     fn flatten(&mut self, extra: &Map<String, Value>) {
         for (k, v) in extra {
-            if !self.first {
-                self.out.push(b',');
-            }
-            self.first = false;
+            self.separate();
             push_str(self.out, k);
-            self.out.push(b':');
-            serde_json::to_writer(&mut *self.out, v).expect("JSON values always serialize");
+            self.out
+                .extend_from_slice(if self.depth.is_some() { b": " } else { b":" });
+            to_writer_at(self.out, v, self.inner());
         }
     }
 
     fn close(self) {
+        if let (Some(d), false) = (self.depth, self.first) {
+            newline(self.out, d);
+        }
         self.out.push(b'}');
     }
 }
 
-fn popularity(out: &mut Vec<u8>, p: &Popularity) {
-    let mut o = Object::open(out);
+fn popularity(out: &mut Vec<u8>, p: &Popularity, depth: Option<usize>) {
+    let mut o = Object::open(out, depth);
     o.u64("downloads", p.downloads);
     o.u64("stars", p.stars);
     o.flatten(&p.extra);
@@ -231,8 +265,14 @@ fn popularity(out: &mut Vec<u8>, p: &Popularity) {
 impl Candidate {
     /// Append this candidate's JSON to `out`: byte for byte `serde_json::to_writer(out, self)`.
     pub fn write_json(&self, out: &mut Vec<u8>) {
+        self.write_json_at(out, None);
+    }
+
+    /// [`Candidate::write_json`], or pretty as an item or member at `depth`: byte for byte what
+    /// `serde_json::to_string_pretty` prints for it there.
+    pub fn write_json_at(&self, out: &mut Vec<u8>, depth: Option<usize>) {
         let c = self;
-        let mut o = Object::open(out);
+        let mut o = Object::open(out, depth);
         o.str("skill_id", &c.skill_id);
         o.str("name", &c.name);
         o.str("url", &c.url);
@@ -244,7 +284,8 @@ impl Candidate {
         o.opt_str("owner", &c.owner);
         o.opt_str("updated_at", &c.updated_at);
         if !c.popularity.is_unknown() {
-            popularity(o.key("popularity"), &c.popularity);
+            let inner = o.inner();
+            popularity(o.key("popularity"), &c.popularity, inner);
         }
         o.strings("required_toolsets", &c.required_toolsets);
         if !c.platforms.is_empty() {
@@ -408,6 +449,8 @@ mod tests {
                 let mut out = Vec::new();
                 c.write_json(&mut out);
                 proptest::prop_assert_eq!(&out, &serde_json::to_vec(&c).unwrap());
+                proptest::prop_assert_eq!(pretty_at(&c, 0), serde_json::to_string_pretty(&c).unwrap());
+                proptest::prop_assert_eq!(pretty_at(&c, 2), nested_pretty(&c, 2));
             }
             let opt = |i: usize| Some(strings[i].clone()).filter(|_| i.is_multiple_of(2) || counts.2);
             let c = Candidate {
@@ -456,6 +499,37 @@ mod tests {
             let mut out = Vec::new();
             c.write_json(&mut out);
             proptest::prop_assert_eq!(&out, &serde_json::to_vec(&c).unwrap());
+            proptest::prop_assert_eq!(pretty_at(&c, 0), serde_json::to_string_pretty(&c).unwrap());
+            proptest::prop_assert_eq!(pretty_at(&c, 3), nested_pretty(&c, 3));
         }
+    }
+
+    /// The candidate written pretty at `depth`.
+    fn pretty_at(c: &Candidate, depth: usize) -> String {
+        let mut out = Vec::new();
+        c.write_json_at(&mut out, Some(depth));
+        String::from_utf8(out).unwrap()
+    }
+
+    /// What `to_string_pretty` prints for `c` as the only item `depth` arrays down, from the
+    /// candidate's `{` to its `}`.
+    fn nested_pretty(c: &Candidate, depth: usize) -> String {
+        /// `c` as the only item `.1` arrays down (fields in their declared order: not a `Value`).
+        struct Nest<'a>(&'a Candidate, usize);
+        impl Serialize for Nest<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeSeq;
+                if self.1 == 0 {
+                    return self.0.serialize(s);
+                }
+                let mut seq = s.serialize_seq(Some(1))?;
+                seq.serialize_element(&Nest(self.0, self.1 - 1))?;
+                seq.end()
+            }
+        }
+        let whole = serde_json::to_string_pretty(&Nest(c, depth)).unwrap();
+        let start = whole.find('{').unwrap();
+        let end = whole.len() - depth - 2 * (depth * (depth - 1) / 2) - depth;
+        whole[start..end].to_owned()
     }
 }

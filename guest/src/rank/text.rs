@@ -198,6 +198,9 @@ fn is_own_stem(raw: &str) -> bool {
         && raw.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+/// The id [`Vocab::peek_word`] gives a number or code it does not intern and no wanted token has.
+const UNSEEN: u32 = u32::MAX;
+
 /// Normalize a text without a vocabulary (stems computed on the spot): for one-off lookups.
 pub fn normalize_plain(text: &str) -> String {
     let mut v = Vocab::default();

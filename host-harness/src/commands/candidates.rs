@@ -374,39 +374,31 @@ impl Host {
         mut out: Box<dyn std::io::Write>,
         compact: bool,
     ) -> Result<(Verdict, std::io::Result<()>), Error> {
-        use std::io::Write;
         let (store, _, _) = self.state_store()?;
         let (command, report) = self.filter_command(args);
+        // The component lays the result out as it is printed (`filter-text`), the `discovery`
+        // member in it: the text goes out as it is, in one write from the component's memory.
         let done = std::rc::Rc::new(std::cell::Cell::new(None));
         let seen = done.clone();
-        let sink = Box::new(move |text: &str| {
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
-            // The summary is picked up as the result is written (one pass over its ~46 MB at
-            // 100,000 candidates, not two); if writing stopped before it, it is looked for.
-            let mut summary = None;
-            let mut see = |key: &str, value| {
-                if key == "summary" {
-                    summary = Some(value);
-                }
-            };
-            let extra = [("discovery", &report)];
-            let written = crate::json_text::write_seeing(&mut w, text, &extra, !compact, &mut see)
-                .and_then(|()| writeln!(w))
-                .and_then(|()| w.flush());
-            let verdict = match (&written, summary) {
-                (Ok(()), summary) => summary_verdict(summary),
-                (Err(_), _) => filter_verdict(text),
-            };
-            seen.set(Some((verdict, written)));
+        let sink = Box::new(move |text: &[u8]| {
+            let written = (out.write_all(text))
+                .and_then(|()| out.write_all(b"\n"))
+                .and_then(|()| out.flush());
+            seen.set(Some(written));
         });
-        match input {
-            Some(input) => (self.harness).run_streamed_from(&store, ctx, command, input, sink)?,
-            None => self.harness.run_streamed(&store, ctx, command, sink)?,
-        }
+        let extra = [("discovery", &report)];
+        let kept =
+            (self.harness).filter_text(&store, ctx, command, input, (!compact, &extra), sink)?;
         self.note_migrations(&store);
-        Ok(done
+        let verdict = if kept == 0 {
+            Verdict::NothingUsable
+        } else {
+            Verdict::Done
+        };
+        let written = done
             .take()
-            .expect("a successful run_streamed gives the result to the sink"))
+            .expect("a successful filter_text gives the result to the sink");
+        Ok((verdict, written))
     }
 
     /// `scan`: reads no state.

@@ -19,11 +19,16 @@ use wasmtime::component::__internal::{CanonicalAbiInfo, InstanceType, InterfaceT
 use wasmtime::component::{ComponentType, Lift};
 use wasmtime::{Result, ValRaw};
 
+use wasmtime::Store;
+use wasmtime::component::Instance;
+
 use super::input_file::{InputFile, input_error};
-use super::{Handover, Harness, finish};
+use super::{GuestReturn, Handover, Harness, HostState, Prepared, finish};
 use crate::pool::Gate;
 use crate::{Command, StateStore};
 use guest::Ctx;
+
+mod text;
 
 /// What a sink is given: the result text, in the component's memory.
 pub type Sink = Box<dyn FnMut(&str)>;
@@ -88,6 +93,22 @@ impl Harness {
             sink(&text);
             return Ok(());
         }
+        self.streamed_call(store, ctx, command, file, |call, s, instance, input| {
+            with_sink(sink, || call.hand_over::<Streamed>(s, instance, input))
+        })
+        .map(|Streamed| ())
+    }
+
+    /// One call of a candidates command on a new instance, its candidates handed over (or read
+    /// from `file`): `run` calls the export and lifts what it returns.
+    fn streamed_call<R>(
+        &self,
+        store: &dyn StateStore,
+        ctx: &Ctx,
+        command: Command,
+        file: Option<InputFile>,
+        run: impl FnOnce(&Prepared<'_>, &mut Store<HostState>, &Instance, &Handover) -> GuestReturn<R>,
+    ) -> crate::Result<R> {
         let mut call = self.prepare(ctx, Cow::Owned(command))?;
         if let Some(file) = file {
             let max = self.limits.max_input_bytes;
@@ -108,18 +129,14 @@ impl Harness {
         self.arm(&mut s, call.input_bytes)?;
         let result = self
             .retry_instantiate(&mut s, |pre, s| pre.instance_pre().instantiate(s))
-            .and_then(|instance| {
-                with_sink(sink, || {
-                    call.hand_over::<Streamed>(&mut s, &instance, input)
-                })
-            });
+            .and_then(|instance| run(&call, &mut s, &instance, input));
         // A candidates file that could not be read in: its error, as if it had been read as text.
         let result = match result.map_err(input_error) {
             Err(Ok(e)) => return Err(e),
             Err(Err(trap)) => Err(trap),
             Ok(returned) => Ok(returned),
         };
-        finish(s.into_data(), store, result).map(|Streamed| ())
+        finish(s.into_data(), store, result)
     }
 }
 

@@ -341,7 +341,8 @@ impl Vocab {
         } else {
             lower.push_str(&text.to_lowercase());
         }
-        self.normalize(&lower);
+        // Numbers and codes are not interned here: only whether one is wanted is read of its id.
+        self.normalize_with(&lower, Some(wanted_ids));
         self.lower = lower;
         let lex = lexicon();
         let spans = std::mem::take(&mut self.spans);

@@ -77,8 +77,35 @@ impl Vocab {
         w
     }
 
+    /// [`Vocab::word`] for counting only ([`Vocab::count_tokens`]), which reads a word's id only
+    /// to ask whether it is one of `wanted` (ids of interned tokens). A number or code (its own
+    /// stem: most words seen once, such as ids and versions) is not interned: it gets the id of
+    /// the wanted token with its text, or [`UNSEEN`] (no token has it); whether it is a stop word
+    /// is what [`Vocab::word`] gives. Other words are [`Vocab::word`]'s.
+    pub(super) fn peek_word(&mut self, raw: &str, wanted: &[u32]) -> (u32, bool) {
+        if !is_own_stem(raw) {
+            return self.word(raw);
+        }
+        if let Some(w) = self.word_cache.get(raw) {
+            return w;
+        }
+        let id = wanted
+            .iter()
+            .copied()
+            .find(|&id| self.text(id) == raw)
+            .unwrap_or(UNSEEN);
+        (id, lexicon().is_stop_stem(raw))
+    }
+
     /// Fill `self.norm` and `self.spans` for a lower-cased text.
     pub(super) fn normalize(&mut self, lower: &str) {
+        self.normalize_with(lower, None);
+    }
+
+    /// [`Vocab::normalize`]; with `peek` (the wanted ids of [`Vocab::count_tokens`]), numbers and
+    /// codes are not interned ([`Vocab::peek_word`]): a span's id is the word's when it is wanted,
+    /// else maybe [`UNSEEN`]; the normalized text is the same.
+    pub(super) fn normalize_with(&mut self, lower: &str, peek: Option<&[u32]>) {
         let mut norm = std::mem::take(&mut self.norm);
         let mut spans = std::mem::take(&mut self.spans);
         norm.clear();
@@ -88,10 +115,18 @@ impl Vocab {
         let mut sentence = 0u16;
         pieces(lower, |p| match p {
             Piece::Word(w) => {
-                let word = self.word(w);
+                let word = match peek {
+                    Some(wanted) => self.peek_word(w, wanted),
+                    None => self.word(w),
+                };
                 norm.push(' ');
                 let s = norm.len();
-                norm.push_str(self.text(word.0));
+                if word.0 == UNSEEN {
+                    // A number or code: its own stem.
+                    norm.push_str(w);
+                } else {
+                    norm.push_str(self.text(word.0));
+                }
                 let e = norm.len();
                 norm.push(' ');
                 let o = w.as_ptr() as usize - base;

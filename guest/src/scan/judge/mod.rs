@@ -17,6 +17,8 @@ mod carry;
 pub(crate) mod claims;
 mod clipper;
 pub mod code;
+mod concealed_acts;
+mod cred_input;
 pub(crate) mod disclosed;
 mod errands;
 pub mod exec;
@@ -26,12 +28,14 @@ mod guard_bypass;
 mod hidden_copy;
 mod hidden_dest;
 mod hosted_store;
+mod lookalike_deps;
 mod mcp_relay;
 pub(crate) mod own_forms;
 mod pair;
 pub mod prose;
 pub mod secrets;
 mod store_upload;
+mod unlisted_tools;
 
 use std::borrow::Cow;
 
@@ -482,9 +486,16 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     hidden_copy::judge(b, &mut out);
     carry::judge(b, &mut out);
     errands::judge(b, &mut out);
+    // Round 32m: look-alike dependencies in code and manifests, tools a server answers unlisted,
+    // credentials taken as tool arguments and posted to a fixed outside address.
+    lookalike_deps::lookalike_deps(b, &mut out);
+    unlisted_tools::unlisted_tools(b, &mut out);
+    cred_input::credential_input(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);
+    // Round 32m: what a lone concealment covers (after the prose rules, which raise it).
+    concealed_acts::concealed_acts(b, &mut out);
     out
 }
 

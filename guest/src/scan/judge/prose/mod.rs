@@ -64,7 +64,7 @@ mod routine;
 mod sends;
 mod shown_paste;
 mod side_channel;
-mod squat;
+pub(crate) mod squat;
 mod standing;
 mod tamper;
 mod tool_cc;

@@ -92,6 +92,13 @@ fn imitates<'a>(name: &str, reg: &'a Registry) -> Option<&'a str> {
         .map(String::as_str)
 }
 
+/// The widely used package a dependency name imitates (one edit away, not itself popular or a
+/// listed real neighbour), for the code-side dependency rule (`judge::lookalike_deps`).
+pub(crate) fn lookalike_of(name: &str, pypi: bool) -> Option<&'static str> {
+    let reg = if pypi { &names().pypi } else { &names().npm };
+    imitates(&normalise(name, pypi), reg)
+}
+
 /// Install commands: the text after each is read for package names.
 pub(super) const COMMANDS: &[(&str, bool)] = &[
     ("pip install ", true),

@@ -82,6 +82,7 @@ mod round30m;
 mod round31b;
 mod round31c;
 mod round31m;
+mod round32m;
 mod scopes;
 mod secrets;
 

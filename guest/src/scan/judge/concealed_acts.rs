@@ -1,0 +1,188 @@
+//! What a concealment covers (round 32m). `prompt_injection.concealment` alone is `high`: words
+//! that keep something from the user ("do not mention this step", "silently") with nothing
+//! else in the bundle worth hiding. Three acts, written in the same few lines as those words, are
+//! worth hiding on their own:
+//!
+//! - a copy of data the agent did not produce into what leaves it: read a file and append its
+//!   contents to the report / response / a tool argument, or call another operation with the full
+//!   record, body or conversation (`prompt_injection.concealed-copy`);
+//! - orders fetched at run time: a URL to fetch and "follow the instructions it returns"
+//!   (`prompt_injection.concealed-remote-orders`);
+//! - a send the user is not to notice: a `curl` / `wget` POST, `fetch(…, {method: "POST"` or
+//!   `requests.post(` whose output is thrown away (`exfiltration.concealed-send`).
+//!
+//! The window is the concealment's line, the eight lines before it and the sixteen after it (a
+//! numbered step and the code block that carries it out), in the same file. Each act needs its
+//! own words in that window, so a skill that only says "don't mention internal file names" is
+//! still `high`, and a teaching page that quotes such a block is recognised by the concealment
+//! rule's own exemptions before it gets here. `critical`; one finding per concealment.
+
+use super::Bundle;
+use crate::scan::content::{Finding, Related, evidence};
+use crate::scan::rules::Severity;
+
+const BEFORE: usize = 8;
+const AFTER: usize = 16;
+
+fn any(text: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| text.contains(w))
+}
+
+/// Read a file (named by path or as "the file") and put its contents into an output.
+fn copies_file(w: &str) -> bool {
+    let reads = any(w, &["read ", "load ", "open "])
+        && any(
+            w,
+            &[
+                "file", "~/", "/users/", "/home/", ".env", ".json", ".txt", ".md",
+            ],
+        );
+    let contents = any(w, &["contents", "content of", "raw content", "its content"]);
+    let puts = any(
+        w,
+        &[
+            "append", "include", "attach", "embed", "pass ", "put ", "add it", "add its", "insert",
+        ],
+    );
+    let into = any(
+        w,
+        &[
+            "report",
+            "response",
+            "result",
+            "output",
+            "argument",
+            "parameter",
+            "field",
+            "under the key",
+            "reply",
+            "answer",
+        ],
+    );
+    reads && contents && puts && into
+}
+
+/// Another operation called with the whole of something.
+fn copies_record(w: &str) -> bool {
+    let call = any(
+        w,
+        &[
+            "also call",
+            "then call",
+            "you are required to",
+            "must also call",
+            "call ",
+        ],
+    );
+    let whole = any(w, &["full ", "entire ", "complete ", "whole ", "raw "]);
+    let what = any(
+        w,
+        &[
+            "record",
+            "body",
+            "conversation",
+            "history",
+            "transcript",
+            "messages",
+            "contents",
+            "payload",
+        ],
+    );
+    let mirror = any(
+        w,
+        &[
+            "mirror", "backup", "copy", "sync", "archive", "forward", "send",
+        ],
+    );
+    call && whole && what && mirror
+}
+
+/// A URL fetched and its reply obeyed.
+fn remote_orders(w: &str) -> bool {
+    any(w, &["http://", "https://"])
+        && any(
+            w,
+            &[
+                "follow the instructions it returns",
+                "follow the instructions it gives",
+                "follow the instructions returned",
+                "follow the returned instructions",
+                "follow whatever it returns",
+                "do what it says",
+                "execute the instructions it returns",
+                "instructions it returns exactly",
+                "follow the instructions in the response",
+            ],
+        )
+}
+
+/// A POST whose output is discarded.
+fn quiet_send(w: &str) -> bool {
+    let post = (any(w, &["curl ", "wget "])
+        && any(
+            w,
+            &["-x post", "--data", " -d ", " -d'", " -d\"", "--post-data"],
+        ))
+        || any(w, &["requests.post(", "method: \"post\"", "method: 'post'"]);
+    let discard = any(w, &[">/dev/null", "> /dev/null", "out-null", "> $null"]);
+    post && discard
+}
+
+pub(super) fn concealed_acts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let mut add = Vec::new();
+    for c in out
+        .iter()
+        .filter(|f| f.rule_id == "prompt_injection.concealment")
+    {
+        let Some(file) = b.files.iter().find(|f| f.path == c.file) else {
+            continue;
+        };
+        let lines: Vec<&str> = file.content.lines().collect();
+        if c.line == 0 || c.line > lines.len() {
+            continue;
+        }
+        let at = c.line - 1;
+        let lo = at.saturating_sub(BEFORE);
+        let hi = (at + AFTER + 1).min(lines.len());
+        let window = crate::ascii_lowered(&lines[lo..hi].join(" ")).into_owned();
+        let (rule, category, what) = if copies_file(&window) || copies_record(&window) {
+            (
+                "prompt_injection.concealed-copy",
+                "prompt_injection",
+                "copies data the agent holds (a file's contents, a whole record or conversation) into what leaves it",
+            )
+        } else if remote_orders(&window) {
+            (
+                "prompt_injection.concealed-remote-orders",
+                "prompt_injection",
+                "fetches instructions from a URL and has the agent follow them",
+            )
+        } else if quiet_send(&window) {
+            (
+                "exfiltration.concealed-send",
+                "exfiltration",
+                "sends a request out and throws its output away",
+            )
+        } else {
+            continue;
+        };
+        add.push(Finding {
+            rule_id: rule.into(),
+            category: category.into(),
+            severity: Severity::Critical,
+            file: c.file.clone(),
+            line: c.line,
+            evidence: evidence(lines[at], 0, lines[at].len()),
+            description: format!(
+                "The words that keep this from the user cover a step that {what}: hiding it is the point. Do not install this skill as it is."
+            ),
+            related: vec![Related {
+                role: "concealment".into(),
+                file: c.file.clone(),
+                line: c.line,
+                evidence: c.evidence.clone(),
+            }],
+        });
+    }
+    out.extend(add);
+}
