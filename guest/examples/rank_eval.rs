@@ -396,8 +396,8 @@ fn wins(bench: &eval::Bench, run: &eval::Run) {
 /// exists, and the no-match requests that stay silent. The row at +0.00 is the shipped cut-off.
 fn thresholds(bench: &eval::Bench) {
     use guest::rank::relevance::{Script, script_of};
-    use guest::rank::{Env, Request, rank};
-    use guest::recommend::{CORE_MATCH_SHARE, SINGLE_MATCH_FLOOR, min_task_match};
+    use guest::rank::{Env, Preview, Request, rank};
+    use guest::recommend::{manual_pick, min_task_match, preview};
     let cands: Vec<_> = guest::model::parse_candidates(&bench.listings)
         .unwrap()
         .into_iter()
@@ -407,7 +407,7 @@ fn thresholds(bench: &eval::Bench) {
     let clock = guest::clock::Clock::new(eval::NOW, None, Some("Asia/Shanghai")).unwrap();
     let state = guest::state::State::default();
     let history = guest::state::History::default();
-    // Per request: its script, its cut-off and the ranked (id, strength, core, single).
+    // Per request: its script, its cut-off and the ranked (id, preview), as `recommend` reads them.
     let run = |text: &str| {
         let r = rank(
             cands.clone(),
@@ -428,30 +428,12 @@ fn thresholds(bench: &eval::Bench) {
         r.ranked
             .iter()
             .filter(|x| usable.contains(&x.candidate.skill_id))
-            .map(|x| {
-                (
-                    x.candidate.skill_id.clone(),
-                    if x.exact_name_match { 1.0 } else { x.coverage },
-                    x.core_match || x.exact_name_match,
-                    x.single_match,
-                )
-            })
+            .map(|x| (x.candidate.skill_id.clone(), preview(x)))
             .collect::<Vec<_>>()
     };
-    let pick = |ranked: &[(String, f64, bool, bool)], floor: f64| {
-        ranked
-            .iter()
-            .find(|(_, s, core, single)| {
-                let f = if *core {
-                    floor * CORE_MATCH_SHARE
-                } else if *single {
-                    floor.max(SINGLE_MATCH_FLOOR)
-                } else {
-                    floor
-                };
-                *s >= f
-            })
-            .map(|x| x.0.clone())
+    let pick = |ranked: &[(String, Preview)], floor: f64| {
+        let previews: Vec<Preview> = ranked.iter().map(|x| x.1.clone()).collect();
+        manual_pick(&previews, true, floor).map(|p| ranked[p.pick].0.clone())
     };
     let tasks: Vec<_> = bench
         .tasks
@@ -461,13 +443,15 @@ fn thresholds(bench: &eval::Bench) {
     let none: Vec<_> = bench
         .no_match
         .iter()
-        .map(|(_, text)| (script_of(text), min_task_match(text), run(text)))
+        .map(|(_, text)| (script_of(text), min_task_match(text), run(text), text))
         .collect();
-    println!("| script | cut-off | tasks | P@1 | silent with a right skill | no-match silent |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!(
+        "| script | cut-off | tasks | P@1 | wrong picks | silent with a right skill | no-match silent |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     for script in [Script::Latin, Script::Han, Script::Mixed] {
-        for delta in [-0.04, -0.03, -0.02, -0.01, 0.0, 0.01, 0.02] {
-            let (mut n, mut p1, mut silent) = (0, 0, 0);
+        for delta in [-0.06, -0.05, -0.04, -0.03, -0.02, -0.01, 0.0, 0.01, 0.02] {
+            let (mut n, mut p1, mut wrong, mut silent) = (0, 0, 0, 0);
             let mut floor_at = 0.0;
             for (s, floor, ranked, t) in &tasks {
                 if *s != script {
@@ -477,7 +461,7 @@ fn thresholds(bench: &eval::Bench) {
                 n += 1;
                 match pick(ranked, floor + delta) {
                     Some(p) if t.grades.get(&p) == Some(&3) => p1 += 1,
-                    Some(_) => {}
+                    Some(_) => wrong += 1,
                     None => {
                         if t.grades
                             .iter()
@@ -489,7 +473,7 @@ fn thresholds(bench: &eval::Bench) {
                 }
             }
             let (mut m, mut quiet) = (0, 0);
-            for (s, floor, ranked) in &none {
+            for (s, floor, ranked, _) in &none {
                 if *s != script {
                     continue;
                 }
@@ -499,8 +483,42 @@ fn thresholds(bench: &eval::Bench) {
                 }
             }
             println!(
-                "| {script:?} | {floor_at:.2}{} | {n} | {p1} | {silent} | {quiet}/{m} |",
+                "| {script:?} | {floor_at:.2}{} | {n} | {p1} | {wrong} | {silent} | {quiet}/{m} |",
                 if delta == 0.0 { " (now)" } else { "" }
+            );
+        }
+    }
+    // Silent requests whose first-ranked listing leads the second by relevance: the margin, the
+    // first's strength and cut-off, and whether it is right (tasks) or a no-match request.
+    println!("\nsilent, by the first's lead (relevance first / second):");
+    let lead = |ranked: &[(String, Preview)]| {
+        let a = ranked.first().map_or(0.0, |x| x.1.relevance);
+        let b = ranked.get(1).map_or(0.0, |x| x.1.relevance);
+        (a, b)
+    };
+    for (_, floor, ranked, t) in &tasks {
+        if pick(ranked, *floor).is_none() && !ranked.is_empty() {
+            let (a, b) = lead(ranked);
+            let g = t.grades.get(&ranked[0].0).copied().unwrap_or(0);
+            println!(
+                "  task {} g{g} lead {:.2} ({a:.3}/{b:.3}) strength {:.3} cut {floor:.2} core {} single {}",
+                t.id,
+                a / b.max(1e-9),
+                ranked[0].1.strength,
+                ranked[0].1.core,
+                ranked[0].1.single
+            );
+        }
+    }
+    for (_, floor, ranked, text) in &none {
+        if pick(ranked, *floor).is_none() && !ranked.is_empty() {
+            let (a, b) = lead(ranked);
+            println!(
+                "  no-match lead {:.2} ({a:.3}/{b:.3}) strength {:.3} cut {floor:.2} core {} single {} {text}",
+                a / b.max(1e-9),
+                ranked[0].1.strength,
+                ranked[0].1.core,
+                ranked[0].1.single
             );
         }
     }

@@ -53,6 +53,13 @@ pub const CORE_MATCH_SHARE: f64 = 0.6;
 pub const SINGLE_MATCH_FLOOR: f64 = 0.35;
 /// With a task, alternatives need at least this relevance (see `rank::Ranked::relevance`).
 pub const RELEVANCE_FLOOR: f64 = 0.2;
+/// The first candidate of the order may fall short of its cut-off by less than this and still be the
+/// pick, when a candidate further down passes the cut-off with no more relevance than it has
+/// (`rank30`, [`manual_pick`]): some listing does match the request, so the order decides among the
+/// near matches, and the pick never jumps over the better-ordered, more relevant one to a listing
+/// whose match strength passes only by the request's generic words. With no candidate passing, the
+/// cut-off holds as before (no-match requests stay silent).
+pub const NEAR_CUTOFF_MARGIN: f64 = 0.03;
 
 /// The pick's cut-off for a task.
 pub fn min_task_match(task: &str) -> f64 {
@@ -205,17 +212,63 @@ fn work_streak(docs: &Documents, clock: &Clock) -> bool {
     })
 }
 
-/// Whether a manual pick may be this candidate: with a task, its match must be strong enough
+/// The cut-off a candidate's match strength must reach with a task whose script's cut-off is `floor`
 /// ([`MIN_TASK_MATCH`], [`CORE_MATCH_SHARE`], [`SINGLE_MATCH_FLOOR`]).
-fn relevant(p: &Preview, has_task: bool, floor: f64) -> bool {
-    let floor = if p.core {
+fn cutoff_for(p: &Preview, floor: f64) -> f64 {
+    if p.core {
         floor * CORE_MATCH_SHARE
     } else if p.single {
         floor.max(SINGLE_MATCH_FLOOR)
     } else {
         floor
-    };
-    !has_task || p.strength >= floor
+    }
+}
+
+/// Whether a manual pick may be this candidate: with a task, its match must be strong enough
+/// ([`cutoff_for`]).
+fn relevant(p: &Preview, has_task: bool, floor: f64) -> bool {
+    !has_task || p.strength >= cutoff_for(p, floor)
+}
+
+/// How a manual pick was chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManualPick {
+    /// Position of the pick in the ranked order.
+    pub pick: usize,
+    /// Positions of the alternatives, in order.
+    pub alternatives: Vec<usize>,
+    /// The pick is the first of the order, within [`NEAR_CUTOFF_MARGIN`] under its cut-off, chosen
+    /// over the first candidate that passes it.
+    pub near_cutoff: bool,
+}
+
+/// The manual pick among `previews` (the ranked order's matches): the first candidate whose match
+/// passes the cut-off ([`relevant`]), or, when that is not the first of the order, the first of the
+/// order if its match is within [`NEAR_CUTOFF_MARGIN`] under its own cut-off and its relevance is at
+/// least the passing candidate's. Alternatives are the passing candidates after the pick that
+/// [`alternative_ok`] accepts. `None`: nothing passes (silent, `no_match_for_task`).
+pub fn manual_pick(previews: &[Preview], has_task: bool, floor: f64) -> Option<ManualPick> {
+    let passing: Vec<usize> = (0..previews.len())
+        .filter(|&i| relevant(&previews[i], has_task, floor))
+        .collect();
+    let &first = passing.first()?;
+    let top = &previews[0];
+    let near_cutoff = has_task
+        && first > 0
+        && top.strength + NEAR_CUTOFF_MARGIN >= cutoff_for(top, floor)
+        && top.relevance >= previews[first].relevance;
+    let pick = if near_cutoff { 0 } else { first };
+    let alternatives = passing
+        .iter()
+        .copied()
+        .filter(|&i| i > pick && alternative_ok(&previews[i], has_task))
+        .take(MAX_ALTERNATIVES)
+        .collect();
+    Some(ManualPick {
+        pick,
+        alternatives,
+        near_cutoff,
+    })
 }
 
 /// Whether a relevant candidate may be shown as an alternative ([`RELEVANCE_FLOOR`]).
@@ -224,7 +277,7 @@ fn alternative_ok(p: &Preview, has_task: bool) -> bool {
 }
 
 /// What a ranked candidate's match with the task was.
-fn preview(r: &Ranked) -> Preview {
+pub fn preview(r: &Ranked) -> Preview {
     Preview {
         exact: r.exact_name_match,
         relevance: r.relevance,
@@ -562,26 +615,16 @@ fn run_cow(
         return Ok(out);
     }
     let positions: Vec<usize> = (0..ranking.ranked.len()).collect();
+    let mut near_cutoff = false;
     let (pick, alternatives): (usize, Vec<usize>) = match mode {
         Mode::Manual => {
-            let relevant: Vec<usize> = positions
-                .iter()
-                .copied()
-                .filter(|&i| relevant(&preview(&ranking.ranked[i]), task.is_some(), floor))
-                .collect();
-            let alternatives_ok =
-                |&&i: &&usize| alternative_ok(&preview(&ranking.ranked[i]), task.is_some());
-            let Some((&first, rest)) = relevant.split_first() else {
+            let previews: Vec<Preview> = ranking.ranked.iter().map(preview).collect();
+            let Some(chosen) = manual_pick(&previews, task.is_some(), floor) else {
                 silent(&mut out, "no_match_for_task");
                 return Ok(out);
             };
-            let alternatives = rest
-                .iter()
-                .filter(alternatives_ok)
-                .copied()
-                .take(MAX_ALTERNATIVES)
-                .collect();
-            (first, alternatives)
+            near_cutoff = chosen.near_cutoff;
+            (chosen.pick, chosen.alternatives)
         }
         Mode::Daily => {
             if usable_count < MIN_CONFIDENT_CANDIDATES {
@@ -668,6 +711,18 @@ fn run_cow(
     out["confidence_reasons"] = json!(confidence_reasons);
     out["message"] = json!(confidence_text(&card, lang));
     out["pick"] = item_json(chosen, pick + 1, &explanation(chosen, lang), lang);
+    out["pick"]["near_cutoff"] = json!(near_cutoff);
+    if near_cutoff {
+        let why = match lang {
+            Lang::Zh => "排在第一，匹配度略低于门槛，但比后面刚过门槛的候选更相关",
+            Lang::En => {
+                "ranked first; its match is just under the cut-off, and it is more relevant than the next listing that passes it"
+            }
+        };
+        if let Some(reasons) = out["pick"]["reasons"].as_array_mut() {
+            reasons.push(json!(why));
+        }
+    }
     out["alternatives"] = json!(
         alternatives
             .iter()
@@ -725,6 +780,8 @@ fn run_cow(
     Ok(out)
 }
 
+#[cfg(test)]
+mod pick_tests;
 #[cfg(test)]
 mod staged_tests;
 #[cfg(test)]
