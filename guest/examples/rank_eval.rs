@@ -432,7 +432,7 @@ fn thresholds(bench: &eval::Bench) {
             .collect::<Vec<_>>()
     };
     let pick = |ranked: &[(String, Preview)], floor: f64| {
-        let previews: Vec<Preview> = ranked.iter().map(|x| x.1.clone()).collect();
+        let previews: Vec<Preview> = ranked.iter().map(|x| x.1).collect();
         manual_pick(&previews, true, floor).map(|p| ranked[p.pick].0.clone())
     };
     let tasks: Vec<_> = bench
