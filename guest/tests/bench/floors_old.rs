@@ -1,6 +1,6 @@
 //! The floors recorded before `heldout-17` (batches `heldout-3` … `heldout-16`), moved out of
 //! `ranking_benchmark.rs` so that file reads in one sitting. Each floor leaves out the batches
-//! written after it (`without`); a new batch is added to every `without` list here too.
+//! written after it (`before`, resolved against `BATCHES` in `ranking_benchmark.rs`).
 
 use super::Floors;
 
@@ -11,35 +11,7 @@ use super::Floors;
 /// `heldout-5`) 240/298, 0.843; branch `ranking6` (with the 13 listings of `heldout-6`) 242/298,
 /// 0.845. BENCHMARKS.md has the history.
 pub(super) const BEFORE_HELDOUT_3: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-3",
-        "heldout-4",
-        "heldout-5",
-        "heldout-6",
-        "heldout-7",
-        "heldout-8",
-        "heldout-9",
-        "heldout-10",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-3"),
     slices: &[
         ("all", 80.0, 0.816),
         ("dev", 88.5, 0.871),
@@ -58,34 +30,7 @@ pub(super) const BEFORE_HELDOUT_3: Floors = Floors {
 /// skill 3 -> 4 on `ranking6`: t337 (a paraphrased weekly report) had picked a podcast cleaner on
 /// one free word and is now silent (`recommend::SINGLE_MATCH_FLOOR`).
 pub(super) const BEFORE_HELDOUT_4: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-4",
-        "heldout-5",
-        "heldout-6",
-        "heldout-7",
-        "heldout-8",
-        "heldout-9",
-        "heldout-10",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-4"),
     slices: &[
         ("all", 78.0, 0.809),
         ("held-out", 71.0, 0.771),
@@ -103,33 +48,7 @@ pub(super) const BEFORE_HELDOUT_4: Floors = Floors {
 /// with the 12 listings of `heldout-5` 348/445, 0.825; `ranking5`: 353/445, 0.837; `ranking6`:
 /// 355/445, 0.838 (silent with a right skill 4 -> 5: t337, see above).
 pub(super) const BEFORE_HELDOUT_5: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-5",
-        "heldout-6",
-        "heldout-7",
-        "heldout-8",
-        "heldout-9",
-        "heldout-10",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-5"),
     slices: &[
         ("all", 78.5, 0.821),
         ("held-out", 73.5, 0.798),
@@ -147,32 +66,7 @@ pub(super) const BEFORE_HELDOUT_5: Floors = Floors {
 /// 0.807; `ranking5` 413/510, 0.846; with the 13 listings of `heldout-6` main c5e24a8 412/510,
 /// 0.844; `ranking6` 415/510, 0.847; silent with a right skill 4 -> 5: t337, see above).
 pub(super) const BEFORE_HELDOUT_6: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-6",
-        "heldout-7",
-        "heldout-8",
-        "heldout-9",
-        "heldout-10",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-6"),
     slices: &[
         ("all", 80.3, 0.831),
         ("held-out", 77.0, 0.816),
@@ -189,31 +83,7 @@ pub(super) const BEFORE_HELDOUT_6: Floors = Floors {
 /// ranking code or the concept map was read: main c5e24a8 scored 30/60 on it, NDCG@3 0.589, 6 traps
 /// picked, 7 silent with a right skill; whole 442/570, 0.817).
 pub(super) const BEFORE_HELDOUT_7: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-7",
-        "heldout-8",
-        "heldout-9",
-        "heldout-10",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-7"),
     slices: &[
         ("all", 80.5, 0.831),
         ("held-out", 77.5, 0.817),
@@ -233,30 +103,7 @@ pub(super) const BEFORE_HELDOUT_7: Floors = Floors {
 /// lowered to what main scored with them plus the `rank7` concept map (commit message has the
 /// figures); `rank7`: heldout-7 55/70, 0.832; whole 518/640, 0.843.
 pub(super) const BEFORE_HELDOUT_8: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-8",
-        "heldout-9",
-        "heldout-10",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-8"),
     slices: &[
         ("all", 80.0, 0.831),
         ("held-out", 77.5, 0.82),
@@ -276,29 +123,7 @@ pub(super) const BEFORE_HELDOUT_8: Floors = Floors {
 /// older tasks' English NDCG@3 0.822), so those floors were lowered to what was measured; the rest
 /// hold with the `rank8` concept map.
 pub(super) const BEFORE_HELDOUT_9: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-9",
-        "heldout-10",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-9"),
     slices: &[
         ("all", 79.5, 0.823),
         ("held-out", 77.2, 0.812),
@@ -319,28 +144,7 @@ pub(super) const BEFORE_HELDOUT_9: Floors = Floors {
 /// floors above were lowered to what was measured; `rank9`: heldout-9 53/72, 0.754; whole 623/784,
 /// 0.829; the 712 older tasks 570, 0.837 (main with the new listings: 570, 0.832).
 pub(super) const BEFORE_HELDOUT_10: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-10",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-10"),
     slices: &[
         ("all", 78.7, 0.818),
         ("held-out", 76.5, 0.806),
@@ -363,27 +167,7 @@ pub(super) const BEFORE_HELDOUT_10: Floors = Floors {
 /// whole-page PDF->Excel converter, graded 1, takes a bank-statement export), so the older mixed
 /// floor above went from 89.0 to what was measured (88.2%).
 pub(super) const BEFORE_HELDOUT_11: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-11",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-11"),
     slices: &[
         ("all", 77.5, 0.805),
         ("held-out", 75.2, 0.792),
@@ -404,26 +188,7 @@ pub(super) const BEFORE_HELDOUT_11: Floors = Floors {
 /// generic-action rule and the concept map for mind maps, Gantt charts, lesson plans and mail merge,
 /// tuned on the batch): heldout-11 26/65, 0.488; whole 698/926, 0.792, 48 traps, 13 silent.
 pub(super) const BEFORE_HELDOUT_12: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-12",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-12"),
     slices: &[
         ("all", 75.0, 0.784),
         ("held-out", 72.5, 0.768),
@@ -448,25 +213,7 @@ pub(super) const BEFORE_HELDOUT_12: Floors = Floors {
 /// silent; the 926 older tasks 700 (+2), no batch lower. `rank13` (the goal phrasings grown to 402,
 /// with 168 terms): whole 740/986, 0.790, 51 traps, 16 silent; heldout-12 39/60, 0.725.
 pub(super) const BEFORE_HELDOUT_13: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-13",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-13"),
     slices: &[
         ("all", 74.5, 0.781),
         ("held-out", 72.1, 0.765),
@@ -491,24 +238,7 @@ pub(super) const BEFORE_HELDOUT_13: Floors = Floors {
 /// `rank14` (a source marker *from* after a making action): whole 774/1048, 0.777 (the 986 older
 /// tasks 742, 0.791; heldout-12 40/60, 0.740), heldout-13 unchanged.
 pub(super) const BEFORE_HELDOUT_14: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-14",
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-14"),
     slices: &[
         ("all", 73.7, 0.771),
         ("held-out", 71.2, 0.755),
@@ -532,23 +262,7 @@ pub(super) const BEFORE_HELDOUT_14: Floors = Floors {
 /// drafter is no review): whole 785/1062, 0.778, 54 traps (t338, t959, t361 no longer pick a
 /// trap), 23 silent; Chinese 325/432, 0.789; heldout-14 unchanged.
 pub(super) const BEFORE_HELDOUT_15: Floors = Floors {
-    without: &[
-        "heldout-15",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "senses-21",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-15"),
     slices: &[
         ("all", 73.7, 0.772),
         ("held-out", 71.4, 0.756),
@@ -573,22 +287,7 @@ pub(super) const BEFORE_HELDOUT_15: Floors = Floors {
 /// 26 silent (the 1,062 older tasks: 785 → 787, heldout-13 32 → 34, 22 silent); heldout-15
 /// unchanged. The older slices' P@1 floors above were raised to what `rank16` measures.
 pub(super) const BEFORE_HELDOUT_16: Floors = Floors {
-    without: &[
-        "senses-21",
-        "heldout-16",
-        "heldout-17",
-        "heldout-18",
-        "heldout-19",
-        "para-20",
-        "heldout-20",
-        "heldout-21",
-        "heldout-22",
-        "heldout-23",
-        "heldout-25",
-        "heldout-26",
-        "heldout-24",
-        "heldout-27",
-    ],
+    before: Some("heldout-16"),
     slices: &[
         ("all", 73.8, 0.771),
         ("held-out", 71.5, 0.757),

@@ -36,6 +36,26 @@ pub(crate) fn worst(files: &[(&str, &str)], rule: &str) -> Option<Severity> {
         .max()
 }
 
+/// Asserts the most severe finding of `rule` on `files`; on a mismatch it prints every finding
+/// (rule, severity, file:line, evidence) so the failing case explains itself.
+#[track_caller]
+pub(crate) fn at(files: &[(&str, &str)], rule: &str, want: Option<Severity>) {
+    let got = worst(files, rule);
+    assert_eq!(
+        got,
+        want,
+        "{rule} on {:?}: {:?}",
+        files.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+        findings(&bundle(files))
+            .into_iter()
+            .map(|f| format!(
+                "{} {:?} {}:{} {}",
+                f.rule_id, f.severity, f.file, f.line, f.evidence
+            ))
+            .collect::<Vec<_>>()
+    );
+}
+
 /// The most severe finding of any rule, if any.
 pub(crate) fn worst_any(files: &[(&str, &str)]) -> Option<Severity> {
     findings(&bundle(files))

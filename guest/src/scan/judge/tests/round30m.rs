@@ -4,21 +4,6 @@
 
 use super::*;
 
-fn at(files: &[(&str, &str)], rule: &str, want: Option<Severity>) {
-    let got = worst(files, rule);
-    assert_eq!(
-        got,
-        want,
-        "{rule} on {:?}: {:?}",
-        files.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
-        findings(&bundle(files))
-            .into_iter()
-            .filter(|f| f.rule_id == rule)
-            .map(|f| format!("{}:{} {}", f.file, f.line, f.evidence))
-            .collect::<Vec<_>>()
-    );
-}
-
 const RELAY: &str = "prompt_injection.tool-relay";
 
 /// A tool's text orders the model to gather the user's data in bulk and hand it on raw, as a duty

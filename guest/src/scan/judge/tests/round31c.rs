@@ -4,23 +4,6 @@
 
 use super::*;
 
-fn at(files: &[(&str, &str)], rule: &str, want: Option<Severity>) {
-    let got = worst(files, rule);
-    assert_eq!(
-        got,
-        want,
-        "{rule} on {:?}: {:?}",
-        files.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
-        findings(&bundle(files))
-            .into_iter()
-            .map(|f| format!(
-                "{} {:?} {}:{} {}",
-                f.rule_id, f.severity, f.file, f.line, f.evidence
-            ))
-            .collect::<Vec<_>>()
-    );
-}
-
 #[test]
 fn round_31c_exposed_runner() {
     const R: &str = "execution.exposed-runner";

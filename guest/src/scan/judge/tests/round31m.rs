@@ -4,21 +4,6 @@
 
 use super::*;
 
-fn at(files: &[(&str, &str)], rule: &str, want: Option<Severity>) {
-    let got = worst(files, rule);
-    assert_eq!(
-        got,
-        want,
-        "{rule} on {:?}: {:?}",
-        files.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
-        findings(&bundle(files))
-            .into_iter()
-            .filter(|f| f.rule_id == rule)
-            .map(|f| format!("{}:{} {}", f.file, f.line, f.evidence))
-            .collect::<Vec<_>>()
-    );
-}
-
 const HELPER: &str = "lure.branded-helper";
 const LURE: &str = "supply_chain.install-lure";
 

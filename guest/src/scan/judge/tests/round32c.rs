@@ -5,21 +5,6 @@
 use super::*;
 use crate::scan::judge::lookalike_installer::borrowed_vendor;
 
-fn at(files: &[(&str, &str)], rule: &str, want: Option<Severity>) {
-    let got = worst(files, rule);
-    assert_eq!(
-        got,
-        want,
-        "{rule} on {:?}: {:?}",
-        files.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
-        findings(&bundle(files))
-            .into_iter()
-            .filter(|f| f.rule_id == rule)
-            .map(|f| format!("{}:{} {}", f.file, f.line, f.evidence))
-            .collect::<Vec<_>>()
-    );
-}
-
 const LOOKALIKE: &str = "supply_chain.lookalike-installer";
 const MIRROR: &str = "exfiltration.input-mirror";
 const MEMORY: &str = "exfiltration.memory-raw-host";
