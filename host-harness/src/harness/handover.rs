@@ -176,7 +176,7 @@ pub(super) fn take_candidates(command: Cow<'_, Command>) -> (Cow<'_, Command>, O
 }
 
 /// What every candidates function returns, the `string` lifted as `R` (a host `String`, or
-/// [`super::streamed::Streamed`]).
+/// [`super::streamed::Delivered`]).
 type Returned<R> = (std::result::Result<R, wit_types::Error>,);
 
 impl Prepared<'_> {

@@ -6,10 +6,11 @@
 //! after the call: wasmtime 48 runs the component's post-return (which frees the string) inside
 //! `TypedFunc::call`, so the text is only safe to read while it is being lifted.
 //!
-//! [`Streamed`] is a `string` result whose lifting hands the text, borrowed from the component's
-//! memory, to a sink set for the call on this thread ([`with_sink`]): the sink writes it out, and
-//! nothing is copied into the host. The same checks as wasmtime's own lifting of a `string` apply
-//! (UTF-8 encoding, in bounds, valid UTF-8).
+//! [`Delivered`] is a `string` result whose lifting hands the bytes, borrowed from the component's
+//! memory, to a delivery set for the call on this thread ([`with_delivery`]): the delivery writes
+//! them out, and nothing is copied into the host. The same bounds checks as wasmtime's own lifting
+//! of a `string` apply; the delivery decides what else to check ([`Harness::run_streamed`]'s
+//! checks the text as UTF-8, `filter-text`'s passes the component's bytes through, see `text`).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -33,8 +34,11 @@ mod text;
 /// What a sink is given: the result text, in the component's memory.
 pub type Sink = Box<dyn FnMut(&str)>;
 
+/// What a [`Delivered`] lifting calls with the string's bytes; an error fails the lift.
+type Delivery = Box<dyn FnMut(&[u8]) -> Result<()>>;
+
 thread_local! {
-    static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
+    static DELIVERY: RefCell<Option<Delivery>> = const { RefCell::new(None) };
 }
 
 impl Harness {
@@ -93,10 +97,14 @@ impl Harness {
             sink(&text);
             return Ok(());
         }
+        let delivery: Delivery = Box::new(move |bytes| {
+            sink(std::str::from_utf8(bytes)?);
+            Ok(())
+        });
         self.streamed_call(store, ctx, command, file, |call, s, instance, input| {
-            with_sink(sink, || call.hand_over::<Streamed>(s, instance, input))
+            with_delivery(delivery, || call.hand_over::<Delivered>(s, instance, input))
         })
-        .map(|Streamed| ())
+        .map(|Delivered| ())
     }
 
     /// One call of a candidates command on a new instance, its candidates handed over (or read
@@ -140,26 +148,26 @@ impl Harness {
     }
 }
 
-/// A `string` result that was given to the call's sink instead of copied out.
-pub(super) struct Streamed;
+/// A `string` result that was given to the call's delivery instead of copied out.
+pub(super) struct Delivered;
 
-/// Run `call` with `sink` receiving the `string` a [`Streamed`] result lifts; the sink is removed
-/// afterwards (also when `call` fails).
-pub(super) fn with_sink<R>(sink: Sink, call: impl FnOnce() -> R) -> R {
+/// Run `call` with `delivery` receiving the bytes of the `string` a [`Delivered`] result lifts;
+/// the delivery is removed afterwards (also when `call` fails).
+pub(super) fn with_delivery<R>(delivery: Delivery, call: impl FnOnce() -> R) -> R {
     struct Reset;
     impl Drop for Reset {
         fn drop(&mut self) {
-            SINK.with_borrow_mut(|s| *s = None);
+            DELIVERY.with_borrow_mut(|d| *d = None);
         }
     }
-    SINK.with_borrow_mut(|s| *s = Some(sink));
+    DELIVERY.with_borrow_mut(|d| *d = Some(delivery));
     let _reset = Reset;
     call()
 }
 
-fn deliver(cx: &mut LiftContext<'_>, ptr: u32, len: u32) -> Result<Streamed> {
+fn deliver(cx: &mut LiftContext<'_>, ptr: u32, len: u32) -> Result<Delivered> {
     if cx.options().string_encoding != StringEncoding::Utf8 {
-        wasmtime::bail!("a streamed result must be a UTF-8 string");
+        wasmtime::bail!("a delivered result must be a UTF-8 string");
     }
     let (ptr, len) = (ptr as usize, len as usize);
     let bytes = cx
@@ -167,18 +175,16 @@ fn deliver(cx: &mut LiftContext<'_>, ptr: u32, len: u32) -> Result<Streamed> {
         .get(ptr..)
         .and_then(|b| b.get(..len))
         .ok_or_else(|| wasmtime::Error::msg("string pointer/length out of bounds of memory"))?;
-    let text = std::str::from_utf8(bytes)?;
-    SINK.with_borrow_mut(|s| match s.as_mut() {
-        Some(sink) => {
-            sink(text);
-            Ok(Streamed)
-        }
-        None => Err(wasmtime::Error::msg("a streamed result without a sink")),
+    DELIVERY.with_borrow_mut(|d| match d.as_mut() {
+        Some(delivery) => delivery(bytes).map(|()| Delivered),
+        None => Err(wasmtime::Error::msg(
+            "a delivered result without a delivery",
+        )),
     })
 }
 
 // SAFETY: the representation, ABI and type check are `str`'s (a pointer and a length).
-unsafe impl ComponentType for Streamed {
+unsafe impl ComponentType for Delivered {
     type Lower = [ValRaw; 2];
 
     const ABI: CanonicalAbiInfo = <str as ComponentType>::ABI;
@@ -188,8 +194,9 @@ unsafe impl ComponentType for Streamed {
     }
 }
 
-// SAFETY: reads the pointer and length as wasmtime's `string` lifting does and checks them the same.
-unsafe impl Lift for Streamed {
+// SAFETY: reads the pointer and length as wasmtime's `string` lifting does and checks the bounds
+// the same way (the delivery checks the bytes as it needs).
+unsafe impl Lift for Delivered {
     fn linear_lift_from_flat(
         cx: &mut LiftContext<'_>,
         _ty: InterfaceType,

@@ -10,26 +10,18 @@
 //! The text is given to the sink as bytes, not checked as UTF-8 here: it only passes through to
 //! the output (the component writes it with `serde_json`'s escaping, UTF-8 by construction).
 
-use std::cell::RefCell;
-
 use serde_json::Value;
-use wasmtime::component::__internal::wasmtime_environ::component::StringEncoding;
-use wasmtime::component::__internal::{CanonicalAbiInfo, InstanceType, InterfaceType, LiftContext};
 use wasmtime::component::{ComponentType, Lift};
-use wasmtime::{Result, ValRaw};
 
 use super::super::handover::typed;
 use super::super::wit_args::{wit_agent, wit_installed, wit_mode};
 use super::super::{CONTRACT_VERSION, Harness, InputFile, wit_filter, wit_types};
+use super::{Delivered, with_delivery};
 use crate::{Command, StateStore};
 use guest::Ctx;
 
 /// What a [`Harness::filter_text`] sink is given: the laid-out result, in the component's memory.
 pub type ByteSink = Box<dyn FnMut(&[u8])>;
-
-thread_local! {
-    static SINK: RefCell<Option<ByteSink>> = const { RefCell::new(None) };
-}
 
 impl Harness {
     /// Run `command` (a `filter`; its candidates read from `file` straight into the component's
@@ -87,7 +79,12 @@ impl Harness {
                 &agent,
                 &layout,
             );
-            let (returned,) = with_sink(sink, || f.call(&mut *s, args))?;
+            let mut sink = sink;
+            let delivery = Box::new(move |bytes: &[u8]| {
+                sink(bytes);
+                Ok(())
+            });
+            let (returned,) = with_delivery(delivery, || f.call(&mut *s, args))?;
             Ok(returned.map(|t| t.kept))
         })
     }
@@ -100,70 +97,4 @@ struct FilteredText {
     kept: u64,
     #[allow(dead_code)]
     text: Delivered,
-}
-
-/// A `string` result that was given to the call's [`ByteSink`] instead of copied out.
-struct Delivered;
-
-fn with_sink<R>(sink: ByteSink, call: impl FnOnce() -> R) -> R {
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            SINK.with_borrow_mut(|s| *s = None);
-        }
-    }
-    SINK.with_borrow_mut(|s| *s = Some(sink));
-    let _reset = Reset;
-    call()
-}
-
-fn deliver(cx: &mut LiftContext<'_>, ptr: u32, len: u32) -> Result<Delivered> {
-    if cx.options().string_encoding != StringEncoding::Utf8 {
-        wasmtime::bail!("a delivered result must be a UTF-8 string");
-    }
-    let (ptr, len) = (ptr as usize, len as usize);
-    let bytes = cx
-        .memory()
-        .get(ptr..)
-        .and_then(|b| b.get(..len))
-        .ok_or_else(|| wasmtime::Error::msg("string pointer/length out of bounds of memory"))?;
-    SINK.with_borrow_mut(|s| match s.as_mut() {
-        Some(sink) => {
-            sink(bytes);
-            Ok(Delivered)
-        }
-        None => Err(wasmtime::Error::msg("a delivered result without a sink")),
-    })
-}
-
-// SAFETY: the representation, ABI and type check are `str`'s (a pointer and a length).
-unsafe impl ComponentType for Delivered {
-    type Lower = [ValRaw; 2];
-
-    const ABI: CanonicalAbiInfo = <str as ComponentType>::ABI;
-
-    fn typecheck(ty: &InterfaceType, types: &InstanceType<'_>) -> Result<()> {
-        <str as ComponentType>::typecheck(ty, types)
-    }
-}
-
-// SAFETY: reads the pointer and length as wasmtime's `string` lifting does and checks the bounds
-// the same way; the bytes are not checked as UTF-8 (see the module's comment).
-unsafe impl Lift for Delivered {
-    fn linear_lift_from_flat(
-        cx: &mut LiftContext<'_>,
-        _ty: InterfaceType,
-        src: &Self::Lower,
-    ) -> Result<Self> {
-        deliver(cx, src[0].get_u32(), src[1].get_u32())
-    }
-
-    fn linear_lift_from_memory(
-        cx: &mut LiftContext<'_>,
-        _ty: InterfaceType,
-        bytes: &[u8],
-    ) -> Result<Self> {
-        let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-        deliver(cx, word(0), word(4))
-    }
 }
