@@ -567,7 +567,10 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         let chat = chat_drop(&dest);
         // A plain fetch of a fixed address (`curl -sI https://site.example`: no body, no upload,
         // nothing substituted into the command) carries nothing the file read (round 33b).
-        let carries_nothing = fixed_fetch(&sink.text());
+        // An ssh transfer (`rsync -e "ssh -i ~/.ssh/k" ./public host:`) whose only key is its own
+        // identity sends the files it names, not the keys the file read (round 33b).
+        let carries_nothing =
+            fixed_fetch(&sink.text()) || ssh_identity::only_as_identity(&sink.text());
         let severity = if dest.class.is_suspicious() || keys_out || chat {
             Severity::Critical
         } else if dest.class == HostClass::Unknown && !only_dump && !carries_nothing {
