@@ -703,6 +703,21 @@ fn capitalize(s: &str) -> String {
     }
 }
 
+/// Whether a shell line is a `curl`/`wget` of a literal address that sends nothing of its own: no
+/// body or upload option, no `$`, backtick or brace substituted anywhere on the line (round 33b).
+fn fixed_fetch(line: &str) -> bool {
+    let l = crate::ascii_lowered(line);
+    let t = l.trim_start();
+    (t.starts_with("curl ") || t.starts_with("wget "))
+        && !sends_body(line)
+        && !l.contains(['$', '`', '{', '@', '<'])
+        && ![
+            " -t ", "--upload", " -f ", "--form", " -d", "--data", "--post", " -x post", " -x put",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+}
+
 #[cfg(test)]
 mod tests {
     use super::in_header;
@@ -744,19 +759,4 @@ mod tests {
             &["T"]
         ));
     }
-}
-
-/// Whether a shell line is a `curl`/`wget` of a literal address that sends nothing of its own: no
-/// body or upload option, no `$`, backtick or brace substituted anywhere on the line (round 33b).
-fn fixed_fetch(line: &str) -> bool {
-    let l = crate::ascii_lowered(line);
-    let t = l.trim_start();
-    (t.starts_with("curl ") || t.starts_with("wget "))
-        && !sends_body(line)
-        && !l.contains(['$', '`', '{', '@', '<'])
-        && ![
-            " -t ", "--upload", " -f ", "--form", " -d", "--data", "--post", " -x post", " -x put",
-        ]
-        .iter()
-        .any(|w| l.contains(w))
 }
