@@ -376,10 +376,16 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
         .map(|n| own_folder(n))
         .filter(|n| !n.is_empty())
         .collect();
+    // A short one-word name (`xai`) is its own key prefix and config entry too (round 33b).
+    let short_name = declared
+        .iter()
+        .filter(|n| n.len() == 3 && n.bytes().all(|c| c.is_ascii_alphanumeric()))
+        .map(|n| n.to_ascii_lowercase());
     let own_words: Vec<String> = declared
         .iter()
         .flat_map(|n| super::judge::name_words(n))
         .chain(own.iter().cloned())
+        .chain(short_name)
         .collect();
     for f in &bundle.files {
         structural(f, &mut out);
@@ -387,6 +393,8 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
             let mut scan = scan_file(rules, &f.path, text);
             if !own.is_empty() {
                 drop_own_storage(rules, text, &own, &mut scan);
+            }
+            if !own_words.is_empty() {
                 demote_own_key_reads(text, &own_words, &mut scan);
             }
             key_for_host::demote_key_for_host(text, &mut scan);

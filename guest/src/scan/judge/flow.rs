@@ -231,7 +231,7 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         if here.iter().any(|&i| needs_hosts(facts[i].kind)) {
             let direct = hosts_in(text);
             let resolved = if direct.is_empty() {
-                code::refs(text).into_iter().find_map(|r| {
+                line_hosts::unbound_refs(text).into_iter().find_map(|r| {
                     ff.defs
                         .resolve(r, &host_literal)
                         .map(|(url, line)| (hosts_in(&url), (r.to_owned(), line)))

@@ -19,6 +19,7 @@ mod bcc;
 mod imported;
 mod own_endpoint;
 mod own_remote;
+mod ssh_identity;
 mod unseen;
 
 use std::fmt::Write as _;
@@ -196,6 +197,19 @@ fn own_words(b: &Bundle<'_>) -> Vec<String> {
     if words.len() > 1 {
         words.push(whole);
     }
+    // A short one-word name (`xai`, `gog`) has no word of four letters: the name itself is the
+    // skill's own entry and key prefix (`skills.entries.xai`, `XAI_API_KEY`) (round 33b).
+    if words.is_empty()
+        && let Some(name) = b
+            .files
+            .iter()
+            .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+            .and_then(|f| super::declared_name(f.content))
+        && name.len() >= 3
+        && name.bytes().all(|c| c.is_ascii_alphanumeric())
+    {
+        words.push(name.to_ascii_lowercase());
+    }
     words
 }
 
@@ -218,6 +232,11 @@ fn decide(
     via: &[String],
 ) -> Option<Verdict> {
     let channel = b.tag(sink.fact);
+    // A key file named only as ssh's identity (`ssh -i ~/.ssh/k`, `rsync -e "ssh -i …"`,
+    // `IdentityFile`) is read by ssh to sign the login: the key never leaves (round 33b).
+    if src.fact.kind == FactKind::SecretFile && ssh_identity::only_as_identity(&src.text()) {
+        return None;
+    }
     let covert = matches!(channel, "dns" | "icmp");
     let bulk = is_bulk(b, src.fact);
     if covert {
@@ -546,9 +565,15 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         // incoming webhook) is the vendor's host, but whoever owns the channel reads what lands
         // there: credentials in bulk sent to one are collected, not used.
         let chat = chat_drop(&dest);
+        // A plain fetch of a fixed address (`curl -sI https://site.example`: no body, no upload,
+        // nothing substituted into the command) carries nothing the file read (round 33b).
+        // An ssh transfer (`rsync -e "ssh -i ~/.ssh/k" ./public host:`) whose only key is its own
+        // identity sends the files it names, not the keys the file read (round 33b).
+        let carries_nothing =
+            fixed_fetch(&sink.text()) || ssh_identity::only_as_identity(&sink.text());
         let severity = if dest.class.is_suspicious() || keys_out || chat {
             Severity::Critical
-        } else if dest.class == HostClass::Unknown && !only_dump {
+        } else if dest.class == HostClass::Unknown && !only_dump && !carries_nothing {
             Severity::High
         } else {
             continue;
@@ -676,6 +701,21 @@ fn capitalize(s: &str) -> String {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
     }
+}
+
+/// Whether a shell line is a `curl`/`wget` of a literal address that sends nothing of its own: no
+/// body or upload option, no `$`, backtick or brace substituted anywhere on the line (round 33b).
+fn fixed_fetch(line: &str) -> bool {
+    let l = crate::ascii_lowered(line);
+    let t = l.trim_start();
+    (t.starts_with("curl ") || t.starts_with("wget "))
+        && !sends_body(line)
+        && !l.contains(['$', '`', '{', '@', '<'])
+        && ![
+            " -t ", "--upload", " -f ", "--form", " -d", "--data", "--post", " -x post", " -x put",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
 }
 
 #[cfg(test)]

@@ -28,8 +28,26 @@ pub(super) fn line_hosts(content: &str, fact: &Fact, defs: &Definitions) -> Opti
     if !direct.is_empty() {
         return Some((direct, None));
     }
-    code::refs(&line).into_iter().find_map(|r| {
+    unbound_refs(&line).into_iter().find_map(|r| {
         defs.resolve(r, &host_literal)
             .map(|(url, line)| (hosts_in(&url), Some((r.to_owned(), line))))
     })
+}
+
+/// The names a line reads, less those it binds without reading (`req = Request(` with the URL on
+/// the next line): a name given its value here says nothing of where this request goes, and an
+/// earlier binding of it (another function's `req`) is another request's (round 33b).
+pub(super) fn unbound_refs(line: &str) -> Vec<&str> {
+    let rhs_refs = line
+        .split_once('=')
+        .map(|(_, r)| code::refs(r))
+        .unwrap_or_default();
+    let bound: Vec<&str> = code::assigned(line)
+        .into_iter()
+        .filter(|n| !rhs_refs.contains(n))
+        .collect();
+    code::refs(line)
+        .into_iter()
+        .filter(|r| !bound.contains(r))
+        .collect()
 }

@@ -301,7 +301,11 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
                 .next()
                 .unwrap_or("")
                 .trim_end_matches(['.', ',', ';', ':', ')', '!', '"', '\'', '`']);
-            if h.class.is_suspicious() {
+            // A shortener's own home page (`https://is.gd`, no path) names the service, not a
+            // short link hiding where it leads (round 33b).
+            let shortener_home =
+                h.class == HostClass::Shortener && path.trim_matches('/').is_empty();
+            if h.class.is_suspicious() && !shortener_home {
                 // A brand worn only as a subdomain of another company's domain (a partner's
                 // endpoint named after the agent) is a weaker sign than a disguise in the name that
                 // was registered, a raw IP, a paste site or a tunnel.
