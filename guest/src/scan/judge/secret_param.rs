@@ -11,6 +11,27 @@ use super::Bundle;
 use crate::scan::content::{FileKind, Finding, evidence};
 use crate::scan::rules::Severity;
 
+/// Words one of which a file must hold for this rule to read it (case-insensitive): the judge of a
+/// lone text with no facts runs when one occurs (`prose::reads_raw_text`), so both paths agree.
+pub(super) const RAW: &[&str] = &[
+    "id_rsa",
+    "idrsa",
+    "id-rsa",
+    "ed25519",
+    "ecdsa",
+    "id_dsa",
+    "iddsa",
+    "ssh",
+    "credentials",
+    "netrc",
+    "npmrc",
+    "pgpass",
+    "dotenv",
+    "envfile",
+    "env_file",
+    "env-file",
+];
+
 /// Whether the words of a key name a credential store.
 fn names_store(w: &[String]) -> bool {
     let has = |x: &str| w.iter().any(|y| y == x);
@@ -64,7 +85,8 @@ pub(super) fn secret_parameter(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .iter()
         .filter(|f| f.kind == FileKind::Code && crate::ascii_lowered(f.path).ends_with(".json"))
     {
-        if !file.lower_all().contains("properties") {
+        let lower = file.lower_all();
+        if !lower.contains("properties") || !RAW.iter().any(|w| lower.contains(w)) {
             continue;
         }
         for (i, line) in file.content.lines().enumerate() {

@@ -257,6 +257,7 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::exposed::raw_words())
             .chain(super::hidden_copy::TOOLS.iter().copied())
             .chain(super::tool_sinks::raw_words())
+            .chain(super::secret_param::RAW.iter().copied())
             .collect();
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
