@@ -59,6 +59,7 @@ pub(crate) fn fingerprint(text: &str) -> bool {
         "os.hostname(",
         "os.userinfo(",
         "getpass.getuser(",
+        "os.getlogin(",
         "$(whoami",
         "`whoami",
         "$env:computername",
@@ -74,6 +75,14 @@ pub(crate) fn fingerprint(text: &str) -> bool {
     ];
     let t = text.to_ascii_lowercase();
     MARKS.iter().any(|m| t.contains(m))
+}
+
+/// Whether a request line's URL query carries the machine's or the user's name
+/// (`https://h.example/c?u=$(whoami)`): [`fingerprint`] read after the line's first `?`.
+fn query_beacon(line: &str) -> bool {
+    line.find("://")
+        .and_then(|i| line[i..].find('?').map(|q| i + q))
+        .is_some_and(|q| fingerprint(&line[q..]))
 }
 
 pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
@@ -92,7 +101,9 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                 .split_inclusive('\n')
                 .take(REQUEST_LINES)
                 .collect();
-            if !carries_data(&window) {
+            // Round 33m: a plain GET whose query names the machine or the user
+            // (`?u=$(whoami)`) sends that name as surely as a body does.
+            if !carries_data(&window) && !query_beacon(&sink.text()) {
                 continue;
             }
             let idx = file.facts.index_of(sink.fact);

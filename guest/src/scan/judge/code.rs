@@ -12,6 +12,9 @@ use std::collections::BTreeMap;
 
 use crate::scan::content::FileKind;
 
+#[path = "heredoc.rs"]
+mod heredoc;
+
 /// Longest statement, in lines (an unbalanced bracket must not swallow a file).
 pub const MAX_STATEMENT_LINES: usize = 40;
 /// How many definitions deep a name is followed to its value.
@@ -84,19 +87,6 @@ fn depth_change(line: &str) -> i32 {
     depth
 }
 
-/// The here-document terminator a shell line opens (`<<EOF`, `<<'EOF'`, `<<-"JSON"`), if any.
-fn heredoc_word(line: &str) -> Option<String> {
-    let i = line.find("<<")?;
-    let rest = line[i + 2..].trim_start_matches('-').trim_start();
-    let rest = rest.trim_start_matches(['\'', '"']);
-    let word: String = rest
-        .bytes()
-        .take_while(|b| is_ident(*b))
-        .map(char::from)
-        .collect();
-    (!word.is_empty() && !line[i..].starts_with("<<<")).then_some(word)
-}
-
 /// The code statements of a file: in Markdown, the lines of fenced and indented code blocks only
 /// (each block's lines continue the previous block's, as a reader runs them in order).
 pub fn statements(content: &str, kind: FileKind) -> Vec<Statement> {
@@ -117,7 +107,9 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
     let mut data_fence = false;
     let mut indented = crate::scan::markdown::IndentedCode::default();
     let mut current: Option<(Statement, i32, usize)> = None;
-    let mut heredoc: Option<String> = None;
+    // The open here-document's terminator, and whether its body is a script (round 33m).
+    let mut heredoc: Option<(String, Option<bool>)> = None;
+    let mut opener = "";
     let mut offset = 0;
     for (i, raw) in content.split_inclusive('\n').enumerate() {
         let start = offset;
@@ -147,18 +139,26 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
         } else if kind == FileKind::Text {
             continue;
         }
-        if let Some(word) = &heredoc {
-            // Here-document lines are data: one statement each.
-            if trimmed == word.as_str() {
-                heredoc = None;
+        if let Some((word, script)) = &mut heredoc {
+            // Here-document lines are data, one statement each, unless the body is a script
+            // (decided on its first line, `heredoc::body_is_script`): then they are code.
+            let script = *script.get_or_insert_with(|| heredoc::body_is_script(opener, trimmed));
+            let ends = trimmed == word.as_str();
+            if ends || !script {
+                if ends {
+                    heredoc = None;
+                    if let Some((s, _, _)) = current.take() {
+                        out.push(s);
+                    }
+                }
+                out.push(Statement {
+                    first: line_no,
+                    last: line_no,
+                    start,
+                    end: offset,
+                });
+                continue;
             }
-            out.push(Statement {
-                first: line_no,
-                last: line_no,
-                start,
-                end: offset,
-            });
-            continue;
         }
         let delta = if data || data_fence {
             0
@@ -196,12 +196,13 @@ pub fn statements_until(content: &str, kind: FileKind, data: bool, until: u32) -
                 ));
             }
         }
-        if let Some(word) = heredoc_word(line) {
-            heredoc = Some(word);
-        }
+        let opened = heredoc.is_none()
+            && heredoc::word(line)
+                .map(|w| (heredoc, opener) = (Some((w, None)), line))
+                .is_some();
         let done = match &current {
             Some((_, depth, lines)) => {
-                (*depth <= 0 && !continues) || *lines >= MAX_STATEMENT_LINES || heredoc.is_some()
+                (*depth <= 0 && !continues) || *lines >= MAX_STATEMENT_LINES || opened
             }
             None => true,
         };

@@ -8,6 +8,8 @@
 //!   record, body or conversation (`prompt_injection.concealed-copy`);
 //! - orders fetched at run time: a URL to fetch and "follow the instructions it returns"
 //!   (`prompt_injection.concealed-remote-orders`);
+//! - (round 33m) the user's messages or files forwarded to a fixed phone number or address
+//!   (`exfiltration.concealed-forward`);
 //! - a send the user is not to notice: a `curl` / `wget` POST, `fetch(…, {method: "POST"` or
 //!   `requests.post(` whose output is thrown away (`exfiltration.concealed-send`).
 //!
@@ -128,6 +130,33 @@ fn quiet_send(w: &str) -> bool {
     post && discard
 }
 
+/// Round 33m: the user's messages, mail or files forwarded to a fixed recipient written in the
+/// text: a phone number (`+15550100`) or an e-mail address.
+fn forwards_user_data(w: &str) -> bool {
+    let verb = any(w, &["forward", "send ", "relay", "copy "]);
+    let what = any(
+        w,
+        &[
+            "inbox",
+            "all messages",
+            "all emails",
+            "all e-mails",
+            "every message",
+            "all files",
+            "contact list",
+            "chat history",
+        ],
+    );
+    let b = w.as_bytes();
+    let phone = b
+        .windows(5)
+        .any(|x| x[0] == b'+' && x[1..].iter().all(u8::is_ascii_digit));
+    let mail = w
+        .split_whitespace()
+        .any(|t| t.contains('@') && t.rsplit('@').next().is_some_and(|d| d.contains('.')));
+    verb && what && (phone || mail)
+}
+
 pub(super) fn concealed_acts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let mut add = Vec::new();
     for c in out
@@ -156,6 +185,12 @@ pub(super) fn concealed_acts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 "prompt_injection.concealed-remote-orders",
                 "prompt_injection",
                 "fetches instructions from a URL and has the agent follow them",
+            )
+        } else if forwards_user_data(&window) {
+            (
+                "exfiltration.concealed-forward",
+                "exfiltration",
+                "forwards the user's messages or files to a fixed outside recipient (a phone number or an address)",
             )
         } else if quiet_send(&window) {
             (

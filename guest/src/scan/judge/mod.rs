@@ -44,6 +44,8 @@ pub(crate) mod own_forms;
 mod pair;
 pub mod prose;
 mod sandboxed;
+mod scheduled_beacon;
+mod secret_param;
 pub mod secrets;
 mod store_upload;
 mod tool_sinks;
@@ -549,6 +551,9 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     cred_input::credential_input(b, &mut out);
     tool_sinks::judge(b, &mut out);
     lookalike_installer::judge(b, &mut out);
+    // Round 33m: a request naming machine and user, in a file that installs a schedule.
+    scheduled_beacon::scheduled_beacon(b, &mut out);
+    secret_param::secret_parameter(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

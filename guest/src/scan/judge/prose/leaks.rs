@@ -123,6 +123,10 @@ const SOURCES: &[Source] = &[
             "`.env` file",
             "database_url",
             "connection string",
+            // Round 33m: a glob over secret files (`*.env*`, `*.pem`, `*.key`) names every one.
+            "*.env",
+            "*.pem",
+            "*.key",
             "连接字符串",
             ".env 文件",
         ],
@@ -201,8 +205,8 @@ const SENDS: &[&str] = &[
 
 /// Verbs that put something into a text (an output, a message, a form).
 const PUTS: &[&str] = &[
-    "include", "append", "paste", "put ", "add ", "write", "insert", "embed", "attach", "附",
-    "写进", "写入", "贴", "放进", "放入", "加到", "加入", "包含",
+    "include", "append", "prepend", "paste", "put ", "add ", "write", "insert", "embed", "attach",
+    "附", "写进", "写入", "贴", "放进", "放入", "加到", "加入", "包含",
 ];
 
 /// Outputs other people read: the reply, reports, pull requests, tickets, commits.
@@ -232,6 +236,44 @@ const OUTPUTS: &[&str] = &[
     "评论",
     "总结",
 ];
+
+/// Round 33m: generated files others read (documentation, fixtures, the comments of written
+/// files). Secret *values* belong in none of them, but documentation legitimately shows variable
+/// names and placeholder values, so these count only for a statement that asks for the actual
+/// values of keys, tokens, secrets or passwords ([`real_secret_values`]).
+const GENERATED: &[&str] = &[
+    "documentation",
+    "generated docs",
+    "test fixture",
+    "html comment",
+    "every file",
+    "each file",
+    "any file",
+];
+
+/// Whether a lower-cased statement asks for real secret values ("the actual API key values",
+/// "use real keys, not placeholders"), not names or examples.
+fn real_secret_values(l: &str) -> bool {
+    ["actual ", "real "].iter().any(|w| l.contains(w))
+        && ["key", "token", "secret", "password"]
+            .iter()
+            .any(|w| l.contains(w))
+}
+
+/// Round 33m: the text of a tool description in a data file (JSON, YAML, TOML): the value after a
+/// `description` key, so the words of a tool's description are read as the sentence the model
+/// reads (its quotes are the data format's, not a phrase shown). Other lines give nothing.
+fn description_value(line: &str) -> &str {
+    let t = line.trim_start().trim_start_matches(['"', '\'']);
+    let Some(rest) = t.strip_prefix("description") else {
+        return "";
+    };
+    let rest = rest.trim_start_matches(['"', '\'']).trim_start();
+    match rest.strip_prefix([':', '=']) {
+        Some(v) => v.trim().trim_start_matches(['"', '\'']),
+        None => "",
+    }
+}
 
 /// The source a lower-cased line names, if any.
 fn source_of(l: &str) -> Option<usize> {
@@ -291,6 +333,16 @@ fn negated(l: &str, from: usize) -> bool {
     NEGATIONS.iter().any(|w| before.contains(w))
 }
 
+/// Round 33m: a data file (JSON, YAML, TOML) where tool descriptions stand; only its
+/// `description` values are read.
+fn data_file(path: &str, kind: FileKind) -> bool {
+    let l = crate::ascii_lowered(path);
+    kind == FileKind::Code
+        && [".json", ".yaml", ".yml", ".toml"]
+            .iter()
+            .any(|e| l.ends_with(e))
+}
+
 fn any_of(l: &str, words: &[&str]) -> bool {
     let l = visible(l);
     words.iter().any(|w| l.contains(w))
@@ -312,7 +364,7 @@ const ORDERS: &[&str] = &[
     "read", "gather", "collect", "copy", "find", "locate", "take", "grab", "send", "upload",
     "post", "email", "e-mail", "include", "append", "attach", "paste", "put", "add", "write",
     "insert", "bundle", "zip", "forward", "submit", "dump", "export", "finish", "sync", "mail",
-    "log", "record", "capture",
+    "log", "record", "capture", "extract", "prepend",
 ];
 const ADVERBS: &[&str] = &[
     "please", "also", "then", "and", "always", "first", "now", "just", "quietly", "silently",
@@ -362,11 +414,17 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     // A lone text with no facts never reaches the judge (`text_file_findings`); SKILL.md always
     // does. The same here, so both paths agree.
     for file in b.files.iter().filter(|f| {
-        f.kind != FileKind::Code
-            && (!f.facts.facts.is_empty() || f.path.eq_ignore_ascii_case("SKILL.md"))
+        (f.kind != FileKind::Code
+            && (!f.facts.facts.is_empty() || f.path.eq_ignore_ascii_case("SKILL.md")))
+            || data_file(f.path, f.kind)
     }) {
-        let lines: Vec<&str> = file.content.lines().collect();
-        let prose = super::prose_lines(&lines, true);
+        let data = data_file(file.path, file.kind);
+        let lines: Vec<&str> = if data {
+            file.content.lines().map(description_value).collect()
+        } else {
+            file.content.lines().collect()
+        };
+        let prose = super::prose_lines(&lines, !data);
         for (i, raw) in lines.iter().enumerate() {
             if !prose[i] {
                 continue;
@@ -410,7 +468,12 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             let output = if SOURCES[src].hard {
-                OUTPUTS.iter().find(|w| lower.contains(*w))
+                OUTPUTS.iter().find(|w| lower.contains(*w)).or_else(|| {
+                    GENERATED
+                        .iter()
+                        .find(|w| lower.contains(*w))
+                        .filter(|_| real_secret_values(&lower) || src != ENV)
+                })
             } else {
                 None
             };

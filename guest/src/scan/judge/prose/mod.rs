@@ -47,6 +47,7 @@ mod against_user;
 mod attached;
 mod covert;
 mod directives;
+mod disarm;
 mod encoded_steps;
 mod harvest;
 mod helper_lure;
@@ -110,6 +111,8 @@ pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
     tool_relay::tool_relay(b, &mut out);
     tool_cc::tool_cc(b, &mut out);
     helper_lure::branded_helper(b, &mut out);
+    // Round 33m: organisation controls lifted by default, with broad rights handed out.
+    disarm::disarmed_controls(b, &mut out);
     let mut all: Vec<Finding> = earlier.iter().chain(b.prior).chain(&out).cloned().collect();
     covert::approval(b, &all, &mut out);
     all.extend(out.iter().cloned());
@@ -254,6 +257,7 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::exposed::raw_words())
             .chain(super::hidden_copy::TOOLS.iter().copied())
             .chain(super::tool_sinks::raw_words())
+            .chain(super::secret_param::RAW.iter().copied())
             .collect();
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)

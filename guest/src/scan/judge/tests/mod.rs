@@ -106,6 +106,7 @@ mod round32b;
 mod round32c;
 mod round32m;
 mod round33b;
+mod round33m;
 mod scopes;
 mod secrets;
 
