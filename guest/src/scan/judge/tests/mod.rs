@@ -105,6 +105,7 @@ mod round31m;
 mod round32b;
 mod round32c;
 mod round32m;
+mod round33v;
 mod scopes;
 mod secrets;
 
