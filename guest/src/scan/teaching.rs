@@ -199,6 +199,16 @@ pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
     // A skill that reviews for security may ship checkers that only read its documents; what
     // matters for it is whether a script could run a document's examples (round 33v).
     let reviews = reviews_security(bundle);
+    // A reviewing skill (that does not also say it teaches) shipping a script that could run its
+    // documents' examples: they are not only documentation, nothing is lowered (round 33v).
+    if reviews
+        && !declares(bundle, teaching())
+        && texts
+            .iter()
+            .any(|(p, c)| ships_script(p, c) && super::review_topic::could_run_documents(c))
+    {
+        return;
+    }
     let no_scripts = !texts.iter().any(|(p, c)| {
         ships_script(p, c) && (!reviews || super::review_topic::could_run_documents(c))
     });

@@ -72,9 +72,9 @@ fn round_33v_a_url_printed_for_the_user_is_not_where_a_hook_sends() {
 
 /// A skill whose declared job is a security review of skills lists what attackers write, in fenced
 /// examples aimed at placeholder hosts: informational, even though it ships a checker script that
-/// only reads its documents. The same reference in a skill that does not say so, next to a script
-/// that runs the documents' code, or aimed at a real host (named on the call's continuation
-/// line), keeps its grade.
+/// only reads its documents. The same reference in a skill that does not say so, or next to a
+/// script that runs the documents' code, keeps its grade; aimed at a real host (named on the
+/// call's continuation line) it is capped at `high` like any teaching skill's documentation.
 #[test]
 fn round_33v_a_security_review_guide_lists_what_to_detect() {
     let review = "---\nname: skill-audit\ndescription: Security review of agent skills - find prompt injection, data exfiltration and malicious payloads.\n---\nWork through references/patterns.md.\n";
@@ -108,8 +108,8 @@ fn round_33v_a_security_review_guide_lists_what_to_detect() {
     assert_eq!(grade(&undeclared, send), Some(Critical));
     assert_eq!(grade(&undeclared, wipe), Some(Critical));
     let runs_docs = with(review, patterns, runner);
-    assert_eq!(grade(&runs_docs, send), Some(High));
-    assert_eq!(grade(&runs_docs, wipe), Some(High));
+    assert_eq!(grade(&runs_docs, send), Some(Critical));
+    assert_eq!(grade(&runs_docs, wipe), Some(Critical));
     let real_host = with(review, &real, checker);
     assert_eq!(grade(&real_host, send), Some(High));
     assert_eq!(grade(&real_host, wipe), Some(Medium));
