@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::rules::{RuleSet, Severity, char_span, line_regex};
 
 mod checklist;
-mod echo_line;
+pub(crate) mod echo_line;
 mod invisible;
 mod reading;
 

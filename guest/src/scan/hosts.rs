@@ -164,6 +164,8 @@ pub fn split_url(url: &str) -> Option<(String, &str)> {
                     | '`'
                     | ' '
                     | '\t'
+                    | '\n'
+                    | '\r'
                     | ')'
                     | '>'
                     | '<'
@@ -250,7 +252,12 @@ pub fn urls_in(line: &str) -> Vec<(usize, usize)> {
             }
             if matches!(
                 b[e],
+                // A URL ends at a line break too: a text joined across lines (a command continued
+                // on the next one) must not read `https://registry.example\necho` as one host
+                // (round 33v).
                 b' ' | b'\t'
+                    | b'\n'
+                    | b'\r'
                     | b'"'
                     | b'\''
                     | b'`'

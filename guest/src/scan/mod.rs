@@ -13,6 +13,7 @@ pub mod judge;
 pub mod keywords;
 pub mod literals;
 pub mod markdown;
+mod review_topic;
 pub mod rules;
 mod teaching;
 mod utf8_bytes;

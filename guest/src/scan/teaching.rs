@@ -46,7 +46,12 @@ pub(super) fn front_field(text: &str, key: &str) -> Option<String> {
 
 /// The skill declares (in SKILL.md's `name` or `description`) that it teaches or practises security.
 pub(super) fn teaches_security(bundle: &Bundle) -> bool {
-    declares(bundle, teaching())
+    declares(bundle, teaching()) || reviews_security(bundle)
+}
+
+/// The skill declares that it reviews or audits for security (round 33v, see `review_topic`).
+fn reviews_security(bundle: &Bundle) -> bool {
+    declares(bundle, super::review_topic::reviewing())
 }
 
 /// Whether SKILL.md's `name` or `description` matches `topic`: what the skill says it is about.
@@ -137,6 +142,9 @@ pub(super) fn reaches_real_host(line: &str) -> bool {
         }
     }
     plain.push_str(rest);
+    // A dotted word right before `(` is a call (`requests.post(`, `os.path.join(`), not a host
+    // (round 33v).
+    let plain = super::review_topic::blank_calls(&plain);
     plain
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
         .map(|w| w.trim_matches(['.', '-']))
@@ -188,7 +196,22 @@ pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
         .filter(|f| f.kind == EntryKind::Text)
         .filter_map(|f| f.content.as_deref().map(|c| (f.path.as_str(), c)))
         .collect();
-    let no_scripts = !texts.iter().any(|(p, c)| ships_script(p, c));
+    // A skill that reviews for security may ship checkers that only read its documents; what
+    // matters for it is whether a script could run a document's examples (round 33v).
+    let reviews = reviews_security(bundle);
+    // A reviewing skill (that does not also say it teaches) shipping a script that could run its
+    // documents' examples: they are not only documentation, nothing is lowered (round 33v).
+    if reviews
+        && !declares(bundle, teaching())
+        && texts
+            .iter()
+            .any(|(p, c)| ships_script(p, c) && super::review_topic::could_run_documents(c))
+    {
+        return;
+    }
+    let no_scripts = !texts.iter().any(|(p, c)| {
+        ships_script(p, c) && (!reviews || super::review_topic::could_run_documents(c))
+    });
     // Each Markdown file's fenced lines, worked out once when a finding asks.
     let mut fenced: Vec<Option<Vec<bool>>> = vec![None; texts.len()];
     let mut examples: Vec<(String, usize)> = Vec::new();
@@ -198,12 +221,15 @@ pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
         };
         let (path, content) = texts[i];
         let kind = kind_of(path, content);
+        // An HTML comment inside a fenced block is shown to the reader, not hidden: in such a
+        // skill it can be an example like a command (round 33v); it is never merely capped.
+        let shown_comment = f.rule_id == "prompt_injection.hidden-html-comment";
         if kind == FileKind::Code
             || f.severity < Severity::High
             || matches!(
                 f.category.as_str(),
                 "prompt_injection" | "invisible_text" | "structural"
-            )
+            ) && !shown_comment
         {
             continue;
         }
@@ -215,14 +241,16 @@ pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
                 .get(f.line)
                 .copied()
                 .unwrap_or(false)
-            && content
-                .lines()
-                .nth(f.line - 1)
-                .is_some_and(|l| !reaches_real_host(l));
+            // The whole statement: a call continued on the next lines names its address there
+            // (`requests.post(` then `"https://…",`) (round 33v).
+            && super::review_topic::statement(content, f.line)
+                .is_some_and(|l| l.iter().all(|l| !reaches_real_host(l)));
         if example {
             f.severity = Severity::Medium;
             f.description.push_str(" (Informational: the skill says it teaches or practises security testing, this is a fenced example in its documentation aimed at no real address, and the bundle ships no script that could run it.)");
             examples.push((f.file.clone(), f.line));
+        } else if shown_comment {
+            continue;
         } else if f.severity == Severity::Critical {
             f.severity = Severity::High;
             f.description.push_str(" (Capped at high: the skill says it teaches or practises security testing, and this is in its documentation, not in a script it runs.)");

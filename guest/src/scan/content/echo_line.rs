@@ -9,7 +9,7 @@
 
 /// Whether a trimmed line is a complete `echo`/`printf` command: it starts with the command, its
 /// unescaped double (or single) quotes are balanced, and it ends right after a closing quote.
-pub(super) fn complete_echo(t: &str) -> bool {
+pub(crate) fn complete_echo(t: &str) -> bool {
     let rest = match t
         .strip_prefix("echo ")
         .or_else(|| t.strip_prefix("printf "))

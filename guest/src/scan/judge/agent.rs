@@ -196,6 +196,9 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                                 n.file.content,
                                 n.fact.line as usize,
                             )
+                            // A URL only printed for the user (`echo "  /plugin marketplace add
+                            // https://…"`) is shown, not contacted (round 33v).
+                            && !super::printed::printed_only(n.file.content, n.fact.line as usize)
                     });
                 match sends {
                     Some(n) => (

@@ -42,6 +42,7 @@ mod lookalike_installer;
 mod mcp_relay;
 pub(crate) mod own_forms;
 mod pair;
+mod printed;
 pub mod prose;
 mod sandboxed;
 mod scheduled_beacon;

@@ -107,6 +107,7 @@ mod round32c;
 mod round32m;
 mod round33b;
 mod round33m;
+mod round33v;
 mod scopes;
 mod secrets;
 
