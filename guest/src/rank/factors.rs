@@ -446,6 +446,15 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
         Lang::Zh => format!("和你的任务相关（匹配：{shown}）"),
         Lang::En => format!("matches your task ({shown})"),
     };
+    // `rank33`: the shared free words that are rare among the candidates weigh more.
+    let rare = q.rare_matched(&m.matched);
+    if !rare.is_empty() {
+        let shown = join(&rare, lang);
+        out.push_str(&match lang {
+            Lang::Zh => format!("；{shown} 在候选技能里少见，按稀有度加权"),
+            Lang::En => format!("; {shown}: rare among the listings, so they weigh more"),
+        });
+    }
     let readings: Vec<String> = relevance::matched_readings(q, &m.matched)
         .into_iter()
         .map(|r| match lang {

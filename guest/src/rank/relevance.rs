@@ -114,6 +114,9 @@ pub const LANGUAGE_FIT: f64 = 0.96;
 mod query;
 pub use query::{Query, Reach, Script, Unit, UnitKind, script_of};
 
+mod rarity;
+pub use rarity::{RARE_SHOWN, RARITY_POWER};
+
 mod score;
 use score::related;
 pub use score::{Match, breadth_weight, lone_character, match_doc};

@@ -201,7 +201,7 @@ impl<'e> Scorer<'e> {
             slots.push(docs.len() as u32);
             docs.push(Doc::new(&mut vocab, &fields));
         }
-        let query = match early {
+        let mut query = match early {
             Some(q) => Some(q),
             None => task.map(|t| analyze_query(&mut vocab, t)),
         };
@@ -213,10 +213,13 @@ impl<'e> Scorer<'e> {
                 (text.clone(), distinct(&ids))
             })
             .collect();
-        let (matches, bm25): (Vec<Match>, Vec<f64>) = match &query {
+        let (matches, bm25): (Vec<Match>, Vec<f64>) = match &mut query {
             Some(q) => {
                 // The postings are read here only: they are freed before any candidate is scored.
                 let index = Index::with_others(&docs, &vocab, other_lengths, others);
+                // The free words share their weight by rarity among these candidates (`rank33`).
+                q.weigh_by_rarity(|t| (index.doc_freq(t) > 0).then(|| index.idf(t)));
+                let q = &*q;
                 (0..docs.len())
                     .map(|i| (match_doc(q, &docs[i]), index.score(i, &q.tokens).0))
                     .unzip()

@@ -57,6 +57,9 @@ pub struct Query {
     /// Actions the request says were already done (写了篇, 剪好了), each with its words: they weigh
     /// as a side part ([`parts::completed_actions`]) and the `task` factor's detail says so.
     pub done: Vec<(usize, String)>,
+    /// Each free word's weight against its even share of the free words' weight, by unit index
+    /// ([`Query::weigh_by_rarity`]; empty until the candidates are known).
+    pub rarity: Vec<(usize, f64)>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.
