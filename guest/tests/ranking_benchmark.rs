@@ -71,6 +71,7 @@ const BATCHES: &[&str] = &[
     "heldout-25",
     "heldout-26",
     "heldout-27",
+    "heldout-28",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
