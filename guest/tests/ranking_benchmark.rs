@@ -378,6 +378,7 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-24", 48.2, 0.563),
         ("batch:heldout-27", 63.2, 0.744),
         ("batch:heldout-26", 31.6, 0.375),
+        ("batch:heldout-28", 79.9, 0.85),
     ],
     max_traps: 74,
     max_silent_relevant: 42,
