@@ -71,6 +71,7 @@ const BATCHES: &[&str] = &[
     "heldout-25",
     "heldout-26",
     "heldout-27",
+    "heldout-28",
     "heldout-29",
 ];
 
@@ -378,6 +379,7 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-24", 48.2, 0.563),
         ("batch:heldout-27", 63.2, 0.744),
         ("batch:heldout-26", 31.6, 0.375),
+        ("batch:heldout-28", 79.9, 0.85),
         ("batch:heldout-29", 59.9, 0.607),
     ],
     max_traps: 74,
