@@ -199,19 +199,22 @@ pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
     // A skill that reviews for security may ship checkers that only read its documents; what
     // matters for it is whether a script could run a document's examples (round 33v).
     let reviews = reviews_security(bundle);
-    // A reviewing skill (that does not also say it teaches) shipping a script that could run its
-    // documents' examples: they are not only documentation, nothing is lowered (round 33v).
-    if reviews
-        && !declares(bundle, teaching())
+    // For a reviewing skill, whether it ships a script that could run its documents' examples
+    // (each script read once).
+    let runs_documents = reviews
         && texts
             .iter()
-            .any(|(p, c)| ships_script(p, c) && super::review_topic::could_run_documents(c))
-    {
+            .any(|(p, c)| ships_script(p, c) && super::review_topic::could_run_documents(c));
+    // A reviewing skill (that does not also say it teaches) shipping such a script: its
+    // documents are not only documentation, nothing is lowered (round 33v).
+    if runs_documents && !declares(bundle, teaching()) {
         return;
     }
-    let no_scripts = !texts.iter().any(|(p, c)| {
-        ships_script(p, c) && (!reviews || super::review_topic::could_run_documents(c))
-    });
+    let no_scripts = if reviews {
+        !runs_documents
+    } else {
+        !texts.iter().any(|(p, c)| ships_script(p, c))
+    };
     // Each Markdown file's fenced lines, worked out once when a finding asks.
     let mut fenced: Vec<Option<Vec<bool>>> = vec![None; texts.len()];
     let mut examples: Vec<(String, usize)> = Vec::new();
