@@ -79,7 +79,7 @@ pub(super) fn in_interpreter_heredoc(lower: &[String], line: usize) -> bool {
         if word.is_empty() {
             return false;
         }
-        return interp && !lower[i + 1..idx].iter().any(|x| *x == word);
+        return interp && !lower[i + 1..idx].contains(&word);
     }
     false
 }
