@@ -341,10 +341,18 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                     // A run in the same statement as a download must name the downloaded file.
                     let same = facts[o].line >= stmt.first && facts[o].line <= stmt.last;
                     let target = sink_target(file, sink);
+                    // An interpreter named as a string (`spawn('bash', [dest])`,
+                    // `run(["python3", path])`) runs the file it is handed (round 34t).
+                    let interp = paths::quoted_interpreter(&target);
                     let runs_it = |k: &str| {
                         names_key(&target, k)
-                            || sink.kind == FactKind::PipeExec && names_key(text, k)
+                            || (sink.kind == FactKind::PipeExec || interp) && names_key(text, k)
                     };
+                    // The run's program is the result of a local function whose body downloaded
+                    // it (`Popen([engine(), …])`, `engine()` saving and returning the path).
+                    let from_call = paths::called_name(&target)
+                        .and_then(|n| tainted.get(n))
+                        .is_some_and(|l| l.contains(&o));
                     let ok = match (src, sink.kind) {
                         // A downloaded file is evaluated only where its contents are read into
                         // the evaluation (`exec(compile(open(p).read(), …))`); an `eval` that
@@ -355,6 +363,7 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                         }
                         (FactKind::Download, _) => {
                             by_path.iter().any(|(oo, k)| *oo == o && runs_it(k))
+                                || sink.kind == FactKind::RunFile && from_call
                         }
                         // Fetched content written to a file, then run: the same check.
                         (FactKind::FetchToValue, FactKind::RunFile)

@@ -40,6 +40,7 @@ pub fn reads_dependencies(path: &str) -> bool {
 
 mod lookalike_installer;
 mod mcp_relay;
+mod memory_ship;
 pub(crate) mod own_forms;
 mod pair;
 mod printed;
@@ -48,6 +49,7 @@ mod sandboxed;
 mod scheduled_beacon;
 mod secret_param;
 pub mod secrets;
+mod socket_cli;
 mod store_upload;
 mod tool_sinks;
 mod unlisted_tools;
@@ -183,6 +185,7 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
         }
     }
     option_hosts(text, &mut out);
+    socket_cli::socket_cli_hosts(text, &mut out);
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -555,6 +558,8 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // Round 33m: a request naming machine and user, in a file that installs a schedule.
     scheduled_beacon::scheduled_beacon(b, &mut out);
     secret_param::secret_parameter(b, &mut out);
+    // Round 34t: the agent's memory files staged out of view, then sent or synced.
+    memory_ship::agent_memory_staged(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

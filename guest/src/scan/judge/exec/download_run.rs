@@ -74,7 +74,9 @@ pub(super) fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec
                             .then_some("from a hidden or temporary place (through a variable)")
                     })
                     .or_else(|| dropper(file, &src, &sink, host.as_ref()));
-                let stealth = stealth.or_else(|| inline_eval::one_liner(&src, &sink));
+                let stealth = stealth
+                    .or_else(|| inline_eval::one_liner(&src, &sink))
+                    .or_else(|| inline_eval::in_memory(&src, &sink));
                 if (sudo || stealth.is_some()) && sev == Severity::High {
                     sev = Severity::Critical;
                 }

@@ -173,6 +173,24 @@ pub(super) fn write_targets(text: &str) -> Vec<&str> {
     out
 }
 
+/// A run target that is a quoted interpreter or shell (`'bash'`, `"python3"`): it runs the file
+/// given among its arguments (round 34t).
+pub(crate) fn quoted_interpreter(target: &str) -> bool {
+    let t = target.trim();
+    let quoted = t.len() >= 3
+        && t.starts_with(['"', '\'', '`'])
+        && t.ends_with(['"', '\'', '`'])
+        && !t[1..t.len() - 1].contains(['$', '{', ' ']);
+    quoted && !fixed_program(t)
+}
+
+/// The function a run target calls with no arguments (`engine()` gives `engine`).
+pub(crate) fn called_name(target: &str) -> Option<&str> {
+    let n = target.trim().strip_suffix("()")?;
+    let n = n.rsplit('.').next().unwrap_or(n);
+    (!n.is_empty() && n.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')).then_some(n)
+}
+
 /// A run target that is a quoted program name which is not an interpreter or shell: what it runs
 /// is fixed by the bundle, whatever its arguments hold.
 pub(crate) fn fixed_program(target: &str) -> bool {

@@ -58,6 +58,19 @@ fn names_payload(text: &str) -> bool {
         })
 }
 
+/// Whether a prose line downloads a program named by what it is rather than by its file name
+/// ("download the `bridge` binary for your platform from <link>", "get the executable from"):
+/// a link to a directory or a "latest" page serves a program all the same (round 34t).
+fn names_program_download(text: &str) -> bool {
+    let l = crate::ascii_lowered(text);
+    ["download", "grab ", "get the ", "fetch the "]
+        .iter()
+        .any(|v| l.contains(v))
+        && [" binary", " binaries", " executable", "installer"]
+            .iter()
+            .any(|n| l.contains(n))
+}
+
 /// Whether a prose line documents a setting's default value and how to change it: "Default
 /// registry: <link>", "defaults to <link>", "(override with X_URL or --registry)".
 fn documents_default(text: &str) -> bool {
@@ -348,7 +361,8 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
                 });
             } else if h.class == HostClass::Unknown
                 && (PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
-                    || at.fact.prose && names_payload(&at.text()))
+                    || at.fact.prose
+                        && (names_payload(&at.text()) || names_program_download(&at.text())))
             {
                 out.push(Signal {
                     at,
