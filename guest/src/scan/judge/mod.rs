@@ -48,6 +48,7 @@ mod sandboxed;
 mod scheduled_beacon;
 mod secret_param;
 pub mod secrets;
+mod skills_read;
 mod store_upload;
 mod tool_sinks;
 mod unlisted_tools;
