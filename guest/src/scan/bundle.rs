@@ -23,6 +23,7 @@ mod taught_injection;
 mod documented_launch;
 mod log_upkeep;
 mod presence_check;
+mod product_checker;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -423,6 +424,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     log_upkeep::demote_log_upkeep(bundle, conceals, &mut out);
     documented_launch::cap_documented_launches(conceals, &mut out);
     presence_check::demote_presence_checks(&mut out);
+    product_checker::demote_product_checkers(bundle, conceals, &mut out);
     if super::teaching::teaches_security(bundle) {
         super::teaching::cap_documentation(bundle, &mut out);
     }
