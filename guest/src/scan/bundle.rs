@@ -19,6 +19,11 @@ mod probe_payload;
 mod specimen_literals;
 mod stand_in;
 mod taught_injection;
+// Round 34b (sets34b): upkeep, documented launches, presence checks.
+mod documented_launch;
+mod log_upkeep;
+mod presence_check;
+mod product_checker;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -402,6 +407,10 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
             scanned.push((f.path.as_str(), text.as_str(), scan.facts));
         }
     }
+    // Whether any file has concealment wording: it keeps the round-34b relaxations off.
+    let conceals = scanned
+        .iter()
+        .any(|(_, _, facts)| facts.has(super::facts::FactKind::Conceal));
     judge_into(rules, &scanned, &mut out);
     own_tunnel::demote_own_tunnel(&mut out);
     own_setup::demote_own_setups(bundle, &mut out);
@@ -412,6 +421,10 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     probe_payload::demote_probe_payloads(bundle, &mut out);
     specimen_literals::demote_specimen_literals(bundle, &mut out);
     permission_patterns::demote_refused_patterns(bundle, &mut out);
+    log_upkeep::demote_log_upkeep(bundle, conceals, &mut out);
+    documented_launch::cap_documented_launches(conceals, &mut out);
+    presence_check::demote_presence_checks(&mut out);
+    product_checker::demote_product_checkers(bundle, conceals, &mut out);
     if super::teaching::teaches_security(bundle) {
         super::teaching::cap_documentation(bundle, &mut out);
     }

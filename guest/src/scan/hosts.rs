@@ -486,6 +486,12 @@ pub fn classify(host: &str, path: &str) -> HostClass {
     HostClass::Unknown
 }
 
+/// Whether the host serves anyone's files (`user_content` in `hosts.json`: `github.com/<anyone>`,
+/// `*.vercel.app`, object stores): its name says nothing about who wrote what it serves.
+pub fn serves_anyones_files(host: &str, path: &str) -> bool {
+    lists_of(host.trim_start_matches('[').trim_end_matches(']'), path) & USER_CONTENT != 0
+}
+
 /// Whether a lookalike host wears a brand only as a subdomain label of somebody else's domain
 /// (`openclaw.news-cdn.example`: a partner's integration endpoint, or a disguise), rather than in the
 /// name that was registered (`openai-usage.com`, `claude-helper.net`) or with a vendor's whole domain

@@ -32,7 +32,7 @@ pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 }
 
 /// Whether a file writes anything (a settings value in code only matters if the code writes it).
-fn writes(file: &super::File<'_>) -> bool {
+pub(crate) fn writes(file: &super::File<'_>) -> bool {
     let c = file.content;
     [
         "json.dump",
@@ -488,6 +488,12 @@ fn instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let mut writes: Vec<At<'_>> = b
         .all(FactKind::Write)
         .filter(|a| agent_write_tag(b.tag(a.fact)) && b.tag(a.fact) != "agent-config")
+        // A loop or glob over the installed skills that only reads them (a lister, an auditor)
+        // is not a write into them (round 34b).
+        .filter(|a| {
+            b.tag(a.fact) != "skills"
+                || super::skills_read::writes_after(a.file.content, a.fact.line as usize)
+        })
         .chain(b.all(FactKind::MemoryEdit))
         .collect();
     // Code that names the agent's files counts when the same file carries what would poison them

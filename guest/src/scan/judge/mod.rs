@@ -49,6 +49,7 @@ mod sandboxed;
 mod scheduled_beacon;
 mod secret_param;
 pub mod secrets;
+mod skills_read;
 mod socket_cli;
 mod store_upload;
 mod tool_sinks;

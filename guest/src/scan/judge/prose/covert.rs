@@ -8,6 +8,18 @@ use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Facts that make concealment or a condition dangerous: the thing worth hiding.
+/// Words of a line that copy, move or send files (a line naming the agent's files with one of
+/// these does more than look at them).
+const MOVES: &[&str] = &[
+    "cp ", "mv ", "rclone", "rsync", "scp ", "curl", "wget", "tar ", "zip ", "tee ", "nc ",
+    "upload", "send", "post", "copy", "sync", "push", "open(", ">",
+];
+
+fn moves_files(line: &str) -> bool {
+    let l = crate::ascii_lowered(line);
+    MOVES.iter().any(|w| l.contains(w))
+}
+
 fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
     if let Some((send, _)) = super::sends::prose_sends(b).into_iter().next() {
         return Some(send.related("action"));
@@ -45,7 +57,19 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
     ];
     kinds
         .iter()
-        .find_map(|k| b.all(*k).next())
+        .find_map(|k| {
+            b.all(*k).find(|a| {
+                // A script that only reads or tests the agent's settings or instruction files
+                // (looks for an allow-list, checks a file exists) and writes nothing is not
+                // tampering with them (round 34b).
+                !matches!(
+                    k,
+                    FactKind::AgentConfigPath | FactKind::AgentInstructionsPath
+                ) || a.fact.prose
+                    || super::super::agent::writes(a.file)
+                    || moves_files(&a.text())
+            })
+        })
         .or_else(|| {
             // Code of the bundle that reads credentials in bulk (the whole environment, a sweep
             // for KEY/TOKEN-named values): `medium` alone (diagnostics print the environment),

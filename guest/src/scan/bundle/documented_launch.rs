@@ -1,0 +1,143 @@
+//! An agent launch with its permission checks off, shown in an orchestration skill's documentation,
+//! is a documented option, not a covert order (round 34b).
+//!
+//! Orchestration skills document how to start worker agents (`codex exec
+//! --dangerously-bypass-approvals-and-sandbox …`, `claude --dangerously-skip-permissions -p …`,
+//! `codex --yolo …`). Run for real, that takes the user's approvals away, so it is never `safe`:
+//! `persistence.agent-permissions` and `prompt_injection.approval-manipulation` keep `high`
+//! (`caution`). They are `critical` when the skill does more than document the flag, and that
+//! stays so here:
+//!
+//! - the finding is in a script, not in documentation (Markdown or plain text);
+//! - a place it cites is something other than another such launch (a settings file, an action, a
+//!   concealment);
+//! - the bundle writes a permission value into the agent's settings (a permission finding whose
+//!   line is not a launch);
+//! - any file of the bundle has concealment wording (a `conceal` fact);
+//! - another finding of the bundle is `critical` (the launch would run that action unchecked);
+//! - the launch is made permanent: an `alias`, a line appended to a file (`>>`), a shell startup
+//!   file (`.zshrc`, `.bashrc`, `profile`), a function or export wrapping the command — every
+//!   later start of the agent would skip its checks.
+//!
+//! One pass over the findings.
+
+use crate::scan::content::Finding;
+use crate::scan::rules::Severity;
+
+const RULES: [&str; 2] = [
+    "persistence.agent-permissions",
+    "prompt_injection.approval-manipulation",
+];
+
+/// Launch flags that switch an agent CLI's permission checks off (lower-cased).
+const FLAGS: &[&str] = &[
+    "--dangerously-skip-permissions",
+    "--dangerously-bypass-approvals-and-sandbox",
+    "--permission-mode bypasspermissions",
+    "--permission-mode=bypasspermissions",
+    "--yolo",
+    "--yes-always",
+    "--trust-all-tools",
+    "--approval-mode yolo",
+    "--approval-mode=yolo",
+];
+
+/// Whether a line launches an agent with a permission-lifting flag.
+pub(crate) fn launch_line(evidence: &str) -> bool {
+    let l = crate::ascii_lowered(evidence);
+    FLAGS.iter().any(|f| l.contains(f))
+}
+
+/// Words that make a launch permanent (an alias or wrapper, a line written into a startup file).
+const PERMANENT: &[&str] = &[
+    "alias ",
+    ">>",
+    ".zshrc",
+    ".bashrc",
+    ".bash_profile",
+    "profile",
+    "export ",
+    "function ",
+    "() {",
+    "tee ",
+    "config set",
+];
+
+fn permanent(evidence: &str) -> bool {
+    let l = crate::ascii_lowered(evidence);
+    PERMANENT.iter().any(|w| l.contains(w))
+}
+
+fn documentation(path: &str) -> bool {
+    let p = crate::ascii_lowered(path);
+    [".md", ".mdx", ".markdown", ".txt", ".rst"]
+        .iter()
+        .any(|e| p.ends_with(e))
+}
+
+/// Cap documented launches at `high`. `conceals`: whether any file of the bundle has a
+/// concealment fact.
+pub(super) fn cap_documented_launches(conceals: bool, out: &mut [Finding]) {
+    if conceals {
+        return;
+    }
+    // A launch next to something already judged `critical` (a remote script piped to a shell, a
+    // destructive prompt) is how that action would run unchecked: it keeps `critical`.
+    if out
+        .iter()
+        .any(|f| f.severity == Severity::Critical && !RULES.contains(&f.rule_id.as_str()))
+    {
+        return;
+    }
+    // A permission value written into the agent's settings (not a launch line) keeps everything.
+    if out
+        .iter()
+        .any(|f| f.rule_id == RULES[0] && f.severity >= Severity::High && !launch_line(&f.evidence))
+    {
+        return;
+    }
+    for f in out.iter_mut().filter(|f| {
+        RULES.contains(&f.rule_id.as_str())
+            && f.severity == Severity::Critical
+            && documentation(&f.file)
+            && launch_line(&f.evidence)
+            && !permanent(&f.evidence)
+            && f.related
+                .iter()
+                .all(|r| launch_line(&r.evidence) && !permanent(&r.evidence))
+    }) {
+        f.severity = Severity::High;
+        f.description.push_str(
+            " The line is a documented launch example in the skill's documentation, the bundle writes no permission setting and hides nothing: the skill shows the option rather than ordering it. Run the workers that way only inside a disposable sandbox.",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{documentation, launch_line};
+
+    #[test]
+    fn launch_flags_and_documentation_files() {
+        assert!(launch_line(
+            "codex exec --dangerously-bypass-approvals-and-sandbox --json -o out.txt -"
+        ));
+        assert!(launch_line(
+            "claude --dangerously-skip-permissions -p \"fix it\""
+        ));
+        assert!(launch_line("codex --yolo 'refactor the parser'"));
+        assert!(!launch_line(
+            "claude --permission-mode auto -p \"Fix the bug\""
+        ));
+        assert!(super::permanent(
+            "alias claude='claude --dangerously-skip-permissions'"
+        ));
+        assert!(super::permanent(
+            "echo \"alias codex='codex --yolo'\" >> ~/.zshrc"
+        ));
+        assert!(!super::permanent("codex exec --yolo --json -o out.txt -"));
+        assert!(documentation("SKILL.md"));
+        assert!(documentation("references/launch.md"));
+        assert!(!documentation("scripts/spawn.sh"));
+    }
+}
