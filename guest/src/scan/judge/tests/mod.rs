@@ -108,6 +108,7 @@ mod round32m;
 mod round33b;
 mod round33m;
 mod round33v;
+mod round34m;
 mod scopes;
 mod secrets;
 
