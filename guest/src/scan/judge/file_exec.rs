@@ -57,6 +57,9 @@ const READERS: &[&str] = &[
     "codecs.open(",
 ];
 
+/// The most runner-of-a-reader calls judged per file.
+const MAX_CALLS: usize = 32;
+
 /// Words of a line that fetches something from the network.
 const FETCHES: &[&str] = &[
     "http://",
@@ -172,6 +175,7 @@ pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         {
             continue;
         }
+        let mut calls = 0;
         for (i, l) in lw.lower.iter().enumerate() {
             let Some(run) = RUNNERS.iter().filter_map(|r| runner_at(l, r)).min() else {
                 continue;
@@ -188,6 +192,12 @@ pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 || l[rd..].contains(".read");
             if !reads_all {
                 continue;
+            }
+            // Each call costs a look back and a pass for its download: at most [`MAX_CALLS`] per
+            // file keeps the rule linear in bytes.
+            calls += 1;
+            if calls > MAX_CALLS {
+                break;
             }
             let arg = first_arg(l, rd);
             // What the path is: the literal, or the variable's last assignment.

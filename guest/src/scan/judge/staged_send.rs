@@ -63,6 +63,8 @@ pub(super) const SENDS: &[&str] = &[
     "wget --post",
     "nc ",
 ];
+/// The most collecting writes followed per file.
+const MAX_WRITES: usize = 32;
 /// Suffixes of a placeholder name for an address (`COLLECTOR_URL`).
 const ADDRESS: &[&str] = &[
     "_URL",
@@ -140,6 +142,7 @@ pub(super) fn staged_send(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let lw = file.lowered();
+        let mut writes = 0;
         for (i, l) in lw.lower.iter().enumerate() {
             let env = ENVS.iter().any(|e| l.contains(e));
             if !env && !WHO.iter().any(|w| l.contains(w)) {
@@ -148,6 +151,12 @@ pub(super) fn staged_send(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let Some(path) = written_path(l).filter(|p| p.len() >= 4) else {
                 continue;
             };
+            // Each write costs one pass over the lines after it: at most [`MAX_WRITES`] per file
+            // keeps the rule linear in bytes.
+            writes += 1;
+            if writes > MAX_WRITES {
+                break;
+            }
             // The sending line: a later line naming the path that sends.
             let Some((j, dest)) = (i + 1..lw.lower.len()).find_map(|j| {
                 let o = &lw.lower[j];
