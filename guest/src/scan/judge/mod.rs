@@ -33,6 +33,7 @@ mod lookalike_deps;
 mod account_perms;
 mod codegen_backdoor;
 mod concealed_upload;
+mod exec_output;
 mod file_exec;
 mod hidden_send;
 mod secret_link;
@@ -586,6 +587,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     hidden_send::hidden_send_order(b, &mut out);
     staged_send::staged_send(b, &mut out);
     concealed_upload::concealed_upload(b, &mut out);
+    exec_output::exec_output_sent(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);
