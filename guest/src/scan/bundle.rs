@@ -422,7 +422,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     specimen_literals::demote_specimen_literals(bundle, &mut out);
     permission_patterns::demote_refused_patterns(bundle, &mut out);
     log_upkeep::demote_log_upkeep(bundle, conceals, &mut out);
-    documented_launch::cap_documented_launches(conceals, &mut out);
+    documented_launch::cap_documented_launches(bundle, conceals, &mut out);
     presence_check::demote_presence_checks(&mut out);
     product_checker::demote_product_checkers(bundle, conceals, &mut out);
     if super::teaching::teaches_security(bundle) {

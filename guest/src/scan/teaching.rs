@@ -189,6 +189,10 @@ fn fenced_lines(content: &str) -> Vec<bool> {
 /// In a skill that teaches security: attack commands in its documentation are capped at `high`,
 /// and fenced examples that reach nothing real, in a bundle that ships no script, are
 /// informational (see the module's documentation).
+/// Rules judged only from the skill's own prose orders (never from fenced examples), whose
+/// findings the cap leaves alone (round 34m).
+const STANDING_ORDERS: &[&str] = &["privilege_escalation.disarmed-controls"];
+
 pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
     let texts: Vec<(&str, &str)> = bundle
         .files
@@ -227,6 +231,12 @@ pub(super) fn cap_documentation(bundle: &Bundle, out: &mut [Finding]) {
         // An HTML comment inside a fenced block is shown to the reader, not hidden: in such a
         // skill it can be an example like a command (round 33v); it is never merely capped.
         let shown_comment = f.rule_id == "prompt_injection.hidden-html-comment";
+        // A standing order of the skill's own prose that lifts controls and widens access
+        // (judged from sentences outside fenced blocks only) is what the skill does, not a
+        // technique it shows: a break-glass or incident skill keeps its grade (round 34m).
+        if STANDING_ORDERS.contains(&f.rule_id.as_str()) {
+            continue;
+        }
         if kind == FileKind::Code
             || f.severity < Severity::High
             || matches!(

@@ -17,10 +17,17 @@
 //! - another finding of the bundle is `critical` (the launch would run that action unchecked);
 //! - the launch is made permanent: an `alias`, a line appended to a file (`>>`), a shell startup
 //!   file (`.zshrc`, `.bashrc`, `profile`), a function or export wrapping the command — every
-//!   later start of the agent would skip its checks.
+//!   later start of the agent would skip its checks;
+//! - the documentation does not tie the launch to a place that is already isolated: an honest
+//!   orchestration skill says where the flag belongs ("in a runner that is already sandboxed (a
+//!   container or CI job)"); a skill that just starts workers with the checks off, unattended,
+//!   says nothing of the kind (the issue's "launching agents with permission checks disabled").
+//!   The words are read in the fifteen lines up to the launch, with the flags themselves removed
+//!   (`--dangerously-bypass-approvals-and-sandbox` names a sandbox it switches off).
 //!
 //! One pass over the findings.
 
+use crate::scan::bundle::Bundle;
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
@@ -68,6 +75,40 @@ fn permanent(evidence: &str) -> bool {
     PERMANENT.iter().any(|w| l.contains(w))
 }
 
+/// Words that place a launch in an environment that is already isolated.
+const ISOLATED: &[&str] = &[
+    "sandbox",
+    "container",
+    "docker",
+    "ci job",
+    "ci runner",
+    "virtual machine",
+    " vm",
+    "isolated",
+    "disposable",
+    "throwaway",
+    "ephemeral",
+];
+
+/// How many lines up to a launch are read for where it is meant to run.
+const CONTEXT_LINES: usize = 15;
+
+/// Whether the lines up to `line` (1-based) of `text` place the launch in an isolated environment.
+fn isolated_context(text: &str, line: usize) -> bool {
+    let first = line.saturating_sub(CONTEXT_LINES);
+    text.lines()
+        .enumerate()
+        .skip(first)
+        .take(line.saturating_sub(first))
+        .any(|(_, l)| {
+            let mut l = crate::ascii_lowered(l).into_owned();
+            for f in FLAGS {
+                l = l.replace(f, " ");
+            }
+            ISOLATED.iter().any(|w| l.contains(w))
+        })
+}
+
 fn documentation(path: &str) -> bool {
     let p = crate::ascii_lowered(path);
     [".md", ".mdx", ".markdown", ".txt", ".rst"]
@@ -77,10 +118,18 @@ fn documentation(path: &str) -> bool {
 
 /// Cap documented launches at `high`. `conceals`: whether any file of the bundle has a
 /// concealment fact.
-pub(super) fn cap_documented_launches(conceals: bool, out: &mut [Finding]) {
+pub(super) fn cap_documented_launches(bundle: &Bundle, conceals: bool, out: &mut [Finding]) {
     if conceals {
         return;
     }
+    let text_of = |path: &str| {
+        bundle
+            .files
+            .iter()
+            .find(|f| f.path == path)
+            .and_then(|f| f.content.as_deref())
+            .unwrap_or("")
+    };
     // A launch next to something already judged `critical` (a remote script piped to a shell, a
     // destructive prompt) is how that action would run unchecked: it keeps `critical`.
     if out
@@ -102,6 +151,7 @@ pub(super) fn cap_documented_launches(conceals: bool, out: &mut [Finding]) {
             && documentation(&f.file)
             && launch_line(&f.evidence)
             && !permanent(&f.evidence)
+            && isolated_context(text_of(&f.file), f.line)
             && f.related
                 .iter()
                 .all(|r| launch_line(&r.evidence) && !permanent(&r.evidence))
@@ -115,7 +165,18 @@ pub(super) fn cap_documented_launches(conceals: bool, out: &mut [Finding]) {
 
 #[cfg(test)]
 mod tests {
-    use super::{documentation, launch_line};
+    use super::{documentation, isolated_context, launch_line};
+
+    #[test]
+    fn a_launch_is_isolated_only_by_the_words_before_it() {
+        let doc = "# Workers\n\nIn a runner that is already sandboxed (a container or CI job):\n\n```bash\ncodex exec --yolo -\n```\n";
+        assert!(isolated_context(doc, 6));
+        let bare = "# Workers\n\nStart a worker for every task:\n\n```bash\ncodex exec --dangerously-bypass-approvals-and-sandbox -\n```\n";
+        assert!(!isolated_context(bare, 6));
+        // Words after the launch do not count.
+        let after = "# Workers\n\n```bash\ncodex exec --yolo -\n```\n\nRun it in a container.\n";
+        assert!(!isolated_context(after, 4));
+    }
 
     #[test]
     fn launch_flags_and_documentation_files() {

@@ -29,6 +29,29 @@ mod hidden_copy;
 mod hidden_dest;
 mod hosted_store;
 mod lookalike_deps;
+// Round 34m (sets34m): held-out set 13 and stop 44's leftovers.
+mod account_perms;
+mod codegen_backdoor;
+mod concealed_upload;
+mod exec_output;
+mod file_exec;
+mod hidden_send;
+mod secret_link;
+mod staged_send;
+
+/// Words without one of which no round-34m judge can fire on a text (chained into
+/// `prose::reads_raw_text`, so a text without facts that holds one is still judged).
+pub(crate) fn round34m_raw_words() -> impl Iterator<Item = &'static str> {
+    file_exec::RUNNERS
+        .iter()
+        .chain(codegen_backdoor::DOORS)
+        .chain(codegen_backdoor::APPLIES)
+        .chain(secret_link::RAW)
+        .chain(staged_send::SENDS)
+        .chain(concealed_upload::HIDES)
+        .chain(["chmod", "<!--"].iter())
+        .copied()
+}
 
 /// Whether the judge reads `path` as a list of dependencies (JavaScript or TypeScript source, a
 /// `package.json`, a `requirements*.txt`) whatever facts its text states: the look-alike
@@ -561,6 +584,16 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     secret_param::secret_parameter(b, &mut out);
     // Round 34t: the agent's memory files staged out of view, then sent or synced.
     memory_ship::agent_memory_staged(b, &mut out);
+    // Round 34m: run file contents, account files opened, back doors ordered into written code,
+    // secrets in links, hidden send orders, staged sends.
+    file_exec::exec_file_contents(b, &mut out);
+    account_perms::account_file_perms(b, &mut out);
+    codegen_backdoor::codegen_backdoor(b, &mut out);
+    secret_link::secret_in_link(b, &mut out);
+    hidden_send::hidden_send_order(b, &mut out);
+    staged_send::staged_send(b, &mut out);
+    concealed_upload::concealed_upload(b, &mut out);
+    exec_output::exec_output_sent(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

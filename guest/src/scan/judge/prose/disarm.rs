@@ -83,6 +83,10 @@ const GRANTS: &[&str] = &[
     "all permissions",
     "cluster-admin",
     "administratoraccess",
+    // Round 34m: access handed to the agent or the caller in plain words.
+    "administrator access",
+    "admin access",
+    "root access",
 ];
 
 /// Words that make a lift or a grant a default rather than a one-off operation.

@@ -109,6 +109,7 @@ mod round33b;
 mod round33m;
 mod round33v;
 mod round34b;
+mod round34m;
 mod round34t;
 mod scopes;
 mod secrets;
