@@ -118,7 +118,7 @@ struct Pieces;
 /// memory, then deliver the strings in order ([`deliver`] checks each again as it reads it).
 fn deliver_pieces(cx: &mut LiftContext<'_>, ptr: u32, len: u32) -> Result<Pieces> {
     let (ptr, len) = (ptr as usize, len as usize);
-    if ptr % 4 != 0 {
+    if !ptr.is_multiple_of(4) {
         wasmtime::bail!("list pointer is not aligned");
     }
     let memory = cx.memory();
