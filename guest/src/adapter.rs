@@ -264,7 +264,7 @@ impl wit_filter::Guest for Component {
         layout: wit_filter::TextLayout,
     ) -> Result<wit_filter::FilteredText, types::Error> {
         let layout = layout_of(layout).map_err(wit_error)?;
-        let (kept, text) = crate::filter::run_owned_laid_out(
+        let (kept, pieces) = crate::filter::run_owned_laid_out(
             &ctx(c),
             &mut HostStore,
             mode_of(mode),
@@ -276,7 +276,7 @@ impl wit_filter::Guest for Component {
         .map_err(wit_error)?;
         Ok(wit_filter::FilteredText {
             kept: kept as u64,
-            text,
+            pieces,
         })
     }
 }
@@ -295,6 +295,7 @@ fn layout_of(layout: wit_filter::TextLayout) -> crate::Result<crate::json::Layou
     Ok(crate::json::Layout {
         pretty: layout.pretty,
         extra,
+        piece: Some(crate::json::TEXT_PIECE_BYTES),
     })
 }
 

@@ -159,6 +159,30 @@ impl Outcome {
         clock: &Clock,
         layout: &crate::json::Layout,
     ) -> String {
+        let one = crate::json::Layout {
+            piece: None,
+            ..layout.clone()
+        };
+        self.laid_out(mode, clock, &one).finish()
+    }
+
+    /// [`Outcome::to_json_text_laid_out`] in the pieces `layout.piece` asks for (see
+    /// [`crate::json::ObjectWriter::in_pieces`]), which together are that text.
+    pub fn to_json_pieces_laid_out(
+        &self,
+        mode: Mode,
+        clock: &Clock,
+        layout: &crate::json::Layout,
+    ) -> Vec<String> {
+        self.laid_out(mode, clock, layout).finish_pieces()
+    }
+
+    fn laid_out(
+        &self,
+        mode: Mode,
+        clock: &Clock,
+        layout: &crate::json::Layout,
+    ) -> crate::json::ObjectWriter {
         let mut by_reason: BTreeMap<&str, usize> = BTreeMap::new();
         for d in &self.dropped {
             *by_reason.entry(d.reason.code()).or_default() += 1;
@@ -183,6 +207,9 @@ impl Outcome {
             }
         }
         let mut out = crate::json::ObjectWriter::laid_out(head, layout.pretty);
+        if let Some(size) = layout.piece {
+            out = out.in_pieces(size);
+        }
         if !replaced("dropped") {
             out.list("dropped", self.dropped.len(), |l| {
                 for d in &self.dropped {
@@ -198,7 +225,7 @@ impl Outcome {
                 }
             });
         }
-        out.finish()
+        out
     }
 }
 
@@ -388,7 +415,8 @@ pub fn run_text(
     let agent = Agent::resolve(agent)?;
     let input = crate::input::parse(candidates)?;
     let layout = crate::json::Layout::default();
-    run_parsed(ctx, store, mode, input, installed, &agent, &layout).map(|(_, t)| t)
+    run_parsed(ctx, store, mode, input, installed, &agent, &layout)
+        .map(|(_, mut t)| t.pop().expect("one piece"))
 }
 
 /// [`run_text`] on input the call owns: the text is freed once parsed, so the filter's own lists
@@ -402,10 +430,12 @@ pub fn run_owned(
     agent: &AgentEnv,
 ) -> crate::Result<String> {
     let layout = crate::json::Layout::default();
-    run_owned_laid_out(ctx, store, mode, candidates, installed, agent, &layout).map(|(_, t)| t)
+    run_owned_laid_out(ctx, store, mode, candidates, installed, agent, &layout)
+        .map(|(_, mut t)| t.pop().expect("one piece"))
 }
 
-/// [`run_owned`] laid out as `layout` asks (`filter-text`), and how many candidates were kept.
+/// [`run_owned`] laid out as `layout` asks (`filter-text`): how many candidates were kept, and the
+/// text's pieces in order (one, unless `layout.piece` asks for pieces).
 pub fn run_owned_laid_out(
     ctx: &crate::Ctx,
     store: &mut dyn crate::DocumentStore,
@@ -414,7 +444,7 @@ pub fn run_owned_laid_out(
     installed: &[InstalledSkill],
     agent: &AgentEnv,
     layout: &crate::json::Layout,
-) -> crate::Result<(usize, String)> {
+) -> crate::Result<(usize, Vec<String>)> {
     let agent = Agent::resolve(agent)?;
     let input = crate::input::parse(&candidates)?;
     drop(candidates);
@@ -429,7 +459,7 @@ fn run_parsed(
     installed: &[InstalledSkill],
     agent: &Agent,
     layout: &crate::json::Layout,
-) -> crate::Result<(usize, String)> {
+) -> crate::Result<(usize, Vec<String>)> {
     let (docs, clock) = crate::lifecycle::open(ctx, store)?;
     let mut outcome = filter_for(
         input.items,
@@ -441,7 +471,7 @@ fn run_parsed(
         agent,
     );
     outcome.normalized_from = input.normalized_from;
-    let text = outcome.to_json_text_laid_out(mode, &clock, layout);
+    let text = outcome.laid_out(mode, &clock, layout).finish_pieces();
     let kept = outcome.kept.len();
     crate::discard(outcome);
     Ok((kept, text))

@@ -18,7 +18,15 @@ pub struct Layout {
     pub pretty: bool,
     /// Members added at the top level in key order, replacing the result's own of the same name.
     pub extra: Vec<(String, Value)>,
+    /// Written in pieces of about this many bytes (see [`ObjectWriter::in_pieces`]), or in one.
+    pub piece: Option<usize>,
 }
+
+/// The size of a piece of `filter-text`'s text (about: a piece ends after the list item that
+/// reaches it). Small enough to fit in memory freed before the text is written (the input text's,
+/// once parsed); large enough that the host writes the text out in a few hundred writes at 100,000
+/// candidates (62 MB pretty).
+pub const TEXT_PIECE_BYTES: usize = 256 << 10;
 
 /// A JSON array written item by item.
 #[derive(Debug)]
@@ -31,6 +39,27 @@ pub struct ListWriter {
     start: usize,
     /// The list's own depth when it is written pretty (its items one deeper).
     depth: Option<usize>,
+    /// Written in pieces (see [`ObjectWriter::in_pieces`]): no room reserved for all items.
+    pieces: Option<Pieces>,
+}
+
+/// The finished pieces of a text written in pieces, and the size at which a piece is closed.
+#[derive(Debug)]
+struct Pieces {
+    done: Vec<String>,
+    size: usize,
+}
+
+impl Pieces {
+    /// Close `buf` as a piece when it has reached the piece size (it ends after a whole item, so on
+    /// a character boundary), and start the next one.
+    fn close_full(&mut self, buf: &mut Vec<u8>) {
+        if buf.len() >= self.size {
+            let next = Vec::with_capacity(self.size + self.size / 4);
+            let piece = std::mem::replace(buf, next);
+            (self.done).push(String::from_utf8(piece).expect("serde_json writes UTF-8"));
+        }
+    }
 }
 
 impl Default for ListWriter {
@@ -41,6 +70,7 @@ impl Default for ListWriter {
             expected: 0,
             start: 0,
             depth: None,
+            pieces: None,
         }
     }
 }
@@ -71,6 +101,7 @@ impl ListWriter {
             expected: 0,
             start: 0,
             depth: None,
+            pieces: None,
         }
     }
 
@@ -96,7 +127,9 @@ impl ListWriter {
         }
         write(&mut self.buf);
         self.len += 1;
-        if self.len == 1 && self.expected > 1 {
+        if let Some(pieces) = &mut self.pieces {
+            pieces.close_full(&mut self.buf);
+        } else if self.len == 1 && self.expected > 1 {
             let each = self.buf.len() - self.start;
             let want = each.saturating_mul(self.expected - 1).saturating_mul(5) / 4;
             self.buf.reserve(want.min(RESERVE_CAP));
@@ -111,12 +144,16 @@ impl ListWriter {
         self.len == 0
     }
 
-    fn finish(mut self) -> Vec<u8> {
+    fn finish(self) -> Vec<u8> {
+        self.finish_parts().0
+    }
+
+    fn finish_parts(mut self) -> (Vec<u8>, Option<Pieces>) {
         if let (Some(depth), true) = (self.depth, self.len > 0) {
             newline(&mut self.buf, depth);
         }
         self.buf.push(b']');
-        self.buf
+        (self.buf, self.pieces)
     }
 }
 
@@ -132,6 +169,7 @@ pub struct ObjectWriter {
     members: usize,
     last: Option<String>,
     pretty: bool,
+    pieces: Option<Pieces>,
 }
 
 impl ObjectWriter {
@@ -151,7 +189,25 @@ impl ObjectWriter {
             members: 0,
             last: None,
             pretty,
+            pieces: None,
         }
+    }
+
+    /// Write the text in pieces of about `size` bytes, each closed after the list item that
+    /// reaches `size` (so a piece is never cut inside a character; [`ObjectWriter::finish_pieces`]
+    /// gives them), instead of one buffer holding the whole text: the pieces fill memory freed
+    /// earlier (in the component, the candidates' input text, freed once parsed; memory once grown
+    /// is never given back) where one buffer of the whole text would not fit.
+    pub fn in_pieces(mut self, size: usize) -> Self {
+        assert!(self.members == 0, "pieces are chosen before writing");
+        self.pieces = Some(Pieces {
+            done: Vec::new(),
+            size: size.max(1),
+        });
+        if self.buf.capacity() == 0 {
+            self.buf = Vec::with_capacity(size + size / 4);
+        }
+        self
     }
 
     fn key(&mut self, k: &str) {
@@ -200,13 +256,26 @@ impl ObjectWriter {
             expected: n,
             start,
             depth: self.pretty.then_some(1),
+            pieces: self.pieces.take(),
         };
         items(&mut list);
-        self.buf = list.finish();
+        (self.buf, self.pieces) = list.finish_parts();
         self.last = Some(key.to_owned());
     }
 
-    pub fn finish(mut self) -> String {
+    /// The whole text, in one piece (for a writer not written [`ObjectWriter::in_pieces`]).
+    pub fn finish(self) -> String {
+        let mut text = self.finish_pieces();
+        assert!(
+            text.len() == 1,
+            "a text written in pieces is finished with finish_pieces"
+        );
+        text.pop().expect("one piece")
+    }
+
+    /// The text's pieces in order (one, unless written [`ObjectWriter::in_pieces`]); none is
+    /// empty, and together they are what [`ObjectWriter::finish`] would return.
+    pub fn finish_pieces(mut self) -> Vec<String> {
         self.head_until(None);
         if self.members == 0 {
             self.buf.push(b'{');
@@ -214,7 +283,13 @@ impl ObjectWriter {
             newline(&mut self.buf, 0);
         }
         self.buf.push(b'}');
-        String::from_utf8(self.buf).expect("serde_json writes UTF-8")
+        match self.pieces {
+            Some(mut pieces) => {
+                (pieces.done).push(String::from_utf8(self.buf).expect("serde_json writes UTF-8"));
+                pieces.done
+            }
+            None => vec![String::from_utf8(self.buf).expect("serde_json writes UTF-8")],
+        }
     }
 }
 

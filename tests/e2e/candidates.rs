@@ -537,3 +537,44 @@ fn the_component_filters_exactly_like_the_native_build() {
         );
     }
 }
+
+/// `filter`'s text leaves the component in pieces of ~256 KiB (`filter-text`): a result of several
+/// pieces prints as one JSON document ending in one newline, pretty and `--compact` the same value,
+/// every candidate in it exactly once.
+#[test]
+fn a_filter_result_of_several_pieces_prints_as_one_document() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("c.json");
+    let n = 3_000;
+    fs::write(&f, crate::scale::candidates(n)).unwrap();
+    let args = [
+        "filter",
+        "--candidates",
+        f.to_str().unwrap(),
+        "--mode",
+        "manual",
+        "--no-discover",
+    ];
+    let pretty = cli(Some(d.path()), &args, &[]);
+    let compact = cli(Some(d.path()), &[&["--compact"][..], &args].concat(), &[]);
+    assert_eq!((code(&pretty), code(&compact)), (0, 0));
+    let text = String::from_utf8(pretty.stdout.clone()).unwrap();
+    assert!(
+        text.len() > 3 * (256 << 10),
+        "several pieces: {} bytes",
+        text.len()
+    );
+    assert!(text.ends_with("}\n") && !text.ends_with("\n\n"));
+    let one_line = String::from_utf8(compact.stdout.clone()).unwrap();
+    assert_eq!(one_line.matches('\n').count(), 1, "compact: one line");
+    let (v, c) = (json(&pretty), json(&compact));
+    assert_eq!(v, c);
+    let kept = v["kept"].as_array().unwrap();
+    assert_eq!(v["summary"]["kept"], kept.len());
+    assert_eq!(kept.len() + v["dropped"].as_array().unwrap().len(), n);
+    let ids: std::collections::BTreeSet<&str> = kept
+        .iter()
+        .map(|k| k["skill_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), kept.len(), "no candidate twice");
+}

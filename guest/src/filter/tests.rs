@@ -818,6 +818,7 @@ fn laid_out_text_is_the_compact_text_reindented_with_the_hosts_members() {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), v.clone()))
             .collect(),
+        piece: None,
     };
     let text = |l: &crate::json::Layout| outcome.to_json_text_laid_out(Mode::Manual, &clock, l);
     assert_eq!(text(&layout(false, &[])), compact);
@@ -845,4 +846,64 @@ fn laid_out_text_is_the_compact_text_reindented_with_the_hosts_members() {
     );
     assert_eq!(v["dropped"].as_array().map(Vec::len), Some(1));
     assert!(replaced.contains("\n  \"kept\": null,\n"), "{replaced}");
+}
+
+/// Written in pieces, the text is the same bytes, cut only between list items: each piece but the
+/// last reaches the piece size and ends before the `,` of the next item; none is empty.
+#[test]
+fn text_in_pieces_is_the_text_cut_between_items() {
+    let mut cands: Vec<Candidate> = (0..40)
+        .map(|i| {
+            cand(
+                &format!("clawhub:s{i}"),
+                &format!("Skill \"{i}\" é"),
+                "clawhub",
+            )
+        })
+        .collect();
+    cands.push(cand("clawhub:s3", "Skill 3", "skillssh"));
+    cands.push(Candidate::default());
+    let outcome = run(cands);
+    assert_eq!((outcome.kept.len(), outcome.dropped.len()), (40, 2));
+    let clock = clock();
+    for pretty in [false, true] {
+        for extra in [
+            vec![],
+            vec![("discovery".to_owned(), serde_json::json!({"a": [1]}))],
+        ] {
+            let mut layout = crate::json::Layout {
+                pretty,
+                extra,
+                piece: None,
+            };
+            let whole = outcome.to_json_text_laid_out(Mode::Manual, &clock, &layout);
+            for size in [1, 100, 1_000, whole.len(), 1 << 20] {
+                layout.piece = Some(size);
+                let pieces = outcome.to_json_pieces_laid_out(Mode::Manual, &clock, &layout);
+                assert_eq!(pieces.concat(), whole, "pretty {pretty}, size {size}");
+                // The text with the layout asking for pieces, through the one-text call, too.
+                let one = outcome.to_json_text_laid_out(Mode::Manual, &clock, &layout);
+                assert_eq!(one, whole);
+                let (last, full) = pieces.split_last().expect("at least one piece");
+                assert!(!last.is_empty());
+                for p in full {
+                    assert!(
+                        p.len() >= size,
+                        "a piece closed early: {} < {size}",
+                        p.len()
+                    );
+                    assert!(
+                        p.ends_with('}') || p.ends_with(']'),
+                        "cut inside an item: {p:?}"
+                    );
+                }
+                let items = 40 + 2;
+                match size {
+                    1 => assert_eq!(pieces.len(), items + 1, "one piece per item, and the end"),
+                    s if s >= whole.len() => assert_eq!(pieces.len(), 1),
+                    _ => assert!(pieces.len() > 1 && pieces.len() <= items + 1),
+                }
+            }
+        }
+    }
 }

@@ -371,20 +371,21 @@ impl Host {
         ctx: &Ctx,
         args: FilterArgs,
         input: Option<crate::InputFile>,
-        mut out: Box<dyn std::io::Write>,
+        out: Box<dyn std::io::Write>,
         compact: bool,
     ) -> Result<(Verdict, std::io::Result<()>), Error> {
         let (store, _, _) = self.state_store()?;
         let (command, report) = self.filter_command(args);
         // The component lays the result out as it is printed (`filter-text`), the `discovery`
-        // member in it: the text goes out as it is, in one write from the component's memory.
-        let done = std::rc::Rc::new(std::cell::Cell::new(None));
-        let seen = done.clone();
-        let sink = Box::new(move |text: &[u8]| {
-            let written = (out.write_all(text))
-                .and_then(|()| out.write_all(b"\n"))
-                .and_then(|()| out.flush());
-            seen.set(Some(written));
+        // member in it: the text goes out as it is, piece by piece from the component's memory
+        // (after the first failed write, the rest is not written; that error is returned).
+        let out = std::rc::Rc::new(std::cell::RefCell::new((out, Ok(()))));
+        let to = out.clone();
+        let sink = Box::new(move |piece: &[u8]| {
+            let (out, written) = &mut *to.borrow_mut();
+            if written.is_ok() {
+                *written = out.write_all(piece);
+            }
         });
         let extra = [("discovery", &report)];
         let kept =
@@ -395,9 +396,10 @@ impl Host {
         } else {
             Verdict::Done
         };
-        let written = done
-            .take()
-            .expect("a successful filter_text gives the result to the sink");
+        let (out, written) = &mut *out.borrow_mut();
+        let written = std::mem::replace(written, Ok(()))
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
         Ok((verdict, written))
     }
 
