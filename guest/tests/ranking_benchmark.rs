@@ -73,6 +73,7 @@ const BATCHES: &[&str] = &[
     "heldout-27",
     "heldout-28",
     "heldout-29",
+    "heldout-30",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
