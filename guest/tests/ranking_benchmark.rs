@@ -73,6 +73,7 @@ const BATCHES: &[&str] = &[
     "heldout-27",
     "heldout-28",
     "heldout-29",
+    "heldout-31",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
@@ -520,7 +521,8 @@ fn every_batch_of_the_benchmark_is_in_batches() {
             "heldout-26",
             "heldout-27",
             "heldout-28",
-            "heldout-29"
+            "heldout-29",
+            "heldout-31"
         ]
     );
     assert_eq!(left_out(&WHOLE), ["senses-21"]);
