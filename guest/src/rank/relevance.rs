@@ -115,7 +115,7 @@ mod query;
 pub use query::{Query, Reach, Script, Unit, UnitKind, script_of};
 
 mod rarity;
-pub use rarity::{RARE_SHOWN, RARITY_POWER};
+pub use rarity::{RARE_SHARE, RARE_SHOWN, RARE_WORD_WEIGHT, RARITY_POWER};
 
 mod score;
 use score::related;

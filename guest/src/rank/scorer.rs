@@ -218,7 +218,9 @@ impl<'e> Scorer<'e> {
                 // The postings are read here only: they are freed before any candidate is scored.
                 let index = Index::with_others(&docs, &vocab, other_lengths, others);
                 // The free words share their weight by rarity among these candidates (`rank33`).
-                q.weigh_by_rarity(|t| (index.doc_freq(t) > 0).then(|| index.idf(t)));
+                q.weigh_by_rarity(index.count(), |t| {
+                    (index.doc_freq(t) > 0).then(|| index.idf(t))
+                });
                 let q = &*q;
                 (0..docs.len())
                     .map(|i| (match_doc(q, &docs[i]), index.score(i, &q.tokens).0))
@@ -267,8 +269,9 @@ impl<'e> Scorer<'e> {
         let relevance = if exact {
             1.0
         } else {
+            // The rare words' raise orders the candidates; the cut-off reads `strength` alone.
             relevance::relevance_with(
-                m.strength * m.order_weight,
+                (m.strength + m.rare_lift) * m.order_weight,
                 relevance::lexical_score(
                     m,
                     slot.and_then(|d| self.bm25.get(d)).map_or(0.0, |b| *b),

@@ -214,7 +214,7 @@ mod bm25;
 mod doc;
 mod vocab;
 pub use analysis::analyze;
-pub use bm25::{Index, distinct};
+pub use bm25::{Index, distinct, idf_at};
 pub use doc::{Doc, Occurrence};
 
 mod word_cache;

@@ -60,6 +60,10 @@ pub struct Query {
     /// Each free word's weight against its even share of the free words' weight, by unit index
     /// ([`Query::weigh_by_rarity`]; empty until the candidates are known).
     pub rarity: Vec<(usize, f64)>,
+    /// What a listing that has a rare free word earns on top of its weight in the order, by unit
+    /// index ([`super::rarity::RARE_WORD_WEIGHT`]): not part of the request's total weight, and
+    /// not of the match strength the cut-off reads ([`super::Match::rare_lift`]).
+    pub rare_bonus: Vec<(usize, f64)>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.

@@ -29,6 +29,10 @@ pub struct Match {
     /// lone character's action ([`LONE_CHARACTER`]). It ranks such a listing below one that does
     /// what was asked, but the listing still matches (it is not what makes the pick silent).
     pub order_weight: f64,
+    /// What the request's rare free words add for the order ([`super::rarity::RARE_WORD_WEIGHT`]),
+    /// on the strength's scale: the order reads `strength + rare_lift`, the cut-off `strength`
+    /// alone, so a rare word reorders the candidates but never lifts one over the cut-off.
+    pub rare_lift: f64,
     /// Coverage before the object rule and the breadth weight.
     pub coverage: f64,
     /// Indices of the units matched (fully or partly), in request order.
@@ -181,6 +185,8 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let mut broad_topic = false;
     let mut lone = Vec::new();
     let mut lone_loss = 0.0;
+    // The rare free words' raise for the order (`Query::rare_bonus`), kept out of `have`.
+    let mut rare_have = 0.0;
     for (i, u) in q.units.iter().enumerate() {
         all += u.weight;
         let m = match &u.kind {
@@ -219,6 +225,9 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         if m > 0.0 {
             matched.push(i);
             have += u.weight * m;
+            if let Some(&(_, bonus)) = q.rare_bonus.iter().find(|(j, _)| *j == i) {
+                rare_have += bonus * m;
+            }
             if u.lone {
                 lone.push(i);
                 lone_loss += u.weight * m * (1.0 - LONE_CHARACTER);
@@ -403,17 +412,23 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         (q.script, doc.script),
         (Some(Script::Latin), Some(Script::Han)) | (Some(Script::Han), Some(Script::Latin))
     );
-    let strength = coverage
-        * if object_miss || reversed {
-            OBJECT_MISS
-        } else if target_only {
-            TARGET_ONLY
-        } else {
-            1.0
-        }
-        * bw;
+    let kept = if object_miss || reversed {
+        OBJECT_MISS
+    } else if target_only {
+        TARGET_ONLY
+    } else {
+        1.0
+    } * bw;
+    let strength = coverage * kept;
+    // The raise as the coverage it would add (at most full coverage), kept as the strength is.
+    let rare_lift = if all > 0.0 && rare_have > 0.0 {
+        (((have + rare_have) / all).min(1.0) - coverage).max(0.0) * kept
+    } else {
+        0.0
+    };
     Match {
         strength,
+        rare_lift,
         order_weight: if name_action_miss {
             NAME_ACTION_MISS
         } else {

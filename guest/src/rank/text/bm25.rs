@@ -57,9 +57,12 @@ impl<'a> Index<'a> {
 
     /// Inverse document frequency (the BM25+ form, always positive).
     pub fn idf(&self, term: u32) -> f64 {
-        let n = self.count as f64;
-        let df = self.doc_freq(term) as f64;
-        libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
+        idf_at(self.count, f64::from(self.doc_freq(term)))
+    }
+
+    /// The number of documents the frequencies are over (the analyzed ones and the others).
+    pub fn count(&self) -> usize {
+        self.count
     }
 
     /// The BM25F score of document `i` for the distinct query tokens, and the ones it matched.
@@ -93,4 +96,10 @@ impl<'a> Index<'a> {
 pub fn distinct(ids: &[u32]) -> Vec<u32> {
     let mut seen = BTreeSet::new();
     ids.iter().copied().filter(|id| seen.insert(*id)).collect()
+}
+
+/// The inverse document frequency of a token `df` of `count` documents hold ([`Index::idf`]).
+pub fn idf_at(count: usize, df: f64) -> f64 {
+    let n = count as f64;
+    libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
 }
