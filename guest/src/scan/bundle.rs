@@ -165,6 +165,15 @@ fn finding(
     }
 }
 
+/// Whether a finding's file is documentation (Markdown or plain text) rather than a script the
+/// bundle ships, by its name (round 34b's relaxations read only documentation).
+fn documentation(path: &str) -> bool {
+    let p = crate::ascii_lowered(path);
+    [".md", ".mdx", ".markdown", ".txt", ".rst"]
+        .iter()
+        .any(|e| p.ends_with(e))
+}
+
 fn ext(path: &str) -> String {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.rsplit_once('.')

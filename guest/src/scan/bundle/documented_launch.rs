@@ -27,7 +27,7 @@
 //!
 //! One pass over the findings.
 
-use crate::scan::bundle::Bundle;
+use crate::scan::bundle::{Bundle, documentation};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
@@ -109,13 +109,6 @@ fn isolated_context(text: &str, line: usize) -> bool {
         })
 }
 
-fn documentation(path: &str) -> bool {
-    let p = crate::ascii_lowered(path);
-    [".md", ".mdx", ".markdown", ".txt", ".rst"]
-        .iter()
-        .any(|e| p.ends_with(e))
-}
-
 /// Cap documented launches at `high`. `conceals`: whether any file of the bundle has a
 /// concealment fact.
 pub(super) fn cap_documented_launches(bundle: &Bundle, conceals: bool, out: &mut [Finding]) {
@@ -165,7 +158,8 @@ pub(super) fn cap_documented_launches(bundle: &Bundle, conceals: bool, out: &mut
 
 #[cfg(test)]
 mod tests {
-    use super::{documentation, isolated_context, launch_line};
+    use super::super::documentation;
+    use super::{isolated_context, launch_line};
 
     #[test]
     fn a_launch_is_isolated_only_by_the_words_before_it() {

@@ -19,33 +19,28 @@
 //!
 //! The same line from any other host, hidden, elevated or concealed keeps `critical`.
 
-use crate::scan::bundle::Bundle;
+use crate::scan::bundle::{Bundle, documentation};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
 const RULE: &str = "supply_chain.download-execute";
 const TEMP_ONLY: &str = ", from a hidden or temporary place. ";
 
-/// The words (four letters or more, lower-cased) of the SKILL.md frontmatter `description`.
+/// The words (four letters or more, lower-cased) of the SKILL.md frontmatter `description`, read
+/// as the teaching cap reads it (`teaching::front_field`).
 fn description_words(bundle: &Bundle) -> Vec<String> {
-    let Some(text) = bundle
+    let Some(description) = bundle
         .files
         .iter()
         .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
         .and_then(|f| f.content.as_deref())
+        .and_then(|text| crate::scan::teaching::front_field(text, "description"))
     else {
         return Vec::new();
     };
-    let Some(line) = text
-        .lines()
-        .take(40)
-        .find(|l| l.trim_start().starts_with("description:"))
-    else {
-        return Vec::new();
-    };
-    crate::ascii_lowered(line)
+    crate::ascii_lowered(&description)
         .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.len() >= 4 && *w != "description")
+        .filter(|w| w.len() >= 4)
         .map(str::to_owned)
         .collect()
 }
@@ -58,13 +53,6 @@ fn registered(host: &str) -> String {
         .checked_sub(2)
         .map(|i| crate::ascii_lowered(labels[i]).into_owned())
         .unwrap_or_default()
-}
-
-fn documentation(path: &str) -> bool {
-    let p = crate::ascii_lowered(path);
-    [".md", ".mdx", ".markdown", ".txt", ".rst"]
-        .iter()
-        .any(|e| p.ends_with(e))
 }
 
 pub(super) fn demote_product_checkers(bundle: &Bundle, conceals: bool, out: &mut [Finding]) {
