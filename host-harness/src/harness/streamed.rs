@@ -165,6 +165,13 @@ pub(super) fn with_delivery<R>(delivery: Delivery, call: impl FnOnce() -> R) -> 
     call()
 }
 
+/// The pointer and length of a `string` or `list<…>` stored in the component's memory (two
+/// little-endian words), as a `linear_lift_from_memory` is given them.
+fn pointer_pair(bytes: &[u8]) -> (u32, u32) {
+    let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+    (word(0), word(4))
+}
+
 fn deliver(cx: &mut LiftContext<'_>, ptr: u32, len: u32) -> Result<Delivered> {
     if cx.options().string_encoding != StringEncoding::Utf8 {
         wasmtime::bail!("a delivered result must be a UTF-8 string");
@@ -210,7 +217,7 @@ unsafe impl Lift for Delivered {
         _ty: InterfaceType,
         bytes: &[u8],
     ) -> Result<Self> {
-        let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-        deliver(cx, word(0), word(4))
+        let (ptr, len) = pointer_pair(bytes);
+        deliver(cx, ptr, len)
     }
 }

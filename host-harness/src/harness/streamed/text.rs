@@ -26,7 +26,7 @@ use wasmtime::{Result, ValRaw};
 use super::super::handover::typed;
 use super::super::wit_args::{wit_agent, wit_installed, wit_mode};
 use super::super::{CONTRACT_VERSION, Harness, InputFile, wit_filter, wit_types};
-use super::{Delivered, deliver, with_delivery};
+use super::{Delivered, deliver, pointer_pair, with_delivery};
 use crate::{Command, StateStore};
 use guest::Ctx;
 
@@ -170,7 +170,7 @@ unsafe impl Lift for Pieces {
         _ty: InterfaceType,
         bytes: &[u8],
     ) -> Result<Self> {
-        let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-        deliver_pieces(cx, word(0), word(4))
+        let (ptr, len) = pointer_pair(bytes);
+        deliver_pieces(cx, ptr, len)
     }
 }
