@@ -258,6 +258,19 @@ fn stealthy_run(b: &Bundle<'_>, src: &At<'_>, sink: &At<'_>, kt: &str) -> Option
     {
         return Some("in the background with its output hidden");
     }
+    // PowerShell told to skip its script-signing policy for the file (round 35t).
+    let lk = crate::ascii_lowered(&kt);
+    if [
+        "-executionpolicy bypass",
+        "-executionpolicy unrestricted",
+        "-ep bypass",
+        "-exec bypass",
+    ]
+    .iter()
+    .any(|w| lk.contains(w))
+    {
+        return Some("with PowerShell's script policy bypassed");
+    }
     if b.any(FactKind::AvBypass) {
         return Some("in a bundle that also talks the user past antivirus or Gatekeeper");
     }

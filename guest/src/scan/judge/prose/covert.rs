@@ -348,13 +348,25 @@ pub(super) fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 r.evidence()
             ),
         ),
-        None => (
-            Severity::High,
-            format!(
-                "{}: a skill should add tools, not claim the agent's built-in ones are gone.",
-                b.title(s.fact)
+        None => match super::shadow_insist::insisted(s.file, s.fact.line) {
+            // Round 35t: the built-in tool forbidden, or the user's choice overruled.
+            Some((line, phrase)) => (
+                Severity::Critical,
+                format!(
+                    "{}, and {}:{} insists (\"{phrase}\"): the agent is kept from its own tools and from the user's choice of them. Do not install this skill.",
+                    b.title(s.fact),
+                    s.file.path,
+                    line
+                ),
             ),
-        ),
+            None => (
+                Severity::High,
+                format!(
+                    "{}: a skill should add tools, not claim the agent's built-in ones are gone.",
+                    b.title(s.fact)
+                ),
+            ),
+        },
     };
     let related = route.map(|r| vec![r.related("route")]).unwrap_or_default();
     out.push(finding(

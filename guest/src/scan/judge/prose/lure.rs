@@ -361,9 +361,34 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
                 });
             } else if h.class == HostClass::Unknown
                 && (PAYLOAD_EXTENSIONS.iter().any(|e| path.ends_with(e))
-                    || at.fact.prose
-                        && (names_payload(&at.text()) || names_program_download(&at.text())))
+                    || at.fact.prose && {
+                        // The sentence may start on the line before the link's (round 35t).
+                        let t = super::platform_lure::with_wrapped_previous(
+                            file,
+                            at.fact.line,
+                            &at.text(),
+                        );
+                        names_payload(&t)
+                            || names_program_download(&t)
+                            || super::platform_lure::names_program_abroad(&crate::ascii_lowered(&t))
+                    })
             {
+                // A program from an account's subdomain of a deployment platform: the platform
+                // serves whatever anyone deploys (round 35t), so the host vouches for nothing.
+                let platform =
+                    at.fact.prose && super::platform_lure::anyones_platform_subdomain(&h.host);
+                if platform {
+                    out.push(Signal {
+                        at,
+                        weight: Weight::Strong,
+                        kind: "platform-payload",
+                        what: format!(
+                            "a program to download from {}, a subdomain of a platform that serves anyone's deployments",
+                            h.host
+                        ),
+                    });
+                    continue;
+                }
                 out.push(Signal {
                     at,
                     weight: Weight::Medium,

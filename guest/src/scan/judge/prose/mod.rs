@@ -58,11 +58,14 @@ mod leaks;
 mod lure;
 mod permits;
 mod phishing;
+// Round 35t: lure signals across a soft wrap, in other languages, on deployment platforms.
+mod platform_lure;
 mod preflight;
 mod release_page;
 mod roundup;
 mod routine;
 mod sends;
+mod shadow_insist;
 mod shown_paste;
 mod side_channel;
 pub(crate) mod squat;

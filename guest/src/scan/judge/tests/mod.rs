@@ -343,3 +343,6 @@ fn json_newline_escapes_do_not_glue_words() {
         ) < Some(Critical)
     );
 }
+
+// Round 35t (sets35m): the second blind set of targeted single-file cases.
+mod round35t;
