@@ -15,7 +15,7 @@ use crate::error::{Error, LimitKind, Result};
 use crate::pool::{Gate, InstancePool, PoolStatus};
 use crate::precompiled::Embedded;
 use crate::preinit::{InitLimits, Preinit};
-use crate::sandbox::{Limiter, link_wasi_std};
+use crate::sandbox::link_wasi_std;
 use crate::store::{StateStore, StoreError, StoreSession};
 use crate::{Command, Limits};
 use guest::{Ctx, Document, Lang};
@@ -41,7 +41,7 @@ mod streamed;
 mod wit_args;
 
 pub use input_file::InputFile;
-pub use reuse::Worker;
+pub use reuse::{Recycle, Worker};
 pub use streamed::Sink;
 
 use handover::{Handover, take_candidates};
@@ -72,7 +72,7 @@ struct HostState {
     staged: Vec<(Document, String)>,
     /// The host's own error behind a `store` error the guest reports, so it keeps its path.
     store_error: Option<StoreError>,
-    limiter: Limiter,
+    limiter: reuse::Metered,
     max_document_bytes: u64,
     stderr: MemoryOutputPipe,
     /// How `host-env.find-commands` is answered in this call (`None`: not at all).
@@ -614,7 +614,7 @@ impl Harness {
             session,
             staged: Vec::new(),
             store_error: None,
-            limiter: Limiter::new(self.limits.max_memory_bytes),
+            limiter: reuse::Metered::new(self.limits.max_memory_bytes),
             max_document_bytes: self.limits.max_document_bytes,
             stderr,
             commands,

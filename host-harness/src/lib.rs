@@ -30,7 +30,7 @@
 //! | an oversized file or staged document exhausts memory | size caps on read and on save | store tests, e2e |
 //! | a tampered or stale precompiled cache runs | cache file name pins component hash, wasmtime version and engine config; payload SHA-256 verified before use; otherwise recompiled | cache tests, e2e `corrupt_cache_*` |
 //! | one call sees what an earlier call left in memory | every call is a fresh instance; with the instance pool, the pages a call wrote are reset to the snapshot (or zero) before the slot is used again, found with Linux's `PAGEMAP_SCAN` | e2e `pooled_slots_start_clean`, `pooled_and_unpooled_calls_agree` |
-//! | a catalog scan's reused instance carries one bundle into the next | only [`Worker`]s (a catalog scan's threads) reuse an instance, for at most 64 stateless calls, each with its own fuel and deadline; a call that fails there is run again on a fresh instance | e2e `worker_results_equal_fresh_instances`, `worker_errors_equal_fresh_instances_and_it_recovers` |
+//! | a catalog scan's reused instance carries one bundle into the next | only [`Worker`]s (a catalog scan's threads) reuse an instance, for stateless calls only, each with its own fuel and deadline, until its memory grows past a bound ([`Recycle`]); a call that fails there is run again on a fresh instance | e2e `worker_results_equal_fresh_instances`, `worker_errors_equal_fresh_instances_and_it_recovers`, `a_worker_keeps_its_memory_under_its_bound` |
 //! | a component for another contract version is loaded | export names checked at load; the error names both versions | e2e `wrong_contract_version_*` |
 
 pub mod bundle;
@@ -55,7 +55,8 @@ pub use cache::{CacheMode, CacheOutcome};
 pub use command_lookup::CommandLookup;
 pub use error::{Error, LimitKind, Result};
 pub use harness::{
-    COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder, InputFile, PRECOMPILED, Worker,
+    COMPONENT_WASM, CONTRACT_VERSION, Harness, HarnessBuilder, InputFile, PRECOMPILED, Recycle,
+    Worker,
 };
 pub use limits::Limits;
 pub use pool::{InstancePool, PoolStatus};

@@ -4,7 +4,7 @@
 use host_harness::pool::{self, InstancePool, PoolStatus};
 use host_harness::{
     CacheMode, Command, Error, Harness, LimitKind, Limits, MemoryStateStore, Mode, NullStateStore,
-    Trust, Worker,
+    Recycle, Trust,
 };
 use wasmtime::{Config, Engine, Instance, Module, PoolingAllocationConfig, Store};
 
@@ -176,20 +176,24 @@ fn fixture_scans() -> Vec<Command> {
 
 #[test]
 fn worker_results_equal_fresh_instances() {
-    // One worker over every fixture bundle: more than `Worker::MAX_CALLS`, so its instance is also
-    // replaced on the way; each answer must be the one a fresh instance gives.
+    // One worker over every fixture bundle, its instance replaced every 64 calls on the way: each
+    // answer must be the one a fresh instance gives.
     let h = build(Some(InstancePool {
         slots: 2,
         ..InstancePool::default()
     }));
     let ctx = host_harness::Ctx::at(NOW);
     let scans = fixture_scans();
+    let every = Recycle {
+        max_calls: 64,
+        ..Recycle::default()
+    };
     assert!(
-        scans.len() > 2 * Worker::MAX_CALLS as usize,
+        scans.len() > 2 * every.max_calls as usize,
         "{}",
         scans.len()
     );
-    let mut worker = h.worker();
+    let mut worker = h.worker_with(every);
     for command in &scans {
         let fresh = h.run_text(&NullStateStore, &ctx, command).unwrap();
         let reused = worker.run_text_owned(&ctx, command.clone()).unwrap();
@@ -198,6 +202,51 @@ fn worker_results_equal_fresh_instances() {
         };
         assert_eq!(reused, fresh, "{}", bundle.name);
     }
+    assert_eq!(
+        worker.instances_started() as usize,
+        scans.len().div_ceil(64),
+        "replaced every 64 calls"
+    );
+}
+
+#[test]
+fn a_worker_keeps_its_memory_under_its_bound() {
+    let h = build(Some(InstancePool {
+        slots: 2,
+        ..InstancePool::default()
+    }));
+    let ctx = host_harness::Ctx::at(NOW);
+    let scans = fixture_scans();
+    // A bound every instance is past at once: a fresh instance for every call, the same answers.
+    let mut tight = h.worker_with(Recycle {
+        max_memory_bytes: 1,
+        max_calls: u32::MAX,
+    });
+    for (i, command) in scans.iter().take(4).enumerate() {
+        let fresh = h.run_text(&NullStateStore, &ctx, command).unwrap();
+        assert_eq!(tight.run_text_owned(&ctx, command.clone()).unwrap(), fresh);
+        assert_eq!(tight.instances_started() as usize, i + 1);
+    }
+    // The default over the whole corpus: an instance grown past the bound is not used again, and
+    // what the caches and the heap hold levels off, so one instance serves many bundles (the old
+    // policy used one per 64).
+    let bound = Recycle::default().max_memory_bytes;
+    let mut worker = h.worker();
+    let mut past = false;
+    for command in &scans {
+        let started = worker.instances_started();
+        worker.run_text_owned(&ctx, command.clone()).unwrap();
+        if past {
+            assert_eq!(worker.instances_started(), started + 1, "replaced");
+        }
+        past = worker.memory_bytes().expect("kept after a success") > bound;
+    }
+    assert!(
+        (worker.instances_started() as usize) < scans.len() / 64,
+        "{} instances for {} bundles",
+        worker.instances_started(),
+        scans.len()
+    );
 }
 
 #[test]
