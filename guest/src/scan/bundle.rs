@@ -24,6 +24,11 @@ mod documented_launch;
 mod log_upkeep;
 mod presence_check;
 mod product_checker;
+// Round 35b (sets35b): guard literals, taught test goals, image builds, disclosed launches.
+mod disclosed_launch;
+mod guard_literals;
+mod image_build;
+mod taught_paragraphs;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -429,9 +434,13 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     taught_injection::demote_taught_injection(bundle, &mut out);
     probe_payload::demote_probe_payloads(bundle, &mut out);
     specimen_literals::demote_specimen_literals(bundle, &mut out);
+    guard_literals::demote_guard_literals(bundle, &mut out);
+    taught_paragraphs::demote_taught_paragraphs(bundle, &mut out);
     permission_patterns::demote_refused_patterns(bundle, &mut out);
     log_upkeep::demote_log_upkeep(bundle, conceals, &mut out);
+    image_build::demote_image_builds(bundle, conceals, &mut out);
     documented_launch::cap_documented_launches(bundle, conceals, &mut out);
+    disclosed_launch::cap_disclosed_launches(bundle, conceals, &mut out);
     presence_check::demote_presence_checks(&mut out);
     product_checker::demote_product_checkers(bundle, conceals, &mut out);
     if super::teaching::teaches_security(bundle) {

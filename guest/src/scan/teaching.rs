@@ -46,7 +46,47 @@ pub(super) fn front_field(text: &str, key: &str) -> Option<String> {
 
 /// The skill declares (in SKILL.md's `name` or `description`) that it teaches or practises security.
 pub(super) fn teaches_security(bundle: &Bundle) -> bool {
-    declares(bundle, teaching()) || reviews_security(bundle)
+    declares(bundle, teaching()) || reviews_security(bundle) || opens_as_security_work(bundle)
+}
+
+/// How many of the body's first prose lines state the skill's role (round 35b).
+const OPENING_LINES: usize = 4;
+
+/// The skill's body opens by stating that it does security work (round 35b, sets35b): one of its
+/// first [`OPENING_LINES`] prose lines after the front matter (headings and blank lines skipped)
+/// says so ("You are helping a penetration tester pivot…"). The opening states the role as the
+/// `description` does; sentences further down do not count.
+fn opens_as_security_work(bundle: &Bundle) -> bool {
+    let Some(text) = bundle
+        .files
+        .iter()
+        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+        .and_then(|f| f.content.as_deref())
+    else {
+        return false;
+    };
+    let mut lines = text.lines();
+    let mut body: Vec<&str> = Vec::new();
+    if text.starts_with("---") {
+        lines.next();
+        if !lines.by_ref().any(|l| l.trim_end() == "---") {
+            return false;
+        }
+    }
+    for l in lines {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            break;
+        }
+        body.push(t);
+        if body.len() == OPENING_LINES {
+            break;
+        }
+    }
+    body.iter().any(|l| teaching().is_match(l.as_bytes()))
 }
 
 /// The skill declares that it reviews or audits for security (round 33v, see `review_topic`).
@@ -99,6 +139,11 @@ const PLACEHOLDER_TLDS: &[&str] = &[
 /// address) or on this machine or the local network: nothing real is reached.
 fn placeholder(host: &super::judge::Host) -> bool {
     if host.class == HostClass::Local {
+        return true;
+    }
+    // A single label (`ATTACKER_IP`, `PIVOT_IP`, `LHOST`) is a name the reader fills in or a
+    // machine on the local network: no public host has a one-label name (round 35b).
+    if !host.host.is_empty() && !host.host.contains(['.', ':']) {
         return true;
     }
     let labels: Vec<&str> = host.host.split('.').collect();
@@ -175,7 +220,7 @@ fn ships_script(path: &str, content: &str) -> bool {
 }
 
 /// The 1-based numbers of a Markdown file's lines inside fenced code blocks.
-fn fenced_lines(content: &str) -> Vec<bool> {
+pub(super) fn fenced_lines(content: &str) -> Vec<bool> {
     let places = super::markdown::fence_places(content.lines());
     std::iter::once(false)
         .chain(

@@ -31,7 +31,7 @@ use crate::scan::bundle::{Bundle, documentation};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
-const RULES: [&str; 2] = [
+pub(super) const RULES: [&str; 2] = [
     "persistence.agent-permissions",
     "prompt_injection.approval-manipulation",
 ];
@@ -70,13 +70,13 @@ const PERMANENT: &[&str] = &[
     "config set",
 ];
 
-fn permanent(evidence: &str) -> bool {
+pub(super) fn permanent(evidence: &str) -> bool {
     let l = crate::ascii_lowered(evidence);
     PERMANENT.iter().any(|w| l.contains(w))
 }
 
 /// Words that place a launch in an environment that is already isolated.
-const ISOLATED: &[&str] = &[
+pub(super) const ISOLATED: &[&str] = &[
     "sandbox",
     "container",
     "docker",

@@ -21,6 +21,7 @@ mod own_endpoint;
 mod own_remote;
 mod ssh_identity;
 mod unseen;
+mod vendor_routes;
 
 use std::fmt::Write as _;
 
@@ -438,6 +439,14 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                         v,
                     );
                     let v = own_remote::soften(dest.is_none(), &sink_text, &texts, v);
+                    let v = vendor_routes::soften(
+                        key_name(b, &src),
+                        dest.as_ref(),
+                        &sink_text,
+                        file.content,
+                        (sink.fact.line, facts[f.source].line),
+                        v,
+                    );
                     if facts[f.source].line != sink.fact.line {
                         related.push(src.related("source"));
                     }

@@ -114,6 +114,9 @@ mod round34t;
 mod scopes;
 mod secrets;
 
+// Round 35b (sets35b).
+mod round35b;
+
 #[test]
 fn fact_extractors_state_kind_and_capture() {
     let rules = RuleSet::builtin();
