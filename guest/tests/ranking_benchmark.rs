@@ -75,6 +75,7 @@ const BATCHES: &[&str] = &[
     "heldout-29",
     "heldout-30",
     "heldout-31",
+    "heldout-33",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
@@ -540,7 +541,8 @@ fn every_batch_of_the_benchmark_is_in_batches() {
             "heldout-28",
             "heldout-29",
             "heldout-30",
-            "heldout-31"
+            "heldout-31",
+            "heldout-33"
         ]
     );
     assert_eq!(left_out(&WHOLE), ["senses-21"]);
