@@ -75,6 +75,7 @@ const BATCHES: &[&str] = &[
     "heldout-29",
     "heldout-30",
     "heldout-31",
+    "heldout-32",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
