@@ -292,7 +292,7 @@ fn source_of(l: &str) -> Option<usize> {
         .any(|w| has(l, w))
         || ["key", "token", "secret", "password"]
             .iter()
-            .filter(|w| has(l, *w))
+            .filter(|w| has(l, w))
             .count()
             >= 2;
     (env && values && !has(l, "names only") && !has(l, "name only")).then_some(ENV)
@@ -466,10 +466,10 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             let output = if SOURCES[src].hard {
-                OUTPUTS.iter().find(|w| has(&lower, *w)).or_else(|| {
+                OUTPUTS.iter().find(|w| has(&lower, w)).or_else(|| {
                     GENERATED
                         .iter()
-                        .find(|w| has(&lower, *w))
+                        .find(|w| has(&lower, w))
                         .filter(|_| real_secret_values(&lower) || src != ENV)
                 })
             } else {
