@@ -26,6 +26,7 @@
 use super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::has;
 use crate::scan::rules::Severity;
 
 fn push(
@@ -60,7 +61,7 @@ fn fetch_pipe(l: &str) -> bool {
         "invoke-restmethod",
     ]
     .iter()
-    .any(|w| l.contains(w));
+    .any(|w| has(l, w));
     let run = [
         "| sh",
         "|sh",
@@ -74,7 +75,7 @@ fn fetch_pipe(l: &str) -> bool {
         "| invoke-expression",
     ]
     .iter()
-    .any(|w| l.contains(w));
+    .any(|w| has(l, w));
     fetch && run
 }
 
@@ -113,7 +114,7 @@ fn instruction_file(path: &str) -> bool {
             | "claude.md"
             | "gemini.md"
             | "copilot-instructions.md"
-    ) || l.contains(".cursor/rules/")
+    ) || has(&l, ".cursor/rules/")
 }
 
 /// Local files whose contents are secrets (lower-case).
@@ -135,7 +136,7 @@ const SECRET_FILES: &[&str] = &[
 
 /// Whether a (lower-case) command line uploads a local secrets file.
 fn uploads_secret(l: &str) -> bool {
-    if !(l.contains("curl ") || l.contains("wget ")) {
+    if !(has(l, "curl ") || has(l, "wget ")) {
         return false;
     }
     // The file after `@` (curl -d/--data/--data-binary/-F) or after `-T`/`--upload-file`.
@@ -157,9 +158,7 @@ fn uploads_secret(l: &str) -> bool {
             files.push(l[i + flag.len()..].split_whitespace().next().unwrap_or(""));
         }
     }
-    files
-        .iter()
-        .any(|f| SECRET_FILES.iter().any(|s| f.contains(s)))
+    files.iter().any(|f| SECRET_FILES.iter().any(|s| has(f, s)))
 }
 
 /// Calls that load, run or send (lower-case).
@@ -202,7 +201,7 @@ fn hidden_after_blanks(line: &str) -> Option<usize> {
                     .iter()
                     .any(|c| rest.starts_with(c));
                 let l = crate::ascii_lowered(rest);
-                if !comment && CALLS.iter().any(|c| l.contains(c)) {
+                if !comment && CALLS.iter().any(|c| has(&l, c)) {
                     return Some(i);
                 }
             }
@@ -276,7 +275,7 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let super::Lowered { lines, lower } = file.lowered();
         // An editor task that runs when the folder opens.
         if lower_path.ends_with("tasks.json")
-            && content_lower.contains("folderopen")
+            && has(content_lower, "folderopen")
             && let Some(i) = (0..lines.len()).find(|&i| fetch_pipe(&lower[i]))
         {
             push(
@@ -345,7 +344,7 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 let mut in_comment = false;
                 let mut since_comment = usize::MAX;
                 for (i, line) in lines.iter().enumerate() {
-                    if line.contains("<!--") {
+                    if has(line, "<!--") {
                         in_comment = true;
                         since_comment = 0;
                     } else if !line.trim().is_empty() {
@@ -367,7 +366,7 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                         );
                         break;
                     }
-                    if line.contains("-->") {
+                    if has(line, "-->") {
                         in_comment = false;
                     }
                 }
@@ -396,7 +395,7 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         // The line with the pending commands, read with its neighbours; a refusal counts in the
         // clause before the phrase ("never execute pending commands …").
-        if PENDING.iter().any(|w| content_lower.contains(w))
+        if PENDING.iter().any(|w| has(content_lower, w))
             && let Some(i) = (0..lines.len()).find(|&i| {
                 let Some(at) = PENDING.iter().filter_map(|w| lower[i].find(w)).min() else {
                     return false;
@@ -407,8 +406,8 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     from -= 1;
                 }
                 let clause = &lower[i][from..at];
-                (p.contains("execute") || p.contains("run "))
-                    && BEFORE_REQUEST.iter().any(|w| p.contains(w))
+                (has(&p, "execute") || has(&p, "run "))
+                    && BEFORE_REQUEST.iter().any(|w| has(&p, w))
                     && !["never", "do not", "don't", "must not"].iter().any(|w| {
                         clause.match_indices(w).any(|(k, _)| {
                             !clause[..k]

@@ -26,6 +26,7 @@ use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::{HostClass, classify_url, urls_in};
+use crate::scan::judge::find::has;
 use crate::scan::rules::Severity;
 
 /// Words one of these rules needs on a lone text before it can fire (`prose::reads_raw_text`).
@@ -69,7 +70,7 @@ const LOGINS: &[&str] = &[
 ];
 
 fn names_login(l: &str) -> bool {
-    LOGINS.iter().any(|w| l.contains(w))
+    LOGINS.iter().any(|w| has(l, w))
 }
 
 /// Words for a login in prose (one of them is needed by [`prose_login`]).
@@ -84,45 +85,41 @@ const LOGIN_WORDS: &[&str] = &[
 
 /// Prose naming an agent's or a CLI's login without its path ("the Claude OAuth creds").
 fn prose_login(l: &str) -> bool {
-    LOGIN_WORDS.iter().any(|w| l.contains(w))
+    LOGIN_WORDS.iter().any(|w| has(l, w))
         && ["claude", "codex", "gemini", "agent", "gh ", "gcloud", "aws"]
             .iter()
-            .any(|w| l.contains(w))
+            .any(|w| has(l, w))
 }
 
 /// A copy into a running container.
 fn container_copy(l: &str) -> bool {
-    l.contains("docker cp") || l.contains("podman cp") || l.contains("kubectl cp")
+    has(l, "docker cp") || has(l, "podman cp") || has(l, "kubectl cp")
 }
 
 /// An image build or a Dockerfile copy.
 fn image_build(l: &str) -> bool {
-    l.contains("docker build") || l.contains("podman build") || l.contains("docker buildx")
+    has(l, "docker build") || has(l, "podman build") || has(l, "docker buildx")
 }
 
 /// A file copy of a login into somewhere else (cp, Copy-Item, shutil, copyFileSync).
 fn copies(l: &str) -> bool {
     let t = l.trim_start();
     t.starts_with("cp ")
-        || l.contains(" cp ")
-        || l.contains("copy-item")
-        || l.contains("shutil.copy")
-        || l.contains("copyfilesync(")
-        || l.contains("copyfile(")
-        || l.contains("fs.cp(")
+        || has(l, " cp ")
+        || has(l, "copy-item")
+        || has(l, "shutil.copy")
+        || has(l, "copyfilesync(")
+        || has(l, "copyfile(")
+        || has(l, "fs.cp(")
 }
 
 /// Prose: into a container or an image, in four languages.
 fn into_container_prose(l: &str) -> bool {
-    let en = (l.contains("container") || l.contains("image") || l.contains("sandbox"))
-        && (l.contains("copy")
-            || l.contains("bake")
-            || l.contains("docker cp")
-            || l.contains("put"));
-    let cjk = ((l.contains("容器") || l.contains("镜像"))
-        && (l.contains("复制") || l.contains("拷贝")))
-        || (l.contains("コンテナ") && l.contains("コピー"))
-        || (l.contains("컨테이너") && l.contains("복사"));
+    let en = (has(l, "container") || has(l, "image") || has(l, "sandbox"))
+        && (has(l, "copy") || has(l, "bake") || has(l, "docker cp") || has(l, "put"));
+    let cjk = ((has(l, "容器") || has(l, "镜像")) && (has(l, "复制") || has(l, "拷贝")))
+        || (has(l, "コンテナ") && has(l, "コピー"))
+        || (has(l, "컨테이너") && has(l, "복사"));
     en || cjk || container_copy(l)
 }
 
@@ -146,7 +143,7 @@ fn assigned_name(l: &str) -> Option<String> {
 fn uses_name(l: &str, name: &str) -> bool {
     [format!("${name}"), format!("${{{name}}}")]
         .iter()
-        .any(|w| l.contains(w.as_str()))
+        .any(|w| has(l, w.as_str()))
         || l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .any(|w| w == name)
 }
@@ -194,7 +191,7 @@ fn tls_off(l: &str) -> bool {
         "_create_unverified_context",
     ]
     .iter()
-    .any(|w| c.contains(w))
+    .any(|w| has(&c, w))
 }
 
 /// An agent folder that loads what is put in it.
@@ -209,14 +206,11 @@ fn agent_folder(l: &str) -> bool {
         ".agents",
     ]
     .iter()
-    .any(|w| l.contains(w));
+    .any(|w| has(l, w));
     let sub = ["skills", "commands", "plugins", "hooks"]
         .iter()
-        .any(|w| l.contains(w));
-    (agent && sub)
-        || l.contains("skills_dir")
-        || l.contains("skillsdir")
-        || l.contains("plugins_dir")
+        .any(|w| has(l, w));
+    (agent && sub) || has(l, "skills_dir") || has(l, "skillsdir") || has(l, "plugins_dir")
 }
 
 fn extracts(l: &str) -> bool {
@@ -232,8 +226,8 @@ fn extracts(l: &str) -> bool {
         "cp -a",
     ]
     .iter()
-    .any(|w| l.contains(w))
-        || (l.contains("tar ") && l.contains(" -c ") && l.contains('x'))
+    .any(|w| has(l, w))
+        || (has(l, "tar ") && has(l, " -c ") && l.contains('x'))
 }
 
 const ARCHIVES: &[&str] = &[".zip", ".tgz", ".tar.gz", ".tar", ".tar.xz"];
@@ -252,7 +246,7 @@ fn downloads(l: &str) -> bool {
         "downloadfile(",
     ]
     .iter()
-    .any(|w| l.contains(w))
+    .any(|w| has(l, w))
 }
 
 /// A URL on the line whose host is outside the vendors, installers and registries we know.
@@ -271,11 +265,11 @@ const MEMORY_FILES: &[&str] = &["memory.md", "soul.md", "user.md", "identity.md"
 
 fn public_gist(l: &str) -> bool {
     let c: String = l.chars().filter(|c| !c.is_whitespace()).collect();
-    c.contains("\"public\":true")
-        || c.contains("'public':true")
-        || c.contains("public:true")
-        || c.contains("public=true")
-        || (l.contains("gist create") && (l.contains("--public") || l.contains(" -p ")))
+    has(&c, "\"public\":true")
+        || has(&c, "'public':true")
+        || has(&c, "public:true")
+        || has(&c, "public=true")
+        || (has(l, "gist create") && (has(l, "--public") || has(l, " -p ")))
 }
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -287,8 +281,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let all = f.lower_all();
         // Agent logins carried into a container or an image: every hit needs a login path on some
         // line (code) or a login path or login words (prose), so a file without any is skipped.
-        let logins = LOGINS.iter().any(|w| all.contains(w))
-            || !code && LOGIN_WORDS.iter().any(|w| all.contains(w));
+        let logins =
+            LOGINS.iter().any(|w| has(all, w)) || !code && LOGIN_WORDS.iter().any(|w| has(all, w));
         let mut names: Vec<String> = Vec::new();
         let mut login_at: Option<usize> = None;
         let mut carried = false;
@@ -311,7 +305,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     && near.iter().any(|x| into_container_prose(x))
                     && !near
                         .iter()
-                        .any(|x| negated(x) && (x.contains("cop") || x.contains("복사")))
+                        .any(|x| negated(x) && (has(x, "cop") || has(x, "복사")))
             };
             if hit && !carried {
                 carried = true;
@@ -347,7 +341,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if let Some(off) = lower.iter().position(|l| tls_off(l))
             && let Some(h) = lower
                 .iter()
-                .position(|l| MODEL_HOSTS.iter().any(|m| l.contains(m)))
+                .position(|l| MODEL_HOSTS.iter().any(|m| has(l, m)))
         {
             let a = End::new(f.path, off, lines[off]);
             let hst = End::new(f.path, h, lines[h]);
@@ -365,13 +359,13 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             );
         }
         // Remote archive into the agent's folders (a download needs an archive name nearby).
-        let archives = ARCHIVES.iter().any(|a| all.contains(a));
+        let archives = ARCHIVES.iter().any(|a| has(all, a));
         for (i, l) in lower.iter().enumerate() {
             if download.is_none() && archives {
-                let archive = ARCHIVES.iter().any(|a| l.contains(a))
+                let archive = ARCHIVES.iter().any(|a| has(l, a))
                     || lower[i.saturating_sub(3)..(i + 3).min(lower.len())]
                         .iter()
-                        .any(|x| ARCHIVES.iter().any(|a| x.contains(a)));
+                        .any(|x| ARCHIVES.iter().any(|a| has(x, a)));
                 let from_foreign = foreign_url(lines[i])
                     || (downloads(l) && lower[..i].iter().rev().take(8).any(|x| foreign_url(x)));
                 if archive
@@ -432,21 +426,21 @@ fn copied_into_image(b: &Bundle<'_>, l: &str) -> bool {
             && f.lowered()
                 .lower
                 .iter()
-                .any(|x| (x.starts_with("copy ") || x.starts_with("add ")) && x.contains(base))
+                .any(|x| (x.starts_with("copy ") || x.starts_with("add ")) && has(x, base))
     })
 }
 
 fn memory_public_gist(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<Finding>) {
     let Some(m) = lower
         .iter()
-        .position(|l| MEMORY_FILES.iter().any(|w| l.contains(w)))
+        .position(|l| MEMORY_FILES.iter().any(|w| has(l, w)))
     else {
         return;
     };
     let Some(p) = lower.iter().position(|l| public_gist(l) && !negated(l)) else {
         return;
     };
-    if !lower.iter().any(|l| l.contains("gist")) {
+    if !lower.iter().any(|l| has(l, "gist")) {
         return;
     }
     let mem = End::new(path, m, lines[m]);

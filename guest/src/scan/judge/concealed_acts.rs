@@ -21,13 +21,14 @@
 
 use super::Bundle;
 use crate::scan::content::{Finding, Related, evidence};
+use crate::scan::judge::find::has_any;
 use crate::scan::rules::Severity;
 
 const BEFORE: usize = 8;
 const AFTER: usize = 16;
 
 fn any(text: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| text.contains(w))
+    has_any(text, words)
 }
 
 /// Read a file (named by path or as "the file") and put its contents into an output.

@@ -24,6 +24,7 @@ use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::{HostClass, classify_url, urls_in};
+use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
 
 /// Words one of these rules needs on a lone text (a registry description) before it can fire:
@@ -39,7 +40,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
 }
 
 fn any(l: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| l.contains(w))
+    has_any(l, words)
 }
 
 const CREDS: &[&str] = &[
@@ -123,7 +124,7 @@ fn close(l: &str, a: &[&str], b: &[&str]) -> bool {
 fn paste_credentials(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<Finding>) {
     for i in 0..lower.len() {
         let l = &lower[i];
-        if !close(l, PASTE, PLACES) || negated(l) || l.contains(" not ") || l.contains(" no ") {
+        if !close(l, PASTE, PLACES) || negated(l) || has(l, " not ") || has(l, " no ") {
             continue;
         }
         // The user pasting into the conversation with the agent describes input, not an order.
@@ -468,7 +469,7 @@ fn encrypt_destroy(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<F
             && any(l, DELETE)
             && !any(l, ORIGINAL)
             && !refused(l)
-            && (any(l, KEYS) || key_files.iter().any(|f| l.contains(f.as_str())))
+            && (any(l, KEYS) || key_files.iter().any(|f| has(l, f.as_str())))
     }) else {
         return;
     };

@@ -23,6 +23,7 @@ pub(crate) mod disclosed;
 mod errands;
 pub mod exec;
 mod exposed;
+pub(crate) mod find;
 pub mod flow;
 mod guard_bypass;
 mod hidden_copy;

@@ -16,6 +16,7 @@
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::has;
 use crate::scan::rules::Severity;
 
 /// What a collecting line reads: environment contents.
@@ -90,7 +91,7 @@ fn written_path(l: &str) -> Option<String> {
         if let Some(path) = quoted(rest) {
             let after = &rest[path.len() + 2..];
             if after.trim_start().starts_with(',')
-                && ["'w", "\"w", "'a", "\"a"].iter().any(|m| after.contains(m))
+                && ["'w", "\"w", "'a", "\"a"].iter().any(|m| has(after, m))
             {
                 return Some(path);
             }
@@ -136,16 +137,16 @@ pub(super) fn staged_send(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let words = b.name_words();
     for file in &b.files {
         let all = file.lower_all();
-        if !SENDS.iter().any(|s| all.contains(s))
-            || !(ENVS.iter().any(|e| all.contains(e)) || WHO.iter().any(|w| all.contains(w)))
+        if !SENDS.iter().any(|s| has(all, s))
+            || !(ENVS.iter().any(|e| has(all, e)) || WHO.iter().any(|w| has(all, w)))
         {
             continue;
         }
         let lw = file.lowered();
         let mut writes = 0;
         for (i, l) in lw.lower.iter().enumerate() {
-            let env = ENVS.iter().any(|e| l.contains(e));
-            if !env && !WHO.iter().any(|w| l.contains(w)) {
+            let env = ENVS.iter().any(|e| has(l, e));
+            if !env && !WHO.iter().any(|w| has(l, w)) {
                 continue;
             }
             let Some(path) = written_path(l).filter(|p| p.len() >= 4) else {
@@ -160,7 +161,7 @@ pub(super) fn staged_send(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             // The sending line: a later line naming the path that sends.
             let Some((j, dest)) = (i + 1..lw.lower.len()).find_map(|j| {
                 let o = &lw.lower[j];
-                if !o.contains(path.as_str()) || !SENDS.iter().any(|s| o.contains(s)) {
+                if !has(o, path.as_str()) || !SENDS.iter().any(|s| has(o, s)) {
                     return None;
                 }
                 let raw = lw.lines[j];

@@ -23,10 +23,11 @@ use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::{HostClass, classify, split_url, urls_in};
+use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
 
 fn any(l: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| l.contains(w))
+    has_any(l, words)
 }
 
 /// What the user hands the tool or the agent.
@@ -220,9 +221,9 @@ fn memory_raw_host(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<F
     }
     let Some(d) = (0..lower.len()).find(|&i| {
         raw_destination(lines[i])
-            && !lower[i].contains("environ")
-            && !lower[i].contains("process.env")
-            && !lower[i].contains("getenv")
+            && !has(&lower[i], "environ")
+            && !has(&lower[i], "process.env")
+            && !has(&lower[i], "getenv")
     }) else {
         return;
     };
@@ -295,7 +296,7 @@ fn secrets_into_answer(path: &str, lines: &[&str], lower: &[String], out: &mut V
             continue;
         }
         // A public key is meant to be shown.
-        if lower[i].contains(".pub") || lower[i].contains("public key") {
+        if has(&lower[i], ".pub") || has(&lower[i], "public key") {
             continue;
         }
         let at = End::new(path, i, lines[i]);

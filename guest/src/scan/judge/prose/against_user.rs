@@ -11,6 +11,7 @@
 //! One pass over each prose document's lines: linear in bytes.
 
 use crate::scan::content::{Finding, evidence};
+use crate::scan::judge::find::has_any;
 use crate::scan::rules::Severity;
 
 /// What a refusal, a warning or a lesson says.
@@ -31,7 +32,7 @@ const NOT_AN_ORDER: &[&str] = &[
 ];
 
 fn any_of(l: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| l.contains(w))
+    has_any(l, words)
 }
 
 /// A fixed password in a line: `password 'x'`, `password: x`, `password "x"`, `password x123!`.

@@ -14,6 +14,7 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
 
 /// Lines a statement may run on for its destination (the link is often on the next line).
@@ -254,10 +255,10 @@ const GENERATED: &[&str] = &[
 /// Whether a lower-cased statement asks for real secret values ("the actual API key values",
 /// "use real keys, not placeholders"), not names or examples.
 fn real_secret_values(l: &str) -> bool {
-    ["actual ", "real "].iter().any(|w| l.contains(w))
+    ["actual ", "real "].iter().any(|w| has(l, w))
         && ["key", "token", "secret", "password"]
             .iter()
-            .any(|w| l.contains(w))
+            .any(|w| has(l, w))
 }
 
 /// Round 33m: the text of a tool description in a data file (JSON, YAML, TOML): the value after a
@@ -277,27 +278,24 @@ fn description_value(line: &str) -> &str {
 
 /// The source a lower-cased line names, if any.
 fn source_of(l: &str) -> Option<usize> {
-    if let Some(i) = SOURCES
-        .iter()
-        .position(|s| s.words.iter().any(|w| l.contains(w)))
-    {
+    if let Some(i) = SOURCES.iter().position(|s| has_any(l, s.words)) {
         // A public key is meant to be shared.
-        if i == 0 && (l.contains(".pub") || l.contains("public key") || l.contains("公钥")) {
+        if i == 0 && (has(l, ".pub") || has(l, "public key") || has(l, "公钥")) {
             return None;
         }
         return Some(i);
     }
     // Environment values: variables with their values, or those named like secrets.
-    let env = l.contains("environment variable") || l.contains("env var") || l.contains("环境变量");
+    let env = has(l, "environment variable") || has(l, "env var") || has(l, "环境变量");
     let values = ["value", "contents", "值", "内容"]
         .iter()
-        .any(|w| l.contains(w))
+        .any(|w| has(l, w))
         || ["key", "token", "secret", "password"]
             .iter()
-            .filter(|w| l.contains(*w))
+            .filter(|w| has(l, w))
             .count()
             >= 2;
-    (env && values && !l.contains("names only") && !l.contains("name only")).then_some(ENV)
+    (env && values && !has(l, "names only") && !has(l, "name only")).then_some(ENV)
 }
 
 /// The first place in `l` at or after `from` where one of `words` occurs.
@@ -330,7 +328,7 @@ fn negated(l: &str, from: usize) -> bool {
     ]
     .iter()
     .fold(l[..verb].to_owned(), |s, w| s.replace(w, " "));
-    NEGATIONS.iter().any(|w| before.contains(w))
+    NEGATIONS.iter().any(|w| has(&before, w))
 }
 
 /// Round 33m: a data file (JSON, YAML, TOML) where tool descriptions stand; only its
@@ -345,7 +343,7 @@ fn data_file(path: &str, kind: FileKind) -> bool {
 
 fn any_of(l: &str, words: &[&str]) -> bool {
     let l = visible(l);
-    words.iter().any(|w| l.contains(w))
+    has_any(&l, words)
 }
 
 /// A line without zero-width characters: letters split by them ("s\u{200b}e\u{200b}n\u{200b}d")
@@ -468,10 +466,10 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             let output = if SOURCES[src].hard {
-                OUTPUTS.iter().find(|w| lower.contains(*w)).or_else(|| {
+                OUTPUTS.iter().find(|w| has(&lower, w)).or_else(|| {
                     GENERATED
                         .iter()
-                        .find(|w| lower.contains(*w))
+                        .find(|w| has(&lower, w))
                         .filter(|_| real_secret_values(&lower) || src != ENV)
                 })
             } else {
@@ -493,7 +491,7 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .iter()
                 .copied()
                 .find(|&k| match &host {
-                    Some(h) => lines[k].contains(h.url.as_str()),
+                    Some(h) => has(lines[k], h.url.as_str()),
                     None => true,
                 })
                 .unwrap_or(i);

@@ -19,6 +19,7 @@
 
 use super::super::Bundle;
 use crate::scan::content::{FileKind, Finding, evidence};
+use crate::scan::judge::find::has_any;
 use crate::scan::markdown::Fence;
 use crate::scan::rules::Severity;
 
@@ -135,7 +136,7 @@ const CONSENT: &[&str] = &[
 ];
 
 fn any_of(l: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| l.contains(w))
+    has_any(l, words)
 }
 
 /// The sentence of `l` around byte `at` (sentence marks `. `, `。`, `!`, `?`).

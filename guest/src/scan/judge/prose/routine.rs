@@ -23,6 +23,7 @@
 use super::super::{Bundle, Host, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
 
 /// Non-blank lines before the step in which its trigger and its object may stand.
@@ -188,9 +189,7 @@ const CLEANUP: &[&str] = &[
 fn cleanup(l: &str) -> bool {
     l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .any(|w| CLEANUP.contains(&w))
-        || [".log", ".tmp", ".bak", ".cache"]
-            .iter()
-            .any(|e| l.contains(e))
+        || [".log", ".tmp", ".bak", ".cache"].iter().any(|e| has(l, e))
 }
 
 /// Whether a lower-cased line holds a standing trigger; "always" counts only on the step itself
@@ -198,14 +197,14 @@ fn cleanup(l: &str) -> bool {
 fn standing(l: &str, step: bool) -> bool {
     STANDING
         .iter()
-        .any(|w| (step || *w != "always ") && l.contains(w))
+        .any(|w| (step || *w != "always ") && has(l, w))
 }
 
 /// Whether a lower-cased line holds a situational trigger: "after editing", "after reviewing",
 /// "after you finish".
 fn situational(l: &str) -> bool {
-    l.contains("after you ")
-        || l.contains("once you ")
+    has(l, "after you ")
+        || has(l, "once you ")
         || l.match_indices("after ").any(|(i, _)| {
             let next = l[i + 6..]
                 .split(|c: char| !c.is_ascii_alphabetic())
@@ -216,7 +215,7 @@ fn situational(l: &str) -> bool {
 }
 
 fn any_of(l: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| l.contains(w))
+    has_any(l, words)
 }
 
 /// The lines of a step's introduction: up to [`BACK`] non-blank prose lines before `i`, not
@@ -342,19 +341,19 @@ pub(super) fn routine_collection(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 
 /// The harm a lower-cased step line does, if any, and whether it needs a standing trigger.
 fn harm(l: &str) -> Option<(&'static str, bool)> {
-    let force = (l.contains("push --force") && !l.contains("--force-with-lease"))
-        || l.contains("push -f ")
-        || l.contains("push -f'")
-        || l.contains("push -f\"")
-        || l.contains("push -f`")
+    let force = (has(l, "push --force") && !has(l, "--force-with-lease"))
+        || has(l, "push -f ")
+        || has(l, "push -f'")
+        || has(l, "push -f\"")
+        || has(l, "push -f`")
         || l.trim_end().ends_with("push -f");
     if force {
         return Some(("force-pushes over the remote's history", true));
     }
-    if l.contains("reset --hard head~") || l.contains("reset --hard head^") {
+    if has(l, "reset --hard head~") || has(l, "reset --hard head^") {
         return Some(("throws away commits with a hard reset", false));
     }
-    let deletes = l.contains("delete") || l.contains("remove") || l.contains("rm -rf");
+    let deletes = has(l, "delete") || has(l, "remove") || has(l, "rm -rf");
     if deletes && !cleanup(l) {
         let mass = [
             "older than",
@@ -371,7 +370,7 @@ fn harm(l: &str) -> Option<(&'static str, bool)> {
             return Some(("deletes the user's files", false));
         }
     }
-    if l.contains("encrypt")
+    if has(l, "encrypt")
         && any_of(
             l,
             &["each file", "every file", "all files", "all the files"],

@@ -16,6 +16,7 @@
 
 use super::super::Bundle;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::judge::find::{has, has_any};
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
@@ -183,7 +184,7 @@ fn ordered_change(before: &str) -> bool {
     }
     if ["把", "设置", "设为", "改为", "改成", "写入", "加入"]
         .iter()
-        .any(|w| sentence.contains(w))
+        .any(|w| has(&sentence, w))
     {
         return true;
     }
@@ -207,7 +208,7 @@ fn ordered_change(before: &str) -> bool {
 }
 
 fn any_of(l: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| l.contains(w))
+    has_any(l, words)
 }
 
 pub(super) fn prose_tamper(b: &Bundle<'_>, out: &mut Vec<Finding>) {

@@ -1,0 +1,94 @@
+//! Substring search for the judges' word tests (`has(line, "word")`, `has_any(line, WORDS)`).
+//!
+//! The judges ask many short needles about each lowered line. Core's `str::contains` builds a
+//! Two-Way searcher per call (a critical factorization of the needle) and, in WebAssembly, scans a
+//! byte at a time: in the component it was ~39% of the catalog scan (BENCHMARKS.md, perf27). Here
+//! a needle of two or more bytes is searched with `memchr`'s packed-pair finder (two of the needle's
+//! rarer bytes tested 16 positions at a time, with `simd128` in WebAssembly and SSE2 on x86-64;
+//! building it only picks the pair), and a haystack too short for a vector with Rabin-Karp. The
+//! answer is the same as `str::contains`: both are exact byte-substring tests.
+use memchr::arch::all::rabinkarp;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use memchr::arch::wasm32::simd128::packedpair::Finder as Packed;
+#[cfg(target_arch = "x86_64")]
+use memchr::arch::x86_64::sse2::packedpair::Finder as Packed;
+
+/// Whether `needle` occurs in `hay` (as `hay.contains(needle)`).
+#[inline]
+pub(crate) fn has(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    match n {
+        [] => true,
+        [b] => memchr::memchr(*b, h).is_some(),
+        _ if n.len() > h.len() => false,
+        _ => find(h, n),
+    }
+}
+
+/// Whether any of `words` occurs in `hay`.
+pub(crate) fn has_any(hay: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| has(hay, w))
+}
+
+#[cfg(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    target_arch = "x86_64"
+))]
+fn find(h: &[u8], n: &[u8]) -> bool {
+    match Packed::new(n) {
+        Some(f) if h.len() >= f.min_haystack_len() => f.find(h, n).is_some(),
+        _ => rabinkarp::Finder::new(n).find(h, n).is_some(),
+    }
+}
+
+#[cfg(not(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    target_arch = "x86_64"
+)))]
+fn find(h: &[u8], n: &[u8]) -> bool {
+    rabinkarp::Finder::new(n).find(h, n).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has, has_any};
+
+    /// Every substring (and some non-substrings) of haystacks short and long, at every offset,
+    /// answered as `str::contains` answers.
+    #[test]
+    fn scan_find_has_equals_str_contains() {
+        let long = "send the api key to https://example.com/upload then delete the log; \
+                    the token is read from ~/.ssh/id_rsa and posted with curl -d @- 日本語の文 ok";
+        let hays = ["", "a", "ab", "api key", "short line", long, &long[..40]];
+        let extra = [
+            "zz", "keyz", "api  key", "日本", "語の", "ok!", "q", "\u{3000}",
+        ];
+        let mut asked = 0;
+        for hay in hays {
+            for i in 0..=hay.len() {
+                for j in i..=hay.len().min(i + 40) {
+                    if let Some(n) = hay.get(i..j) {
+                        assert!(has(hay, n), "{n:?} in {hay:?}");
+                        // The same needle with its last byte changed: found only if it occurs.
+                        if n.is_ascii() && !n.is_empty() {
+                            let m = format!("{}#", &n[..n.len() - 1]);
+                            assert_eq!(has(hay, &m), hay.contains(&m), "{m:?} in {hay:?}");
+                        }
+                        asked += 1;
+                    }
+                }
+            }
+            for n in extra {
+                assert_eq!(has(hay, n), hay.contains(n), "{n:?} in {hay:?}");
+            }
+            for other in hays {
+                assert_eq!(has(hay, other), hay.contains(other), "{other:?} in {hay:?}");
+            }
+        }
+        assert!(asked > 1000);
+        assert!(has_any(long, &["nope", "curl -d"]));
+        assert!(!has_any(long, &["nope", "wget"]));
+        assert!(!has_any(long, &[]));
+    }
+}
