@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use regex_automata::meta::Regex;
 
-use super::documented_launch::{ISOLATED, RULES, launch_line, permanent};
+use super::documented_launch::{ISOLATED, RULES, keeps_everything, launch_line, permanent};
 use crate::scan::bundle::Bundle;
 use crate::scan::content::Finding;
 use crate::scan::rules::{Severity, line_regex};
@@ -59,16 +59,7 @@ pub(super) fn cap_disclosed_launches(bundle: &Bundle, conceals: bool, out: &mut 
     if !ISOLATED.iter().any(|w| lowered.contains(w)) {
         return;
     }
-    if out
-        .iter()
-        .any(|f| f.severity == Severity::Critical && !RULES.contains(&f.rule_id.as_str()))
-    {
-        return;
-    }
-    if out
-        .iter()
-        .any(|f| f.rule_id == RULES[0] && f.severity >= Severity::High && !launch_line(&f.evidence))
-    {
+    if keeps_everything(out) {
         return;
     }
     let own_line = |f: &Finding| {

@@ -123,19 +123,7 @@ pub(super) fn cap_documented_launches(bundle: &Bundle, conceals: bool, out: &mut
             .and_then(|f| f.content.as_deref())
             .unwrap_or("")
     };
-    // A launch next to something already judged `critical` (a remote script piped to a shell, a
-    // destructive prompt) is how that action would run unchecked: it keeps `critical`.
-    if out
-        .iter()
-        .any(|f| f.severity == Severity::Critical && !RULES.contains(&f.rule_id.as_str()))
-    {
-        return;
-    }
-    // A permission value written into the agent's settings (not a launch line) keeps everything.
-    if out
-        .iter()
-        .any(|f| f.rule_id == RULES[0] && f.severity >= Severity::High && !launch_line(&f.evidence))
-    {
+    if keeps_everything(out) {
         return;
     }
     for f in out.iter_mut().filter(|f| {
@@ -154,6 +142,18 @@ pub(super) fn cap_documented_launches(bundle: &Bundle, conceals: bool, out: &mut
             " The line is a documented launch example in the skill's documentation, the bundle writes no permission setting and hides nothing: the skill shows the option rather than ordering it. Run the workers that way only inside a disposable sandbox.",
         );
     }
+}
+
+/// Whether the launch findings keep their level whatever the documentation says: a launch next to
+/// something already judged `critical` (a remote script piped to a shell, a destructive prompt) is
+/// how that action would run unchecked, and a permission value written into the agent's settings
+/// (not a launch line) is not a launch at all.
+pub(super) fn keeps_everything(out: &[Finding]) -> bool {
+    out.iter()
+        .any(|f| f.severity == Severity::Critical && !RULES.contains(&f.rule_id.as_str()))
+        || out.iter().any(|f| {
+            f.rule_id == RULES[0] && f.severity >= Severity::High && !launch_line(&f.evidence)
+        })
 }
 
 #[cfg(test)]

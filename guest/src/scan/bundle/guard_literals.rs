@@ -24,6 +24,7 @@
 
 use crate::scan::bundle::Bundle;
 use crate::scan::content::Finding;
+use crate::scan::judge::exec::deny_list::DENY_WORDS;
 use crate::scan::rules::Severity;
 
 /// Categories whose findings are commands matched on one line.
@@ -137,21 +138,6 @@ fn blank_literals(line: &str) -> String {
     }
     out
 }
-
-/// Words of a name that holds refused things (as in `judge/exec/deny_list.rs`).
-const DENY_WORDS: &[&str] = &[
-    "deny",
-    "denied",
-    "block",
-    "disallow",
-    "forbid",
-    "banned",
-    "prohibit",
-    "reject",
-    "refuse",
-    "dangerous",
-    "blacklist",
-];
 
 /// Command words that, outside every literal, mean the line itself does something.
 const COMMAND_WORDS: &[&str] = &[

@@ -24,7 +24,7 @@ use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 mod autorun;
-mod deny_list;
+pub(crate) mod deny_list;
 mod destructive;
 mod download_run;
 mod dropper;

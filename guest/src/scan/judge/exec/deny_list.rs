@@ -9,7 +9,7 @@
 //! command names no address.
 
 /// Words of a key that holds refused things.
-const DENY_WORDS: &[&str] = &[
+pub(crate) const DENY_WORDS: &[&str] = &[
     "deny",
     "denied",
     "block",
