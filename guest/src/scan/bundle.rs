@@ -29,6 +29,9 @@ mod disclosed_launch;
 mod guard_literals;
 mod image_build;
 mod taught_paragraphs;
+// Round 36b (sets36b): bare key headers, scoped and once-approved hook allows.
+mod hook_policy;
+mod key_material;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -442,8 +445,11 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     documented_launch::cap_documented_launches(bundle, conceals, &mut out);
     disclosed_launch::cap_disclosed_launches(bundle, conceals, &mut out);
     presence_check::demote_presence_checks(&mut out);
+    key_material::demote_bare_key_headers(bundle, &mut out);
+    hook_policy::demote_scoped_hook_notes(bundle, conceals, &mut out);
+    hook_policy::demote_consumed_approvals(bundle, conceals, &mut out);
     product_checker::demote_product_checkers(bundle, conceals, &mut out);
-    if super::teaching::teaches_security(bundle) {
+    if super::teaching::documents_attacks(bundle) {
         super::teaching::cap_documentation(bundle, &mut out);
     }
     if !bundle

@@ -44,9 +44,29 @@ pub(super) fn front_field(text: &str, key: &str) -> Option<String> {
     })
 }
 
+/// What a skill says it is for, when that is testing software for vulnerabilities or teaching
+/// attack payloads by name (round 36b, sets36b): security testing, vulnerability assessment, bug
+/// bounties, ethical hacking, the named injection classes (SQL, command, template, prompt…),
+/// jailbreaks, OWASP, finding leaked keys. ("Dependency injection" names no attack.)
+fn tests_security() -> &'static regex_automata::meta::Regex {
+    static R: std::sync::OnceLock<regex_automata::meta::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        super::rules::line_regex(r"(?i)\b(security[- ]testing|vulnerability (testing|assessments?|research|scann\w*)|bug[- ]bount(y|ies)|ethical hack\w*|(sql|nosql|os command|command|code|template|ldap|xpath|crlf|header|prompt) injections?|jailbreak\w*|owasp|(leaked|exposed) (api )?(keys?|secrets?|credentials?|tokens?))\b")
+            .expect("valid")
+    })
+}
+
 /// The skill declares (in SKILL.md's `name` or `description`) that it teaches or practises security.
 pub(super) fn teaches_security(bundle: &Bundle) -> bool {
     declares(bundle, teaching()) || reviews_security(bundle) || opens_as_security_work(bundle)
+}
+
+/// Whether the documentation cap ([`cap_documentation`]) applies: the skill teaches or practises
+/// security, or says it tests software for vulnerabilities (round 36b). The wider words open only
+/// the cap on commands in documentation; prompt-injection prose keeps its own, narrower test
+/// ([`teaches_security`], read by the taught-paragraph relaxation).
+pub(super) fn documents_attacks(bundle: &Bundle) -> bool {
+    teaches_security(bundle) || declares(bundle, tests_security())
 }
 
 /// How many of the body's first prose lines state the skill's role (round 35b).
@@ -196,9 +216,16 @@ pub(super) fn reaches_real_host(line: &str) -> bool {
         .filter(|w| w.contains('.') && !w.starts_with(|c: char| c.is_ascii_digit()))
         .any(|w| {
             let labels: Vec<&str> = w.split('.').collect();
+            // A CamelCase last label (`Net.WebClient`, `Console.WriteLine`) is a class or member
+            // name, not a top-level domain (round 36b).
+            let camel = labels.last().is_some_and(|l| {
+                l.chars().skip(1).any(|c| c.is_ascii_uppercase())
+                    && l.chars().any(|c| c.is_ascii_lowercase())
+            });
             let tld = labels.last().copied().unwrap_or("").to_ascii_lowercase();
             let name = labels[labels.len() - 2].to_ascii_lowercase();
             labels.iter().all(|l| !l.is_empty())
+                && !camel
                 && (2..=24).contains(&tld.len())
                 && tld.bytes().all(|c| c.is_ascii_lowercase())
                 && !FILE_EXTS.contains(&tld.as_str())

@@ -63,9 +63,26 @@ fn specimen_lines(content: &str) -> Vec<usize> {
             continue;
         }
         let info = t[marker.len()..].trim().to_ascii_lowercase();
+        // Markup and data fences (`html`, `json`, an e-mail) show the text as code: a hidden
+        // `<div>` or an injected JSON field inside one is displayed to the reader, not hidden
+        // (round 36b). Fences of a language that runs (shell, Python…) are never specimens here.
         let plain = matches!(
             info.as_str(),
-            "" | "text" | "txt" | "plaintext" | "prompt" | "markdown" | "md"
+            "" | "text"
+                | "txt"
+                | "plaintext"
+                | "prompt"
+                | "markdown"
+                | "md"
+                | "html"
+                | "htm"
+                | "xml"
+                | "svg"
+                | "json"
+                | "yaml"
+                | "yml"
+                | "email"
+                | "eml"
         );
         let framed = heading.is_some_and(|h| framing().is_match(h.as_bytes()))
             || lines[..i]
@@ -132,21 +149,27 @@ pub(super) fn demote_on_lines(
             }
         }
     }
+    let on_specimen = |file: &str, line: usize| {
+        specimens.iter().any(|(p, content, ls)| {
+            *p == file
+                && ls.contains(&line)
+                && content
+                    .lines()
+                    .nth(line.saturating_sub(1))
+                    .is_some_and(|l| !crate::scan::teaching::reaches_real_host(l))
+        })
+    };
     for f in out.iter_mut() {
+        // A partner on another specimen line of the same block (the hidden `<div>` and the
+        // instruction inside it) is part of the same example (round 36b); any other partner
+        // keeps the grade.
         if f.category != "prompt_injection"
             || f.severity <= Severity::Medium
-            || !f.related.is_empty()
+            || !f.related.iter().all(|r| on_specimen(&r.file, r.line))
         {
             continue;
         }
-        let on_specimen = specimens.iter().any(|(p, content, ls)| {
-            *p == f.file
-                && ls.contains(&f.line)
-                && content
-                    .lines()
-                    .nth(f.line - 1)
-                    .is_some_and(|l| !crate::scan::teaching::reaches_real_host(l))
-        });
+        let on_specimen = on_specimen(&f.file, f.line);
         if on_specimen {
             f.severity = Severity::Medium;
             f.description.push_str(note);
