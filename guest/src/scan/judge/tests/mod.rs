@@ -349,3 +349,6 @@ fn json_newline_escapes_do_not_glue_words() {
 
 // Round 35t (sets35m): the second blind set of targeted single-file cases.
 mod round35t;
+
+// Round 36t (sets36t): the third blind set of targeted single-file cases.
+mod round36t;
