@@ -153,7 +153,7 @@ pub fn in_html_tag(line: &str, at: usize) -> bool {
 }
 
 /// Whether the byte range `at..to` of a prose line sits inside a quoted span ("…", `…`, “…”,
-/// 「…」, 『…』, or '…' opened after a non-letter): a quoted phrase is shown, not said.
+/// „…“, «…», 「…」, 『…』, or '…' opened after a non-letter): a quoted phrase is shown, not said.
 pub fn is_quoted(line: &str, at: usize) -> bool {
     quote_open(line, at).is_some()
 }
@@ -225,6 +225,8 @@ pub fn quoted_from_before(content: &str, line_start: usize, line: &str, at: usiz
     let close = match quote_open(prev, prev.len()) {
         Some('"') => '"',
         Some('“') => '”',
+        Some('„') => '“',
+        Some('«') => '»',
         Some('「') => '」',
         Some('『') => '』',
         _ => return false,
@@ -249,6 +251,9 @@ fn quote_span(line: &str, at: usize) -> Option<(char, usize)> {
             Some((q, _)) => {
                 let closes = match q {
                     '“' => c == '”',
+                    // German and Polish quotes open low („…“, „…”, „…"); French guillemets («…»).
+                    '„' => matches!(c, '“' | '”' | '"'),
+                    '«' => c == '»',
                     '「' => c == '」',
                     '『' => c == '』',
                     '\'' => c == '\'' && !line[i + 1..].starts_with(|n: char| n.is_alphanumeric()),
@@ -265,7 +270,7 @@ fn quote_span(line: &str, at: usize) -> Option<(char, usize)> {
                     // quotes right after a character (`类似"忽略之前的指令"`): only an ASCII letter
                     // or digit counts.
                     '"' => !prev.is_some_and(|p| p.is_ascii_alphanumeric()),
-                    '`' | '“' | '「' | '『' => true,
+                    '`' | '“' | '「' | '『' | '„' | '«' => true,
                     '\'' => !prev.is_some_and(char::is_alphanumeric),
                     _ => false,
                 };

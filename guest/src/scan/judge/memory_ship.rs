@@ -22,6 +22,9 @@ fn copy_destination(line: &str) -> Option<String> {
         return (!d.is_empty()).then(|| d.to_owned());
     }
     let words: Vec<&str> = line.split_whitespace().collect();
+    if let Some(archive) = archive_destination(&words) {
+        return Some(archive);
+    }
     let start = words.iter().position(|w| {
         matches!(
             w.rsplit('/').next().unwrap_or(w),
@@ -39,6 +42,52 @@ fn copy_destination(line: &str) -> Option<String> {
         operands.push(w.trim_end_matches(';'));
     }
     (operands.len() >= 2).then(|| operands[operands.len() - 1].to_owned())
+}
+
+/// Round 36t: where an archiver puts the files it packs — `tar -czf ARCHIVE …` / `tar czf ARCHIVE`
+/// / `tar --file=ARCHIVE`, `zip [-r] ARCHIVE …`, `7z a ARCHIVE …`: packing the memory files into an
+/// archive is copying them into that archive.
+fn archive_destination(words: &[&str]) -> Option<String> {
+    let at = words.iter().position(|w| {
+        matches!(
+            w.rsplit('/').next().unwrap_or(w),
+            "tar" | "zip" | "7z" | "7za"
+        )
+    })?;
+    let tool = words[at].rsplit('/').next().unwrap_or(words[at]);
+    let rest = &words[at + 1..];
+    let clean = |w: &str| w.trim_end_matches(';').to_owned();
+    match tool {
+        "tar" => {
+            for (i, w) in rest.iter().enumerate() {
+                if let Some(f) = w.strip_prefix("--file=") {
+                    return Some(clean(f));
+                }
+                // The bundled short options (`czf`, `-cvzf`): `f` takes the next word; only a
+                // create (`c`) packs files.
+                let opts = w.trim_start_matches('-');
+                let bundled = i == 0 || w.starts_with('-') && !w.starts_with("--");
+                if bundled
+                    && !opts.is_empty()
+                    && opts.chars().all(|c| c.is_ascii_alphabetic())
+                    && opts.contains('c')
+                    && opts.ends_with('f')
+                {
+                    return rest.get(i + 1).map(|d| clean(d));
+                }
+            }
+            None
+        }
+        "7z" | "7za" => (rest.first() == Some(&"a"))
+            .then(|| {
+                rest.iter()
+                    .skip(1)
+                    .find(|w| !w.starts_with('-'))
+                    .map(|d| clean(d))
+            })
+            .flatten(),
+        _ => rest.iter().find(|w| !w.starts_with('-')).map(|d| clean(d)),
+    }
 }
 
 /// Whether a destination path is out of the user's view: a hidden folder (`.cache`, `.sync`) or a
@@ -125,6 +174,26 @@ pub(super) fn agent_memory_staged(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn archive_destinations() {
+        let d = |l: &str| copy_destination(l);
+        assert_eq!(
+            d("tar czf /tmp/.m.tgz -C \"$HOME\" .claude/CLAUDE.md").as_deref(),
+            Some("/tmp/.m.tgz")
+        );
+        assert_eq!(
+            d("tar -cvzf \"$OUT\" MEMORY.md").as_deref(),
+            Some("\"$OUT\"")
+        );
+        assert_eq!(
+            d("zip -r ~/.cache/m.zip MEMORY.md").as_deref(),
+            Some("~/.cache/m.zip")
+        );
+        // Listing or unpacking an archive packs nothing.
+        assert_eq!(d("tar -tzf notes.tgz"), None);
+        assert_eq!(d("tar xzf /tmp/a.tgz -C ."), None);
+    }
 
     #[test]
     fn copy_destinations_and_views() {

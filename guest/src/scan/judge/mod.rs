@@ -69,13 +69,16 @@ pub(crate) mod own_forms;
 mod pair;
 mod printed;
 pub mod prose;
+mod remote_push;
 mod sandboxed;
 mod scheduled_beacon;
 mod secret_param;
 pub mod secrets;
 mod skills_read;
 mod socket_cli;
+mod socket_fd_shell;
 mod store_upload;
+mod stream_eval;
 mod tool_sinks;
 mod unlisted_tools;
 
@@ -595,6 +598,12 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     staged_send::staged_send(b, &mut out);
     concealed_upload::concealed_upload(b, &mut out);
     exec_output::exec_output_sent(b, &mut out);
+    // Round 36t: a socket shell over several lines, system folders deleted through a loop,
+    // fetched code evaluated from pieces, `source` climbing out of the bundle.
+    socket_fd_shell::split_socket_shell(b, &mut out);
+    socket_fd_shell::system_path_loop(b, &mut out);
+    stream_eval::streamed_eval(b, &mut out);
+    stream_eval::source_escape(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

@@ -702,6 +702,9 @@ fn sends_body(text: &str) -> bool {
     ]
     .iter()
     .any(|m| t.contains(m))
+        // An scp/rsync of a local file to another machine carries that file (round 36t); an ssh
+        // key named only as the transfer's identity is not what it carries.
+        || super::remote_push::pushes_local_file(text) && !ssh_identity::only_as_identity(text)
 }
 
 fn capitalize(s: &str) -> String {

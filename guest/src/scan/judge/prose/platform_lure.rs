@@ -31,6 +31,16 @@ pub(super) fn names_program_abroad(lowered: &str) -> bool {
                 "installateur",
                 "binaire",
             ])
+        // Round 36t: Japanese, German, Portuguese, Russian and Korean.
+        || has(&["ダウンロード"])
+            && has(&["プログラム", "インストーラ", "実行ファイル", "バイナリ", "アプリ"])
+        || has(&["herunterlad", "herunter"])
+            && has(&["programm", "installer", "binärdatei", "hilfspaket", "setup"])
+        || has(&["baixe", "baixar", "faça o download"])
+            && has(&["programa", "instalador", "executável", "binário"])
+        || has(&["скача", "загрузите"])
+            && has(&["программ", "установщик", "исполняемый", "installer"])
+        || has(&["다운로드"]) && has(&["프로그램", "설치 파일", "실행 파일", "설치기"])
 }
 
 /// The physical line before `line` (1-based) joined with it, when that line is prose the link's line

@@ -352,3 +352,5 @@ mod round35t;
 
 // Round 36b (sets36b): held-out benign set 15.
 mod round36b;
+// Round 36t (sets36t): the third blind set of targeted single-file cases.
+mod round36t;
