@@ -349,3 +349,6 @@ fn json_newline_escapes_do_not_glue_words() {
 
 // Round 35t (sets35m): the second blind set of targeted single-file cases.
 mod round35t;
+
+// Round 36m (sets36m): held-out malicious set 14.
+mod round36m;
