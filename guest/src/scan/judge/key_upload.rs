@@ -130,13 +130,12 @@ fn upload(plain: &str, l: &str) -> Option<(usize, &'static str)> {
                     return Some((at, "curl"));
                 }
             }
-            "wget" => {
+            "wget"
                 if largs.contains("--post-")
                     || largs.contains("--body-")
-                    || largs.contains("--method=p")
-                {
-                    return Some((at, "wget"));
-                }
+                    || largs.contains("--method=p") =>
+            {
+                return Some((at, "wget"));
             }
             "nc" | "ncat" | "netcat" | "socat" | "telnet" => return Some((at, "nc")),
             _ => {}

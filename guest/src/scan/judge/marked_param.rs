@@ -81,7 +81,7 @@ fn home_file(l: &str) -> Option<&'static str> {
                         })
                         .unwrap_or(rest.len());
                     let word = &rest[..word_end];
-                    !word.ends_with(".pub") && !(f == &".env" && word.starts_with('.'))
+                    !(word.ends_with(".pub") || (f == &".env" && word.starts_with('.')))
                 })
             })
     })
