@@ -39,6 +39,21 @@ mod file_exec;
 mod hidden_send;
 mod secret_link;
 mod staged_send;
+// Round 36m (sets36m): held-out set 14 (evasion variants of one key upload, hidden orders, tool calls).
+mod disguise;
+mod key_upload;
+mod marked_param;
+mod zw_order;
+
+/// Words without one of which no round-36m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round36m_raw_words() -> impl Iterator<Item = &'static str> {
+    key_upload::RAW
+        .iter()
+        .chain(zw_order::RAW)
+        .chain(marked_param::RAW)
+        .copied()
+}
 
 /// Words without one of which no round-34m judge can fire on a text (chained into
 /// `prose::reads_raw_text`, so a text without facts that holds one is still judged).
@@ -604,6 +619,12 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     socket_fd_shell::system_path_loop(b, &mut out);
     stream_eval::streamed_eval(b, &mut out);
     stream_eval::source_escape(b, &mut out);
+    // Round 36m: disguised command names, key material uploaded anywhere (local addresses too),
+    // orders spelled with zero-width characters, credential files passed in tool calls.
+    disguise::disguised_command(b, &mut out);
+    key_upload::key_material_upload(b, &mut out);
+    zw_order::zero_width_order(b, &mut out);
+    marked_param::secret_file_in_call(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

@@ -262,6 +262,7 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::tool_sinks::raw_words())
             .chain(super::secret_param::RAW.iter().copied())
             .chain(super::round34m_raw_words())
+            .chain(super::round36m_raw_words())
             .collect();
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)

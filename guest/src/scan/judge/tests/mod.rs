@@ -354,3 +354,5 @@ mod round35t;
 mod round36b;
 // Round 36t (sets36t): the third blind set of targeted single-file cases.
 mod round36t;
+// Round 36m (sets36m): held-out malicious set 14.
+mod round36m;
