@@ -66,7 +66,7 @@ pub const SENTENCE_ACTION: f64 = 0.55;
 pub const NAME_ACTION_MISS: f64 = 0.75;
 /// An action read from one Chinese character alone (写, 签, 转, 弄, 算, 录, 补, 慢 …): in the order, a
 /// listing earns this share of what it matches on it. A lone character is a morpheme of countless
-/// words (写 in 手写的表 "a handwritten sheet" or 我写的 "that I wrote", 签 in 落地签 "visa on arrival",
+/// words (写 in 默写的词 "words written from memory" or 我写的 "that I wrote", 签 in 落地签 "visa on arrival",
 /// 转 in 转正 "turn upright" or 转来的 "forwarded", 算 in 不算太离谱 "not too unreasonable"), so its
 /// reading as an action is weak evidence next to a word's; a listing that shares only it with the
 /// request should not outrank one that shares the request's words. Order only: the strength the
@@ -251,3 +251,6 @@ mod lexical_tests;
 
 #[cfg(test)]
 mod name_tests;
+
+#[cfg(test)]
+mod concept_tests;

@@ -21,10 +21,11 @@ fn lone(q: &Query) -> Vec<String> {
 #[test]
 fn a_lone_character_is_read_as_a_weak_action_and_a_word_is_not() {
     let mut v = Vocab::default();
-    // Must: 写 inside an unknown compound (手写 "handwritten") or describing the object (我写的),
+    // Must: 写 inside an unknown compound (默写 "written from memory"; 手写 "handwritten" is a
+    // concept of its own since `rank38`) or describing the object (我写的),
     // 转 in 转正 ("turn upright").
     for (task, word) in [
-        ("奶奶手写的菜谱拍了几张", "写"),
+        ("孩子默写的单词拍了几张", "写"),
         ("我写的脚本跑起来总报错", "写"),
         ("有几页是歪的，帮我转正", "转"),
     ] {
@@ -73,7 +74,7 @@ fn a_lone_character_action_orders_lower_but_keeps_its_strength() {
         "Blog Writer",
         "Writes blog posts and articles from a few bullet points.",
     );
-    let task = "奶奶手写的菜谱拍了几张";
+    let task = "孩子默写的单词拍了几张";
     let q = query(&mut v, task);
     let m = match_doc(&q, &writer);
     assert!(!m.lone.is_empty(), "the writer matched 写: {m:?}");
