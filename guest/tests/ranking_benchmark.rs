@@ -77,6 +77,7 @@ const BATCHES: &[&str] = &[
     "heldout-31",
     "heldout-32",
     "heldout-33",
+    "heldout-35",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
@@ -551,7 +552,8 @@ fn every_batch_of_the_benchmark_is_in_batches() {
             "heldout-30",
             "heldout-31",
             "heldout-32",
-            "heldout-33"
+            "heldout-33",
+            "heldout-35"
         ]
     );
     assert_eq!(left_out(&WHOLE), ["senses-21"]);
