@@ -78,6 +78,7 @@ const BATCHES: &[&str] = &[
     "heldout-32",
     "heldout-33",
     "heldout-34",
+    "heldout-35",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
@@ -393,38 +394,45 @@ const BEFORE_HELDOUT_22: Floors = Floors {
 /// lexicon moved `heldout-12` NDCG@3 0.680 -> 0.667 and `heldout-28` 0.912 -> 0.904 (kept for the +21
 /// picks): those floors are set to what `rank38` measured (P@1 -0.1, NDCG@3 -0.001); BENCHMARKS.md,
 /// "heldout-34 (rank38)".
+/// Stop 47, `rank39`: `heldout-35` (72 tasks, 31 listings with `h35-` ids in half B's domains) and 15
+/// concept groups for its jobs: whole 1666 -> 1674 of 2432 (NDCG@3 0.732 -> 0.735), heldout-35 43 ->
+/// 56 of 72. Most older `WHOLE` floors below fell already with the batch's listings alone (BEFORE, no
+/// lexicon change); heldout-23 (t2290: 上线前 as a stop word) and two dev tasks (the *email attachment*
+/// compound) fell with the lexicon, kept for the larger gain. Set from the `rank_eval` AFTER table
+/// (P@1 -0.1, NDCG@3 -0.002 for the table's rounding); BENCHMARKS.md, "heldout-35 (rank39)".
 const WHOLE: Floors = Floors {
     before: None,
     slices: &[
-        ("all", 69.1, 0.738),
-        ("held-out", 66.9, 0.719),
+        ("all", 68.8, 0.734),
+        ("held-out", 66.9, 0.716),
         ("batch:heldout-12", 63.2, 0.666),
-        ("batch:heldout-13", 59.5, 0.611),
+        ("batch:heldout-13", 57.9, 0.596),
         ("batch:heldout-14", 78.5, 0.798),
-        ("batch:heldout-15", 63.9, 0.72),
-        ("batch:heldout-16", 67.9, 0.729),
-        ("batch:heldout-17", 57.9, 0.587),
+        ("batch:heldout-15", 63.9, 0.707),
+        ("batch:heldout-16", 65.9, 0.721),
+        ("batch:heldout-17", 55.9, 0.576),
         ("batch:heldout-18", 57.9, 0.624),
-        ("batch:heldout-19", 65.9, 0.678),
-        ("batch:heldout-20", 71.9, 0.788),
+        ("batch:heldout-19", 63.9, 0.671),
+        ("batch:heldout-20", 69.9, 0.765),
         ("batch:heldout-21", 59.9, 0.678),
         ("batch:heldout-22", 45.9, 0.497),
-        ("batch:heldout-23", 49.9, 0.56),
+        ("batch:heldout-23", 48.2, 0.56),
         ("batch:heldout-25", 64.9, 0.753),
-        ("batch:para-20", 78.7, 0.839),
-        ("lang:en", 65.5, 0.712),
-        ("lang:zh", 69.4, 0.738),
+        ("batch:para-20", 78.1, 0.839),
+        ("lang:en", 65.1, 0.704),
+        ("lang:zh", 69.2, 0.736),
         ("lang:mixed", 80.1, 0.824),
-        ("batch:heldout-24", 54.9, 0.606),
-        ("batch:heldout-27", 61.5, 0.732),
-        ("batch:heldout-26", 63.2, 0.726),
+        ("batch:heldout-24", 54.9, 0.598),
+        ("batch:heldout-27", 59.9, 0.729),
+        ("batch:heldout-26", 63.2, 0.714),
         ("batch:heldout-28", 84.9, 0.903),
         ("batch:heldout-29", 61.5, 0.614),
         ("batch:heldout-30", 73.2, 0.775),
         ("batch:heldout-31", 59.0, 0.633),
         ("batch:heldout-32", 88.4, 0.893),
-        ("batch:heldout-33", 73.7, 0.753),
+        ("batch:heldout-33", 70.6, 0.739),
         ("batch:heldout-34", 74.2, 0.828),
+        ("batch:heldout-35", 77.6, 0.768),
     ],
     max_traps: 81,
     max_silent_relevant: 39,
@@ -562,7 +570,8 @@ fn every_batch_of_the_benchmark_is_in_batches() {
             "heldout-31",
             "heldout-32",
             "heldout-33",
-            "heldout-34"
+            "heldout-34",
+            "heldout-35"
         ]
     );
     assert_eq!(left_out(&WHOLE), ["senses-21"]);
