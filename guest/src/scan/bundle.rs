@@ -103,6 +103,14 @@ impl Bundle {
             .map(|f| f.content.as_ref().map_or(0, String::len))
             .sum()
     }
+
+    /// The text of the file at `path` (exactly as the bundle names it), if it is a text file.
+    pub fn text_of(&self, path: &str) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|f| f.path == path)
+            .and_then(|f| f.content.as_deref())
+    }
 }
 
 impl BundleFile {

@@ -115,14 +115,7 @@ pub(super) fn cap_documented_launches(bundle: &Bundle, conceals: bool, out: &mut
     if conceals {
         return;
     }
-    let text_of = |path: &str| {
-        bundle
-            .files
-            .iter()
-            .find(|f| f.path == path)
-            .and_then(|f| f.content.as_deref())
-            .unwrap_or("")
-    };
+    let text_of = |path: &str| bundle.text_of(path).unwrap_or("");
     if keeps_everything(out) {
         return;
     }

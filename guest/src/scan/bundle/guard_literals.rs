@@ -237,12 +237,7 @@ pub(super) fn demote_guard_literals(bundle: &Bundle, out: &mut [Finding]) {
         {
             continue;
         }
-        let Some(content) = bundle
-            .files
-            .iter()
-            .find(|b| b.path == f.file)
-            .and_then(|b| b.content.as_deref())
-        else {
+        let Some(content) = bundle.text_of(&f.file) else {
             continue;
         };
         let Some(line) = content.lines().nth(f.line - 1) else {

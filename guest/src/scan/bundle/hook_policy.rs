@@ -65,14 +65,6 @@ fn comment(l: &str) -> bool {
     (t.starts_with('#') && !t.starts_with("#!")) || t.starts_with("//")
 }
 
-fn text_of<'a>(bundle: &'a Bundle, path: &str) -> Option<&'a str> {
-    bundle
-        .files
-        .iter()
-        .find(|f| f.path == path)
-        .and_then(|f| f.content.as_deref())
-}
-
 /// Whether every `allow` answer of a script compares with named values in the lines above it, and
 /// there is at least one.
 fn scoped_allows(text: &str) -> bool {
@@ -101,7 +93,7 @@ pub(super) fn demote_scoped_hook_notes(bundle: &Bundle, conceals: bool, out: &mu
     for f in out.iter_mut().filter(|f| {
         f.rule_id == "prompt_injection.approval-manipulation" && f.severity > Severity::Medium
     }) {
-        let Some(text) = text_of(bundle, &f.file) else {
+        let Some(text) = bundle.text_of(&f.file) else {
             continue;
         };
         let own_comment = kind_of(&f.file, text) == FileKind::Code
@@ -175,7 +167,7 @@ pub(super) fn demote_consumed_approvals(bundle: &Bundle, conceals: bool, out: &m
         .iter_mut()
         .filter(|f| f.rule_id == "agent.hook-auto-allow" && f.severity > Severity::Medium)
     {
-        let Some(text) = text_of(bundle, &f.file) else {
+        let Some(text) = bundle.text_of(&f.file) else {
             continue;
         };
         let lower: Vec<String> = text.lines().map(|l| l.to_ascii_lowercase()).collect();

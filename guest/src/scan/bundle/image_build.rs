@@ -77,12 +77,7 @@ pub(super) fn demote_image_builds(bundle: &Bundle, conceals: bool, out: &mut [Fi
         if !RULES.contains(&f.rule_id.as_str()) || f.line == 0 || !f.related.is_empty() {
             continue;
         }
-        let Some(content) = bundle
-            .files
-            .iter()
-            .find(|b| b.path == f.file)
-            .and_then(|b| b.content.as_deref())
-        else {
+        let Some(content) = bundle.text_of(&f.file) else {
             continue;
         };
         let lines: Vec<&str> = content.lines().collect();

@@ -73,12 +73,7 @@ pub(super) fn demote_bare_key_headers(bundle: &Bundle, out: &mut [Finding]) {
         .iter_mut()
         .filter(|f| f.rule_id == RULE && f.severity > Severity::Low && f.line > 0)
     {
-        let Some(text) = bundle
-            .files
-            .iter()
-            .find(|b| b.path == f.file)
-            .and_then(|b| b.content.as_deref())
-        else {
+        let Some(text) = bundle.text_of(&f.file) else {
             continue;
         };
         if followed_by_key(text, f.line) {

@@ -18,14 +18,6 @@ use crate::scan::bundle::Bundle;
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
-fn text_of<'a>(bundle: &'a Bundle, path: &str) -> Option<&'a str> {
-    bundle
-        .files
-        .iter()
-        .find(|f| f.path == path)
-        .and_then(|f| f.content.as_deref())
-}
-
 /// Where the excluded folder comes from: the project itself.
 const PROJECT_ANCHORS: &[&str] = &[
     "git rev-parse --show-toplevel",
@@ -200,7 +192,7 @@ pub(super) fn demote_own_setups(bundle: &Bundle, out: &mut [Finding]) {
             let e = crate::ascii_lowered(&f.evidence);
             if e.contains("add-mppreference")
                 && e.contains("-exclusionpath")
-                && text_of(bundle, &f.file).is_some_and(|t| {
+                && bundle.text_of(&f.file).is_some_and(|t| {
                     confirmed_project_exclusion(t, f.line, agreed_in_docs(bundle, &f.file))
                 })
                 && !other_script_acts(bundle, &f.file)
@@ -212,7 +204,7 @@ pub(super) fn demote_own_setups(bundle: &Bundle, out: &mut [Finding]) {
             }
         } else if f.rule_id == "persistence.python-startup"
             && f.severity > Severity::Low
-            && text_of(bundle, &f.file).is_some_and(coverage_hook_only)
+            && bundle.text_of(&f.file).is_some_and(coverage_hook_only)
         {
             f.severity = Severity::Low;
             f.description.push_str(

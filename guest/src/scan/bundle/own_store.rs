@@ -21,14 +21,6 @@ use crate::scan::content::Finding;
 use crate::scan::hosts::{split_url, urls_in, vendor_of_host};
 use crate::scan::rules::Severity;
 
-fn text_of<'a>(bundle: &'a Bundle, path: &str) -> Option<&'a str> {
-    bundle
-        .files
-        .iter()
-        .find(|f| f.path == path)
-        .and_then(|f| f.content.as_deref())
-}
-
 fn line_of(text: &str, line: usize) -> &str {
     text.lines().nth(line.saturating_sub(1)).unwrap_or("")
 }
@@ -67,7 +59,7 @@ fn names_vendor_key(bundle: &Bundle, stems: &[String]) -> bool {
 }
 
 fn own_vendor_send(bundle: &Bundle, f: &Finding) -> bool {
-    let Some(text) = text_of(bundle, &f.file) else {
+    let Some(text) = bundle.text_of(&f.file) else {
         return false;
     };
     let line = line_of(text, f.line);
@@ -121,7 +113,7 @@ fn destination_variable(arg: &str) -> Option<&str> {
 }
 
 fn own_configured_store(bundle: &Bundle, f: &Finding) -> bool {
-    let Some(text) = text_of(bundle, &f.file) else {
+    let Some(text) = bundle.text_of(&f.file) else {
         return false;
     };
     let line = line_of(text, f.line);
@@ -156,7 +148,7 @@ fn own_configured_store(bundle: &Bundle, f: &Finding) -> bool {
 }
 
 fn private_gist(bundle: &Bundle, f: &Finding) -> bool {
-    let Some(text) = text_of(bundle, &f.file) else {
+    let Some(text) = bundle.text_of(&f.file) else {
         return false;
     };
     let flat: String = crate::ascii_lowered(text)
