@@ -111,6 +111,14 @@ impl Bundle {
             .find(|f| f.path == path)
             .and_then(|f| f.content.as_deref())
     }
+
+    /// The text of the bundle's SKILL.md (its name matched without regard to case), if it has one.
+    pub fn skill_md(&self) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+            .and_then(|f| f.content.as_deref())
+    }
 }
 
 impl BundleFile {
@@ -394,12 +402,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     let mut out: Vec<Finding> = bundle.notes.iter().map(note_finding).collect();
     let mut scanned = Vec::new();
     // The skill's own folder: its declared name and the bundle's (the folder it is installed in).
-    let declared = bundle
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-        .and_then(|f| f.content.as_deref())
-        .and_then(super::judge::declared_name);
+    let declared = bundle.skill_md().and_then(super::judge::declared_name);
     let own: Vec<String> = declared
         .iter()
         .chain([&bundle.name])
@@ -719,10 +722,7 @@ mod judge_skip_tests {
 /// The skill's name: SKILL.md's frontmatter `name`, else the bundle name.
 pub fn skill_name(bundle: &Bundle) -> String {
     bundle
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-        .and_then(|f| f.content.as_deref())
+        .skill_md()
         .and_then(crate::validate::frontmatter_name)
         .unwrap_or_else(|| bundle.name.clone())
 }

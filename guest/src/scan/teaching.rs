@@ -77,12 +77,7 @@ const OPENING_LINES: usize = 4;
 /// says so ("You are helping a penetration tester pivot…"). The opening states the role as the
 /// `description` does; sentences further down do not count.
 fn opens_as_security_work(bundle: &Bundle) -> bool {
-    let Some(text) = bundle
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-        .and_then(|f| f.content.as_deref())
-    else {
+    let Some(text) = bundle.skill_md() else {
         return false;
     };
     let mut lines = text.lines();
@@ -116,12 +111,7 @@ fn reviews_security(bundle: &Bundle) -> bool {
 
 /// Whether SKILL.md's `name` or `description` matches `topic`: what the skill says it is about.
 pub(super) fn declares(bundle: &Bundle, topic: &regex_automata::meta::Regex) -> bool {
-    let Some(text) = bundle
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-        .and_then(|f| f.content.as_deref())
-    else {
+    let Some(text) = bundle.skill_md() else {
         return false;
     };
     ["name", "description"]

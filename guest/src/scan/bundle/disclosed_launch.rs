@@ -41,12 +41,7 @@ pub(super) fn cap_disclosed_launches(bundle: &Bundle, conceals: bool, out: &mut 
     if conceals {
         return;
     }
-    let Some(skill) = bundle
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-        .and_then(|f| f.content.as_deref())
-    else {
+    let Some(skill) = bundle.skill_md() else {
         return;
     };
     let Some(description) = crate::scan::teaching::front_field(skill, "description") else {

@@ -30,10 +30,7 @@ const TEMP_ONLY: &str = ", from a hidden or temporary place. ";
 /// as the teaching cap reads it (`teaching::front_field`).
 fn description_words(bundle: &Bundle) -> Vec<String> {
     let Some(description) = bundle
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-        .and_then(|f| f.content.as_deref())
+        .skill_md()
         .and_then(|text| crate::scan::teaching::front_field(text, "description"))
     else {
         return Vec::new();

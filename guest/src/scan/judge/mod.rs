@@ -430,12 +430,17 @@ impl<'a> Bundle<'a> {
         &self.rules.rules[fact.rule as usize].title
     }
 
-    /// The words of the skill's name (SKILL.md's frontmatter `name`, split at every character that
-    /// is not a letter or digit, lower-cased, four characters or more): `acme-sh-ssl` gives `acme`.
-    pub fn name_words(&self) -> Vec<String> {
+    /// The bundle's SKILL.md (its name matched without regard to case), if it has one.
+    pub fn skill_md(&self) -> Option<&File<'a>> {
         self.files
             .iter()
             .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+    }
+
+    /// The words of the skill's name (SKILL.md's frontmatter `name`, split at every character that
+    /// is not a letter or digit, lower-cased, four characters or more): `acme-sh-ssl` gives `acme`.
+    pub fn name_words(&self) -> Vec<String> {
+        self.skill_md()
             .and_then(|f| declared_name(f.content))
             .map(|n| name_words(&n))
             .unwrap_or_default()

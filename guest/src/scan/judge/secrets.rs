@@ -201,11 +201,7 @@ fn own_words(b: &Bundle<'_>) -> Vec<String> {
     // A short one-word name (`xai`, `gog`) has no word of four letters: the name itself is the
     // skill's own entry and key prefix (`skills.entries.xai`, `XAI_API_KEY`) (round 33b).
     if words.is_empty()
-        && let Some(name) = b
-            .files
-            .iter()
-            .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-            .and_then(|f| super::declared_name(f.content))
+        && let Some(name) = b.skill_md().and_then(|f| super::declared_name(f.content))
         && name.len() >= 3
         && name.bytes().all(|c| c.is_ascii_alphanumeric())
     {

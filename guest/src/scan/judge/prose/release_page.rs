@@ -83,11 +83,7 @@ fn code_host_repos(line: &str) -> Vec<(String, String)> {
 
 /// SKILL.md's front matter (between the first two `---` lines), lower-cased.
 pub(super) fn front_matter(b: &Bundle<'_>) -> String {
-    let Some(md) = b
-        .files
-        .iter()
-        .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
-    else {
+    let Some(md) = b.skill_md() else {
         return String::new();
     };
     let mut lines = md.content.lines();
