@@ -217,8 +217,12 @@ fn runtime_label(rest: &str) -> Option<&str> {
         .unwrap_or(domain.len());
     let name = domain[..end].trim_end_matches('.');
     let labels = name.split('.').filter(|l| !l.is_empty()).count();
-    (labels >= 2 && name.rsplit('.').next().is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())))
-        .then_some(domain)
+    (labels >= 2
+        && name
+            .rsplit('.')
+            .next()
+            .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())))
+    .then_some(domain)
 }
 
 /// Every `scheme://host…` URL in a line, as byte ranges.
@@ -707,7 +711,9 @@ mod tests {
         assert_eq!(split_url("https://${HOST}/a@b"), None);
         // A run-time subdomain under a fixed domain names that domain; a pattern group none.
         assert_eq!(
-            split_url("https://${project_ref}.supabase.co/pg/query").unwrap().0,
+            split_url("https://${project_ref}.supabase.co/pg/query")
+                .unwrap()
+                .0,
             "supabase.co"
         );
         assert_eq!(

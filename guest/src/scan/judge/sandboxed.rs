@@ -90,7 +90,9 @@ pub(super) fn lifecycle_of<'a>(b: &'a Bundle<'a>, path: &str) -> Option<(&'a str
 /// Whether `path` is a container build file (`Dockerfile`, `Containerfile`, `x.dockerfile`).
 fn is_build_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    name.starts_with("dockerfile") || name.starts_with("containerfile") || name.ends_with(".dockerfile")
+    name.starts_with("dockerfile")
+        || name.starts_with("containerfile")
+        || name.ends_with(".dockerfile")
 }
 
 /// The build file and 1-based line that copies `path` (or a folder holding it) into the image the
@@ -99,31 +101,34 @@ fn is_build_file(path: &str) -> bool {
 pub(super) fn copied_into_image<'a>(b: &'a Bundle<'a>, path: &str) -> Option<(&'a str, usize)> {
     let want = path.to_ascii_lowercase();
     let base = want.rsplit('/').next()?.to_string();
-    b.files.iter().filter(|f| is_build_file(f.path)).find_map(|f| {
-        f.lowered().lower.iter().enumerate().find_map(|(i, l)| {
-            let t = l.trim_start();
-            if !(t.starts_with("copy ") || t.starts_with("add ")) {
-                return None;
-            }
-            let mut args: Vec<&str> = t
-                .split_whitespace()
-                .skip(1)
-                .filter(|a| !a.starts_with("--"))
-                .map(|a| a.trim_matches(['"', '[', ']', ',']))
-                .filter(|a| !a.is_empty())
-                .collect();
-            args.pop(); // the destination
-            args.iter()
-                .any(|a| {
-                    let a = a.trim_start_matches("./");
-                    let dir = a.trim_end_matches('/');
-                    a == want
-                        || a == base
-                        || !dir.is_empty() && dir != "." && want.starts_with(&format!("{dir}/"))
-                })
-                .then_some((f.path, i + 1))
+    b.files
+        .iter()
+        .filter(|f| is_build_file(f.path))
+        .find_map(|f| {
+            f.lowered().lower.iter().enumerate().find_map(|(i, l)| {
+                let t = l.trim_start();
+                if !(t.starts_with("copy ") || t.starts_with("add ")) {
+                    return None;
+                }
+                let mut args: Vec<&str> = t
+                    .split_whitespace()
+                    .skip(1)
+                    .filter(|a| !a.starts_with("--"))
+                    .map(|a| a.trim_matches(['"', '[', ']', ',']))
+                    .filter(|a| !a.is_empty())
+                    .collect();
+                args.pop(); // the destination
+                args.iter()
+                    .any(|a| {
+                        let a = a.trim_start_matches("./");
+                        let dir = a.trim_end_matches('/');
+                        a == want
+                            || a == base
+                            || !dir.is_empty() && dir != "." && want.starts_with(&format!("{dir}/"))
+                    })
+                    .then_some((f.path, i + 1))
+            })
         })
-    })
 }
 
 /// Why `line` (0-based) of `file` runs inside a disposable container, as a sentence naming the

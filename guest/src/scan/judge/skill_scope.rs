@@ -19,7 +19,13 @@ use super::At;
 
 /// Agents' configuration folders whose `skills/` sub-folder holds skills, not settings.
 const AGENT_DIRS: &[&str] = &[
-    ".claude/", ".codex/", ".agents/", ".gemini/", ".cursor/", ".openclaw/", ".hermes/",
+    ".claude/",
+    ".codex/",
+    ".agents/",
+    ".gemini/",
+    ".cursor/",
+    ".openclaw/",
+    ".hermes/",
 ];
 
 /// Whether every agent-folder path on the fact's line points into a skills folder.
@@ -115,7 +121,8 @@ mod tests {
 
     #[test]
     fn only_the_front_matter_tool_key_counts() {
-        let md = "---\nname: x\nallowedTools: [\"read\", \"bash\"]\n---\n\nallowedTools: [\"bash\"]\n";
+        let md =
+            "---\nname: x\nallowedTools: [\"read\", \"bash\"]\n---\n\nallowedTools: [\"bash\"]\n";
         assert!(front_matter_tools("SKILL.md", md, 3));
         assert!(!front_matter_tools("SKILL.md", md, 6));
         assert!(!front_matter_tools("notes.md", md, 3));

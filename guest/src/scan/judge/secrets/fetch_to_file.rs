@@ -45,7 +45,11 @@ fn vars(s: &str) -> Vec<String> {
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'$' {
-            let start = if b.get(i + 1) == Some(&b'{') { i + 2 } else { i + 1 };
+            let start = if b.get(i + 1) == Some(&b'{') {
+                i + 2
+            } else {
+                i + 1
+            };
             let end = s[start..]
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .map_or(s.len(), |e| start + e);
@@ -77,7 +81,10 @@ fn fixed(name: &str, content: &str, depth: usize) -> bool {
         if value.contains("$(") || value.contains('`') {
             return false;
         }
-        if !vars(value).iter().all(|v| v != name && fixed(v, content, depth + 1)) {
+        if !vars(value)
+            .iter()
+            .all(|v| v != name && fixed(v, content, depth + 1))
+        {
             return false;
         }
     }
