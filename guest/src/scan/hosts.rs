@@ -149,8 +149,12 @@ pub fn split_url(url: &str) -> Option<(String, &str)> {
         Some(at) => &rest[at + 1..],
         None => rest,
     };
-    // A host filled in at run time (`https://${SITE}/…`, `https://<host>/…`) is not a host.
-    if rest.starts_with(['$', '{', '<', '%', '"', '\'']) {
+    // A subdomain filled in at run time under a fixed domain (`https://${project_ref}.supabase.co`,
+    // `https://$BUCKET.s3.amazonaws.com`): the request goes to that domain (round 37b).
+    let rest = runtime_label(rest).unwrap_or(rest);
+    // A host filled in at run time (`https://${SITE}/…`, `https://<host>/…`) is not a host, nor is
+    // a pattern's group (`s|https://([^.]+)\.host…|` in a `sed` expression, round 37b).
+    if rest.starts_with(['$', '{', '<', '%', '"', '\'', '(', '^']) {
         return None;
     }
     let end = rest
@@ -193,6 +197,32 @@ pub fn split_url(url: &str) -> Option<(String, &str)> {
         return None;
     }
     Some((host, &rest[end..]))
+}
+
+/// The rest of an authority after a leading run-time label (`${ref}.`, `$ref.`, `{{ref}}.`) when
+/// a fixed domain of at least two labels follows it.
+fn runtime_label(rest: &str) -> Option<&str> {
+    let after = if let Some(r) = rest.strip_prefix("${") {
+        &r[r.find('}')? + 1..]
+    } else if let Some(r) = rest.strip_prefix("{{") {
+        &r[r.find("}}")? + 2..]
+    } else if let Some(r) = rest.strip_prefix('$') {
+        r.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    } else {
+        return None;
+    };
+    let domain = after.strip_prefix('.')?;
+    let end = domain
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+        .unwrap_or(domain.len());
+    let name = domain[..end].trim_end_matches('.');
+    let labels = name.split('.').filter(|l| !l.is_empty()).count();
+    (labels >= 2
+        && name
+            .rsplit('.')
+            .next()
+            .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())))
+    .then_some(domain)
 }
 
 /// Every `scheme://host…` URL in a line, as byte ranges.
@@ -679,6 +709,19 @@ mod tests {
             "github.com"
         );
         assert_eq!(split_url("https://${HOST}/a@b"), None);
+        // A run-time subdomain under a fixed domain names that domain; a pattern group none.
+        assert_eq!(
+            split_url("https://${project_ref}.supabase.co/pg/query")
+                .unwrap()
+                .0,
+            "supabase.co"
+        );
+        assert_eq!(
+            split_url("https://$id.collector.example.net/x").unwrap().0,
+            "collector.example.net"
+        );
+        assert_eq!(split_url("https://${SITE}.local/x"), None);
+        assert_eq!(split_url("https://([^.]+)\\.supabase\\.co.*|"), None);
         assert_eq!(
             split_url("https://api.pagerduty.com$1").unwrap().0,
             "api.pagerduty.com"

@@ -112,7 +112,11 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .and_then(|f| b.in_file(f, FactKind::PermissionValue).next());
     let config: Option<At<'_>> = shipped
         .into_iter()
-        .chain(b.all(FactKind::AgentConfigPath))
+        // A path into an agent's skills folder names a skill's own files (round 37b).
+        .chain(
+            b.all(FactKind::AgentConfigPath)
+                .filter(|a| !super::skill_scope::skills_folder_only(a)),
+        )
         .chain(
             b.all(FactKind::Write)
                 .filter(|a| b.tag(a.fact) == "agent-config"),
@@ -121,7 +125,16 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let mut reported = false;
     for v in b.all(FactKind::PermissionValue) {
         let tag = b.tag(v.fact);
+        // A choice listed in an option synopsis, or the skill's own front-matter tool list,
+        // sets nothing of the agent's (round 37b).
+        let listed = matches!(tag, "bypass" | "allow")
+            .then(|| super::skill_scope::listed_not_set(&v))
+            .flatten();
         let (sev, why) = match (tag, &config) {
+            _ if listed.is_some() => (
+                Severity::Medium,
+                format!("{}: {}.", b.title(v.fact), listed.unwrap_or_default()),
+            ),
             ("bypass", _)
                 if !v.fact.prose
                     && !writes(v.file)

@@ -89,6 +89,7 @@ mod sandboxed;
 mod scheduled_beacon;
 mod secret_param;
 pub mod secrets;
+mod skill_scope;
 mod skills_read;
 mod socket_cli;
 mod socket_fd_shell;

@@ -16,6 +16,7 @@
 
 mod across;
 mod bcc;
+mod fetch_to_file;
 mod imported;
 mod own_endpoint;
 mod own_remote;
@@ -574,8 +575,10 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
         // nothing substituted into the command) carries nothing the file read (round 33b).
         // An ssh transfer (`rsync -e "ssh -i ~/.ssh/k" ./public host:`) whose only key is its own
         // identity sends the files it names, not the keys the file read (round 33b).
-        let carries_nothing =
-            fixed_fetch(&sink.text()) || ssh_identity::only_as_identity(&sink.text());
+        // A download of a fixed URL into a file sends nothing either (round 37b).
+        let carries_nothing = fixed_fetch(&sink.text())
+            || ssh_identity::only_as_identity(&sink.text())
+            || fetch_to_file::fixed_download(&sink.text(), file.content);
         let severity = if dest.class.is_suspicious() || keys_out || chat {
             Severity::Critical
         } else if dest.class == HostClass::Unknown && !only_dump && !carries_nothing {
