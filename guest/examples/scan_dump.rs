@@ -1,7 +1,8 @@
 //! Every finding of every bundle under the given folders, one line each (for diffing rule changes):
 //! `scan_dump [--json] DIR...`; with `--json`, each bundle's whole result (verdict, findings with
-//! severity, description and related places) on one line, for comparing two builds exactly.
-use guest::scan::{Bundle, BundleFile, Trust, scan_bundle};
+//! severity, description and related places) on one line, for comparing two builds exactly. Binary
+//! files are passed as binary entries (size, magic), as the host passes them.
+use guest::scan::{Bundle, BundleFile, EntryKind, Trust, scan_bundle};
 fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     let Ok(rd) = std::fs::read_dir(d) else { return };
     let mut v: Vec<_> = rd.flatten().map(|e| e.path()).collect();
@@ -14,6 +15,58 @@ fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         }
     }
 }
+/// The format the first bytes show, as the host names it (`host-harness/src/bundle.rs` `magic`).
+fn magic(b: &[u8]) -> Option<&'static str> {
+    let starts = |m: &[u8]| b.starts_with(m);
+    Some(if starts(b"\x7fELF") {
+        "elf"
+    } else if starts(b"MZ") {
+        "pe"
+    } else if starts(&[0xfe, 0xed, 0xfa, 0xce])
+        || starts(&[0xfe, 0xed, 0xfa, 0xcf])
+        || starts(&[0xcf, 0xfa, 0xed, 0xfe])
+        || starts(&[0xce, 0xfa, 0xed, 0xfe])
+        || starts(&[0xca, 0xfe, 0xba, 0xbe])
+    {
+        "macho"
+    } else if starts(b"\x89PNG\r\n\x1a\n") {
+        "png"
+    } else if starts(&[0xff, 0xd8, 0xff]) {
+        "jpeg"
+    } else if starts(b"GIF87a") || starts(b"GIF89a") {
+        "gif"
+    } else if starts(b"%PDF") {
+        "pdf"
+    } else if starts(b"PK\x03\x04") {
+        "zip"
+    } else if starts(b"\0asm") {
+        "wasm"
+    } else {
+        return None;
+    })
+}
+
+/// One entry as the host reads it: text when it is UTF-8 without NUL bytes and no binary magic,
+/// else a binary entry (its size, magic and executable bit; no text), so `.pyc` files, native
+/// executables and archives reach the scanner as they do through `scan-bundle`.
+fn entry(rel: &str, raw: Vec<u8>) -> BundleFile {
+    let m = magic(&raw);
+    let looks_binary =
+        m.is_some_and(|m| m != "pdf" || raw.len() > 4) || raw.iter().take(8192).any(|b| *b == 0);
+    let size = raw.len() as u64;
+    match (looks_binary, String::from_utf8(raw)) {
+        (false, Ok(t)) => BundleFile::text(rel, &t),
+        _ => {
+            let mut f = BundleFile::text(rel, "");
+            f.kind = EntryKind::Binary;
+            f.content = None;
+            f.size = size;
+            f.magic = m.map(str::to_owned);
+            f
+        }
+    }
+}
+
 fn main() {
     let t = std::time::Instant::now();
     let mut bytes = 0;
@@ -35,10 +88,10 @@ fn main() {
                         .is_ok_and(|r| r != std::path::Path::new("expect.json"))
                 })
                 .filter_map(|p| {
-                    std::fs::read_to_string(p).ok().map(|t| {
-                        bytes += t.len();
-                        BundleFile::text(&p.strip_prefix(dir).unwrap().to_string_lossy(), &t)
-                    })
+                    let raw = std::fs::read(p).ok()?;
+                    let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                    bytes += raw.len();
+                    Some(entry(&rel, raw))
                 })
                 .collect();
             let v = scan_bundle(

@@ -44,6 +44,16 @@ mod disguise;
 mod key_upload;
 mod marked_param;
 mod zw_order;
+// Round 37m (sets37m): held-out set 15 (opaque code ordered run).
+mod install_beacon;
+mod opaque_run;
+mod override_variant;
+
+/// Words without one of which no round-37m text judge can fire on a text (chained into
+/// `prose::reads_raw_text`; the opaque-run judge reads binary entries, which a lone text has none of).
+pub(crate) fn round37m_raw_words() -> impl Iterator<Item = &'static str> {
+    override_variant::VERBS.iter().copied()
+}
 
 /// Words without one of which no round-36m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -631,6 +641,13 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     key_upload::key_material_upload(b, &mut out);
     zw_order::zero_width_order(b, &mut out);
     marked_param::secret_file_in_call(b, &mut out);
+    // Round 37m: a bundled file whose code cannot be read (bytecode, a native binary, binary data
+    // behind a script's name), ordered run by a text of the bundle.
+    opaque_run::opaque_code_run(b, &mut out);
+    // Round 37m: an order to drop the agent's instructions with a qualifier between the words.
+    override_variant::override_variant(b, &mut out);
+    // Round 37m: an npm install hook that reports the machine to an outside host.
+    install_beacon::install_hook_beacon(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

@@ -358,3 +358,5 @@ mod round36t;
 mod round36m;
 // Round 37b (sets37b): held-out benign set 16 and container-confined launches.
 mod round37b;
+// Round 37m (sets37m): held-out malicious set 15.
+mod round37m;
