@@ -356,3 +356,5 @@ mod round36b;
 mod round36t;
 // Round 36m (sets36m): held-out malicious set 14.
 mod round36m;
+// Round 37t (sets37t): the fourth blind set of targeted single-file cases.
+mod round37t;
