@@ -2,7 +2,8 @@
 //!
 //! - `destructive.rm-root-or-home`: a Windows recursive delete (`rd /s`, `rmdir /s`, `del /s`,
 //!   `Remove-Item -Recurse`) of the Windows folder, Program Files, a drive root or the users'
-//!   folder (a `Temp` folder below them is cleanup, not this); the home folder deleted through a
+//!   folder, or a system part of the Windows folder (`System32`, `WinSxS`, `Fonts`; a `Temp`, cache or
+//!   update folder below them is cleanup, not this); the home folder deleted through a
 //!   value that holds exactly it (`val home = File(System.getProperty("user.home"))` …
 //!   `home.deleteRecursively()`, `shutil.rmtree(Path.home())`).
 //! - `destructive.system-path-loop`: a recursive delete of a loop variable whose loop walks a list
@@ -111,7 +112,23 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
         if !recursive || t.contains("temp") || t.contains("\\tmp") {
             continue;
         }
-        let Some(root) = WIN_ROOTS.iter().find(|r| t.contains(*r)) else {
+        let Some(root) = WIN_ROOTS.iter().find(|r| {
+            t.find(*r).is_some_and(|at| {
+                // The folder itself, or a system part of the Windows folder; a cache or update
+                // folder below it (`SoftwareDistribution\Download`, `Prefetch`) is cleanup.
+                let after = t[at + r.len()..].trim_start_matches(['\\', '"', '\'']);
+                let next: String = after
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                after.is_empty()
+                    || after.starts_with(['*', ' '])
+                    || matches!(
+                        next.as_str(),
+                        "system32" | "syswow64" | "system" | "winsxs" | "boot" | "fonts" | "inf"
+                    )
+            })
+        }) else {
             continue;
         };
         return Some(found(

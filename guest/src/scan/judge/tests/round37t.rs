@@ -117,6 +117,14 @@ fn round_37t_system_and_home_deletes() {
         rule,
         None,
     );
+    at(
+        &[(
+            "wipe.ps1",
+            "Remove-Item \"$env:windir\\SoftwareDistribution\\Download\\*\" -Recurse -Force\n",
+        )],
+        rule,
+        None,
+    );
     let py = "import shutil\nfrom pathlib import Path\nroot = Path.home()\nshutil.rmtree(root)\n";
     at(&[("w.py", py)], rule, Some(Critical));
     let below = "import shutil\nfrom pathlib import Path\nroot = Path.home() / \".cache\" / \"tool\"\nshutil.rmtree(root)\n";
