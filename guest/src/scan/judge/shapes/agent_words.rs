@@ -338,8 +338,8 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
     }
     let i = line_of(f, phrase);
     let mut related = Vec::new();
-    if no_look {
-        if let Some(k) = f
+    if no_look
+        && let Some(k) = f
             .lowered()
             .lines
             .iter()
@@ -348,9 +348,8 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
                 any(&l, SCRIPT) && any(&l, NOT)
             })
             .filter(|&k| k != i)
-        {
-            related.push(rel("concealment", f, k));
-        }
+    {
+        related.push(rel("concealment", f, k));
     }
     Some(found(
         "prompt_injection.approve-all-intl",

@@ -91,10 +91,10 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !is_code(f) {
             continue;
         }
-        if !has(out, f, "destructive.rm-root-or-home", Severity::Critical) {
-            if let Some(x) = windows_roots(f).or_else(|| home_value(f)) {
-                out.push(x);
-            }
+        if !has(out, f, "destructive.rm-root-or-home", Severity::Critical)
+            && let Some(x) = windows_roots(f).or_else(|| home_value(f))
+        {
+            out.push(x);
         }
         if !has(out, f, "destructive.system-path-loop", Severity::Critical) {
             out.extend(listed_loop(f));
