@@ -19,8 +19,8 @@ use invisible::{ZERO_WIDTH, invisible};
 use reading::data_line;
 use reading::{
     continues_paragraph, defensive, is_defensive, is_pattern_literal, is_wrapped_words,
-    join_window, negated_before, negated_from_before, quote_is_example, teaching_heading,
-    test_data_literal,
+    join_window, labelled_sample, negated_before, negated_from_before, quote_is_example,
+    teaching_heading, test_data_literal,
 };
 use reading::{front_matter_command, lone_code_span};
 pub use reading::{
@@ -682,9 +682,13 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                 });
                 // In a test file, an attack string held as data (a sample a detector is tested
                 // on) is mentioned, not done; a line that hands the string to a runner still acts.
+                // Round 37t: so is a labelled sample anywhere (`("…", 1),` in an evaluation
+                // notebook): the string is followed by its label, data a classifier is scored on.
                 let mention = mention.or_else(|| {
-                    (place.test && in_code && test_data_literal(line, hit.start, hit.end))
-                        .then_some(&Context::Test)
+                    ((place.test || labelled_sample(line, hit.end))
+                        && in_code
+                        && test_data_literal(line, hit.start, hit.end))
+                    .then_some(&Context::Test)
                 });
                 if let Some(fact) = rule.fact
                     && mention.is_none()

@@ -427,6 +427,27 @@ pub(super) fn test_data_literal(line: &str, start: usize, end: usize) -> bool {
         || data_line(line)
 }
 
+/// Whether the string literal holding byte `end` of a code line is followed by a label: the
+/// literal closes, then a comma and a 0/1/true/false label closing a tuple or list
+/// (`("sample text", 1),`, JSON-escaped in a notebook as `(\"sample text\", 1),`). A labelled
+/// sample is data an evaluation scores, not an order.
+pub(super) fn labelled_sample(line: &str, end: usize) -> bool {
+    let Some(rest) = line.get(end..) else {
+        return false;
+    };
+    let Some(close) = rest.find(['"', '\'']) else {
+        return false;
+    };
+    let after = rest[close + 1..].trim_start_matches(['"', '\'', '\\']);
+    let Some(after) = after.trim_start().strip_prefix(',') else {
+        return false;
+    };
+    let after = after.trim_start();
+    ["0)", "1)", "0]", "1]", "true)", "false)", "True)", "False)"]
+        .iter()
+        .any(|l| after.starts_with(l))
+}
+
 /// Whether a code line is only string literals and the punctuation of a list, map or assignment
 /// (`"k": "v",`, `x = ["a", "b"]`).
 pub(super) fn data_line(line: &str) -> bool {

@@ -55,7 +55,7 @@ pub(crate) fn round37m_raw_words() -> impl Iterator<Item = &'static str> {
     override_variant::VERBS.iter().copied()
 }
 
-/// Words without one of which no round-36m judge can fire on a text (chained into
+/// Words without one of which no round-36m or round-37t judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
 pub(crate) fn round36m_raw_words() -> impl Iterator<Item = &'static str> {
     key_upload::RAW
@@ -63,6 +63,7 @@ pub(crate) fn round36m_raw_words() -> impl Iterator<Item = &'static str> {
         .chain(zw_order::RAW)
         .chain(marked_param::RAW)
         .copied()
+        .chain(shapes::raw_words())
 }
 
 /// Words without one of which no round-34m judge can fire on a text (chained into
@@ -97,8 +98,10 @@ pub mod prose;
 mod remote_push;
 mod sandboxed;
 mod scheduled_beacon;
+// Round 37t (sets37t): shapes and languages of the fourth blind set of targeted cases.
 mod secret_param;
 pub mod secrets;
+mod shapes;
 mod skill_scope;
 mod skills_read;
 mod socket_cli;
@@ -648,11 +651,16 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     override_variant::override_variant(b, &mut out);
     // Round 37m: an npm install hook that reports the machine to an outside host.
     install_beacon::install_hook_beacon(b, &mut out);
+    // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
+    // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
+    // folders deleted, agent tampering in other languages.
+    shapes::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);
     // Round 32m: what a lone concealment covers (after the prose rules, which raise it).
     concealed_acts::concealed_acts(b, &mut out);
+    shapes::after_prose(b, &mut out);
     out
 }
 

@@ -360,3 +360,5 @@ mod round36m;
 mod round37b;
 // Round 37m (sets37m): held-out malicious set 15.
 mod round37m;
+// Round 37t (sets37t): the fourth blind set of targeted single-file cases.
+mod round37t;

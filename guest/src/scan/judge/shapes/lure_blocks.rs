@@ -1,0 +1,311 @@
+//! `supply_chain.install-lure` told as a block: a paragraph, a numbered list or a steps table
+//! (rows are read together, so a lure cut into table cells is still one instruction) that points
+//! at a program or archive on a host that is not a vendor's, installer's or registry's, and
+//!
+//! - gives the archive's or program's password, or
+//! - has the user paste a page's text into a terminal, or
+//! - has the program run with a push past a protection (before first use, as administrator,
+//!   antivirus or real-time protection off, SmartScreen/Gatekeeper clicked through, kept running).
+//!
+//! In English, Chinese, Spanish, Italian, Turkish, French, German, Portuguese, Japanese, Korean
+//! and Russian words. Blocks that warn about such steps ("never", "malware", "phishing") are
+//! teaching, not telling.
+
+use super::{found, has, rel, worst_suspicious};
+use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::{Bundle, File, hosts_in};
+use crate::scan::markdown::{FencePlace, fence_places};
+use crate::scan::rules::Severity;
+
+const RULE: &str = "supply_chain.install-lure";
+
+/// File names that run when opened (a program or installer).
+const PROGRAMS: &[&str] = &[
+    ".exe",
+    ".msi",
+    ".dmg",
+    ".pkg",
+    ".scr",
+    ".appimage",
+    ".bat",
+    ".cmd",
+    ".vbs",
+    ".jar",
+    ".apk",
+    ".run",
+    ".command",
+    ".app",
+];
+/// Archives (a program inside).
+const ARCHIVES: &[&str] = &[".zip", ".7z", ".rar", ".tar.gz", ".tgz"];
+
+const PASSWORD: &[&str] = &[
+    "password",
+    "passwort",
+    "contraseña",
+    "contrasena",
+    "mot de passe",
+    "senha",
+    "şifre",
+    "sifre",
+    "parola",
+    "密码",
+    "密碼",
+    "パスワード",
+    "비밀번호",
+    "пароль",
+    "pass:",
+    "pwd:",
+];
+/// Words that unpack an archive: a password is the archive's when its line says so.
+const EXTRACT: &[&str] = &[
+    "unpack",
+    "extract",
+    "unzip",
+    "archive",
+    "解压",
+    "解凍",
+    "压缩",
+    "entpack",
+    "archiv",
+    "estrai",
+    "descomprim",
+    "extrai",
+    "décompress",
+    "extraire",
+    "arşiv",
+    "압축",
+    "распак",
+    "архив",
+];
+const PASTE: &[&str] = &[
+    "paste",
+    "pega",
+    "pégalo",
+    "pegue",
+    "incolla",
+    "colle",
+    "cole ",
+    "einfügen",
+    "füge",
+    "粘贴",
+    "貼り付け",
+    "붙여넣",
+    "yapıştır",
+    "вставь",
+];
+const TERMINAL: &[&str] = &[
+    "terminal",
+    "powershell",
+    "command prompt",
+    "cmd.exe",
+    "终端",
+    "命令行",
+    "ターミナル",
+    "터미널",
+    "konsole",
+    "терминал",
+    "консол",
+];
+const RUN: &[&str] = &[
+    "run",
+    "execute",
+    "launch",
+    "start",
+    "double-click",
+    "open it",
+    "ejecut",
+    "esegui",
+    "avvia",
+    "exécut",
+    "lance",
+    "ausführ",
+    "starte",
+    "doppelklick",
+    "运行",
+    "執行",
+    "执行",
+    "双击",
+    "雙擊",
+    "启动",
+    "実行",
+    "起動",
+    "실행",
+    "çalıştır",
+    "calistir",
+    "запуст",
+    "execut",
+    "abra o",
+];
+/// A push past a protection, or an insistence that it must come first.
+const PUSH: &[&str] = &[
+    "before using",
+    "before you use",
+    "before first use",
+    "prerequisite",
+    "as administrator",
+    "as admin",
+    "real-time protection",
+    "defender",
+    "antivirus",
+    "anti-virus",
+    "smartscreen",
+    "gatekeeper",
+    "quarantine",
+    "run anyway",
+    "open anyway",
+    "keep it running",
+    "in the background",
+    "prima di usare",
+    "prima di iniziare",
+    "amministratore",
+    "comunque",
+    "kullanmadan",
+    "yine de",
+    "antes de usar",
+    "administrador",
+    "de todos modos",
+    "使用前",
+    "使用之前",
+    "管理员",
+    "仍要",
+    "保持运行",
+    "vor der ersten",
+    "vor dem start",
+    "trotzdem",
+    "administrateur",
+    "quand même",
+    "avant d'utiliser",
+    "使う前",
+    "管理者",
+    "사용하기 전",
+    "관리자",
+    "перед использованием",
+    "администратор",
+];
+/// Words of a file that teaches how such lures look (an awareness briefing quotes one whole).
+const TEACHES: &[&str] = &[
+    "red flag",
+    "social-engineering",
+    "social engineering",
+    "phishing",
+    "awareness",
+    "never paste",
+    "never run",
+    "never download",
+    "malware",
+    "scam",
+];
+/// Words of a block that warns about such steps rather than telling them.
+const WARNS: &[&str] = &[
+    "never ",
+    "do not run",
+    "don't run",
+    "malware",
+    "phishing",
+    "scam",
+    "attacker",
+    "red flag",
+    "suspicious",
+    "nunca",
+    "niemals",
+    "jamais",
+    "绝不",
+    "切勿",
+];
+
+fn names_any(text: &str, ends: &[&str]) -> bool {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '|' | '(' | ')' | '"' | '\'' | ','))
+        .map(|w| w.trim_end_matches(['.', ':', ';', '*', '，', '。', '）']))
+        .any(|w| ends.iter().any(|e| w.len() > e.len() && w.ends_with(e)))
+}
+
+fn any(text: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| text.contains(w))
+}
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for f in &b.files {
+        if f.kind == FileKind::Code
+            || f.place.test
+            || has(out, f, RULE, Severity::Critical)
+            || has(b.prior, f, RULE, Severity::Critical)
+            || has(out, f, "lure.", Severity::Critical)
+            || has(b.prior, f, "lure.", Severity::Critical)
+            || any(&f.lower_all().to_lowercase(), TEACHES)
+        {
+            continue;
+        }
+        let lines = &f.lowered().lines;
+        let places = fence_places(lines.iter().copied());
+        let mut i = 0;
+        while i < lines.len() {
+            // A quoted line (`> …`) is someone else's text, shown.
+            let quoted = |l: &str| l.trim_start().starts_with('>');
+            if lines[i].trim().is_empty() || places[i] != FencePlace::Outside || quoted(lines[i]) {
+                i += 1;
+                continue;
+            }
+            let s = i;
+            while i < lines.len()
+                && !lines[i].trim().is_empty()
+                && places[i] == FencePlace::Outside
+                && !quoted(lines[i])
+            {
+                i += 1;
+            }
+            if let Some(x) = block(f, s, i) {
+                out.push(x);
+                break;
+            }
+        }
+    }
+}
+
+/// The finding of the block of lines `s..e`, if it is a lure.
+fn block(f: &File<'_>, s: usize, e: usize) -> Option<Finding> {
+    let lines = &f.lowered().lines[s..e];
+    let joined = lines.join("\n");
+    let hosts = hosts_in(&joined);
+    let host = worst_suspicious(&hosts)?;
+    let low = joined.to_lowercase();
+    if any(&low, WARNS) {
+        return None;
+    }
+    let program = names_any(&low, PROGRAMS);
+    let archive = names_any(&low, ARCHIVES);
+    // The password is the archive's (or program's) when its own line unpacks or names one.
+    let archive_password = low.lines().any(|l| {
+        any(l, PASSWORD) && (any(l, EXTRACT) || names_any(l, ARCHIVES) || names_any(l, PROGRAMS))
+    });
+    let why = if (program || archive) && archive_password {
+        "gives the password of the archive or program it points at"
+    } else if any(&low, PASTE) && any(&low, TERMINAL) {
+        "has the user paste a page's text into a terminal"
+    } else if program && any(&low, RUN) && any(&low, PUSH) {
+        "has the program run, pushed past a protection or required before first use"
+    } else {
+        return None;
+    };
+    // The line naming the host decides; the block's other lines are related.
+    let at = (s..e).find(|&k| f.lowered().lower[k].contains(&host.host))?;
+    let related = (s..e)
+        .filter(|&k| k != at)
+        .map(|k| rel("signal", f, k))
+        .collect();
+    Some(found(
+        RULE,
+        "supply_chain",
+        Severity::Critical,
+        f,
+        at,
+        format!(
+            "Install lure: a block of instructions (lines {}-{}) points at a download on {} ({}) and {why}. Real tools ship through a vendor's or registry's installer; a password, a paste into a terminal or a warning clicked through is how stolen-credential malware is handed to users. Do not follow these steps.",
+            s + 1,
+            e,
+            host.host,
+            host.class.phrase()
+        ),
+        related,
+    ))
+}

@@ -1,0 +1,175 @@
+//! Round 37t (sets37t): judges for shapes and languages the fact rules do not read as flows — a
+//! lure told in a numbered table or list and in other languages, a download and its run written
+//! through a process API, a notebook cell or a WSH script, a whole secret store (the environment,
+//! a credential file) and an upload in the same script, a socket wired to a command runner in Lua
+//! or the JVM, Windows system folders and the home folder deleted, and agent-tampering words in
+//! other languages. Plain Rust over the file's shared lowered view; each reads a file's lines once
+//! (windows are bounded), so the scanner stays linear in bytes.
+
+use super::{Bundle, File, Host};
+use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::hosts::{HostClass, classify};
+use crate::scan::rules::Severity;
+
+mod agent_words;
+mod fetch_run;
+mod lure_blocks;
+mod socket_run;
+mod store_send;
+mod wipe;
+
+/// Judges that read facts or earlier findings of the other judges (run before the prose judges).
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    fetch_run::judge(b, out);
+    store_send::judge(b, out);
+    socket_run::judge(b, out);
+    wipe::judge(b, out);
+    agent_words::judge(b, out);
+}
+
+/// Judges that read what the prose judges found (run after them): a lure the prose rules already
+/// found in a file is not found twice.
+pub(super) fn after_prose(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    lure_blocks::judge(b, out);
+    agent_words::covered_condition(b, out);
+}
+
+/// Words without one of which no judge of this module can fire on a text that states no fact
+/// (chained into `prose::reads_raw_text`).
+pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
+    socket_run::RAW
+        .iter()
+        .chain(wipe::RAW)
+        .chain(agent_words::RAW)
+        .copied()
+}
+
+/// A destination that is not the machine, a vendor, an installer host or a registry.
+pub(super) fn suspicious(class: HostClass) -> bool {
+    !matches!(
+        class,
+        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
+    )
+}
+
+/// The most suspicious `scheme://` destination among `hosts` that is [`suspicious`].
+pub(super) fn worst_suspicious(hosts: &[Host]) -> Option<&Host> {
+    hosts
+        .iter()
+        .filter(|h| h.url.contains("://") && suspicious(h.class))
+        .max_by_key(|h| h.class)
+}
+
+/// Hosts named as the first string argument of a socket call (`connect("h.example:443")`,
+/// `Socket("h.example", 9001)`, `TcpClient('h.example', 443)`, `fsockopen("h.example", 1)`), which
+/// carry no scheme. `lower` is an ASCII-lowered line.
+pub(super) fn socket_hosts(lower: &str) -> Vec<Host> {
+    let mut out = Vec::new();
+    for key in SOCKET_CALLS {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(key).map(|i| i + from) {
+            from = i + key.len();
+            let rest = lower[from..].trim_start();
+            let Some(rest) = rest.strip_prefix(['"', '\'']) else {
+                continue;
+            };
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+                .unwrap_or(rest.len());
+            let host = rest[..end].trim_end_matches('.');
+            let tld_ok = host
+                .rsplit('.')
+                .next()
+                .is_some_and(|t| t.len() >= 2 && t.bytes().all(|c| c.is_ascii_alphabetic()));
+            let quad =
+                host.split('.').count() == 4 && host.split('.').all(|p| p.parse::<u8>().is_ok());
+            if host.contains('.') && (tld_ok || quad) && !out.iter().any(|h: &Host| h.host == host)
+            {
+                out.push(Host {
+                    class: classify(host, ""),
+                    host: host.to_owned(),
+                    url: host.to_owned(),
+                    path: String::new(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Calls whose first string argument is the remote host of a socket.
+pub(super) const SOCKET_CALLS: &[&str] = &[
+    "tcpstream::connect(",
+    ":connect(",
+    ".connect(",
+    "socket(",
+    "tcpclient(",
+    "fsockopen(",
+    "net.dial(\"tcp\",",
+    "createconnection(",
+];
+
+/// A finding at line index `i` (0-based) of `file`, its evidence the whole line.
+pub(super) fn found(
+    rule: &str,
+    category: &str,
+    severity: Severity,
+    file: &File<'_>,
+    i: usize,
+    description: String,
+    related: Vec<Related>,
+) -> Finding {
+    let line = file.lowered().lines.get(i).copied().unwrap_or("").trim();
+    Finding {
+        rule_id: rule.into(),
+        category: category.into(),
+        severity,
+        file: file.path.into(),
+        line: i + 1,
+        evidence: evidence(line, 0, line.len()),
+        description,
+        related,
+    }
+}
+
+/// A related place at line index `i` (0-based) of `file`.
+pub(super) fn rel(role: &str, file: &File<'_>, i: usize) -> Related {
+    let line = file.lowered().lines.get(i).copied().unwrap_or("").trim();
+    Related {
+        role: role.into(),
+        file: file.path.into(),
+        line: i + 1,
+        evidence: evidence(line, 0, line.len()),
+    }
+}
+
+/// Whether `out` already holds a finding of `rule` (any id starting with it) in `file` at
+/// `severity` or above.
+pub(super) fn has(out: &[Finding], file: &File<'_>, rule: &str, severity: Severity) -> bool {
+    out.iter()
+        .any(|f| f.file == file.path && f.rule_id.starts_with(rule) && f.severity >= severity)
+}
+
+/// Whether `word` occurs in `text` as a whole identifier (not inside a longer one).
+pub(super) fn has_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(word).map(|i| i + from) {
+        let end = i + word.len();
+        if (i == 0 || !ident(b[i - 1])) && (end >= b.len() || !ident(b[end])) {
+            return true;
+        }
+        from = i + 1;
+    }
+    false
+}
+
+/// Whether a file is read as code (a script or config, or a Markdown file's fenced block is not
+/// enough: these judges read scripts).
+pub(super) fn is_code(file: &File<'_>) -> bool {
+    file.kind == FileKind::Code && !file.place.test && !file.place.signature
+}

@@ -1,0 +1,89 @@
+//! `network.reverse-shell` in languages the one-line rules do not read: a socket opened to a
+//! remote host (Lua `socket.tcp()` + `:connect("h", port)`, the JVM's `Socket("h", port)`, PHP
+//! `fsockopen`, .NET `TcpClient`) and, within a few lines, what comes in on it handed to a
+//! command runner (`io.popen`, `ProcessBuilder("/bin/sh")`, `proc_open`, `Invoke-Expression`)
+//! while the socket is read (`receive`, `getInputStream`, `ReadLine`, `copyTo`). A local address
+//! (a test server) is not a remote shell.
+
+use super::{found, has, is_code, rel, socket_hosts};
+use crate::scan::content::Finding;
+use crate::scan::judge::Bundle;
+use crate::scan::rules::Severity;
+
+const RULE: &str = "network.reverse-shell";
+/// Lines after the socket is opened within which the runner and the read are looked for.
+const WINDOW: usize = 12;
+
+/// Words without one of which this rule cannot fire.
+pub(super) const RAW: &[&str] = &[
+    "connect(",
+    "socket(",
+    "tcpclient(",
+    "fsockopen(",
+    "net.dial(",
+];
+
+const RUNNERS: &[&str] = &[
+    "io.popen(",
+    "os.execute(",
+    "processbuilder(",
+    "getruntime().exec(",
+    "\"/bin/sh",
+    "\"/bin/bash",
+    "'/bin/sh",
+    "\"cmd.exe\"",
+    "proc_open(",
+    "invoke-expression",
+    "shell_exec(",
+];
+const READS: &[&str] = &[
+    ":receive(",
+    "getinputstream",
+    "inputstream",
+    "readline(",
+    ".recv(",
+    "copyto(",
+    "fread(",
+    "=> $sock",
+    "=>$sock",
+];
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for f in &b.files {
+        if !is_code(f) || has(out, f, "network.reverse-shell", Severity::Critical) {
+            continue;
+        }
+        let low = &f.lowered().lower;
+        for (i, l) in low.iter().enumerate() {
+            let Some(host) = socket_hosts(l)
+                .into_iter()
+                .find(|h| super::suspicious(h.class))
+            else {
+                continue;
+            };
+            let end = (i + WINDOW).min(low.len());
+            let runner = (i..end).find(|&k| RUNNERS.iter().any(|r| low[k].contains(r)));
+            let read = (i..end).find(|&k| READS.iter().any(|r| low[k].contains(r)));
+            let (Some(run), Some(read)) = (runner, read) else {
+                continue;
+            };
+            out.push(found(
+                RULE,
+                "network",
+                Severity::Critical,
+                f,
+                run,
+                format!(
+                    "A socket is opened to {} ({}) at line {} and what it sends is read (line {}) by a command runner at line {}: a remote shell, the other end types the commands.",
+                    host.host,
+                    host.class.phrase(),
+                    i + 1,
+                    read + 1,
+                    run + 1
+                ),
+                vec![rel("source", f, i), rel("signal", f, read), rel("execute", f, run)],
+            ));
+            break;
+        }
+    }
+}

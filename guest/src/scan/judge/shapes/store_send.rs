@@ -1,0 +1,180 @@
+//! `exfiltration.read-and-send` for a whole secret store and an upload in the same script, in
+//! languages and channels the flow facts do not follow: the environment as one value (`Bun.env`,
+//! `std::env::vars()`, `System.getenv()`, `dict(os.environ)` dumped, `env |` at the head of a
+//! pipe) or a credential file (the fact rules' `SecretFile`, read in code), and then, within a few
+//! dozen lines, a call that sends a body (`outputStream`, `uploadTask(…, from:)`, `storbinary`,
+//! `write_all` on a socket, `--data @-`, `-InFile`, `git push https://…`) to a host that is not a
+//! vendor's, installer's or registry's. A script that reads one named key for its own vendor is
+//! not this rule's (that host is a vendor's).
+
+use super::{found, has, is_code, rel, socket_hosts, worst_suspicious};
+use crate::scan::content::Finding;
+use crate::scan::facts::FactKind;
+use crate::scan::judge::{Bundle, File, Host, hosts_in};
+use crate::scan::rules::Severity;
+
+const RULE: &str = "exfiltration.read-and-send";
+/// Lines after a store is read within which its upload is looked for.
+const WINDOW: usize = 40;
+
+/// The whole environment taken as one value.
+const STORE: &[&str] = &[
+    "bun.env",
+    "deno.env.toobject()",
+    "std::env::vars()",
+    "env::vars()",
+    "system.getenv()",
+    "processinfo.processinfo.environment",
+    "dict(os.environ)",
+    "os.environ.items()",
+    "json.dump(os.environ",
+    "json.dumps(os.environ",
+    "object.entries(process.env)",
+    "json.stringify(process.env)",
+];
+/// Calls that send a body.
+const SINKS: &[&str] = &[
+    "outputstream",
+    "uploadtask(",
+    "httpbody",
+    "storbinary(",
+    "storlines(",
+    "write_all(",
+    "sendall(",
+    "--data @-",
+    "--data-binary @-",
+    "-d @-",
+    "--upload-file",
+    "-infile",
+    "git push http",
+    "git push -q http",
+    "body: json.stringify",
+    "body:",
+];
+
+fn pipe_head_env(l: &str) -> bool {
+    let t = l.trim_start();
+    (t.starts_with("env |") || t.starts_with("printenv |") || t.starts_with("env|"))
+        && SINKS.iter().any(|s| t.contains(s))
+}
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for f in &b.files {
+        if !is_code(f) || has(out, f, "exfiltration.", Severity::Critical) {
+            continue;
+        }
+        if let Some(x) = store_sent(b, f) {
+            out.push(x);
+        }
+    }
+}
+
+fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
+    let low = &f.lowered().lower;
+    let mut sources: Vec<(usize, &'static str)> = Vec::new();
+    for kind in [
+        FactKind::SecretFile,
+        FactKind::EnvDump,
+        FactKind::SecretHarvest,
+    ] {
+        for at in b.in_file(f, kind) {
+            if !at.fact.prose {
+                sources.push((
+                    (at.fact.line as usize).saturating_sub(1),
+                    if kind == FactKind::SecretFile {
+                        "a credential file"
+                    } else {
+                        "the environment"
+                    },
+                ));
+            }
+        }
+    }
+    for (i, l) in low.iter().enumerate() {
+        if STORE.iter().any(|s| l.contains(s)) || pipe_head_env(l) {
+            sources.push((i, "the whole environment"));
+        }
+    }
+    sources.sort_unstable();
+    for &(s, what) in &sources {
+        let end = (s + WINDOW).min(low.len());
+        let Some(k) = (s..end).find(|&k| SINKS.iter().any(|w| low[k].contains(w))) else {
+            continue;
+        };
+        let Some(host) = destination(f, k) else {
+            continue;
+        };
+        if own_service(b, f, &host.host) {
+            continue;
+        }
+        let related = if k == s {
+            vec![rel("sink", f, k)]
+        } else {
+            vec![rel("source", f, s), rel("sink", f, k)]
+        };
+        return Some(found(
+            RULE,
+            "exfiltration",
+            Severity::Critical,
+            f,
+            k,
+            format!(
+                "The script reads {what} (line {}) and sends a body to {} ({}) at line {}: secrets the user keeps on this machine leave it for a host the skill does not name as a vendor.",
+                s + 1,
+                host.host,
+                host.class.phrase(),
+                k + 1
+            ),
+            related,
+        ));
+    }
+    None
+}
+
+/// Whether `host` is the skill's own service: it holds a word of the skill's name, or the name of
+/// a key the file reads (`RECALL_API_KEY` → a host holding `recall`): a key named after its
+/// destination is the skill talking to its own backend.
+fn own_service(b: &Bundle<'_>, f: &File<'_>, host: &str) -> bool {
+    if b.name_words().iter().any(|w| host.contains(w.as_str())) {
+        return true;
+    }
+    b.in_file(f, FactKind::SecretEnv).any(|at| {
+        let name = at.matched().to_ascii_lowercase();
+        name.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|t| ["key", "token", "secret"].iter().any(|w| t.contains(w)))
+            .any(|t| {
+                let head = t.split('_').next().unwrap_or("");
+                head.len() >= 4 && host.contains(head)
+            })
+    })
+}
+
+/// The destination of the send at line `k`: a suspicious host on the lines around it (URLs or
+/// socket calls), else the file's only kind of host when none is a vendor's.
+fn destination(f: &File<'_>, k: usize) -> Option<Host> {
+    let low = &f.lowered().lower;
+    let from = k.saturating_sub(8);
+    let to = (k + 4).min(low.len());
+    let near = f.lowered().lines[from..to].join("\n");
+    // Mail and FTP servers are named without a scheme (`FTP("files.example")`).
+    if let Some(h) = hosts_in(&near)
+        .into_iter()
+        .filter(|h| super::suspicious(h.class))
+        .max_by_key(|h| h.class)
+    {
+        return Some(h);
+    }
+    for l in &low[from..to] {
+        if let Some(h) = socket_hosts(l)
+            .into_iter()
+            .find(|h| super::suspicious(h.class))
+        {
+            return Some(h);
+        }
+    }
+    let all = hosts_in(f.content);
+    if all.iter().any(|h| !super::suspicious(h.class)) {
+        return None;
+    }
+    worst_suspicious(&all).cloned()
+}

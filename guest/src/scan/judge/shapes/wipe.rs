@@ -1,0 +1,285 @@
+//! Deletions of what the user cannot lose, in shapes the one-line rules do not read:
+//!
+//! - `destructive.rm-root-or-home`: a Windows recursive delete (`rd /s`, `rmdir /s`, `del /s`,
+//!   `Remove-Item -Recurse`) of the Windows folder, Program Files, a drive root or the users'
+//!   folder, or a system part of the Windows folder (`System32`, `WinSxS`, `Fonts`; a `Temp`, cache or
+//!   update folder below them is cleanup, not this); the home folder deleted through a
+//!   value that holds exactly it (`val home = File(System.getProperty("user.home"))` …
+//!   `home.deleteRecursively()`, `shutil.rmtree(Path.home())`).
+//! - `destructive.system-path-loop`: a recursive delete of a loop variable whose loop walks a list
+//!   named a few lines above that holds a system folder (`local dirs = { "/etc", … }` …
+//!   `for _, d in ipairs(dirs)` … `os.execute("rm -rf " .. d)`).
+
+use super::{found, has, has_word, is_code, rel};
+use crate::scan::content::Finding;
+use crate::scan::judge::{Bundle, File};
+use crate::scan::rules::Severity;
+
+/// Words without one of which these rules cannot fire.
+pub(super) const RAW: &[&str] = &[
+    "rd /s",
+    "rmdir /s",
+    "del /",
+    "erase ",
+    "remove-item",
+    "rm(",
+    "rmsync(",
+    "deletedirectory(",
+    "deleterecursively",
+    "rmtree",
+    "rm -rf",
+    "rm_rf",
+    "removeall",
+    "remove_dir_all",
+];
+
+const WIN_ROOTS: &[&str] = &[
+    "%systemroot%",
+    "%windir%",
+    "c:\\windows",
+    "$env:windir",
+    "$env:systemroot",
+    "c:\\program files",
+    "%programfiles%",
+    "%programfiles(x86)%",
+    "c:\\users",
+];
+/// Recursive deletes that take their target as an argument.
+const DELETES: &[&str] = &[
+    "deleterecursively()",
+    "rmtree(",
+    "rm_rf(",
+    "removeall(",
+    "remove_dir_all(",
+    "rm -rf",
+    "rm(",
+    "rmsync(",
+    "deletedirectory(",
+];
+/// Expressions that are the home folder itself.
+const HOME: &[&str] = &[
+    "system.getproperty(\"user.home\")",
+    "path.home()",
+    "os.homedir()",
+    "os.path.expanduser(\"~\")",
+    "dirs::home_dir()",
+    "env::home_dir()",
+    "filemanager.default.homedirectoryforcurrentuser",
+];
+const SYSTEM_DIRS: &[&str] = &[
+    "\"/\"",
+    "\"/etc",
+    "\"/usr",
+    "\"/var",
+    "\"/bin",
+    "\"/sbin",
+    "\"/boot",
+    "\"/lib",
+    "\"/opt",
+    "\"/root",
+    "\"/home\"",
+    "'/etc",
+    "'/usr",
+    "'/var",
+    "'/bin",
+    "'/boot",
+    "'/lib",
+];
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for f in &b.files {
+        if !is_code(f) {
+            continue;
+        }
+        if !has(out, f, "destructive.rm-root-or-home", Severity::Critical)
+            && let Some(x) = windows_roots(f).or_else(|| home_value(f))
+        {
+            out.push(x);
+        }
+        if !has(out, f, "destructive.system-path-loop", Severity::Critical) {
+            out.extend(listed_loop(f));
+        }
+    }
+}
+
+fn windows_roots(f: &File<'_>) -> Option<Finding> {
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        let t = l.trim_start_matches('@');
+        let recursive = ((t.starts_with("rd ") || t.starts_with("rmdir ")) && t.contains("/s"))
+            || (t.starts_with("del ") || t.starts_with("erase ")) && t.contains("/s")
+            || (t.starts_with("remove-item") && t.contains("-recurse"));
+        if !recursive || t.contains("temp") || t.contains("\\tmp") {
+            continue;
+        }
+        let Some(root) = WIN_ROOTS.iter().find(|r| {
+            t.find(*r).is_some_and(|at| {
+                // The folder itself, or a system part of the Windows folder; a cache or update
+                // folder below it (`SoftwareDistribution\Download`, `Prefetch`) is cleanup.
+                let after = t[at + r.len()..].trim_start_matches(['\\', '"', '\'']);
+                let next: String = after
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                after.is_empty()
+                    || after.starts_with(['*', ' '])
+                    || matches!(
+                        next.as_str(),
+                        "system32" | "syswow64" | "system" | "winsxs" | "boot" | "fonts" | "inf"
+                    )
+            })
+        }) else {
+            continue;
+        };
+        return Some(found(
+            "destructive.rm-root-or-home",
+            "destructive",
+            Severity::Critical,
+            f,
+            i,
+            format!(
+                "A recursive delete of a Windows system or user folder ({root}): it breaks the machine or erases every user's files."
+            ),
+            vec![],
+        ));
+    }
+    None
+}
+
+/// The name a line assigns, when its value is exactly the home folder.
+fn home_name(l: &str) -> Option<String> {
+    let (left, right) = l.split_once('=')?;
+    let right = right.trim().trim_end_matches(';');
+    let home = HOME.iter().find(|h| right.contains(*h))?;
+    // Nothing joined below it (`home + "/x"`, `.resolve(…)`, `join(…)`, `/ "x"`).
+    let rest = right.replacen(home, "", 1);
+    if rest.contains('+')
+        || rest.contains("resolve")
+        || rest.contains("join")
+        || rest.contains('/')
+        || rest.contains(',')
+    {
+        return None;
+    }
+    let name = left
+        .split_whitespace()
+        .last()?
+        .trim_start_matches(['$', '&']);
+    let name = name.split(':').next().unwrap_or(name);
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then(|| name.to_owned())
+}
+
+fn home_value(f: &File<'_>) -> Option<Finding> {
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        // The home expression deleted on one line (`File(….home).deleteRecursively()`).
+        let direct = HOME.iter().any(|h| {
+            l.find(h).is_some_and(|at| {
+                let after = &l[at + h.len()..];
+                after.starts_with(").deleterecursively()")
+                    || after.starts_with(".deleterecursively()")
+            })
+        });
+        let hit = if direct {
+            Some(i)
+        } else {
+            home_name(l).and_then(|name| {
+                (i + 1..(i + 15).min(low.len())).find(|&k| {
+                    let t = &low[k];
+                    t.contains(&format!("{name}.deleterecursively()"))
+                        || DELETES.iter().any(|d| {
+                            d.ends_with('(')
+                                && (t.contains(&format!("{d}{name})"))
+                                    || t.contains(&format!("{d}&{name})"))
+                                    || t.contains(&format!("{d}{name},")))
+                        })
+                })
+            })
+        };
+        if let Some(k) = hit {
+            return Some(found(
+                "destructive.rm-root-or-home",
+                "destructive",
+                Severity::Critical,
+                f,
+                k,
+                format!(
+                    "The user's home folder (line {}) is deleted recursively at line {}: every file the user owns.",
+                    i + 1,
+                    k + 1
+                ),
+                if k == i {
+                    vec![]
+                } else {
+                    vec![rel("definition", f, i)]
+                },
+            ));
+        }
+    }
+    None
+}
+
+/// A loop header's variable and the list it walks: `for _, d in ipairs(dirs)`, `for d in dirs:`,
+/// `for _, d := range dirs {`, `foreach ($d in $dirs)`.
+fn loop_parts(l: &str) -> Option<(String, String)> {
+    let t = l
+        .trim_start_matches("foreach")
+        .trim_start_matches("for")
+        .trim_start();
+    if t.len() == l.len() {
+        return None;
+    }
+    let t = t.trim_start_matches('(');
+    let (vars, list) = t.split_once(" in ").or_else(|| t.split_once(":= range "))?;
+    let var = vars
+        .rsplit([',', ' '])
+        .find(|v| !v.is_empty())?
+        .trim_start_matches('$');
+    let list = list
+        .trim_start_matches("ipairs(")
+        .trim_start_matches("pairs(")
+        .trim_start_matches('$');
+    let list: String = list
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!var.is_empty() && !list.is_empty()).then(|| (var.to_owned(), list))
+}
+
+fn listed_loop(f: &File<'_>) -> Option<Finding> {
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        let Some((var, list)) = loop_parts(l) else {
+            continue;
+        };
+        let Some(def) = (i.saturating_sub(8)..i).find(|&k| {
+            let t = &low[k];
+            t.split_once('=')
+                .is_some_and(|(left, _)| has_word(left, &list))
+                && SYSTEM_DIRS.iter().any(|d| t.contains(d))
+        }) else {
+            continue;
+        };
+        let Some(del) = (i..(i + 4).min(low.len())).find(|&k| {
+            let t = &low[k];
+            DELETES.iter().any(|d| t.contains(d)) && has_word(t, &var)
+        }) else {
+            continue;
+        };
+        return Some(found(
+            "destructive.system-path-loop",
+            "destructive",
+            Severity::Critical,
+            f,
+            del,
+            format!(
+                "A recursive delete of `{var}` (line {}) runs over the list `{list}` named at line {}, which holds a system folder: the loop deletes it.",
+                del + 1,
+                def + 1
+            ),
+            vec![rel("definition", f, def), rel("signal", f, i)],
+        ));
+    }
+    None
+}
