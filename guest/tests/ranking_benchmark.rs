@@ -79,6 +79,7 @@ const BATCHES: &[&str] = &[
     "heldout-33",
     "heldout-34",
     "heldout-35",
+    "heldout-36",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
@@ -400,39 +401,49 @@ const BEFORE_HELDOUT_22: Floors = Floors {
 /// lexicon change); heldout-23 (t2290: 上线前 as a stop word) and two dev tasks (the *email attachment*
 /// compound) fell with the lexicon, kept for the larger gain. Set from the `rank_eval` AFTER table
 /// (P@1 -0.1, NDCG@3 -0.002 for the table's rounding); BENCHMARKS.md, "heldout-35 (rank39)".
+/// Stop 48, `rank40`: `heldout-36` (76 tasks, 29 listings with `h36-` ids in half A's domains; BEFORE
+/// on `fe24d30b` 41/76, NDCG@3 0.586) and 20 concept groups for its jobs, tuned on the batch: whole
+/// (`rank_eval`, with `senses-21`) 1739 -> 1762 of 2578, heldout-36 55/76 (its floor here: a
+/// regression floor, no held-out measure). The batch's listings alone took 25 older picks (1723 ->
+/// 1698 of 2502; the lexicon won back 9): the whole set's, the languages' and `heldout-13`, `-15`,
+/// `-18`, `-23`, `-28`, `-30` and `para-20` fell with the listings alone (BEFORE). Set from the AFTER
+/// `rank_eval` table (P@1 -0.1, NDCG@3 -0.002); the final lexicon fixes won back t534, t1300 (so
+/// `heldout-19` keeps its floor), t2346 and t3410, measured on the 166 tasks they can touch;
+/// BENCHMARKS.md, "heldout-36 (rank40)".
 const WHOLE: Floors = Floors {
     before: None,
     slices: &[
-        ("all", 68.8, 0.734),
-        ("held-out", 66.9, 0.716),
+        ("all", 68.3, 0.731),
+        ("held-out", 66.4, 0.716),
         ("batch:heldout-12", 63.2, 0.666),
-        ("batch:heldout-13", 57.9, 0.596),
+        ("batch:heldout-13", 54.7, 0.582),
         ("batch:heldout-14", 78.5, 0.798),
-        ("batch:heldout-15", 63.9, 0.707),
+        ("batch:heldout-15", 63.9, 0.7),
         ("batch:heldout-16", 65.9, 0.721),
         ("batch:heldout-17", 55.9, 0.576),
-        ("batch:heldout-18", 57.9, 0.624),
+        ("batch:heldout-18", 57.9, 0.604),
         ("batch:heldout-19", 63.9, 0.659),
         ("batch:heldout-20", 69.9, 0.765),
         ("batch:heldout-21", 59.9, 0.676),
         ("batch:heldout-22", 45.9, 0.497),
-        ("batch:heldout-23", 48.2, 0.56),
+        ("batch:heldout-23", 46.5, 0.554),
         ("batch:heldout-25", 64.9, 0.753),
-        ("batch:para-20", 77.6, 0.833),
-        ("lang:en", 65.1, 0.704),
-        ("lang:zh", 69.2, 0.736),
+        ("batch:para-20", 77.0, 0.827),
+        ("lang:en", 64.6, 0.701),
+        ("lang:zh", 68.8, 0.736),
         ("lang:mixed", 80.1, 0.824),
         ("batch:heldout-24", 54.9, 0.598),
         ("batch:heldout-27", 59.9, 0.729),
         ("batch:heldout-26", 63.2, 0.714),
-        ("batch:heldout-28", 84.9, 0.89),
+        ("batch:heldout-28", 83.2, 0.883),
         ("batch:heldout-29", 61.5, 0.614),
-        ("batch:heldout-30", 73.2, 0.775),
+        ("batch:heldout-30", 73.2, 0.761),
         ("batch:heldout-31", 59.0, 0.628),
         ("batch:heldout-32", 88.4, 0.891),
         ("batch:heldout-33", 70.6, 0.735),
         ("batch:heldout-34", 74.2, 0.828),
         ("batch:heldout-35", 77.6, 0.768),
+        ("batch:heldout-36", 72.3, 0.78),
     ],
     max_traps: 82,
     max_silent_relevant: 39,
@@ -571,7 +582,8 @@ fn every_batch_of_the_benchmark_is_in_batches() {
             "heldout-32",
             "heldout-33",
             "heldout-34",
-            "heldout-35"
+            "heldout-35",
+            "heldout-36"
         ]
     );
     assert_eq!(left_out(&WHOLE), ["senses-21"]);
