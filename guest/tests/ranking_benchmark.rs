@@ -79,6 +79,7 @@ const BATCHES: &[&str] = &[
     "heldout-33",
     "heldout-34",
     "heldout-35",
+    "heldout-37",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
