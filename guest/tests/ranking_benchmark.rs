@@ -80,6 +80,7 @@ const BATCHES: &[&str] = &[
     "heldout-34",
     "heldout-35",
     "heldout-36",
+    "heldout-37",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
@@ -410,40 +411,49 @@ const BEFORE_HELDOUT_22: Floors = Floors {
 /// `rank_eval` table (P@1 -0.1, NDCG@3 -0.002); the final lexicon fixes won back t534, t1300 (so
 /// `heldout-19` keeps its floor), t2346 and t3410, measured on the 166 tasks they can touch;
 /// BENCHMARKS.md, "heldout-36 (rank40)".
+/// Stop 48, `rank41`: `heldout-37` (74 tasks, 32 listings with `h37-` ids in half B's domains; BEFORE
+/// 42/74) and 14 concept groups for its jobs: whole (`rank_eval`, with `senses-21`) 1759 -> 1778 of
+/// 2576, NDCG@3 0.729 -> 0.735, heldout-37 60/74. The batch's listings alone (no lexicon change) moved
+/// `heldout-12`, `heldout-18`, `heldout-23` P@1 and `heldout-27`, `heldout-33` NDCG@3 below their
+/// floors; the lexicon moved `heldout-19` (one pick), `heldout-34` NDCG@3 and `lang:mixed` (t1309, t373:
+/// *breaking changes* became a concept with a broader `api`), kept for the +19; `lang:en`, `para-20`
+/// and `heldout-32` NDCG@3 get 0.001 for the table's rounding. Set from the `rank_eval` AFTER table
+/// (P@1 -0.1, NDCG@3 -0.001); BENCHMARKS.md, "heldout-37 (rank41)".
 const WHOLE: Floors = Floors {
     before: None,
     slices: &[
         ("all", 68.3, 0.731),
         ("held-out", 66.4, 0.716),
-        ("batch:heldout-12", 63.2, 0.666),
+        ("batch:heldout-12", 61.6, 0.666),
         ("batch:heldout-13", 54.7, 0.582),
         ("batch:heldout-14", 78.5, 0.798),
         ("batch:heldout-15", 63.9, 0.7),
         ("batch:heldout-16", 65.9, 0.721),
         ("batch:heldout-17", 55.9, 0.576),
-        ("batch:heldout-18", 57.9, 0.604),
-        ("batch:heldout-19", 63.9, 0.659),
+        ("batch:heldout-18", 55.9, 0.604),
+        ("batch:heldout-19", 61.9, 0.652),
         ("batch:heldout-20", 69.9, 0.765),
         ("batch:heldout-21", 59.9, 0.676),
         ("batch:heldout-22", 45.9, 0.497),
-        ("batch:heldout-23", 46.5, 0.554),
+        ("batch:heldout-23", 46.5, 0.539),
         ("batch:heldout-25", 64.9, 0.753),
         ("batch:para-20", 77.0, 0.827),
         ("lang:en", 64.6, 0.701),
         ("lang:zh", 68.8, 0.736),
-        ("lang:mixed", 80.1, 0.824),
+        ("lang:mixed", 79.7, 0.824),
         ("batch:heldout-24", 54.9, 0.598),
-        ("batch:heldout-27", 59.9, 0.729),
+        ("batch:heldout-27", 59.9, 0.72),
         ("batch:heldout-26", 63.2, 0.714),
         ("batch:heldout-28", 83.2, 0.883),
         ("batch:heldout-29", 61.5, 0.614),
         ("batch:heldout-30", 73.2, 0.761),
         ("batch:heldout-31", 59.0, 0.628),
-        ("batch:heldout-32", 88.4, 0.891),
-        ("batch:heldout-33", 70.6, 0.735),
-        ("batch:heldout-34", 74.2, 0.828),
+        ("batch:heldout-32", 88.4, 0.89),
+        ("batch:heldout-33", 70.6, 0.732),
+        ("batch:heldout-34", 74.2, 0.826),
         ("batch:heldout-35", 77.6, 0.768),
         ("batch:heldout-36", 72.3, 0.78),
+        ("batch:heldout-37", 81.0, 0.818),
     ],
     max_traps: 82,
     max_silent_relevant: 39,
@@ -583,7 +593,8 @@ fn every_batch_of_the_benchmark_is_in_batches() {
             "heldout-33",
             "heldout-34",
             "heldout-35",
-            "heldout-36"
+            "heldout-36",
+            "heldout-37"
         ]
     );
     assert_eq!(left_out(&WHOLE), ["senses-21"]);
