@@ -2,7 +2,7 @@
 //! `scan_dump [--json] DIR...`; with `--json`, each bundle's whole result (verdict, findings with
 //! severity, description and related places) on one line, for comparing two builds exactly. Binary
 //! files are passed as binary entries (size, magic), as the host passes them.
-use guest::scan::{Bundle, BundleFile, EntryKind, Trust, scan_bundle};
+use guest::scan::{Bundle, BundleFile, EntryKind, Trust, magic, scan_bundle};
 fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     let Ok(rd) = std::fs::read_dir(d) else { return };
     let mut v: Vec<_> = rd.flatten().map(|e| e.path()).collect();
@@ -14,36 +14,6 @@ fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
             out.push(p)
         }
     }
-}
-/// The format the first bytes show, as the host names it (`host-harness/src/bundle.rs` `magic`).
-fn magic(b: &[u8]) -> Option<&'static str> {
-    let starts = |m: &[u8]| b.starts_with(m);
-    Some(if starts(b"\x7fELF") {
-        "elf"
-    } else if starts(b"MZ") {
-        "pe"
-    } else if starts(&[0xfe, 0xed, 0xfa, 0xce])
-        || starts(&[0xfe, 0xed, 0xfa, 0xcf])
-        || starts(&[0xcf, 0xfa, 0xed, 0xfe])
-        || starts(&[0xce, 0xfa, 0xed, 0xfe])
-        || starts(&[0xca, 0xfe, 0xba, 0xbe])
-    {
-        "macho"
-    } else if starts(b"\x89PNG\r\n\x1a\n") {
-        "png"
-    } else if starts(&[0xff, 0xd8, 0xff]) {
-        "jpeg"
-    } else if starts(b"GIF87a") || starts(b"GIF89a") {
-        "gif"
-    } else if starts(b"%PDF") {
-        "pdf"
-    } else if starts(b"PK\x03\x04") {
-        "zip"
-    } else if starts(b"\0asm") {
-        "wasm"
-    } else {
-        return None;
-    })
 }
 
 /// One entry as the host reads it: text when it is UTF-8 without NUL bytes and no binary magic,

@@ -58,36 +58,8 @@ pub enum BundleError {
     Archive { path: PathBuf, message: String },
 }
 
-/// The format shown by a file's first bytes.
-pub fn magic(bytes: &[u8]) -> Option<&'static str> {
-    let starts = |m: &[u8]| bytes.starts_with(m);
-    Some(if starts(b"\x7fELF") {
-        "elf"
-    } else if starts(b"MZ") {
-        "pe"
-    } else if starts(&[0xfe, 0xed, 0xfa, 0xce])
-        || starts(&[0xfe, 0xed, 0xfa, 0xcf])
-        || starts(&[0xcf, 0xfa, 0xed, 0xfe])
-        || starts(&[0xce, 0xfa, 0xed, 0xfe])
-        || starts(&[0xca, 0xfe, 0xba, 0xbe])
-    {
-        "macho"
-    } else if starts(b"\x89PNG\r\n\x1a\n") {
-        "png"
-    } else if starts(&[0xff, 0xd8, 0xff]) {
-        "jpeg"
-    } else if starts(b"GIF87a") || starts(b"GIF89a") {
-        "gif"
-    } else if starts(b"%PDF") {
-        "pdf"
-    } else if starts(b"PK\x03\x04") {
-        "zip"
-    } else if starts(b"\0asm") {
-        "wasm"
-    } else {
-        return None;
-    })
-}
+/// The format shown by a file's first bytes (the guest's, so every reader names formats alike).
+pub use guest::scan::magic;
 
 /// The bytes of a bundle's binary entries, by path (text entries carry their text in the bundle).
 pub type Blobs = std::collections::BTreeMap<String, Vec<u8>>;

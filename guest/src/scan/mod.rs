@@ -18,7 +18,7 @@ pub mod rules;
 mod teaching;
 mod utf8_bytes;
 
-pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, scan_bundle};
+pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, magic, scan_bundle};
 pub use candidate::scan_candidates;
 pub(crate) use content::initialize;
 pub use content::{Finding, Related, scan_file, scan_text};
