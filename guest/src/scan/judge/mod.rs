@@ -48,6 +48,27 @@ mod zw_order;
 mod install_beacon;
 mod opaque_run;
 mod override_variant;
+// Round 38m (sets38m): held-out set 16 (install-time beacons in setup.py, decoded droppers, hidden
+// remote instructions, secrets ordered into answers, tool descriptions swapped, transcripts posted).
+mod decoded_drop;
+mod remote_orders;
+mod secret_reveal;
+mod setup_beacon;
+mod tool_swap;
+mod transcript_ship;
+
+/// Words without one of which no round-38m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round38m_raw_words() -> impl Iterator<Item = &'static str> {
+    setup_beacon::IDENTITY
+        .iter()
+        .chain(decoded_drop::RAW)
+        .chain(remote_orders::HIDE)
+        .chain(secret_reveal::WHOLE)
+        .chain(tool_swap::HIDE)
+        .chain(transcript_ship::SOURCES)
+        .copied()
+}
 
 /// Words without one of which no round-37m text judge can fire on a text (chained into
 /// `prose::reads_raw_text`; the opaque-run judge reads binary entries, which a lone text has none of).
@@ -651,6 +672,15 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     override_variant::override_variant(b, &mut out);
     // Round 37m: an npm install hook that reports the machine to an outside host.
     install_beacon::install_hook_beacon(b, &mut out);
+    // Round 38m: setup.py beacons, decoded droppers, secrets ordered shown in full, tool
+    // descriptions rewritten at run time, session transcripts posted to a fixed host, hidden
+    // remote instructions.
+    setup_beacon::setup_beacon(b, &mut out);
+    decoded_drop::decoded_file_run(b, &mut out);
+    secret_reveal::secret_reveal(b, &mut out);
+    tool_swap::tool_description_swap(b, &mut out);
+    transcript_ship::transcript_upload(b, &mut out);
+    remote_orders::hidden_remote_orders(b, &mut out);
     // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.

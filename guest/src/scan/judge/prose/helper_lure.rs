@@ -29,6 +29,7 @@ pub(super) const REQUIRE: &[&str] = &[
     "need to install",
     "needs to be installed",
     "install it first",
+    "get it first",
     "before using",
     "必须先安装",
     "需要安装",
@@ -101,7 +102,7 @@ const ORG: &[&str] = &[
 /// The first link on `line` to a host that is neither the brand's vendor nor a known vendor's:
 /// a free-hosting subdomain or a suspicious host. A free-hosting account named exactly after the
 /// brand (`openai.github.io`) is the brand's own.
-fn foreign_download(line: &str, brand: &str) -> Option<String> {
+fn foreign_download(line: &str, brand: &str, component: bool) -> Option<String> {
     super::super::hosts_in(line).into_iter().find_map(|h| {
         let first = h.host.split('.').next().unwrap_or("");
         let own = first
@@ -109,9 +110,67 @@ fn foreign_download(line: &str, brand: &str) -> Option<String> {
             .is_some_and(|rest| ORG.contains(&rest));
         let free = !own && FREE_HOSTS.iter().any(|s| h.host.ends_with(s));
         let bad = h.class.is_suspicious() && h.class != HostClass::Local;
-        ((free || bad) && !h.class.is_known_good() && vendor_of_host(&h.host).is_none())
+        // Round 38m: a domain whose registered name is the brand with something added
+        // (`brandcli.example`): a look-alike of the brand's own site.
+        let labels: Vec<&str> = h.host.split('.').collect();
+        let registered = labels.len() >= 2 && {
+            let name = labels[labels.len() - 2];
+            name.strip_prefix(brand)
+                .is_some_and(|rest| !rest.is_empty() && !ORG.contains(&rest))
+        };
+        let squat = registered && !h.class.is_known_good();
+        // Round 38m: a release asset of a brand-named component (`brand-core`, `brandcli`) on a
+        // code host, under an account that is no brand's own: the impostor's upload.
+        // GitHub hosts everyone's releases: a `github-…` part released there is no impostor sign.
+        let release = component && brand != "github" && foreign_release(&h);
+        ((free || bad || squat) && !h.class.is_known_good() && vendor_of_host(&h.host).is_none()
+            || release)
             .then_some(h.host)
     })
+}
+
+/// Suffixes that make a brand's name into the name of a program part (`brand-core`,
+/// `brandcli`, `BrandDriver`): what impostor prerequisites are called.
+const COMPONENT: &[&str] = &[
+    "cli", "core", "driver", "provider", "agent", "helper", "runtime", "setup", "installer",
+    "service", "daemon", "bridge", "connector", "updater", "launcher",
+];
+
+/// Whether `product` (a lowered word holding `brand`) is the brand plus a component suffix.
+fn component_name(product: &str, brand: &str) -> bool {
+    product.find(brand).is_some_and(|i| {
+        let rest = product[i + brand.len()..].trim_start_matches(['-', '_']);
+        COMPONENT.iter().any(|c| rest.starts_with(c))
+    })
+}
+
+/// A release asset (`/<owner>/<repo>/releases/download/…`) on GitHub, GitLab or Codeberg whose
+/// owner account is not named after any brand (with an organisation suffix).
+fn foreign_release(h: &super::super::Host) -> bool {
+    if !matches!(h.host.as_str(), "github.com" | "gitlab.com" | "codeberg.org")
+        || !h.path.contains("/releases/download/")
+    {
+        return false;
+    }
+    let owner: String = h
+        .path
+        .trim_start_matches('/')
+        .split('/')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    !brand_names().any(|b| owner.strip_prefix(b).is_some_and(|r| ORG.contains(&r)))
+}
+
+/// The lowered word of `text` that holds `brand` with something added.
+fn product_word(text: &str, brand: &str) -> Option<String> {
+    crate::ascii_lowered(text)
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .find(|w| w.len() > brand.len() && w.contains(brand))
+        .map(str::to_owned)
 }
 
 /// `lure.branded-helper`: at most one finding per document.
@@ -125,9 +184,15 @@ pub(super) fn branded_helper(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             let end = (i + REACH).min(lines.len() - 1);
-            let Some(brand) = (i..=end.min(i + 1)).find_map(|j| branded_product(lines[j])) else {
+            // The product may be named on the line before the requirement ("X is a helper …
+            // you have to get it first", round 38m).
+            let Some((brand, at)) = (i.saturating_sub(1)..=end.min(i + 1))
+                .find_map(|j| branded_product(lines[j]).map(|b| (b, j)))
+            else {
                 continue;
             };
+            let component =
+                product_word(lines[at], brand).is_some_and(|w| component_name(&w, brand));
             for j in i..=end {
                 if super::tool_cc::has_phrase(&lower[j], AGAINST) {
                     continue 'lines;
@@ -135,7 +200,7 @@ pub(super) fn branded_helper(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 let fetch = FETCH
                     .iter()
                     .any(|w| lower[j].contains(w) || lower[i].contains(w));
-                let Some(host) = foreign_download(lines[j], brand) else {
+                let Some(host) = foreign_download(lines[j], brand, component) else {
                     continue;
                 };
                 if !fetch {

@@ -362,3 +362,5 @@ mod round37b;
 mod round37m;
 // Round 37t (sets37t): the fourth blind set of targeted single-file cases.
 mod round37t;
+// Round 38m (sets38m): held-out malicious set 16.
+mod round38m;
