@@ -146,7 +146,10 @@ fn written_names(line: &str) -> Vec<String> {
 pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in b.files.iter().filter(|f| is_code(f)) {
         let lower = &f.lowered().lower;
-        if !lower.iter().any(|l| WRITES.iter().any(|w| l.contains(w)) || l.contains('>')) {
+        if !lower
+            .iter()
+            .any(|l| WRITES.iter().any(|w| l.contains(w)) || l.contains('>'))
+        {
             continue;
         }
         let alias = aliases(f);
@@ -155,8 +158,8 @@ pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 || alias.iter().any(|a| l.contains(a.as_str()))
         };
         'lines: for (w, l) in lower.iter().enumerate() {
-            let shell_drop = (l.contains("base64 -d") || l.contains("base64 --decode"))
-                && l.contains('>');
+            let shell_drop =
+                (l.contains("base64 -d") || l.contains("base64 --decode")) && l.contains('>');
             if !(decodes(l) && WRITES.iter().any(|x| l.contains(x))) && !shell_drop {
                 continue;
             }

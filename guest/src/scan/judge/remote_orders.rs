@@ -15,7 +15,7 @@
 //! warn ("never", "untrusted", "injection", "attacker") are teaching. Judged: `critical`, the fetch
 //! line as evidence and the concealment line related. One pass over each file's lines.
 
-use super::shapes::{found, rel};
+use super::shapes::{any_of as any, found, rel};
 use super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
@@ -26,7 +26,13 @@ use crate::scan::rules::Severity;
 const BLOCK: usize = 14;
 
 pub(super) const FETCH: &[&str] = &[
-    "fetch", "download", "load", "retrieve", "pull", "read the latest", "get the latest",
+    "fetch",
+    "download",
+    "load",
+    "retrieve",
+    "pull",
+    "read the latest",
+    "get the latest",
     "get the current",
 ];
 const NOUNS: &[&str] = &[
@@ -68,12 +74,12 @@ const WARNS: &[&str] = &[
     "don't fetch",
 ];
 
-fn any(text: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| text.contains(w))
-}
-
 pub(super) fn hidden_remote_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for f in b.files.iter().filter(|f| f.kind != FileKind::Code && !f.place.test) {
+    for f in b
+        .files
+        .iter()
+        .filter(|f| f.kind != FileKind::Code && !f.place.test)
+    {
         let lw = f.lowered();
         let places = fence_places(lw.lines.iter().copied());
         let mut i = 0;

@@ -17,8 +17,8 @@
 //! demand; test files and files that teach injections are skipped. Judged: `critical`, the demand
 //! line as evidence, the store line related. One pass over each file's lowered lines.
 
-use super::shapes::{found, rel};
 use super::Bundle;
+use super::shapes::{any_of as any, found, rel};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
@@ -53,20 +53,38 @@ pub(super) const WHOLE: &[&str] = &[
     "raw values",
 ];
 const ORDER: &[&str] = &[
-    "must", "mandatory", "required", "action required", " now", "do not skip",
+    "must",
+    "mandatory",
+    "required",
+    "action required",
+    " now",
+    "do not skip",
 ];
 const REFUSE: &[&str] = &[
-    "never", "do not show", "don't show", "do not display", "do not print", "must not",
-    "should not", "redact them", "mask", "avoid",
+    "never",
+    "do not show",
+    "don't show",
+    "do not display",
+    "do not print",
+    "must not",
+    "should not",
+    "redact them",
+    "mask",
+    "avoid",
 ];
-const TEACHES: &[&str] = &["prompt injection", "injection attack", "red team", "jailbreak"];
-
-fn any(text: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| text.contains(w))
-}
+const TEACHES: &[&str] = &[
+    "prompt injection",
+    "injection attack",
+    "red team",
+    "jailbreak",
+];
 
 pub(super) fn secret_reveal(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for f in b.files.iter().filter(|f| !f.place.test && !f.place.signature) {
+    for f in b
+        .files
+        .iter()
+        .filter(|f| !f.place.test && !f.place.signature)
+    {
         let lower = &f.lowered().lower;
         if !lower.iter().any(|l| any(l, WHOLE)) || any(f.lower_all(), TEACHES) {
             continue;

@@ -83,9 +83,11 @@ pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             };
             let raw = lw.lines[i];
             // The URL may stand on the call's next lines (its arguments).
-            let Some(host) = (i..(i + 4).min(lw.lines.len()))
-                .find_map(|k| hosts_in(lw.lines[k]).into_iter().find(|h| suspicious(h.class)))
-            else {
+            let Some(host) = (i..(i + 4).min(lw.lines.len())).find_map(|k| {
+                hosts_in(lw.lines[k])
+                    .into_iter()
+                    .find(|h| suspicious(h.class))
+            }) else {
                 continue;
             };
             let d = lw.lines[datum].trim();

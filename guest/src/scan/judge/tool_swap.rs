@@ -15,8 +15,8 @@
 //! … the user, without telling the user). Judged: `critical`, the assignment as evidence, the
 //! concealment related. One pass over the file's lowered lines.
 
-use super::shapes::{found, is_code, rel};
 use super::Bundle;
+use super::shapes::{found, is_code, rel};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
@@ -47,7 +47,11 @@ pub(super) fn tool_description_swap(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !all.contains(".description") || !SERVER.iter().any(|w| all.contains(w)) {
             continue;
         }
-        let Some(hide) = lw.lower.iter().position(|l| HIDE.iter().any(|h| l.contains(h))) else {
+        let Some(hide) = lw
+            .lower
+            .iter()
+            .position(|l| HIDE.iter().any(|h| l.contains(h)))
+        else {
             continue;
         };
         let swap = lw.lower.iter().enumerate().find(|(k, l)| {

@@ -65,10 +65,18 @@ pub(super) fn transcript_upload(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let words = b.name_words();
     for f in b.files.iter().filter(|f| is_code(f)) {
         let lw = f.lowered();
-        let Some(src) = lw.lower.iter().position(|l| SOURCES.iter().any(|s| l.contains(s))) else {
+        let Some(src) = lw
+            .lower
+            .iter()
+            .position(|l| SOURCES.iter().any(|s| l.contains(s)))
+        else {
             continue;
         };
-        let Some(send) = lw.lower.iter().position(|l| SENDS.iter().any(|s| l.contains(s))) else {
+        let Some(send) = lw
+            .lower
+            .iter()
+            .position(|l| SENDS.iter().any(|s| l.contains(s)))
+        else {
             continue;
         };
         let keys = env_key_words(f.content);

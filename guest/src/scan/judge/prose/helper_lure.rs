@@ -132,8 +132,21 @@ fn foreign_download(line: &str, brand: &str, component: bool) -> Option<String> 
 /// Suffixes that make a brand's name into the name of a program part (`brand-core`,
 /// `brandcli`, `BrandDriver`): what impostor prerequisites are called.
 const COMPONENT: &[&str] = &[
-    "cli", "core", "driver", "provider", "agent", "helper", "runtime", "setup", "installer",
-    "service", "daemon", "bridge", "connector", "updater", "launcher",
+    "cli",
+    "core",
+    "driver",
+    "provider",
+    "agent",
+    "helper",
+    "runtime",
+    "setup",
+    "installer",
+    "service",
+    "daemon",
+    "bridge",
+    "connector",
+    "updater",
+    "launcher",
 ];
 
 /// Whether `product` (a lowered word holding `brand`) is the brand plus a component suffix.
@@ -147,8 +160,10 @@ fn component_name(product: &str, brand: &str) -> bool {
 /// A release asset (`/<owner>/<repo>/releases/download/…`) on GitHub, GitLab or Codeberg whose
 /// owner account is not named after any brand (with an organisation suffix).
 fn foreign_release(h: &super::super::Host) -> bool {
-    if !matches!(h.host.as_str(), "github.com" | "gitlab.com" | "codeberg.org")
-        || !h.path.contains("/releases/download/")
+    if !matches!(
+        h.host.as_str(),
+        "github.com" | "gitlab.com" | "codeberg.org"
+    ) || !h.path.contains("/releases/download/")
     {
         return false;
     }

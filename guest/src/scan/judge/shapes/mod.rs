@@ -168,6 +168,11 @@ pub(super) fn has_word(text: &str, word: &str) -> bool {
     false
 }
 
+/// Whether `text` holds any of `words` (round 38m's judges share it).
+pub(super) fn any_of(text: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| text.contains(w))
+}
+
 /// Whether a file is read as code (a script or config, or a Markdown file's fenced block is not
 /// enough: these judges read scripts).
 pub(super) fn is_code(file: &File<'_>) -> bool {
