@@ -160,23 +160,24 @@ pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         'lines: for (w, l) in lower.iter().enumerate() {
             let shell_drop =
                 (l.contains("base64 -d") || l.contains("base64 --decode")) && l.contains('>');
-            if !(decodes(l) && WRITES.iter().any(|x| l.contains(x))) && !shell_drop {
+            let decoded_write = decodes(l) && WRITES.iter().any(|x| l.contains(x));
+            if !decoded_write && !shell_drop {
                 continue;
             }
-            let mut names = Vec::new();
-            for k in w.saturating_sub(3)..=w {
-                names.extend(written_names(&lower[k]));
-            }
+            let near = w.saturating_sub(3);
+            let names: Vec<String> = lower[near..=w]
+                .iter()
+                .flat_map(|k| written_names(k))
+                .collect();
             if names.is_empty() {
                 continue;
             }
             let lo = w.saturating_sub(REACH);
             let hi = (w + REACH).min(lower.len() - 1);
-            for r in lo..=hi {
-                if (w.saturating_sub(3)..=w).contains(&r) {
+            for (r, run) in lower.iter().enumerate().take(hi + 1).skip(lo) {
+                if (near..=w).contains(&r) {
                     continue;
                 }
-                let run = &lower[r];
                 if run.starts_with('#') || run.starts_with("//") {
                     continue;
                 }
