@@ -362,3 +362,5 @@ mod round37b;
 mod round37m;
 // Round 37t (sets37t): the fourth blind set of targeted single-file cases.
 mod round37t;
+// Round 38b (sets38b): held-out benign set 17.
+mod round38b;
