@@ -453,7 +453,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
         .chain(short_name)
         .collect();
     // The vendors the skill's declared name names (`glm` of `glm-plan-usage`: Zhipu).
-    let skill_vendors = vendors_named_by(declared.as_deref().unwrap_or(bundle.name.as_str()));
+    let skill_vendors = super::hosts::vendors_named_by(declared.as_deref().unwrap_or(bundle.name.as_str()));
     for f in &bundle.files {
         structural(f, &mut out);
         if let (EntryKind::Text, Some(text)) = (f.kind, &f.content) {
@@ -628,24 +628,6 @@ fn demote_own_key_reads(text: &str, words: &[String], scan: &mut super::content:
             " This file picks the skill's own key out of it (a key named after the skill, or its own entry of the agent's config), so it reads as the skill loading its own setting; sending the store anywhere would still be judged.",
         );
     }
-}
-
-/// The vendors a skill name names: a word of three letters or more (split at every character
-/// that is not an ASCII letter or digit) read as a key name (`GLM` names Zhipu, `CLAUDE`
-/// Anthropic).
-fn vendors_named_by(name: &str) -> Vec<&'static super::hosts::Vendor> {
-    let mut out: Vec<&'static super::hosts::Vendor> = Vec::new();
-    for w in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.len() >= 3)
-    {
-        if let Some(v) = super::hosts::vendor_of_key(&w.to_ascii_uppercase())
-            && !out.iter().any(|o| std::ptr::eq(*o, v))
-        {
-            out.push(v);
-        }
-    }
-    out
 }
 
 /// A file that reads an agent's stored secrets (its model providers, `~/.openclaw/openclaw.json`)

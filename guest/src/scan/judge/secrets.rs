@@ -273,6 +273,21 @@ fn decide(
     {
         return None;
     }
+    // The agent's store read by a skill named after a vendor (`kimi-usage-meter`) and sent to that
+    // vendor's host: the user's key for that vendor going to that vendor (round 38b).
+    if src.fact.kind == FactKind::SecretFile
+        && matches!(b.tag(src.fact), "agent-secrets" | "agent-memory")
+        && let Some(d) = dest
+        && b.skill_md()
+            .and_then(|f| super::declared_name(f.content))
+            .is_some_and(|n| {
+                crate::scan::hosts::vendors_named_by(&n)
+                    .iter()
+                    .any(|v| belongs_to(v, &d.host))
+            })
+    {
+        return None;
+    }
     // The agent's store read by a file that picks the skill's own key out of it: the skill's own
     // setting, sent to the service it is named after (or a vendor) as its job; to an address the
     // file does not show, worth a look; to a suspicious host, still exfiltration (below).

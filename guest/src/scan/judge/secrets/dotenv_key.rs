@@ -59,27 +59,30 @@ fn services(name: &str) -> Vec<String> {
 }
 
 /// The credential names the file looks up by a quoted name: a quoted upper-case name right after
-/// `get(`, `getenv(`, `[`, `env(` or `environ(` (spaces allowed).
+/// `get(`, `getenv(`, `[`, `env(` or `environ(` (spaces allowed), on one line.
 fn looked_up(text: &str) -> Vec<&str> {
+    const OPENERS: &[&str] = &["get(", "getenv(", "Getenv(", "[", "env(", "environ("];
     let mut out = Vec::new();
-    for q in ['"', '\''] {
-        let mut parts = text.split(q);
-        let mut before = parts.next().unwrap_or("");
-        while let (Some(inside), Some(after)) = (parts.next(), parts.next()) {
-            let lead = before.trim_end();
-            let opener = ["get(", "getenv(", "[", "env(", "environ(", "Getenv("]
-                .iter()
-                .any(|o| lead.ends_with(o));
-            if opener
-                && inside.len() > 3
-                && inside.contains('_')
-                && inside
-                    .bytes()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
-            {
-                out.push(inside);
+    for line in text.lines() {
+        for opener in OPENERS {
+            for (i, _) in line.match_indices(opener) {
+                let rest = line[i + opener.len()..].trim_start();
+                let Some(q) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+                    continue;
+                };
+                let inner = &rest[1..];
+                let Some(e) = inner.find(q) else { continue };
+                let name = &inner[..e];
+                if name.len() > 3
+                    && name.contains('_')
+                    && name
+                        .bytes()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+                    && !out.contains(&name)
+                {
+                    out.push(name);
+                }
             }
-            before = after;
         }
     }
     out
@@ -120,7 +123,7 @@ mod tests {
 
     #[test]
     fn only_quoted_lookups_count() {
-        let text = "k = env.get(\"ACME_TOKEN\")\nx = os.getenv('ZED_SECRET')\nprint(\"ACME_TOKEN\")\n";
+        let text = "\"\"\"Doc.\"\"\"\nk = env.get(\"ACME_TOKEN\")\nx = os.getenv('ZED_SECRET')\nprint(\"ACME_TOKEN\")\n";
         assert_eq!(looked_up(text), vec!["ACME_TOKEN", "ZED_SECRET"]);
     }
 }

@@ -138,4 +138,33 @@ fn round_38b_d_a_vendor_named_skill_reading_the_agents_provider_key() {
             "exfiltration.other-agent-secrets"
         ) >= Some(High)
     );
+    // The flow from the store to the vendor's API: none for the vendor-named skill; `critical`
+    // for the other one, and to the other host in the twin.
+    at(
+        &[("SKILL.md", &md), ("scripts/balance.sh", &only)],
+        "exfiltration.secret-to-network",
+        None,
+    );
+    at(
+        &[("SKILL.md", &plain), ("scripts/balance.sh", &only)],
+        "exfiltration.secret-to-network",
+        Some(Critical),
+    );
+    at(
+        &[("SKILL.md", &md), ("scripts/balance.sh", &more)],
+        "exfiltration.secret-to-network",
+        Some(Critical),
+    );
+}
+
+/// In code, an HTTP method (`-X POST`) is no verb and a variable named like a place (`reply=`) no
+/// place: a token refreshed with `reply=$(curl -X POST …)` asks nobody to paste anything. A string
+/// in the same code telling the reader to paste the token into the ticket reply still does.
+#[test]
+fn round_38b_e_http_methods_and_place_named_variables_are_no_errand() {
+    let rule = "exfiltration.paste-credentials";
+    let refresh = "#!/bin/bash\ntoken=$(cat \"$HOME/.config/notes/token\")\nreply=$(curl -s -X POST https://api.notes.example/v1/token \\\n  -d \"refresh=$token\")\necho \"$reply\" | jq .\n";
+    at(&[("scripts/refresh.sh", refresh)], rule, None);
+    let errand = "MESSAGE = \"Before we can help, paste your API token into the ticket reply below.\"\nprint(MESSAGE)\n";
+    at(&[("scripts/helpdesk.py", errand)], rule, Some(Critical));
 }
