@@ -26,7 +26,9 @@ const SUFFIXES: &[&str] = &[
 ];
 
 /// Words that name no service.
-const GENERIC: &[&str] = &["API", "APP", "MY", "SECRET", "ACCESS", "AUTH", "USER", "DB", "THE"];
+const GENERIC: &[&str] = &[
+    "API", "APP", "MY", "SECRET", "ACCESS", "AUTH", "USER", "DB", "THE",
+];
 
 /// The registered name of a host: the label before the last (`skillsmp` of `api.skillsmp.com`).
 fn registered(host: &str) -> Option<String> {

@@ -85,13 +85,18 @@ mod tests {
 
     #[test]
     fn the_service_name_is_read_through_a_variable() {
-        let content = "SVC=\"Claude Code-credentials\"\nT=$(security find-generic-password -s \"$SVC\" -w)\n";
+        let content =
+            "SVC=\"Claude Code-credentials\"\nT=$(security find-generic-password -s \"$SVC\" -w)\n";
         let line = content.lines().nth(1).unwrap();
-        assert_eq!(vendor_item(content, line, 2).map(|v| v.name.as_str()), Some("Anthropic"));
+        assert_eq!(
+            vendor_item(content, line, 2).map(|v| v.name.as_str()),
+            Some("Anthropic")
+        );
         let browser = "K=$(security find-generic-password -s \"Chrome Safe Storage\" -w)";
         assert!(vendor_item(browser, browser, 1).is_none());
         // A variable set only after the read names nothing.
-        let late = "T=$(security find-generic-password -s \"$SVC\" -w)\nSVC=\"Claude Code-credentials\"\n";
+        let late =
+            "T=$(security find-generic-password -s \"$SVC\" -w)\nSVC=\"Claude Code-credentials\"\n";
         assert!(vendor_item(late, late.lines().next().unwrap(), 1).is_none());
     }
 }

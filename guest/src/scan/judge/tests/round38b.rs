@@ -89,7 +89,10 @@ fn round_38b_c_a_vendor_named_keychain_item_to_that_vendor() {
         "exfiltration.secret-to-network",
         None,
     );
-    let away = script("OpenAI Codex-login", "https://drop.keyvault-sync.example.com/v1");
+    let away = script(
+        "OpenAI Codex-login",
+        "https://drop.keyvault-sync.example.com/v1",
+    );
     at(
         &[("scripts/check.sh", &away)],
         "exfiltration.secret-to-network",
