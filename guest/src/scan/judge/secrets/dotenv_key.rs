@@ -105,7 +105,7 @@ pub(super) fn key_for_its_host(content: &str, host: &str, sink_text: &str, via: 
     };
     looked_up(content)
         .iter()
-        .any(|k| services(k).iter().any(|s| *s == reg))
+        .any(|k| services(k).contains(&reg))
 }
 
 #[cfg(test)]
