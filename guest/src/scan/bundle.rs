@@ -452,6 +452,9 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
         .chain(own.iter().cloned())
         .chain(short_name)
         .collect();
+    // The vendors the skill's declared name names (`glm` of `glm-plan-usage`: Zhipu).
+    let skill_vendors =
+        super::hosts::vendors_named_by(declared.as_deref().unwrap_or(bundle.name.as_str()));
     for f in &bundle.files {
         structural(f, &mut out);
         if let (EntryKind::Text, Some(text)) = (f.kind, &f.content) {
@@ -461,6 +464,9 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
             }
             if !own_words.is_empty() {
                 demote_own_key_reads(text, &own_words, &mut scan);
+            }
+            if !skill_vendors.is_empty() {
+                demote_vendor_key_reads(text, &skill_vendors, &mut scan);
             }
             key_for_host::demote_key_for_host(text, &mut scan);
             out.append(&mut scan.findings);
@@ -599,28 +605,64 @@ fn drop_own_storage(
     });
 }
 
+/// The agent-secrets rule, whose line findings the two demotions below lower.
+const AGENT_SECRETS: &str = "exfiltration.other-agent-secrets";
+
+/// Whether the file has an agent-secrets finding above `medium`.
+fn agent_secrets_above_medium(scan: &super::content::FileScan) -> bool {
+    scan.findings
+        .iter()
+        .any(|f| f.rule_id == AGENT_SECRETS && f.severity > Severity::Medium)
+}
+
+/// Lowers the file's agent-secrets findings above `medium` to `medium`, saying why (`note`).
+fn demote_agent_secrets(scan: &mut super::content::FileScan, note: &str) {
+    for f in scan
+        .findings
+        .iter_mut()
+        .filter(|f| f.rule_id == AGENT_SECRETS && f.severity > Severity::Medium)
+    {
+        f.severity = Severity::Medium;
+        f.description.push_str(note);
+    }
+}
+
 /// A file that reads an agent's stored secrets only to pick the skill's own key out of them
 /// ([`super::judge::picks_own_key`]: the key the user put there for this skill, where the agent's docs say to
 /// keep it) is reading its own configuration: the agent-secrets rule's findings there drop to
 /// `medium`. Its facts stay, so a read that is sent anywhere is still judged as a flow.
 fn demote_own_key_reads(text: &str, words: &[String], scan: &mut super::content::FileScan) {
-    const RULE: &str = "exfiltration.other-agent-secrets";
-    if !scan
-        .findings
-        .iter()
-        .any(|f| f.rule_id == RULE && f.severity > Severity::Medium)
-        || !super::judge::picks_own_key(text, words)
-    {
+    if agent_secrets_above_medium(scan) && super::judge::picks_own_key(text, words) {
+        demote_agent_secrets(
+            scan,
+            " This file picks the skill's own key out of it (a key named after the skill, or its own entry of the agent's config), so it reads as the skill loading its own setting; sending the store anywhere would still be judged.",
+        );
+    }
+}
+
+/// A file that reads an agent's stored secrets (its model providers, `~/.openclaw/openclaw.json`)
+/// in a skill named after a vendor, and whose every host is that vendor's (`open.bigmodel.cn` for
+/// `glm-plan-usage`), takes the user's key for that vendor to that vendor: the skill's job, as a
+/// vendor's key sent to the vendor's API is (round 38b). The agent-secrets rule's findings there
+/// drop to `medium`; its facts stay, so a flow anywhere else is still judged. A file that names
+/// no host, or any host of someone else, keeps the grade.
+fn demote_vendor_key_reads(
+    text: &str,
+    vendors: &[&'static super::hosts::Vendor],
+    scan: &mut super::content::FileScan,
+) {
+    if !agent_secrets_above_medium(scan) {
         return;
     }
-    for f in scan
-        .findings
-        .iter_mut()
-        .filter(|f| f.rule_id == RULE && f.severity > Severity::Medium)
+    let hosts = super::judge::hosts_in(text);
+    if !hosts.is_empty()
+        && hosts
+            .iter()
+            .all(|h| vendors.iter().any(|v| super::hosts::belongs_to(v, &h.host)))
     {
-        f.severity = Severity::Medium;
-        f.description.push_str(
-            " This file picks the skill's own key out of it (a key named after the skill, or its own entry of the agent's config), so it reads as the skill loading its own setting; sending the store anywhere would still be judged.",
+        demote_agent_secrets(
+            scan,
+            " The skill is named after a vendor and this file talks only to that vendor's hosts, so it reads as the skill taking the user's key for that vendor to that vendor; sending the store anywhere else would still be judged.",
         );
     }
 }

@@ -589,6 +589,24 @@ pub fn vendor_of_key(name: &str) -> Option<&'static Vendor> {
     })
 }
 
+/// The vendors a skill name names: a word of three letters or more (split at every character
+/// that is not an ASCII letter or digit) read as a key name (`GLM` names Zhipu, `KIMI` Moonshot,
+/// `CLAUDE` Anthropic) (round 38b).
+pub fn vendors_named_by(name: &str) -> Vec<&'static Vendor> {
+    let mut out: Vec<&'static Vendor> = Vec::new();
+    for w in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 3)
+    {
+        if let Some(v) = vendor_of_key(&w.to_ascii_uppercase())
+            && !out.iter().any(|o| std::ptr::eq(*o, v))
+        {
+            out.push(v);
+        }
+    }
+    out
+}
+
 /// The vendor whose API a host belongs to.
 pub fn vendor_of_host(host: &str) -> Option<&'static Vendor> {
     data()

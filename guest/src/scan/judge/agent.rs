@@ -316,6 +316,12 @@ pub fn ci_workflow(file: &super::File<'_>) -> bool {
 }
 
 /// What, in a file that writes the agent's files, would poison them.
+/// Whether every host a line names is an official installer host (and it names one).
+fn installer_only(text: &str) -> bool {
+    let hosts = hosts_in(text);
+    !hosts.is_empty() && hosts.iter().all(|h| h.class == HostClass::Installer)
+}
+
 fn poison_in<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>> {
     [
         FactKind::ApproveAll,
@@ -329,8 +335,12 @@ fn poison_in<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>>
     .iter()
     .find_map(|k| b.in_file(file, *k).next())
     .or_else(|| {
+        // A download piped into a shell from an official installer host only (`curl -LsSf
+        // https://astral.sh/uv/install.sh | sh` in a memory skill's setup) is a vendor's
+        // installer, judged by the remote-code rule; it plants nothing (round 38b).
         b.in_file(file, FactKind::PipeExec)
-            .find(|p| matches!(b.tag(p.fact), "fetch" | "remote"))
+            .filter(|p| matches!(b.tag(p.fact), "fetch" | "remote"))
+            .find(|p| !installer_only(&p.text()))
     })
     .or_else(|| {
         // Code that posts a body to a host that is neither local, a vendor's nor the service the

@@ -121,6 +121,41 @@ fn close(l: &str, a: &[&str], b: &[&str]) -> bool {
     xs.iter().any(|x| ys.iter().any(|y| x.abs_diff(*y) <= 80))
 }
 
+/// A lowered code line with its HTTP methods (`-x post`, `--request post`, `method="post"`,
+/// `.post(`) and its identifiers named like a place (`reply=`, `$reply`, `${reply}`, `reply)`)
+/// blanked out, so that only words a reader would read as an errand remain.
+fn code_words_masked(l: &str) -> String {
+    let mut s = l.to_string();
+    for method in [
+        "-x post",
+        "--request post",
+        "method=\"post\"",
+        "method: \"post\"",
+        "method='post'",
+        "method: 'post'",
+        ".post(",
+    ] {
+        s = s.replace(method, &" ".repeat(method.len()));
+    }
+    for place in PLACES.iter().filter(|p| p.is_ascii() && !p.contains(' ')) {
+        let mut from = 0;
+        while let Some(i) = s[from..].find(place).map(|i| i + from) {
+            let end = i + place.len();
+            let before = s[..i].chars().next_back();
+            let after = s[end..].chars().next();
+            let ident = matches!(before, Some('$' | '{'))
+                || matches!(after, Some('=' | ')' | '}' | '_' | '['))
+                || before.is_some_and(|c| c == '_' || c.is_ascii_alphanumeric())
+                || after.is_some_and(|c| c.is_ascii_alphanumeric());
+            if ident {
+                s.replace_range(i..end, &" ".repeat(place.len()));
+            }
+            from = end;
+        }
+    }
+    s
+}
+
 fn paste_credentials(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<Finding>) {
     for i in 0..lower.len() {
         let l = &lower[i];
@@ -571,7 +606,15 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let all = f.lower_all();
         // Strings a model reads count too: seeded data and tool text live in code files.
         if any(all, PLACES) {
-            paste_credentials(f.path, lines, lower, out);
+            if f.kind == FileKind::Code {
+                // In code, an HTTP method (`-X POST`) is no verb and a variable named like a place
+                // (`reply=$(curl …)`) no place: only the words of its strings and comments count
+                // (round 38b).
+                let masked: Vec<String> = lower.iter().map(|l| code_words_masked(l)).collect();
+                paste_credentials(f.path, lines, &masked, out);
+            } else {
+                paste_credentials(f.path, lines, lower, out);
+            }
         }
         if any(all, ENCRYPT) {
             encrypt_destroy(f.path, lines, lower, out);

@@ -16,8 +16,10 @@
 
 mod across;
 mod bcc;
+mod dotenv_key;
 mod fetch_to_file;
 mod imported;
+mod keychain_item;
 mod own_endpoint;
 mod own_remote;
 mod ssh_identity;
@@ -252,12 +254,37 @@ fn decide(
             ),
         });
     }
+    // One keychain item named for a vendor (`find-generic-password -s "Claude Code-credentials"`)
+    // sent to that vendor's host: the vendor's own login refreshed or used (round 38b).
+    if src.fact.kind == FactKind::SecretFile
+        && b.tag(src.fact) == "browser"
+        && let Some(d) = dest
+        && keychain_item::vendor_item(src.file.content, &src.text(), src.fact.line as usize)
+            .is_some_and(|v| belongs_to(v, &d.host))
+    {
+        return None;
+    }
     // An agent's credential store of one vendor (Claude Code's `~/.claude/.credentials.json`)
     // sent to that vendor's API is the vendor's token used where it belongs.
     if src.fact.kind == FactKind::SecretFile
         && matches!(b.tag(src.fact), "agent-secrets" | "agent-memory")
         && let Some(d) = dest
         && agent_store_vendor(&src.text()).is_some_and(|v| belongs_to(v, &d.host))
+    {
+        return None;
+    }
+    // The agent's store read by a skill named after a vendor (`kimi-usage-meter`) and sent to that
+    // vendor's host: the user's key for that vendor going to that vendor (round 38b).
+    if src.fact.kind == FactKind::SecretFile
+        && matches!(b.tag(src.fact), "agent-secrets" | "agent-memory")
+        && let Some(d) = dest
+        && b.skill_md()
+            .and_then(|f| super::declared_name(f.content))
+            .is_some_and(|n| {
+                crate::scan::hosts::vendors_named_by(&n)
+                    .iter()
+                    .any(|v| belongs_to(v, &d.host))
+            })
     {
         return None;
     }
@@ -352,6 +379,12 @@ fn decide(
         // A project's `.env` sent to its vendor is odd but normal for some tools; anywhere else it
         // is the whole set of the project's secrets leaving.
         if dest.class.is_known_good() {
+            return None;
+        }
+        // One key looked up in it, sent in a header to the host the key is named for (round 38b).
+        if !dest.class.is_suspicious()
+            && dotenv_key::key_for_its_host(src.file.content, &dest.host, sink_text, via)
+        {
             return None;
         }
         return Some(Verdict {

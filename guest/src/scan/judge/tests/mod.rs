@@ -364,3 +364,5 @@ mod round37m;
 mod round37t;
 // Round 38m (sets38m): held-out malicious set 16.
 mod round38m;
+// Round 38b (sets38b): held-out benign set 17.
+mod round38b;
