@@ -15,12 +15,14 @@ mod agent_words;
 mod fetch_run;
 mod lure_blocks;
 mod socket_run;
+mod staged_run;
 mod store_send;
 mod wipe;
 
 /// Judges that read facts or earlier findings of the other judges (run before the prose judges).
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     fetch_run::judge(b, out);
+    staged_run::judge(b, out);
     store_send::judge(b, out);
     socket_run::judge(b, out);
     wipe::judge(b, out);
@@ -69,7 +71,12 @@ pub(super) fn socket_hosts(lower: &str) -> Vec<Host> {
         let mut from = 0;
         while let Some(i) = lower[from..].find(key).map(|i| i + from) {
             from = i + key.len();
+            // `host = "h"` (a named argument) and Elixir's `~c"h"` charlist hold the host too.
             let rest = lower[from..].trim_start();
+            let rest = rest.strip_prefix("host").map_or(rest, |r| {
+                r.trim_start().strip_prefix('=').unwrap_or(r).trim_start()
+            });
+            let rest = rest.strip_prefix("~c").unwrap_or(rest);
             let Some(rest) = rest.strip_prefix(['"', '\'']) else {
                 continue;
             };
@@ -107,6 +114,9 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
     "fsockopen(",
     "net.dial(\"tcp\",",
     "createconnection(",
+    // Round 38t: Julia's `connect("h", p)` (`Sockets`), R's `socketConnection(host = "h", …)`.
+    "connect(",
+    "socketconnection(",
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.
