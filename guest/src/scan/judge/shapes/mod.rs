@@ -13,6 +13,7 @@ use crate::scan::rules::Severity;
 
 mod agent_words;
 mod fetch_run;
+mod intl_orders;
 mod lure_blocks;
 mod socket_run;
 mod staged_run;
@@ -33,6 +34,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 /// found in a file is not found twice.
 pub(super) fn after_prose(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     lure_blocks::judge(b, out);
+    intl_orders::judge(b, out);
     agent_words::covered_condition(b, out);
 }
 

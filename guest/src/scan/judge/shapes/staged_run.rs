@@ -14,7 +14,7 @@
 //! `execute_process`) and names it is the run. From a host that is not a vendor's, installer's or
 //! registry's; a checksum check between the two makes it a verified install (not this rule's).
 
-use super::{found, has, has_word, is_code, rel};
+use super::{found, has, is_code, rel};
 use crate::scan::content::Finding;
 use crate::scan::judge::{Bundle, File, Host, hosts_in};
 use crate::scan::rules::Severity;
@@ -258,12 +258,20 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
             }
         }
     }
-    // A name defined on the lines just above that the statement uses (`target = new File(…)`).
+    // A file value defined on the lines just above that the statement writes into (`target = new
+    // File(…)` … `target.withOutputStream`, `f << stream`).
     for t in &low[i.saturating_sub(3)..i] {
         if let Some((a, _)) = t.split_once('=')
             && let Some(n) = a.split_whitespace().last()
             && n.chars().all(ident)
-            && has_word(l, n)
+            && n.len() >= 3
+            && l.match_indices(n).any(|(p, _)| {
+                let after = &l[p + n.len()..];
+                word_start(l, p)
+                    && [".with", ".write", ".newoutputstream", ".outputstream", " <<"]
+                        .iter()
+                        .any(|w| after.starts_with(w))
+            })
         {
             push(n, &mut names);
         }
