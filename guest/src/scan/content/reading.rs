@@ -304,19 +304,19 @@ pub(super) fn is_pattern_literal(line: &str) -> bool {
     });
     let opener = raw_opener
         || [
-        "re.compile(",
-        "RegExp(",
-        "Regex::new(",
-        "regexp.MustCompile(",
-        "Pattern.compile(",
-        // Rule files of detectors (YAML / JSON): `pattern: '…'`, `"regex": "…"`.
-        "pattern: ",
-        "regex: ",
-        "\"pattern\":",
-        "\"regex\":",
-    ]
-    .iter()
-    .any(|o| line.contains(o));
+            "re.compile(",
+            "RegExp(",
+            "Regex::new(",
+            "regexp.MustCompile(",
+            "Pattern.compile(",
+            // Rule files of detectors (YAML / JSON): `pattern: '…'`, `"regex": "…"`.
+            "pattern: ",
+            "regex: ",
+            "\"pattern\":",
+            "\"regex\":",
+        ]
+        .iter()
+        .any(|o| line.contains(o));
     if raw_string_entry(line) || compiled_alternation(line) {
         return true;
     }

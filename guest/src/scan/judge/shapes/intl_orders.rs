@@ -272,10 +272,7 @@ fn sentences(t: &str) -> impl Iterator<Item = &str> {
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
-        if f.kind == FileKind::Code
-            || f.place.test
-            || any(&f.lower_all().to_lowercase(), TEACHES)
-        {
+        if f.kind == FileKind::Code || f.place.test || any(&f.lower_all().to_lowercase(), TEACHES) {
             continue;
         }
         let lines = &f.lowered().lines;

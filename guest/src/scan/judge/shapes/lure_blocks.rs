@@ -326,7 +326,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let mut s = s;
             if any(&f.lowered().lower[s..i].join("\n"), IMITATE) {
                 let mut k = s;
-                while k > 0 && (lines[k - 1].trim().is_empty() || quoted(lines[k - 1])) && s - k < 8 {
+                while k > 0 && (lines[k - 1].trim().is_empty() || quoted(lines[k - 1])) && s - k < 8
+                {
                     k -= 1;
                 }
                 while k < s && lines[k].trim().is_empty() {

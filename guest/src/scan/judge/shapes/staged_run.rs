@@ -74,13 +74,59 @@ const FETCHES: &[&str] = &[
     "withinputstream",
 ];
 /// A check of what was downloaded (a verified install).
-const CHECKS: &[&str] = &["sha256", "sha512", "checksum", "gpg --verify", "minisign", "cosign"];
+const CHECKS: &[&str] = &[
+    "sha256",
+    "sha512",
+    "checksum",
+    "gpg --verify",
+    "minisign",
+    "cosign",
+];
 /// Names that say nothing on their own (language words, common arguments).
 const COMMON: &[&str] = &[
-    "url", "uri", "new", "file", "path", "the", "let", "const", "var", "val", "def", "local", "in",
-    "true", "false", "quiet", "mode", "dest", "src", "with", "then", "open", "read", "write", "get",
-    "http", "https", "tmp", "temp", "sh", "bash", "curl", "wget", "download", "fetchurl", "it",
-    "builtins", "downloads", "and", "not", "null", "none", "nil",
+    "url",
+    "uri",
+    "new",
+    "file",
+    "path",
+    "the",
+    "let",
+    "const",
+    "var",
+    "val",
+    "def",
+    "local",
+    "in",
+    "true",
+    "false",
+    "quiet",
+    "mode",
+    "dest",
+    "src",
+    "with",
+    "then",
+    "open",
+    "read",
+    "write",
+    "get",
+    "http",
+    "https",
+    "tmp",
+    "temp",
+    "sh",
+    "bash",
+    "curl",
+    "wget",
+    "download",
+    "fetchurl",
+    "it",
+    "builtins",
+    "downloads",
+    "and",
+    "not",
+    "null",
+    "none",
+    "nil",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -120,10 +166,7 @@ fn staged(f: &File<'_>) -> Option<Finding> {
         let end = (i + WINDOW).min(low.len());
         let Some((k, name)) = (i + 1..end).find_map(|k| {
             let t = &low[k];
-            names
-                .iter()
-                .find(|n| runs_it(t, n))
-                .map(|n| (k, n.clone()))
+            names.iter().find(|n| runs_it(t, n)).map(|n| (k, n.clone()))
         }) else {
             continue;
         };
@@ -222,20 +265,21 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
         }
     }
     // The name the line assigns.
-    let assigned = l
-        .split_once("<-")
-        .map(|(a, _)| a)
-        .or_else(|| l.split_once('=').map(|(a, _)| a).filter(|a| !a.contains('(')));
+    let assigned = l.split_once("<-").map(|(a, _)| a).or_else(|| {
+        l.split_once('=')
+            .map(|(a, _)| a)
+            .filter(|a| !a.contains('('))
+    });
     if let Some(a) = assigned
         && let Some(n) = a.split_whitespace().last()
     {
         push(n.trim_start_matches(['$', '@']), &mut names);
     }
     // The first bare name among the arguments after the URL's literal (`download.file(URL, f)`).
-    if let Some(at) = hosts
-        .first()
-        .and_then(|h| l.find(&crate::ascii_lowered(&h.url).into_owned()).map(|p| p + h.url.len()))
-    {
+    if let Some(at) = hosts.first().and_then(|h| {
+        l.find(&crate::ascii_lowered(&h.url).into_owned())
+            .map(|p| p + h.url.len())
+    }) {
         let after = l[at..].trim_start_matches(['"', '\'', ')']);
         if let Some(args) = after.strip_prefix(',') {
             let arg = args.split(',').next().unwrap_or("").trim();
@@ -268,9 +312,15 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
             && l.match_indices(n).any(|(p, _)| {
                 let after = &l[p + n.len()..];
                 word_start(l, p)
-                    && [".with", ".write", ".newoutputstream", ".outputstream", " <<"]
-                        .iter()
-                        .any(|w| after.starts_with(w))
+                    && [
+                        ".with",
+                        ".write",
+                        ".newoutputstream",
+                        ".outputstream",
+                        " <<",
+                    ]
+                    .iter()
+                    .any(|w| after.starts_with(w))
             })
         {
             push(n, &mut names);

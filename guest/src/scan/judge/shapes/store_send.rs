@@ -137,9 +137,9 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         let sends_here = |l: &str| {
             (pipe_head_env(l) && (l.contains("curl ") || l.contains("wget "))) || at_credential(l)
         };
-        let Some(k) = (s..end).find(|&k| {
-            SINKS.iter().any(|w| low[k].contains(w)) || (k == s && sends_here(&low[k]))
-        }) else {
+        let Some(k) = (s..end)
+            .find(|&k| SINKS.iter().any(|w| low[k].contains(w)) || (k == s && sends_here(&low[k])))
+        else {
             continue;
         };
         let Some(host) = destination(f, k) else {

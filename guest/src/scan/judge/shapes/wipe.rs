@@ -307,8 +307,24 @@ fn listed_loop(f: &File<'_>) -> Option<Finding> {
 /// Folders whose removal breaks the system or erases every user's files, as a config tool names
 /// them (the folder itself, not a file or an application's folder below it).
 const WHOLE_SYSTEM_DIRS: &[&str] = &[
-    "/", "/etc", "/usr", "/usr/local", "/usr/bin", "/usr/lib", "/usr/share", "/var", "/var/lib",
-    "/bin", "/sbin", "/boot", "/lib", "/lib64", "/root", "/home", "/opt", "/srv",
+    "/",
+    "/etc",
+    "/usr",
+    "/usr/local",
+    "/usr/bin",
+    "/usr/lib",
+    "/usr/share",
+    "/var",
+    "/var/lib",
+    "/bin",
+    "/sbin",
+    "/boot",
+    "/lib",
+    "/lib64",
+    "/root",
+    "/home",
+    "/opt",
+    "/srv",
 ];
 
 /// A config-management task that makes a path absent (Ansible `file: … state: absent`, Salt
@@ -317,7 +333,8 @@ const WHOLE_SYSTEM_DIRS: &[&str] = &[
 fn absent_task(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if !(l.contains("state: absent") || l.contains("state=absent") || l.contains("file.absent")) {
+        if !(l.contains("state: absent") || l.contains("state=absent") || l.contains("file.absent"))
+        {
             continue;
         }
         let from = i.saturating_sub(6);

@@ -362,3 +362,5 @@ mod round37b;
 mod round37m;
 // Round 37t (sets37t): the fourth blind set of targeted single-file cases.
 mod round37t;
+// Round 38t (sets38t): the fifth blind set of targeted single-file cases.
+mod round38t;
