@@ -19,7 +19,7 @@ use crate::scan::judge::{Bundle, File};
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
-const ALWAYS: &[&str] = &[
+pub(super) const ALWAYS: &[&str] = &[
     "consenti sempre",
     "permetti sempre",
     "immer erlauben",
@@ -158,7 +158,7 @@ const NEVER: &[&str] = &[
     "nooit",
 ];
 
-const REPLACE: &[&str] = &[
+pub(super) const REPLACE: &[&str] = &[
     "替代",
     "取代",
     "替换",
@@ -248,7 +248,7 @@ const FORBID: &[&str] = &[
     "उपयोग न करें",
 ];
 
-const AUTO_KEYS: &[&str] = &[
+pub(super) const AUTO_KEYS: &[&str] = &[
     "autoapprove",
     "auto_approve",
     "alwaysallow",
@@ -283,57 +283,6 @@ const COVER: &[&str] = &[
     "cover the tracks",
     "so nobody notices",
     "so no one notices",
-];
-
-/// Words without one of which these rules cannot fire on a text without facts.
-pub(super) const RAW: &[&str] = &[
-    "consenti sempre",
-    "permetti sempre",
-    "immer erlauben",
-    "immer zulassen",
-    "sempre permitir",
-    "permitir sempre",
-    "始终允许",
-    "总是允许",
-    "永远允许",
-    "常に許可",
-    "항상 허용",
-    "her zaman izin ver",
-    "всегда разрешать",
-    "altijd toestaan",
-    "zawsze zezwalaj",
-    "替代",
-    "取代",
-    "替换",
-    "代替",
-    "ersetzt",
-    "sostituisce",
-    "substitui",
-    "reemplaza",
-    "置き換え",
-    "대체",
-    "заменяет",
-    "yerini",
-    "autoapprove",
-    "auto_approve",
-    "alwaysallow",
-    "always_allow",
-    "yolo",
-    "skippermissions",
-    "skip_permissions",
-    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
-    "luôn cho phép",
-    "selalu izinkan",
-    "السماح دائمًا",
-    "السماح دائما",
-    "हमेशा अनुमति",
-    "thay thế",
-    "menggantikan",
-    "zastępuje",
-    "vervangt",
-    "يستبدل",
-    "يحل محل",
-    "की जगह",
 ];
 
 fn any(t: &str, words: &[&str]) -> bool {

@@ -15,10 +15,9 @@
 //! - `prompt_injection.secret-to-output` (`critical`): a report or summary ordered to hold the full,
 //!   unmasked values of keys, tokens or passwords.
 
-use super::{found, has};
+use super::{found, has, prose_blocks};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::judge::{Bundle, File};
-use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 const CONCEAL: &[&str] = &[
@@ -276,24 +275,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let lines = &f.lowered().lines;
-        let places = fence_places(lines.iter().copied());
-        let quoted = |l: &str| l.trim_start().starts_with('>');
-        let mut i = 0;
-        while i < lines.len() {
-            if lines[i].trim().is_empty() || places[i] != FencePlace::Outside || quoted(lines[i]) {
-                i += 1;
-                continue;
-            }
-            let s = i;
-            while i < lines.len()
-                && !lines[i].trim().is_empty()
-                && places[i] == FencePlace::Outside
-                && !quoted(lines[i])
-            {
-                i += 1;
-            }
+        for (s, e) in prose_blocks(f) {
             // A FAQ answer is read with its question (one paragraph each).
-            let para = lines[s..i].join("\n").to_lowercase();
+            let para = lines[s..e].join("\n").to_lowercase();
             out.extend(paragraph(b, out, f, s, &para));
         }
     }

@@ -11,10 +11,9 @@
 //! and Russian words. Blocks that warn about such steps ("never", "malware", "phishing") are
 //! teaching, not telling.
 
-use super::{found, has, rel, worst_suspicious};
+use super::{found, has, prose_blocks, quoted, rel, worst_suspicious};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::judge::{Bundle, File, hosts_in};
-use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 const RULE: &str = "supply_chain.install-lure";
@@ -304,23 +303,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let lines = &f.lowered().lines;
-        let places = fence_places(lines.iter().copied());
-        let mut i = 0;
-        while i < lines.len() {
-            // A quoted line (`> …`) is someone else's text, shown.
-            let quoted = |l: &str| l.trim_start().starts_with('>');
-            if lines[i].trim().is_empty() || places[i] != FencePlace::Outside || quoted(lines[i]) {
-                i += 1;
-                continue;
-            }
-            let s = i;
-            while i < lines.len()
-                && !lines[i].trim().is_empty()
-                && places[i] == FencePlace::Outside
-                && !quoted(lines[i])
-            {
-                i += 1;
-            }
+        for (s, i) in prose_blocks(f) {
             // A block that says to repeat what a quoted testimonial just above did is read with
             // the quote.
             let mut s = s;

@@ -44,7 +44,9 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
     socket_run::RAW
         .iter()
         .chain(wipe::RAW)
-        .chain(agent_words::RAW)
+        .chain(agent_words::ALWAYS)
+        .chain(agent_words::REPLACE)
+        .chain(agent_words::AUTO_KEYS)
         .copied()
 }
 
@@ -184,4 +186,34 @@ pub(super) fn has_word(text: &str, word: &str) -> bool {
 /// enough: these judges read scripts).
 pub(super) fn is_code(file: &File<'_>) -> bool {
     file.kind == FileKind::Code && !file.place.test && !file.place.signature
+}
+
+/// A quoted line (`> …`): someone else's text, shown.
+pub(super) fn quoted(l: &str) -> bool {
+    l.trim_start().starts_with('>')
+}
+
+/// The prose blocks of a document: runs of non-blank lines outside code fences and quotes, as
+/// line ranges `s..e`.
+pub(super) fn prose_blocks(f: &File<'_>) -> Vec<(usize, usize)> {
+    use crate::scan::markdown::{FencePlace, fence_places};
+    let lines = &f.lowered().lines;
+    let places = fence_places(lines.iter().copied());
+    let prose = |i: usize| {
+        !lines[i].trim().is_empty() && places[i] == FencePlace::Outside && !quoted(lines[i])
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !prose(i) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < lines.len() && prose(i) {
+            i += 1;
+        }
+        out.push((s, i));
+    }
+    out
 }
