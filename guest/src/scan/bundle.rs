@@ -67,6 +67,26 @@ pub const ORDINARY_DOTFILES: &[&str] = &[
     ".tool-versions",
 ];
 
+/// A tool's config at the one path the tool reads it from: `.vscode/tasks.json` and
+/// `.vscode/launch.json` (the editor), `.pre-commit-config.yaml` and `.pre-commit-hooks.yaml`
+/// (the pre-commit framework), at the bundle's root or a folder's.
+fn conventional_tool_config(path: &str) -> bool {
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let parent = parts.next();
+    let dirs_plain = |skip: usize| {
+        path.split('/')
+            .rev()
+            .skip(skip)
+            .all(|c| !c.starts_with('.') || c == ".")
+    };
+    match name {
+        ".pre-commit-config.yaml" | ".pre-commit-hooks.yaml" => dirs_plain(1),
+        "tasks.json" | "launch.json" => parent == Some(".vscode") && dirs_plain(2),
+        _ => false,
+    }
+}
+
 /// What the host found at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EntryKind {
@@ -349,6 +369,10 @@ fn structural_rest(f: &Entry<'_>, out: &mut Vec<Finding>) {
         // exempt.
         && f.path != ".devcontainer/devcontainer.json"
         && !f.path.ends_with("/.devcontainer/devcontainer.json")
+        // Round 38t: an editor's task and launch files and the pre-commit framework's config where
+        // those tools look for them (shown by editors and forges like the workflows; their commands
+        // are still read by the content rules).
+        && !conventional_tool_config(f.path)
         // Agent-plugin manifests where the agent looks for them (`.mcp.json`, `.claude-plugin/`).
         && !plugin_manifest::conventional_manifest(f.path, is_script, ORDINARY_DOTFILES);
     if hidden

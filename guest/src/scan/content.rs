@@ -103,6 +103,7 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
             | "procfile"
             | "vagrantfile"
             | "containerfile"
+            | "cmakelists.txt"
     ) {
         return FileKind::Code;
     }

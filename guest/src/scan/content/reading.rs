@@ -288,22 +288,35 @@ fn quote_span(line: &str, at: usize) -> Option<(char, usize)> {
 /// `re.compile(…)`, `new RegExp(…)`): what it matches is searched for, not done. Two distinct regex
 /// tokens are required, so a Windows path in a raw string (`r"C:\bin"`) is not taken for one.
 pub(super) fn is_pattern_literal(line: &str) -> bool {
-    let opener = [
-        "r\"",
-        "r'",
-        "re.compile(",
-        "RegExp(",
-        "Regex::new(",
-        "regexp.MustCompile(",
-        "Pattern.compile(",
-        // Rule files of detectors (YAML / JSON): `pattern: '…'`, `"regex": "…"`.
-        "pattern: ",
-        "regex: ",
-        "\"pattern\":",
-        "\"regex\":",
-    ]
-    .iter()
-    .any(|o| line.contains(o));
+    // A raw string's `r` starts a token (`r"…"`, `br"…"`); the `r"` ending a word (`"never"`) is
+    // a quote.
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let raw_opener = ["r\"", "r'"].iter().any(|o| {
+        line.match_indices(o).any(|(at, _)| {
+            let mut before = line[..at].chars().rev();
+            match before.next() {
+                None => true,
+                Some(c) if !ident(c) => true,
+                Some('b' | 'B' | 'f' | 'F') => !before.next().is_some_and(ident),
+                Some(_) => false,
+            }
+        })
+    });
+    let opener = raw_opener
+        || [
+            "re.compile(",
+            "RegExp(",
+            "Regex::new(",
+            "regexp.MustCompile(",
+            "Pattern.compile(",
+            // Rule files of detectors (YAML / JSON): `pattern: '…'`, `"regex": "…"`.
+            "pattern: ",
+            "regex: ",
+            "\"pattern\":",
+            "\"regex\":",
+        ]
+        .iter()
+        .any(|o| line.contains(o));
     if raw_string_entry(line) || compiled_alternation(line) {
         return true;
     }

@@ -148,6 +148,7 @@ fn kind_reference(path: &str, content: &str) -> super::FileKind {
             | "procfile"
             | "vagrantfile"
             | "containerfile"
+            | "cmakelists.txt"
     ) {
         return FileKind::Code;
     }

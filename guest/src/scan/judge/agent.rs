@@ -61,6 +61,16 @@ pub(crate) fn writes(file: &super::File<'_>) -> bool {
         "<<",
         "dump(",
         "write",
+        // Round 38t: config management writes a file through a task's destination or a
+        // declared file (Ansible `copy:`/`template:` `dest:`, home-manager `home.file."…".text`,
+        // Salt `file.managed`), and in-place edits (`perl -pi -e`).
+        "dest:",
+        "home.file.",
+        "xdg.configFile.",
+        "file.managed",
+        "file.serialize",
+        "-pi -e",
+        "-i -e",
     ]
     .iter()
     .any(|w| c.contains(w))

@@ -229,12 +229,33 @@ pub(super) fn conditional(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Fin
     ));
 }
 
+/// Whether the line of a fact names the thing as a threat (malware, phishing, a scam, suspicious).
+fn warns_of_threat(a: &At<'_>) -> bool {
+    let line = (a.fact.line as usize).saturating_sub(1);
+    a.file.lowered().lower.get(line).is_some_and(|l| {
+        [
+            "malware",
+            "phishing",
+            "scam",
+            "suspicious",
+            "virus",
+            "forward it to security",
+            "report it",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+    })
+}
+
 pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
     // A comment over a command's own yes flag says what the flag does (round 31).
     let facts: Vec<At<'_>> = b
         .all(FactKind::ApproveAll)
         .chain(b.all(FactKind::NoInspect))
         .filter(|a| !super::super::own_forms::flag_comment(a.file.content, a.fact.line as usize))
+        // Round 38t: "don't open it" said of a file the same line calls malware, phishing or a
+        // scam is safety advice (leave the suspicious file closed), not a push to skip a review.
+        .filter(|a| !(a.fact.kind == FactKind::NoInspect && warns_of_threat(a)))
         // A launch in a script that only runs inside a disposable container (round 32c): the
         // permission judge reports it at `high`.
         .filter(|a| {

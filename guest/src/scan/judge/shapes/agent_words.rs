@@ -19,7 +19,7 @@ use crate::scan::judge::{Bundle, File};
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
-const ALWAYS: &[&str] = &[
+pub(super) const ALWAYS: &[&str] = &[
     "consenti sempre",
     "permetti sempre",
     "immer erlauben",
@@ -35,6 +35,12 @@ const ALWAYS: &[&str] = &[
     "всегда разрешать",
     "altijd toestaan",
     "zawsze zezwalaj",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "luôn cho phép",
+    "selalu izinkan",
+    "السماح دائمًا",
+    "السماح دائما",
+    "हमेशा अनुमति",
 ];
 const EVERY: &[&str] = &[
     "ogni richiesta",
@@ -51,6 +57,15 @@ const EVERY: &[&str] = &[
     "모든 요청",
     "her istekte",
     "каждый запрос",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "매번",
+    "mọi yêu cầu",
+    "setiap permintaan",
+    "każde żądanie",
+    "elke toestemmingsvraag",
+    "elk verzoek",
+    "كل طلب",
+    "हर अनुरोध",
 ];
 const SCRIPT: &[&str] = &[
     "script",
@@ -60,6 +75,10 @@ const SCRIPT: &[&str] = &[
     "스크립트",
     "скрипт",
     "betik",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "स्क्रिप्ट",
+    "السكربت",
+    "البرنامج النصي",
 ];
 const NOT: &[&str] = &[
     "non ",
@@ -74,6 +93,15 @@ const NOT: &[&str] = &[
     "niet",
     "nie ",
     "bakma",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "말고",
+    "지 마",
+    "không ",
+    "tidak ",
+    "jangan",
+    "لا ",
+    "मत",
+    "न ",
 ];
 const LOOK: &[&str] = &[
     "apri",
@@ -102,6 +130,18 @@ const LOOK: &[&str] = &[
     "bekijk",
     "otwier",
     "aç",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "mở",
+    "xem",
+    "đọc",
+    "buka",
+    "baca",
+    "lihat",
+    "تفتح",
+    "تقرأ",
+    "खोल",
+    "पढ़",
+    "lezen",
 ];
 /// Words before an "always allow" that make it a warning.
 const NEVER: &[&str] = &[
@@ -118,7 +158,7 @@ const NEVER: &[&str] = &[
     "nooit",
 ];
 
-const REPLACE: &[&str] = &[
+pub(super) const REPLACE: &[&str] = &[
     "替代",
     "取代",
     "替换",
@@ -131,6 +171,14 @@ const REPLACE: &[&str] = &[
     "대체",
     "заменяет",
     "yerini",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "thay thế",
+    "menggantikan",
+    "zastępuje",
+    "vervangt",
+    "يستبدل",
+    "يحل محل",
+    "की जगह",
 ];
 const BUILTIN: &[&str] = &[
     "内置",
@@ -144,6 +192,14 @@ const BUILTIN: &[&str] = &[
     "내장",
     "встроенн",
     "yerleşik",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "tích hợp",
+    "bawaan",
+    "wbudowan",
+    "ingebouwde",
+    "المدمجة",
+    "अंतर्निहित",
+    "बिल्ट-इन",
 ];
 const TOOLISH: &[&str] = &[
     "工具",
@@ -156,6 +212,12 @@ const TOOLISH: &[&str] = &[
     "도구",
     "инструмент",
     "araç",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "công cụ",
+    "alat",
+    "narzędzi",
+    "أداة",
+    "टूल",
 ];
 const FORBID: &[&str] = &[
     "不要再",
@@ -173,9 +235,20 @@ const FORBID: &[&str] = &[
     "사용하지",
     "не используй",
     "kullanma",
+    // Round 38t: Vietnamese, Indonesian, Arabic, Hindi, Korean and Dutch words.
+    "không được dùng",
+    "đừng dùng",
+    "jangan gunakan",
+    "jangan pakai",
+    "nie używaj",
+    "gebruik nooit",
+    "gebruik niet",
+    "لا تستخدم",
+    "इस्तेमाल न करें",
+    "उपयोग न करें",
 ];
 
-const AUTO_KEYS: &[&str] = &[
+pub(super) const AUTO_KEYS: &[&str] = &[
     "autoapprove",
     "auto_approve",
     "alwaysallow",
@@ -210,44 +283,6 @@ const COVER: &[&str] = &[
     "cover the tracks",
     "so nobody notices",
     "so no one notices",
-];
-
-/// Words without one of which these rules cannot fire on a text without facts.
-pub(super) const RAW: &[&str] = &[
-    "consenti sempre",
-    "permetti sempre",
-    "immer erlauben",
-    "immer zulassen",
-    "sempre permitir",
-    "permitir sempre",
-    "始终允许",
-    "总是允许",
-    "永远允许",
-    "常に許可",
-    "항상 허용",
-    "her zaman izin ver",
-    "всегда разрешать",
-    "altijd toestaan",
-    "zawsze zezwalaj",
-    "替代",
-    "取代",
-    "替换",
-    "代替",
-    "ersetzt",
-    "sostituisce",
-    "substitui",
-    "reemplaza",
-    "置き換え",
-    "대체",
-    "заменяет",
-    "yerini",
-    "autoapprove",
-    "auto_approve",
-    "alwaysallow",
-    "always_allow",
-    "yolo",
-    "skippermissions",
-    "skip_permissions",
 ];
 
 fn any(t: &str, words: &[&str]) -> bool {

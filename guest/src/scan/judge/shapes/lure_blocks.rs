@@ -11,10 +11,9 @@
 //! and Russian words. Blocks that warn about such steps ("never", "malware", "phishing") are
 //! teaching, not telling.
 
-use super::{found, has, rel, worst_suspicious};
+use super::{found, has, prose_blocks, quoted, rel, worst_suspicious};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::judge::{Bundle, File, hosts_in};
-use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 const RULE: &str = "supply_chain.install-lure";
@@ -56,6 +55,13 @@ const PASSWORD: &[&str] = &[
     "пароль",
     "pass:",
     "pwd:",
+    // Round 38t: Polish, Dutch, Vietnamese, Indonesian, Arabic and Hindi words.
+    "hasło",
+    "wachtwoord",
+    "mật khẩu",
+    "kata sandi",
+    "كلمة المرور",
+    "पासवर्ड",
 ];
 /// Words that unpack an archive: a password is the archive's when its line says so.
 const EXTRACT: &[&str] = &[
@@ -77,6 +83,13 @@ const EXTRACT: &[&str] = &[
     "압축",
     "распак",
     "архив",
+    // Round 38t: Polish, Dutch, Vietnamese, Indonesian, Arabic and Hindi words.
+    "rozpakuj",
+    "uitpakken",
+    "giải nén",
+    "ekstrak",
+    "فك الضغط",
+    "एक्सट्रैक्ट",
 ];
 const PASTE: &[&str] = &[
     "paste",
@@ -93,6 +106,13 @@ const PASTE: &[&str] = &[
     "붙여넣",
     "yapıştır",
     "вставь",
+    // Round 38t: Polish, Dutch, Vietnamese, Indonesian, Arabic and Hindi words.
+    "tempel",
+    "wklej",
+    "plak",
+    "dán",
+    "الصق",
+    "पेस्ट",
 ];
 const TERMINAL: &[&str] = &[
     "terminal",
@@ -136,6 +156,14 @@ const RUN: &[&str] = &[
     "запуст",
     "execut",
     "abra o",
+    // Round 38t: Polish, Dutch, Vietnamese, Indonesian, Arabic and Hindi words.
+    "uruchom",
+    "chạy",
+    "jalankan",
+    "شغّل",
+    "شغل",
+    "चलाएं",
+    "चलाएँ",
 ];
 /// A push past a protection, or an insistence that it must come first.
 const PUSH: &[&str] = &[
@@ -182,6 +210,44 @@ const PUSH: &[&str] = &[
     "관리자",
     "перед использованием",
     "администратор",
+    // Round 38t: Polish, Dutch, Vietnamese, Indonesian, Arabic and Hindi words.
+    "jako administrator",
+    "als administrator",
+    "quyền quản trị",
+    "sebagai administrator",
+    "كمسؤول",
+    "व्यवस्थापक",
+    "przed pierwszym",
+    "przed użyciem",
+    "voordat je",
+    "voor gebruik",
+    "trước khi sử dụng",
+    "sebelum menggunakan",
+    "قبل الاستخدام",
+    "उपयोग से पहले",
+    "privacy & security",
+    "privacy en beveiliging",
+    "niet geverifieerd",
+    "unverified developer",
+    "unidentified developer",
+    "wyłącz ochron",
+    "tắt windows",
+    "w tle",
+    "op de achtergrond",
+];
+/// Words that tell the reader to repeat what a quoted testimonial did: the quote above is then the
+/// instruction.
+const IMITATE: &[&str] = &[
+    "do what",
+    "do exactly what",
+    "do the same",
+    "same steps",
+    "just like",
+    "haz lo mismo",
+    "genauso",
+    "fais pareil",
+    "照做",
+    "同样的",
 ];
 /// Words of a file that teaches how such lures look (an awareness briefing quotes one whole).
 const TEACHES: &[&str] = &[
@@ -237,22 +303,20 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let lines = &f.lowered().lines;
-        let places = fence_places(lines.iter().copied());
-        let mut i = 0;
-        while i < lines.len() {
-            // A quoted line (`> …`) is someone else's text, shown.
-            let quoted = |l: &str| l.trim_start().starts_with('>');
-            if lines[i].trim().is_empty() || places[i] != FencePlace::Outside || quoted(lines[i]) {
-                i += 1;
-                continue;
-            }
-            let s = i;
-            while i < lines.len()
-                && !lines[i].trim().is_empty()
-                && places[i] == FencePlace::Outside
-                && !quoted(lines[i])
-            {
-                i += 1;
+        for (s, i) in prose_blocks(f) {
+            // A block that says to repeat what a quoted testimonial just above did is read with
+            // the quote.
+            let mut s = s;
+            if any(&f.lowered().lower[s..i].join("\n"), IMITATE) {
+                let mut k = s;
+                while k > 0 && (lines[k - 1].trim().is_empty() || quoted(lines[k - 1])) && s - k < 8
+                {
+                    k -= 1;
+                }
+                while k < s && lines[k].trim().is_empty() {
+                    k += 1;
+                }
+                s = k;
             }
             if let Some(x) = block(f, s, i) {
                 out.push(x);

@@ -13,14 +13,17 @@ use crate::scan::rules::Severity;
 
 mod agent_words;
 mod fetch_run;
+mod intl_orders;
 mod lure_blocks;
 mod socket_run;
+mod staged_run;
 mod store_send;
 mod wipe;
 
 /// Judges that read facts or earlier findings of the other judges (run before the prose judges).
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     fetch_run::judge(b, out);
+    staged_run::judge(b, out);
     store_send::judge(b, out);
     socket_run::judge(b, out);
     wipe::judge(b, out);
@@ -31,6 +34,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 /// found in a file is not found twice.
 pub(super) fn after_prose(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     lure_blocks::judge(b, out);
+    intl_orders::judge(b, out);
     agent_words::covered_condition(b, out);
 }
 
@@ -40,7 +44,9 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
     socket_run::RAW
         .iter()
         .chain(wipe::RAW)
-        .chain(agent_words::RAW)
+        .chain(agent_words::ALWAYS)
+        .chain(agent_words::REPLACE)
+        .chain(agent_words::AUTO_KEYS)
         .copied()
 }
 
@@ -69,7 +75,12 @@ pub(super) fn socket_hosts(lower: &str) -> Vec<Host> {
         let mut from = 0;
         while let Some(i) = lower[from..].find(key).map(|i| i + from) {
             from = i + key.len();
+            // `host = "h"` (a named argument) and Elixir's `~c"h"` charlist hold the host too.
             let rest = lower[from..].trim_start();
+            let rest = rest.strip_prefix("host").map_or(rest, |r| {
+                r.trim_start().strip_prefix('=').unwrap_or(r).trim_start()
+            });
+            let rest = rest.strip_prefix("~c").unwrap_or(rest);
             let Some(rest) = rest.strip_prefix(['"', '\'']) else {
                 continue;
             };
@@ -107,6 +118,9 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
     "fsockopen(",
     "net.dial(\"tcp\",",
     "createconnection(",
+    // Round 38t: Julia's `connect("h", p)` (`Sockets`), R's `socketConnection(host = "h", …)`.
+    "connect(",
+    "socketconnection(",
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.
@@ -177,4 +191,34 @@ pub(super) fn any_of(text: &str, words: &[&str]) -> bool {
 /// enough: these judges read scripts).
 pub(super) fn is_code(file: &File<'_>) -> bool {
     file.kind == FileKind::Code && !file.place.test && !file.place.signature
+}
+
+/// A quoted line (`> …`): someone else's text, shown.
+pub(super) fn quoted(l: &str) -> bool {
+    l.trim_start().starts_with('>')
+}
+
+/// The prose blocks of a document: runs of non-blank lines outside code fences and quotes, as
+/// line ranges `s..e`.
+pub(super) fn prose_blocks(f: &File<'_>) -> Vec<(usize, usize)> {
+    use crate::scan::markdown::{FencePlace, fence_places};
+    let lines = &f.lowered().lines;
+    let places = fence_places(lines.iter().copied());
+    let prose = |i: usize| {
+        !lines[i].trim().is_empty() && places[i] == FencePlace::Outside && !quoted(lines[i])
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !prose(i) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < lines.len() && prose(i) {
+            i += 1;
+        }
+        out.push((s, i));
+    }
+    out
 }

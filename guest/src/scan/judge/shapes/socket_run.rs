@@ -21,6 +21,8 @@ pub(super) const RAW: &[&str] = &[
     "tcpclient(",
     "fsockopen(",
     "net.dial(",
+    "socketconnection(",
+    "/inet/tcp/",
 ];
 
 const RUNNERS: &[&str] = &[
@@ -35,6 +37,12 @@ const RUNNERS: &[&str] = &[
     "proc_open(",
     "invoke-expression",
     "shell_exec(",
+    // Round 38t: Elixir, R, Julia, Dart and awk runners.
+    "system.cmd(",
+    "system(",
+    "`sh -c",
+    "process.start(",
+    "| getline",
 ];
 const READS: &[&str] = &[
     ":receive(",
@@ -46,6 +54,10 @@ const READS: &[&str] = &[
     "fread(",
     "=> $sock",
     "=>$sock",
+    "gen_tcp.recv(",
+    "readlines(",
+    ".listen(",
+    "|& getline",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -57,6 +69,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         for (i, l) in low.iter().enumerate() {
             let Some(host) = socket_hosts(l)
                 .into_iter()
+                .chain(inet_host(l))
                 .find(|h| super::suspicious(h.class))
             else {
                 continue;
@@ -86,4 +99,21 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             break;
         }
     }
+}
+
+/// The remote host of a gawk network special file (`/inet/tcp/LPORT/HOST/RPORT`).
+fn inet_host(l: &str) -> Option<crate::scan::judge::Host> {
+    let at = l.find("/inet/tcp/").or_else(|| l.find("/inet/udp/"))?;
+    let mut parts = l[at..].split('/').skip(4);
+    let host: String = parts
+        .next()?
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+        .collect();
+    (host.contains('.')).then(|| crate::scan::judge::Host {
+        class: crate::scan::hosts::classify(&host, ""),
+        url: host.clone(),
+        host,
+        path: String::new(),
+    })
 }

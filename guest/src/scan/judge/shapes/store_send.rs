@@ -31,6 +31,15 @@ const STORE: &[&str] = &[
     "json.dumps(os.environ",
     "object.entries(process.env)",
     "json.stringify(process.env)",
+    // Round 38t: Julia, Elixir, R, Dart, Go, Ruby, .NET, Gradle/Groovy.
+    "dict(env)",
+    "system.get_env()",
+    "sys.getenv()",
+    "platform.environment",
+    "os.environ()",
+    "env.to_h",
+    "getenvironmentvariables()",
+    "system.getenv().findall",
 ];
 /// Calls that send a body.
 const SINKS: &[&str] = &[
@@ -50,12 +59,34 @@ const SINKS: &[&str] = &[
     "git push -q http",
     "body: json.stringify",
     "body:",
+    // Round 38t: a POST call given its URL as a literal (Julia `HTTP.post("https://…"`, R
+    // `POST("https://…"`), Erlang/Elixir `:httpc.request(:post`, .NET `PostAsync(`.
+    "post(\"http",
+    "post('http",
+    "request(:post",
+    "postasync(",
 ];
 
 fn pipe_head_env(l: &str) -> bool {
     let t = l.trim_start();
-    (t.starts_with("env |") || t.starts_with("printenv |") || t.starts_with("env|"))
+    if (t.starts_with("env |") || t.starts_with("printenv |") || t.starts_with("env|"))
         && SINKS.iter().any(|s| t.contains(s))
+    {
+        return true;
+    }
+    // A pipeline that starts with the environment later in the line (after a schedule's fields, a
+    // `sh -c '`, a `;`) and ends in a network client.
+    ["env |", "printenv |"].iter().any(|head| {
+        t.match_indices(head).any(|(at, _)| {
+            let before = t[..at].chars().next_back();
+            let starts = before.is_none_or(|c| " ;(&'\"`".contains(c))
+                && !t[..at].trim_end().ends_with(['/', '-', '$']);
+            let after = &t[at..];
+            starts
+                && (after.contains("curl ") || after.contains("wget ") || after.contains(" nc "))
+                && after.contains("://")
+        })
+    })
 }
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -94,11 +125,21 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         if STORE.iter().any(|s| l.contains(s)) || pipe_head_env(l) {
             sources.push((i, "the whole environment"));
         }
+        if at_credential(l) {
+            sources.push((i, "a credential file"));
+        }
     }
     sources.sort_unstable();
     for &(s, what) in &sources {
         let end = (s + WINDOW).min(low.len());
-        let Some(k) = (s..end).find(|&k| SINKS.iter().any(|w| low[k].contains(w))) else {
+        // A line that both reads and sends: the environment piped into a network client, a
+        // credential file given to an upload as `@path`.
+        let sends_here = |l: &str| {
+            (pipe_head_env(l) && (l.contains("curl ") || l.contains("wget "))) || at_credential(l)
+        };
+        let Some(k) = (s..end)
+            .find(|&k| SINKS.iter().any(|w| low[k].contains(w)) || (k == s && sends_here(&low[k])))
+        else {
             continue;
         };
         let Some(host) = destination(f, k) else {
@@ -129,6 +170,34 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         ));
     }
     None
+}
+
+/// Credential files a tool keeps in the user's home (repository, registry and cloud logins).
+const CREDENTIAL_FILES: &[&str] = &[
+    ".m2/settings.xml",
+    ".m2/settings-security.xml",
+    ".gradle/gradle.properties",
+    ".npmrc",
+    ".pypirc",
+    ".netrc",
+    ".git-credentials",
+    ".docker/config.json",
+    ".kube/config",
+    ".aws/credentials",
+    ".ssh/id_",
+    ".config/gh/hosts.yml",
+];
+
+/// Whether a line hands a credential file to an upload as `@path` (curl's "send this file": `-d
+/// @~/.netrc`, `--data-binary @${user.home}/.m2/settings.xml`, `-F f=@…`).
+fn at_credential(l: &str) -> bool {
+    l.match_indices('@').any(|(at, _)| {
+        let token: &str = l[at + 1..]
+            .split(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+            .next()
+            .unwrap_or("");
+        CREDENTIAL_FILES.iter().any(|c| token.contains(c))
+    })
 }
 
 /// Whether `host` is the skill's own service: it holds a word of the skill's name, or the name of

@@ -31,6 +31,11 @@ pub(super) const RAW: &[&str] = &[
     "rm_rf",
     "removeall",
     "remove_dir_all",
+    "unlink(",
+    "dirdelete",
+    "fileremovedir",
+    "state: absent",
+    "state=absent",
 ];
 
 const WIN_ROOTS: &[&str] = &[
@@ -43,6 +48,9 @@ const WIN_ROOTS: &[&str] = &[
     "%programfiles%",
     "%programfiles(x86)%",
     "c:\\users",
+    "a_windir",
+    "%a_windir%",
+    "a_programfiles",
 ];
 /// Recursive deletes that take their target as an argument.
 const DELETES: &[&str] = &[
@@ -55,6 +63,8 @@ const DELETES: &[&str] = &[
     "rm(",
     "rmsync(",
     "deletedirectory(",
+    "rm_rf!(",
+    "unlink(",
 ];
 /// Expressions that are the home folder itself.
 const HOME: &[&str] = &[
@@ -65,6 +75,12 @@ const HOME: &[&str] = &[
     "dirs::home_dir()",
     "env::home_dir()",
     "filemanager.default.homedirectoryforcurrentuser",
+    // Round 38t: Julia, R, Elixir, .NET.
+    "homedir()",
+    "path.expand(\"~\")",
+    "system.user_home!()",
+    "system.user_home()",
+    "specialfolder.userprofile)",
 ];
 const SYSTEM_DIRS: &[&str] = &[
     "\"/\"",
@@ -97,7 +113,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             out.push(x);
         }
         if !has(out, f, "destructive.system-path-loop", Severity::Critical) {
-            out.extend(listed_loop(f));
+            out.extend(listed_loop(f).or_else(|| absent_task(f)));
         }
     }
 }
@@ -108,7 +124,10 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
         let t = l.trim_start_matches('@');
         let recursive = ((t.starts_with("rd ") || t.starts_with("rmdir ")) && t.contains("/s"))
             || (t.starts_with("del ") || t.starts_with("erase ")) && t.contains("/s")
-            || (t.starts_with("remove-item") && t.contains("-recurse"));
+            || (t.starts_with("remove-item") && t.contains("-recurse"))
+            // AutoHotkey: `DirDelete Dir, true` (v2), `FileRemoveDir, Dir, 1` (v1).
+            || ((t.starts_with("dirdelete") || t.starts_with("fileremovedir"))
+                && (t.ends_with("true") || t.ends_with(", 1") || t.ends_with(",1")));
         if !recursive || t.contains("temp") || t.contains("\\tmp") {
             continue;
         }
@@ -148,7 +167,7 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
 
 /// The name a line assigns, when its value is exactly the home folder.
 fn home_name(l: &str) -> Option<String> {
-    let (left, right) = l.split_once('=')?;
+    let (left, right) = l.split_once("<-").or_else(|| l.split_once('='))?;
     let right = right.trim().trim_end_matches(';');
     let home = HOME.iter().find(|h| right.contains(*h))?;
     // Nothing joined below it (`home + "/x"`, `.resolve(…)`, `join(…)`, `/ "x"`).
@@ -192,7 +211,8 @@ fn home_value(f: &File<'_>) -> Option<Finding> {
                             d.ends_with('(')
                                 && (t.contains(&format!("{d}{name})"))
                                     || t.contains(&format!("{d}&{name})"))
-                                    || t.contains(&format!("{d}{name},")))
+                                    || t.contains(&format!("{d}{name},"))
+                                    || t.contains(&format!("{d}{name};")))
                         })
                 })
             })
@@ -279,6 +299,74 @@ fn listed_loop(f: &File<'_>) -> Option<Finding> {
                 def + 1
             ),
             vec![rel("definition", f, def), rel("signal", f, i)],
+        ));
+    }
+    None
+}
+
+/// Folders whose removal breaks the system or erases every user's files, as a config tool names
+/// them (the folder itself, not a file or an application's folder below it).
+const WHOLE_SYSTEM_DIRS: &[&str] = &[
+    "/",
+    "/etc",
+    "/usr",
+    "/usr/local",
+    "/usr/bin",
+    "/usr/lib",
+    "/usr/share",
+    "/var",
+    "/var/lib",
+    "/bin",
+    "/sbin",
+    "/boot",
+    "/lib",
+    "/lib64",
+    "/root",
+    "/home",
+    "/opt",
+    "/srv",
+];
+
+/// A config-management task that makes a path absent (Ansible `file: … state: absent`, Salt
+/// `file.absent`) where the path, or a loop item the task walks (`with_items:`, `loop:`), is a
+/// whole system folder.
+fn absent_task(f: &File<'_>) -> Option<Finding> {
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        if !(l.contains("state: absent") || l.contains("state=absent") || l.contains("file.absent"))
+        {
+            continue;
+        }
+        let from = i.saturating_sub(6);
+        let to = (i + 12).min(low.len());
+        let hit = (from..to).find(|&k| {
+            let t = low[k].trim_start_matches("- ").trim();
+            let v = t
+                .strip_prefix("path:")
+                .or_else(|| t.strip_prefix("name:"))
+                .or_else(|| t.strip_prefix("dest:"))
+                .or_else(|| low[k].trim().strip_prefix("- "))
+                .unwrap_or("")
+                .trim()
+                .trim_matches(['"', '\'']);
+            let v = v.strip_suffix('/').filter(|s| !s.is_empty()).unwrap_or(v);
+            WHOLE_SYSTEM_DIRS.contains(&v)
+        });
+        let Some(k) = hit else {
+            continue;
+        };
+        return Some(found(
+            "destructive.system-path-loop",
+            "destructive",
+            Severity::Critical,
+            f,
+            i,
+            format!(
+                "A task makes a whole system folder absent (line {}): `{}`. Applying it deletes what the machine needs to run.",
+                k + 1,
+                low[k].trim()
+            ),
+            vec![rel("definition", f, k)],
         ));
     }
     None

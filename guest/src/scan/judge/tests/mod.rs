@@ -366,3 +366,5 @@ mod round37t;
 mod round38m;
 // Round 38b (sets38b): held-out benign set 17.
 mod round38b;
+// Round 38t (sets38t): the fifth blind set of targeted single-file cases.
+mod round38t;

@@ -1,0 +1,361 @@
+//! Orders to the agent told in prose in languages the one-line rules do not read (Vietnamese,
+//! Indonesian, Arabic, Hindi, Polish, Dutch, Japanese, Korean, Russian), and in English where the
+//! concealment and the act are two phrases of one paragraph. Read a paragraph (a block of prose
+//! lines outside code fences; quoted `>` lines and teaching files are not read) at a time:
+//!
+//! - `prompt_injection.concealment` (`critical`): words that keep something from the user ("không
+//!   nhắc", "jangan beri tahu", "لا تخبر", "चुपचाप", "po cichu", "黙って", "the user does not need to
+//!   know") and, in the same paragraph, an act that moves data or leaves access behind: a transfer
+//!   verb (upload, send, copy, push) with a secret or an address, or a persistence object
+//!   (`authorized_keys`, a deploy key, a forced push, a cleared reflog).
+//! - `prompt_injection.conditional-action` (`critical`): a condition on the user's absence or on a
+//!   later approval ("khi người dùng không hoạt động", "席を外している間", "जब PR स्वीकृत हो जाए") and,
+//!   in the same sentence, such an act; a sentence that forbids the act ("してはいけません",
+//!   "jangan", "không được") is a rule for the agent, not this.
+//! - `prompt_injection.secret-to-output` (`critical`): a report or summary ordered to hold the full,
+//!   unmasked values of keys, tokens or passwords.
+
+use super::{found, has, prose_blocks};
+use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::{Bundle, File};
+use crate::scan::rules::Severity;
+
+const CONCEAL: &[&str] = &[
+    // Vietnamese, Indonesian, Arabic, Hindi, Polish, Dutch, Japanese, Korean, Russian.
+    "không nhắc",
+    "đừng nói",
+    "không cho người dùng biết",
+    "đừng cho người dùng biết",
+    "lặng lẽ",
+    "jangan beri tahu",
+    "jangan memberi tahu",
+    "jangan bilang",
+    "diam-diam",
+    "tanpa memberi tahu",
+    "لا تخبر",
+    "دون إخبار",
+    "دون علم",
+    "خفية",
+    "ज़िक्र न करें",
+    "जिक्र न करें",
+    "चुपचाप",
+    "न बताएं",
+    "मत बताना",
+    "po cichu",
+    "nie wspominaj",
+    "nie mów użytkownik",
+    "stilletjes",
+    "zonder het te melden",
+    "vertel het niet",
+    "黙って",
+    "こっそり",
+    "言わないで",
+    "変わっていないように見せ",
+    "몰래",
+    "알리지 마",
+    "말하지 마",
+    "тайно",
+    "незаметно",
+    "не сообщай",
+    "не говори пользовател",
+    // English phrasings the one-line rules leave at `high`.
+    "does not need to know",
+    "doesn't need to know",
+    "without telling the user",
+    "keep it from the user",
+];
+/// Verbs that move data (any language).
+const TRANSFER: &[&str] = &[
+    "upload",
+    "send ",
+    "copy ",
+    "exfiltrat",
+    "tải lên",
+    "gửi",
+    "sao chép",
+    "unggah",
+    "kirim",
+    "salin",
+    "ارفع",
+    "أرسل",
+    "انسخ",
+    "अपलोड",
+    "भेज",
+    "कॉपी",
+    "wyślij",
+    "skopiuj",
+    "prześlij",
+    "stuur",
+    "kopieer",
+    "アップロード",
+    "送信",
+    "送って",
+    "コピー",
+    "업로드",
+    "전송",
+    "복사",
+    "загрузи",
+    "отправь",
+    "скопируй",
+];
+/// What such a verb moves that makes it a leak: a secret store or an address.
+const SENSITIVE: &[&str] = &[
+    ".env",
+    "://",
+    "npmrc",
+    "credentials",
+    "id_rsa",
+    "id_ed25519",
+    "token",
+    "api key",
+    "password",
+    "secret",
+];
+/// Acts that leave access behind or rewrite history whatever the language around them.
+const PERSIST: &[&str] = &[
+    "authorized_keys",
+    "deploy key",
+    "deploy-key",
+    "push --force",
+    "push -f",
+    "--no-verify",
+    "reflog",
+    "xóa lịch sử",
+    "フックを無効",
+    "プッシュ",
+];
+/// The user being away, or a later approval, as the condition of an order.
+const CONDITION: &[&str] = &[
+    "người dùng không hoạt động",
+    "người dùng vắng",
+    "pengguna tidak aktif",
+    "pengguna sedang pergi",
+    "pengguna tidak ada",
+    "المستخدم غائب",
+    "غياب المستخدم",
+    "स्वीकृत हो जाए",
+    "उपयोगकर्ता दूर",
+    "użytkownik jest nieobecny",
+    "gdy użytkownik nie",
+    "gebruiker afwezig",
+    "gebruiker weg is",
+    "席を外している",
+    "離席中",
+    "いない間",
+    "사용자가 자리를 비",
+    "승인되면",
+    "пользователь отошёл",
+    "пользователь отошел",
+    "пользователя нет",
+];
+/// Words that make a sentence a prohibition, not an order.
+const FORBIDS: &[&str] = &[
+    "してはいけません",
+    "しないで",
+    "禁止",
+    "không được",
+    "đừng ",
+    "jangan",
+    "لا ت",
+    "मत ",
+    "न करें",
+    "nie wolno",
+    "nigdy",
+    "nooit",
+    "niet ",
+    "하지 마",
+    "нельзя",
+    "никогда",
+    "never",
+    "do not",
+    "don't",
+];
+const REPORT: &[&str] = &[
+    "laporan",
+    "báo cáo",
+    "تقرير",
+    "रिपोर्ट",
+    "सारांश",
+    "raport",
+    "podsumowani",
+    "rapport",
+    "samenvatting",
+    "отчёт",
+    "отчет",
+    "レポート",
+    "報告",
+    "보고서",
+];
+const FULL_VALUE: &[&str] = &[
+    "nilai lengkap",
+    "jangan disensor",
+    "giá trị đầy đủ",
+    "không che",
+    "القيمة الكاملة",
+    "القيم الكاملة",
+    "पूरा मान",
+    "पूरी वैल्यू",
+    "pełne wartości",
+    "pełną wartość",
+    "nie maskuj",
+    "volledige waarde",
+    "niet maskeren",
+    "полные значения",
+    "полное значение",
+    "без маскировки",
+    "完全な値",
+    "マスクせず",
+    "전체 값",
+    "마스킹하지",
+];
+const SECRET_WORDS: &[&str] = &[
+    "api key",
+    "token",
+    "kata sandi",
+    "mật khẩu",
+    "khóa api",
+    "كلمة المرور",
+    "مفتاح",
+    "पासवर्ड",
+    "कुंजी",
+    "hasło",
+    "hasła",
+    "wachtwoord",
+    "пароль",
+    "ключ",
+    "パスワード",
+    "トークン",
+    "비밀번호",
+    "토큰",
+    "secret",
+];
+/// Words of a file that teaches how such orders look.
+const TEACHES: &[&str] = &[
+    "prompt injection",
+    "phishing",
+    "awareness",
+    "red flag",
+    "attacker",
+    "kẻ tấn công",
+    "penyerang",
+    "مهاجم",
+    "हमलावर",
+    "atakując",
+    "aanvaller",
+    "攻撃者",
+    "공격자",
+    "злоумышленник",
+];
+
+fn any(t: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| t.contains(w))
+}
+
+fn first<'w>(t: &str, words: &[&'w str]) -> Option<&'w str> {
+    words.iter().find(|w| t.contains(**w)).copied()
+}
+
+/// Whether `t` holds an act that moves data or leaves access behind.
+fn act(t: &str) -> Option<&'static str> {
+    if any(t, TRANSFER) && any(t, SENSITIVE) {
+        return first(t, TRANSFER);
+    }
+    first(t, PERSIST)
+}
+
+/// The sentences of a text (split at `.`, `!`, `?`, `。`, `！`, `？`, `،`, `؛`, `।`).
+fn sentences(t: &str) -> impl Iterator<Item = &str> {
+    t.split(['!', '?', '。', '！', '？', '؛', '।', '\n'])
+        .flat_map(|s| s.split(". "))
+}
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for f in &b.files {
+        if f.kind == FileKind::Code || f.place.test || any(&f.lower_all().to_lowercase(), TEACHES) {
+            continue;
+        }
+        let lines = &f.lowered().lines;
+        for (s, e) in prose_blocks(f) {
+            // A FAQ answer is read with its question (one paragraph each).
+            let para = lines[s..e].join("\n").to_lowercase();
+            out.extend(paragraph(b, out, f, s, &para));
+        }
+    }
+}
+
+fn line_in(f: &File<'_>, s: usize, word: &str) -> usize {
+    let lines = &f.lowered().lines;
+    (s..lines.len())
+        .find(|&k| lines[k].to_lowercase().contains(word))
+        .unwrap_or(s)
+}
+
+fn paragraph(
+    b: &Bundle<'_>,
+    out: &[Finding],
+    f: &File<'_>,
+    s: usize,
+    para: &str,
+) -> Option<Finding> {
+    let seen = |rule: &str| {
+        has(out, f, rule, Severity::Critical) || has(b.prior, f, rule, Severity::Critical)
+    };
+    if !seen("prompt_injection.concealment")
+        && let Some(c) = first(para, CONCEAL)
+        && let Some(a) = act(para)
+    {
+        let k = line_in(f, s, c);
+        return Some(found(
+            "prompt_injection.concealment",
+            "prompt_injection",
+            Severity::Critical,
+            f,
+            k,
+            format!(
+                "The text orders an act that moves data or leaves access behind (\"{a}\") and to keep it from the user (\"{c}\"): a skill that hides what it does is working against the user. Do not install it."
+            ),
+            vec![],
+        ));
+    }
+    if !seen("prompt_injection.conditional") {
+        for sent in sentences(para) {
+            let (Some(c), Some(a)) = (first(sent, CONDITION), act(sent)) else {
+                continue;
+            };
+            if any(sent, FORBIDS) {
+                continue;
+            }
+            let k = line_in(f, s, c);
+            return Some(found(
+                "prompt_injection.conditional-action",
+                "prompt_injection",
+                Severity::Critical,
+                f,
+                k,
+                format!(
+                    "An order waits for a condition (\"{c}\": the user away, or a review passed) and then acts (\"{a}\"): an action timed for when nobody checks is a trap. Do not install this skill."
+                ),
+                vec![],
+            ));
+        }
+    }
+    if !seen("prompt_injection.secret-to-output")
+        && let Some(r) = first(para, REPORT)
+        && let Some(v) = first(para, FULL_VALUE)
+        && any(para, SECRET_WORDS)
+    {
+        let k = line_in(f, s, v);
+        return Some(found(
+            "prompt_injection.secret-to-output",
+            "prompt_injection",
+            Severity::Critical,
+            f,
+            k,
+            format!(
+                "The text orders the full, unmasked values of keys, tokens or passwords (\"{v}\") into a report (\"{r}\"): secrets placed in output end up where others can read them. Do not install this skill."
+            ),
+            vec![],
+        ));
+    }
+    None
+}

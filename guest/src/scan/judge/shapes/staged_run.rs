@@ -1,0 +1,330 @@
+//! `supply_chain.download-execute` for a download saved under a name and run by that name in
+//! build and config languages the line facts do not read as a flow: a Nix `builtins.fetchurl`
+//! bound to a name that a `shellHook` runs, an Ansible `get_url` task's `dest:` run by a later
+//! `command:` task, CMake `file(DOWNLOAD URL P)` then `execute_process(COMMAND sh P)`, R
+//! `download.file(URL, f)` then `source(f)`, Julia `download(URL, p)` then `include(p)`, a Gradle
+//! stream copied into a `File` that is then `.execute()`d, two `//go:generate` lines, a dev
+//! container's create commands.
+//!
+//! The saved name is what the download's statement names besides the URL: a path (`/tmp/x.sh`,
+//! `${DIR}/x.sh`), the name the line assigns (`p = download(…)`, `x <- …`), the first bare name
+//! among the call's later arguments, a `dest:` / `-o` / `-O` value on the lines around it, or a name
+//! defined on the lines just above that the statement uses. A later line (within a bounded window)
+//! that runs something (`sh`, `bash`, `source(`, `include(`, `load`, `command:`, `.execute()`,
+//! `execute_process`) and names it is the run. From a host that is not a vendor's, installer's or
+//! registry's; a checksum check between the two makes it a verified install (not this rule's).
+
+use super::{found, has, is_code, rel};
+use crate::scan::content::Finding;
+use crate::scan::judge::{Bundle, File, Host, hosts_in};
+use crate::scan::rules::Severity;
+
+const RULE: &str = "supply_chain.download-execute";
+/// Lines after a download within which its run is looked for.
+const WINDOW: usize = 30;
+
+/// Words that run the name that follows (or a name on the line).
+const RUNS: &[&str] = &[
+    "sh ",
+    "bash ",
+    "zsh ",
+    "source(",
+    "source ",
+    "include(",
+    ".execute()",
+    "execute_process(",
+    "command:",
+    "command=",
+    "shell:",
+    "exec(",
+    "system(",
+    "run(",
+    "popen(",
+    "spawn(",
+    "start-process",
+    "invoke-expression",
+    "node ",
+    "python ",
+    "python3 ",
+    "ruby ",
+    "perl ",
+    "pwsh ",
+];
+/// Words of a download on the statement's line or the two above it (a task's module name).
+const FETCHES: &[&str] = &[
+    "fetchurl",
+    "download",
+    "get_url",
+    "curl ",
+    "wget ",
+    "urlopen",
+    "urlretrieve",
+    "uri.open",
+    "uri(",
+    "url(",
+    "invoke-webrequest",
+    "iwr ",
+    "invoke-restmethod",
+    "irm ",
+    "webclient",
+    "http.get",
+    "requests.get",
+    "fetch(",
+    "openstream",
+    "withinputstream",
+];
+/// A check of what was downloaded (a verified install).
+const CHECKS: &[&str] = &[
+    "sha256",
+    "sha512",
+    "checksum",
+    "gpg --verify",
+    "minisign",
+    "cosign",
+];
+/// Names that say nothing on their own (language words, common arguments).
+const COMMON: &[&str] = &[
+    "url",
+    "uri",
+    "new",
+    "file",
+    "path",
+    "the",
+    "let",
+    "const",
+    "var",
+    "val",
+    "def",
+    "local",
+    "in",
+    "true",
+    "false",
+    "quiet",
+    "mode",
+    "dest",
+    "src",
+    "with",
+    "then",
+    "open",
+    "read",
+    "write",
+    "get",
+    "http",
+    "https",
+    "tmp",
+    "temp",
+    "sh",
+    "bash",
+    "curl",
+    "wget",
+    "download",
+    "fetchurl",
+    "it",
+    "builtins",
+    "downloads",
+    "and",
+    "not",
+    "null",
+    "none",
+    "nil",
+];
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for f in &b.files {
+        if !is_code(f) || has(out, f, RULE, Severity::High) {
+            continue;
+        }
+        out.extend(staged(f));
+    }
+}
+
+fn staged(f: &File<'_>) -> Option<Finding> {
+    let lines = &f.lowered().lines;
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        if !l.contains("://") {
+            continue;
+        }
+        let hosts = hosts_in(lines[i]);
+        let Some(host) = hosts
+            .iter()
+            .filter(|h| h.url.contains("://") && super::suspicious(h.class))
+            .max_by_key(|h| h.class)
+        else {
+            continue;
+        };
+        if !low[i.saturating_sub(2)..=i]
+            .iter()
+            .any(|t| FETCHES.iter().any(|w| t.contains(w)))
+        {
+            continue;
+        }
+        let names = saved_names(low, i, &hosts);
+        if names.is_empty() {
+            continue;
+        }
+        let end = (i + WINDOW).min(low.len());
+        let Some((k, name)) = (i + 1..end).find_map(|k| {
+            let t = &low[k];
+            names.iter().find(|n| runs_it(t, n)).map(|n| (k, n.clone()))
+        }) else {
+            continue;
+        };
+        if (i..=k).any(|j| CHECKS.iter().any(|c| low[j].contains(c))) {
+            continue;
+        }
+        return Some(finding(f, i, k, host, &name));
+    }
+    None
+}
+
+fn finding(f: &File<'_>, i: usize, k: usize, host: &Host, name: &str) -> Finding {
+    found(
+        RULE,
+        "supply_chain",
+        Severity::Critical,
+        f,
+        k,
+        format!(
+            "A file is downloaded from {} ({}) at line {} and saved as `{name}`, which line {} runs: code from that host runs on this machine, unchecked.",
+            host.host,
+            host.class.phrase(),
+            i + 1,
+            k + 1
+        ),
+        vec![rel("download", f, i)],
+    )
+}
+
+/// Whether line `t` runs `n`: a run word, then `n` (a path as a substring, a bare name as a whole
+/// word) within a few dozen bytes after it; or Ruby's `load n` opening the line.
+fn runs_it(t: &str, n: &str) -> bool {
+    let at = if n.contains('/') {
+        t.find(n)
+    } else {
+        t.match_indices(n)
+            .map(|(p, _)| p)
+            .find(|&p| word_start(t, p) && word_end(t, p + n.len()))
+    };
+    let Some(at) = at else {
+        return false;
+    };
+    if t.starts_with("load ") {
+        return true;
+    }
+    // A command list run by a call after it (Groovy `['sh', f].execute()`).
+    RUNS.iter().any(|r| head_has(t, at, r)) || t[at..].contains("].execute()")
+}
+
+fn word_start(t: &str, p: usize) -> bool {
+    p == 0 || !ident(t.as_bytes()[p - 1] as char)
+}
+
+fn word_end(t: &str, e: usize) -> bool {
+    e >= t.len() || !ident(t.as_bytes()[e] as char)
+}
+
+/// Whether run word `r` occurs in the 60 bytes before `at` on `t`.
+fn head_has(t: &str, at: usize, r: &str) -> bool {
+    let mut from = at.saturating_sub(60);
+    while !t.is_char_boundary(from) {
+        from += 1;
+    }
+    t[from..at].contains(r)
+}
+
+fn ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// What the download statement at line `i` saves its file as.
+fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
+    let l = &low[i];
+    let mut names: Vec<String> = Vec::new();
+    let push = |n: &str, names: &mut Vec<String>| {
+        let n = n.trim_matches(|c: char| "\"'`,;(){}[]".contains(c));
+        let bare = n.chars().all(ident);
+        let ok = if bare {
+            n.len() >= 3 && !COMMON.contains(&n) && !n.chars().all(|c| c.is_ascii_digit())
+        } else {
+            n.contains('/') && n.len() >= 6 && !n.contains("://")
+        };
+        if ok && !names.iter().any(|x| x == n) {
+            names.push(n.to_owned());
+        }
+    };
+    // Paths on the line besides the URL.
+    let mut rest = l.clone();
+    for h in hosts {
+        rest = rest.replace(&crate::ascii_lowered(&h.url).into_owned(), " ");
+    }
+    for tok in rest.split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ',') {
+        let t = tok.trim_matches(|c: char| "()[];".contains(c));
+        if t.starts_with(['/', '~', '$', '.']) && !t.starts_with("//") && t.contains('/') {
+            push(t, &mut names);
+        }
+    }
+    // The name the line assigns.
+    let assigned = l.split_once("<-").map(|(a, _)| a).or_else(|| {
+        l.split_once('=')
+            .map(|(a, _)| a)
+            .filter(|a| !a.contains('('))
+    });
+    if let Some(a) = assigned
+        && let Some(n) = a.split_whitespace().last()
+    {
+        push(n.trim_start_matches(['$', '@']), &mut names);
+    }
+    // The first bare name among the arguments after the URL's literal (`download.file(URL, f)`).
+    if let Some(at) = hosts.first().and_then(|h| {
+        l.find(&crate::ascii_lowered(&h.url).into_owned())
+            .map(|p| p + h.url.len())
+    }) {
+        let after = l[at..].trim_start_matches(['"', '\'', ')']);
+        if let Some(args) = after.strip_prefix(',') {
+            let arg = args.split(',').next().unwrap_or("").trim();
+            let arg = arg.strip_suffix(')').unwrap_or(arg).trim();
+            if arg.chars().all(ident) && !arg.contains('=') {
+                push(arg, &mut names);
+            }
+        }
+    }
+    // `dest:` / `-o` / `-O` / `--output` values on the lines around it (a task's keys).
+    let from = i.saturating_sub(2);
+    let to = (i + 4).min(low.len());
+    for t in &low[from..to] {
+        for key in ["dest:", "dest=", " -o ", "--output ", "-outfile "] {
+            if let Some(p) = t.find(key) {
+                let v = t[p + key.len()..].trim_start();
+                if let Some(v) = v.split_whitespace().next() {
+                    push(v, &mut names);
+                }
+            }
+        }
+    }
+    // A file value defined on the lines just above that the statement writes into (`target = new
+    // File(…)` … `target.withOutputStream`, `f << stream`).
+    for t in &low[i.saturating_sub(3)..i] {
+        if let Some((a, _)) = t.split_once('=')
+            && let Some(n) = a.split_whitespace().last()
+            && n.chars().all(ident)
+            && n.len() >= 3
+            && l.match_indices(n).any(|(p, _)| {
+                let after = &l[p + n.len()..];
+                word_start(l, p)
+                    && [
+                        ".with",
+                        ".write",
+                        ".newoutputstream",
+                        ".outputstream",
+                        " <<",
+                    ]
+                    .iter()
+                    .any(|w| after.starts_with(w))
+            })
+        {
+            push(n, &mut names);
+        }
+    }
+    names
+}
