@@ -362,3 +362,6 @@ mod round37b;
 mod round37m;
 // Round 37t (sets37t): the fourth blind set of targeted single-file cases.
 mod round37t;
+// Round 38c (sets38c): open classes of issue 14 (registry redirects, wallet drains, MCP relays,
+// lifted settings, swapped packages).
+mod round38c;
