@@ -2,7 +2,8 @@
 //! a package manager pointed at a host that is not a registry, a wallet drained to a fixed
 //! address, an MCP server relaying what it is given to a fixed outside host and port, agent
 //! settings lifted by property-setting code or by a shipped config copied over the user's, and a
-//! popular package swapped for a copy from a stranger's host. Plain Rust over each file's shared
+//! popular package swapped for a copy from a stranger's host, a credential variable sent to a host
+//! unrelated to the skill. Plain Rust over each file's shared
 //! lowered view, one pass per file, bounded windows.
 
 use super::{Bundle, File, Host};
@@ -12,6 +13,7 @@ mod dep_swap;
 mod mcp_out;
 mod registry;
 mod settings;
+mod token_host;
 mod wallet;
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -20,6 +22,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     mcp_out::judge(b, out);
     settings::judge(b, out);
     dep_swap::judge(b, out);
+    token_host::judge(b, out);
 }
 
 /// Words without one of which no judge of this module can fire on a text that states no fact
@@ -31,6 +34,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
         .chain(mcp_out::RAW)
         .chain(settings::RAW)
         .chain(dep_swap::RAW)
+        .chain(token_host::RAW)
         .copied()
 }
 

@@ -77,7 +77,8 @@ pub(super) const RAW: &[&str] = &[".claude", ".codex", ".gemini", ".cursor", "wi
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
-        if sample_file(f) || !is_code(f) || has(out, f, RULE, Severity::Critical) {
+        // A file another rule already judged for this (a contained script stops at `high`).
+        if sample_file(f) || !is_code(f) || has(out, f, RULE, Severity::Medium) {
             continue;
         }
         if let Some(x) = property_set(f) {
