@@ -113,8 +113,8 @@ fn token_sent(f: &File<'_>, words: &[String]) -> Option<Finding> {
         }
         let from = i.saturating_sub(NEAR);
         let to = (i + NEAR + 1).min(low.len());
-        for k in from..to {
-            if !SENDS.iter().any(|s| low[k].contains(s)) {
+        for (k, near) in low.iter().enumerate().take(to).skip(from) {
+            if !SENDS.iter().any(|s| near.contains(s)) {
                 continue;
             }
             let line = f.lowered().lines[k];

@@ -102,25 +102,23 @@ fn addresses(l: &str) -> Vec<&str> {
     out
 }
 
+/// The name a line assigns to (`SPENDER = …`, `const op: string = …`, `bal := …`), if any.
+fn assigned_name(l: &str) -> Option<String> {
+    let eq = l.find('=')?;
+    let name = l[..eq]
+        .trim_end_matches([':', ' '])
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    (name.len() >= 2).then(|| name.to_owned())
+}
+
 /// Names bound to an address literal in the file (`SPENDER = "0x…"`, `const op = '0x…'`).
 fn bound_names(low: &[String]) -> Vec<String> {
-    let mut out = vec![];
-    for l in low {
-        if addresses(l).is_empty() {
-            continue;
-        }
-        let Some(eq) = l.find('=') else { continue };
-        let lhs = l[..eq].trim_end_matches([':', ' ']);
-        let name: String = lhs
-            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .next()
-            .unwrap_or("")
-            .to_owned();
-        if name.len() >= 2 {
-            out.push(name);
-        }
-    }
-    out
+    low.iter()
+        .filter(|l| !addresses(l).is_empty())
+        .filter_map(|l| assigned_name(l))
+        .collect()
 }
 
 /// The first argument of the call starting at `open` (the index just past `(`).
@@ -198,16 +196,9 @@ fn drain(f: &File<'_>, declared: bool) -> Option<Finding> {
         if !BALANCE.iter().any(|w| l.contains(w)) {
             continue;
         }
-        let Some(eq) = l.find('=') else { continue };
-        let var: String = l[..eq]
-            .trim_end_matches([':', ' '])
-            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .next()
-            .unwrap_or("")
-            .to_owned();
-        if var.len() < 2 {
+        let Some(var) = assigned_name(l) else {
             continue;
-        }
+        };
         let end = (s + WINDOW).min(low.len());
         for k in s + 1..end {
             let t = &low[k];

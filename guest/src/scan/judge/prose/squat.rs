@@ -104,7 +104,7 @@ pub(crate) fn lookalike_of(name: &str, pypi: bool) -> Option<&'static str> {
 pub(crate) fn is_popular(name: &str, pypi: bool) -> bool {
     let reg = if pypi { &names().pypi } else { &names().npm };
     let n = normalise(name, pypi);
-    reg.popular.iter().any(|p| *p == n)
+    reg.popular.contains(&n)
 }
 
 /// Install commands: the text after each is read for package names.
