@@ -69,6 +69,9 @@ pub(crate) fn round38m_raw_words() -> impl Iterator<Item = &'static str> {
         .chain(transcript_ship::SOURCES)
         .copied()
 }
+// Round 38c (sets38c): registry redirects, wallet drains, MCP relays, lifted settings, swapped
+// packages.
+mod foreign;
 
 /// Words without one of which no round-37m text judge can fire on a text (chained into
 /// `prose::reads_raw_text`; the opaque-run judge reads binary entries, which a lone text has none of).
@@ -85,6 +88,7 @@ pub(crate) fn round36m_raw_words() -> impl Iterator<Item = &'static str> {
         .chain(marked_param::RAW)
         .copied()
         .chain(shapes::raw_words())
+        .chain(foreign::raw_words())
 }
 
 /// Words without one of which no round-34m judge can fire on a text (chained into
@@ -685,6 +689,10 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.
     shapes::judge(b, &mut out);
+    // Round 38c: package indexes pointed elsewhere, wallets drained to a fixed address, MCP
+    // servers relaying to a fixed host:port, settings lifted by property calls or shipped
+    // configs, popular packages swapped for a stranger's archive.
+    foreign::judge(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

@@ -99,6 +99,14 @@ pub(crate) fn lookalike_of(name: &str, pypi: bool) -> Option<&'static str> {
     imitates(&normalise(name, pypi), reg)
 }
 
+/// Whether `name` is one of the widely used packages of its registry (round 38c: a popular name
+/// installed from a stranger's tarball is a swapped package).
+pub(crate) fn is_popular(name: &str, pypi: bool) -> bool {
+    let reg = if pypi { &names().pypi } else { &names().npm };
+    let n = normalise(name, pypi);
+    reg.popular.contains(&n)
+}
+
 /// Install commands: the text after each is read for package names.
 pub(super) const COMMANDS: &[(&str, bool)] = &[
     ("pip install ", true),

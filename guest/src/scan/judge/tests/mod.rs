@@ -368,3 +368,6 @@ mod round38m;
 mod round38b;
 // Round 38t (sets38t): the fifth blind set of targeted single-file cases.
 mod round38t;
+// Round 38c (sets38c): open classes of issue 14 (registry redirects, wallet drains, MCP relays,
+// lifted settings, swapped packages).
+mod round38c;

@@ -1,0 +1,81 @@
+//! Round 38c (sets38c): the open classes of issue 14 the held-out real-world sets left open —
+//! a package manager pointed at a host that is not a registry, a wallet drained to a fixed
+//! address, an MCP server relaying what it is given to a fixed outside host and port, agent
+//! settings lifted by property-setting code or by a shipped config copied over the user's, and a
+//! popular package swapped for a copy from a stranger's host, a credential variable sent to a host
+//! unrelated to the skill. Plain Rust over each file's shared
+//! lowered view, one pass per file, bounded windows.
+
+use super::{Bundle, File, Host};
+use crate::scan::content::Finding;
+
+mod dep_swap;
+mod mcp_out;
+mod registry;
+mod settings;
+mod token_host;
+mod wallet;
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    registry::judge(b, out);
+    wallet::judge(b, out);
+    mcp_out::judge(b, out);
+    settings::judge(b, out);
+    dep_swap::judge(b, out);
+    token_host::judge(b, out);
+}
+
+/// Words without one of which no judge of this module can fire on a text that states no fact
+/// (chained into `prose::reads_raw_text`).
+pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
+    registry::RAW
+        .iter()
+        .chain(wallet::RAW)
+        .chain(mcp_out::RAW)
+        .chain(settings::RAW)
+        .chain(dep_swap::RAW)
+        .chain(token_host::RAW)
+        .copied()
+}
+
+/// The words that name the skill's own service: its name's words (four letters or more) and the
+/// capitalised or domain-like words of its description (`Pulseboard`, `api.linkvault.example.com`).
+pub(super) fn own_words(b: &Bundle<'_>) -> Vec<String> {
+    let mut words = b.name_words();
+    if let Some(d) = b
+        .skill_md()
+        .and_then(|f| crate::validate::frontmatter_string(f.content, "description"))
+    {
+        for w in d.split(|c: char| !c.is_ascii_alphanumeric()) {
+            if w.len() >= 4 && !COMMON.contains(&w.to_ascii_lowercase().as_str()) {
+                words.push(w.to_ascii_lowercase());
+            }
+        }
+    }
+    words
+}
+
+/// Description words too common to name a service.
+const COMMON: &[&str] = &[
+    "your", "with", "from", "that", "this", "when", "into", "data", "file", "files", "server",
+    "local", "cloud", "sync", "tool", "tools", "user", "using", "over", "each", "them", "their",
+    "will", "then", "only", "have", "http", "https", "api", "agent", "skill", "example", "memory",
+    "account", "service",
+];
+
+/// Whether a host is the skill's own: one of its labels (split at `.` and `-`) is one of `words`.
+pub(super) fn own_host(h: &Host, words: &[String]) -> bool {
+    h.host
+        .split(['.', '-'])
+        .any(|l| l.len() >= 4 && words.iter().any(|w| w == l))
+}
+
+/// A host is suspicious for these rules: not local, a vendor's, an installer's or a registry's.
+pub(super) fn foreign(h: &Host) -> bool {
+    super::shapes::suspicious(h.class)
+}
+
+/// Whether a file is a test, a signature or a teaching text (its strings are samples).
+pub(super) fn sample_file(f: &File<'_>) -> bool {
+    f.place.test || f.place.signature
+}

@@ -1,0 +1,192 @@
+//! `persistence.agent-permissions`, two shapes the line rules do not read:
+//! - a value that lifts an agent's checks set through a property call in code that writes an
+//!   agent's settings file (`Add-Member autoAccept $true`, `cfg["sandbox"] = False`,
+//!   `jq '.approval_policy = "never"'`): the key and its value on one line, not compared;
+//! - a config shipped in the bundle that holds such values (`approval_policy = "never"`,
+//!   `sandbox_mode = "danger-full-access"`), copied by an order of the bundle over an agent's own
+//!   settings (`cp config/codex.toml ~/.codex/config.toml`): the shipped file is then the user's.
+//!
+//! Not judged: a deny rule or an MCP server entry added (no lifting value), a check that compares
+//! a value, a shipped config nothing copies into an agent's folder.
+
+use super::super::agent::writes;
+use super::super::shapes::{found, has, is_code};
+use super::super::{Bundle, File};
+use super::sample_file;
+use crate::scan::content::Finding;
+use crate::scan::facts::FactKind;
+use crate::scan::rules::Severity;
+
+const RULE: &str = "persistence.agent-permissions";
+
+/// Agents' and editors' settings folders and files.
+const AGENT_PLACES: &[&str] = &[
+    ".claude",
+    ".codex",
+    ".gemini",
+    ".cursor",
+    "windsurf",
+    ".codeium",
+    "code/user",
+    "code\\user",
+    ".continue",
+    ".openclaw",
+    "claude_desktop_config",
+];
+/// A key that lifts a check, and the values that lift it.
+const LIFTS: &[(&str, &[&str])] = &[
+    ("autoaccept", &["true", "$true"]),
+    ("autoapprove", &["true", "$true", "\"*\""]),
+    ("alwaysallow", &["true", "$true", "\"*\""]),
+    ("yolo", &["true", "$true"]),
+    ("skippermissions", &["true", "$true"]),
+    ("skipdangerousmodepermissionprompt", &["true", "$true"]),
+    ("dangerouslyskippermissions", &["true", "$true"]),
+    ("trustall", &["true", "$true"]),
+    (
+        "sandbox",
+        &[
+            "false",
+            "$false",
+            "\"off\"",
+            "'off'",
+            "\"none\"",
+            "danger-full-access",
+        ],
+    ),
+    ("approval_policy", &["never"]),
+    ("approvalpolicy", &["never"]),
+    ("defaultmode", &["bypasspermissions"]),
+];
+/// Verbs that copy a file into place.
+const COPIES: &[&str] = &[
+    "cp ",
+    "copy ",
+    "copy-item",
+    "install -m",
+    "shutil.copy",
+    "copyfile",
+    "copyfilesync",
+    "ln -s",
+    "mv ",
+    "move-item",
+];
+
+/// Words without one of which this rule cannot fire.
+pub(super) const RAW: &[&str] = &[".claude", ".codex", ".gemini", ".cursor", "windsurf"];
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for f in &b.files {
+        // A file another rule already judged for this (a contained script stops at `high`).
+        if sample_file(f) || !is_code(f) || has(out, f, RULE, Severity::Medium) {
+            continue;
+        }
+        if let Some(x) = property_set(f) {
+            out.push(x);
+        }
+    }
+    if !out
+        .iter()
+        .any(|x| x.rule_id == RULE && x.severity == Severity::Critical)
+    {
+        out.extend(shipped_copied(b));
+    }
+}
+
+fn property_set(f: &File<'_>) -> Option<Finding> {
+    let all = f.lower_all();
+    if !AGENT_PLACES.iter().any(|p| all.contains(p)) || !writes(f) {
+        return None;
+    }
+    let i = f.lowered().lower.iter().position(|l| {
+        if ["==", "!=", "-eq ", "-ne ", "assert", "if ", "elif "]
+            .iter()
+            .any(|c| l.contains(c))
+        {
+            return false;
+        }
+        // A message shown to the user (`print("sandbox: false is risky")`) sets nothing.
+        if [
+            "print(",
+            "console.log",
+            "write-host",
+            "logger.",
+            "warn(",
+            "echo ",
+        ]
+        .iter()
+        .any(|m| l.contains(m))
+            && !l.contains('>')
+        {
+            return false;
+        }
+        let squeezed: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+        LIFTS.iter().any(|(k, vals)| {
+            squeezed.find(k).is_some_and(|at| {
+                let after = &squeezed[at + k.len()..];
+                vals.iter()
+                    .any(|v| after.find(v).is_some_and(|p| assigns(&after[..p])))
+            })
+        })
+    })?;
+    Some(found(
+        RULE,
+        "persistence",
+        Severity::Critical,
+        f,
+        i,
+        "Code that writes an agent's or editor's settings sets a value that lifts its checks (auto-accept, auto-approve, sandbox off, approvals never): the agent would then act without asking the user.".into(),
+        vec![],
+    ))
+}
+
+/// Whether the text between a key and its value is an assignment (`"] = `, `": `, `, `,
+/// `-NotePropertyValue `), not words of a message (`defaultMode is bypassPermissions`).
+fn assigns(between: &str) -> bool {
+    let rest = between
+        .replace("-notepropertyvalue", "=")
+        .replace("-value", "=");
+    rest.len() <= 6
+        && rest.contains([':', '=', ','])
+        && rest.chars().all(|c| "\"'[]:=,(){}".contains(c))
+}
+
+/// A shipped file with lifting values, copied over an agent's settings by an order of the bundle.
+fn shipped_copied(b: &Bundle<'_>) -> Option<Finding> {
+    for cfg in &b.files {
+        let Some(v) = b
+            .in_file(cfg, FactKind::PermissionValue)
+            .find(|v| !v.fact.prose && matches!(b.tag(v.fact), "bypass" | "bypass-key"))
+        else {
+            continue;
+        };
+        let name = cfg.path.rsplit('/').next().unwrap_or(cfg.path);
+        for f in &b.files {
+            if std::ptr::eq(f, cfg) {
+                continue;
+            }
+            let low = &f.lowered().lower;
+            let Some(k) = low.iter().position(|l| {
+                COPIES.iter().any(|c| l.contains(c))
+                    && (l.contains(&cfg.path.to_ascii_lowercase())
+                        || name.len() >= 6 && l.contains(&name.to_ascii_lowercase()))
+                    && AGENT_PLACES.iter().any(|p| l.contains(p))
+            }) else {
+                continue;
+            };
+            return Some(found(
+                RULE,
+                "persistence",
+                Severity::Critical,
+                f,
+                k,
+                format!(
+                    "The bundle ships {} holding a value that lifts the agent's checks (line {}) and this order copies it over an agent's own settings: every later session would run without the user's approval.",
+                    cfg.path, v.fact.line
+                ),
+                vec![v.related("setting")],
+            ));
+        }
+    }
+    None
+}
