@@ -551,6 +551,14 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
             Lang::En => "; it only makes this kind of file out of something else",
         });
     }
+    if m.library {
+        out.push_str(match lang {
+            Lang::Zh => "；它是现成模板或范例的合集，不替你写或填",
+            Lang::En => {
+                "; it is a library of ready-made templates or examples, not a writer or filler"
+            }
+        });
+    }
     if m.catch_all {
         out.push_str(match lang {
             Lang::Zh => "；自称什么都能做，说法打折",

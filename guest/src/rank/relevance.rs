@@ -57,6 +57,14 @@ pub const BROADER_CREDIT: f64 = 0.5;
 /// A listing that calls itself all-in-one ('全家桶', 'one skill for everything'): its claims
 /// count this much (on top of the breadth weight).
 pub const CATCH_ALL: f64 = 0.6;
+/// An object the description names only inside parentheses (合同（Word、PDF、扫描件）: the kinds of
+/// contract files it reads) earns this share of its field's weight: `rank42`, where a contract-term
+/// extractor that lists the formats it reads took jobs that convert, merge or sign those formats.
+pub const PAREN_DETAIL: f64 = 0.5;
+/// A library of ready-made templates or examples (`text::is_library`) for a request that asks to
+/// make or fill something and names no template: its match counts this much (`rank42`: a letter
+/// or form library is no writer or filler of the letter or form asked for).
+pub const LIBRARY: f64 = 0.5;
 /// An action the candidate has, but not on the request's object.
 pub const UNBOUND_ACTION: f64 = 0.35;
 /// An action in the same sentence as the request's object, but another clause of it.

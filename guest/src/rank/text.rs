@@ -215,7 +215,7 @@ mod doc;
 mod vocab;
 pub use analysis::analyze;
 pub use bm25::{Index, distinct, idf_at};
-pub use doc::{Doc, Occurrence};
+pub use doc::{Doc, Occurrence, in_parentheses, is_library};
 
 mod word_cache;
 

@@ -210,3 +210,142 @@ fn receivables_by_age_want_an_aging_report_not_an_invoice_maker() {
         ],
     );
 }
+
+// `rank42`: jobs of the `heldout-38` batch whose words the concept map did not know; the listings
+// are written for the tests, worded apart from the batch's.
+
+#[test]
+fn two_medicines_together_want_an_interaction_check_not_a_pill_reminder() {
+    prefers(
+        (
+            "medicine clash check",
+            "Tells whether medicines and supplements are safe to take together.",
+        ),
+        (
+            "pill alarm",
+            "Sends a reminder when it is time for the next pill.",
+        ),
+        &[
+            "can I take aspirin together with my blood thinner, is it safe to take both",
+            "感冒药和降压药能一起吃吗",
+        ],
+    );
+    prefers(
+        (
+            "pill alarm",
+            "Sends a reminder when it is time for the next pill.",
+        ),
+        (
+            "medicine clash check",
+            "Tells whether medicines and supplements are safe to take together.",
+        ),
+        &["remind grandpa to take his pill at 8 every night"],
+    );
+}
+
+#[test]
+fn a_name_for_a_newborn_is_no_brand_name() {
+    prefers(
+        (
+            "newborn names",
+            "Suggests baby names by meaning and origin for expecting parents.",
+        ),
+        (
+            "brand namer",
+            "Comes up with brand names and a slogan for a new shop.",
+        ),
+        &[
+            "we need boy names for our son due in June",
+            "给刚出生的女宝宝取个名字",
+        ],
+    );
+}
+
+#[test]
+fn a_full_drive_wants_a_disk_analyzer_and_a_sorry_wants_an_apology_writer() {
+    prefers(
+        (
+            "drive doctor",
+            "Shows which folders use the most disk space and what is safe to delete.",
+        ),
+        (
+            "photo shrinker",
+            "Makes photos smaller so they load faster on a website.",
+        ),
+        &[
+            "my laptop is running out of space, what is eating it",
+            "C盘又红了，帮我看看",
+        ],
+    );
+    prefers(
+        (
+            "sorry note writer",
+            "Writes an apology to a customer or a friend that owns the mistake.",
+        ),
+        (
+            "quit letter writer",
+            "Writes a resignation letter with the notice period and last day.",
+        ),
+        &[
+            "help me apologise to my neighbour for the noise",
+            "帮我写一份检讨书",
+        ],
+    );
+}
+
+#[test]
+fn objects_in_parentheses_are_details_and_libraries_are_no_makers() {
+    use crate::rank::text::{in_parentheses, is_library};
+    let t = "批量读取合同（word、pdf、扫描件），汇总成台账";
+    assert!(in_parentheses(t, t.find("pdf").unwrap()));
+    assert!(!in_parentheses(t, t.find("台账").unwrap()));
+    let t = "transcribes audio files (mp3, wav) to text";
+    assert!(in_parentheses(t, t.find("wav").unwrap()));
+    assert!(!in_parentheses(t, t.find("audio").unwrap()));
+    assert!(is_library(
+        "Invitation Templates 8,000+",
+        "Browse and copy."
+    ));
+    assert!(is_library("Cards Samples", "Over 20K+ samples to copy."));
+    assert!(is_library("祝福语大全", ""));
+    assert!(!is_library(
+        "Template Filler",
+        "Fills a Word template from the rows of a sheet."
+    ));
+    assert!(!is_library("Free Fonts 5000+", "Fonts to download."));
+    // A listing that names a format only as what it reads is no tool for that format.
+    prefers(
+        (
+            "pdf joiner",
+            "Combines several PDF files into one document.",
+        ),
+        (
+            "lease terms ledger",
+            "Reads leases (Word, PDF, scans) and merges their key dates into one sheet.",
+        ),
+        &[
+            "merge these two PDF files into one",
+            "把两个 PDF 合并成一个",
+        ],
+    );
+    // A library of ready-made invitations does not write one; asked for a template, it may.
+    let mut v = Vocab::default();
+    let lib = doc(
+        &mut v,
+        "Invitation Templates 8,000+",
+        "8,000+ invitation templates for parties and weddings: copy, paste and send.",
+    );
+    let writer = doc(
+        &mut v,
+        "invitation writer",
+        "Writes the invitation for a party or a wedding from the date, the place and the tone.",
+    );
+    let write = "write an invitation to my sister's engagement party";
+    let a = v.analyze_text(write);
+    let q = Query::new(&mut v, &a);
+    let (ml, mw) = (match_doc(&q, &lib), match_doc(&q, &writer));
+    assert!(ml.library && !mw.library && mw.strength > ml.strength);
+    let a = v.analyze_text("find me a free invitation template for a wedding");
+    let q = Query::new(&mut v, &a);
+    assert!(!match_doc(&q, &lib).library);
+}

@@ -64,6 +64,8 @@ pub struct Match {
     pub target_only: bool,
     /// The listing calls itself all-in-one.
     pub catch_all: bool,
+    /// A library of ready-made templates or examples, asked to make or fill one ([`LIBRARY`]).
+    pub library: bool,
     /// Its name states an action the request does not ask for.
     pub name_action_miss: bool,
     /// It is written only in the other language than the request ([`LANGUAGE_FIT`]).
@@ -101,10 +103,20 @@ pub fn breadth_weight(breadth: u16) -> f64 {
 
 /// The best field weight of a concept in a document, with the clause test for actions.
 fn concept_match(q: &Query, unit: usize, concept: usize, kind: Kind, doc: &Doc) -> f64 {
-    let direct = best_field(doc, concept, |o| bound(q, kind, doc, o));
+    // An object named only in a parenthetical detail (the formats a listing reads: 合同（Word、PDF、
+    // 扫描件）) is not what the listing is about.
+    let weight = |o: &super::super::text::Occurrence| {
+        bound(q, kind, doc, o)
+            * if kind == Kind::Object && o.detail {
+                PAREN_DETAIL
+            } else {
+                1.0
+            }
+    };
+    let direct = best_field(doc, concept, weight);
     let related = q.related[unit]
         .iter()
-        .map(|&(r, credit)| credit * best_field(doc, r, |o| bound(q, kind, doc, o)))
+        .map(|&(r, credit)| credit * best_field(doc, r, weight))
         .fold(0.0, f64::max);
     direct.max(related)
 }
@@ -412,13 +424,24 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         (q.script, doc.script),
         (Some(Script::Latin), Some(Script::Han)) | (Some(Script::Han), Some(Script::Latin))
     );
+    // A library of templates or examples offers pieces to copy: asked to write, build or fill
+    // something (and not for a template), it does not do the job.
+    let library = doc.library
+        && q.actions
+            .iter()
+            .any(|&a| matches!(lex.concepts[a].name.as_str(), GENERIC_MAKING | "fill"))
+        && !q.units.iter().any(|u| {
+            matches!(u.kind, UnitKind::Concept { concept, .. }
+                if lex.concepts[concept].name == "template")
+        });
     let kept = if object_miss || reversed {
         OBJECT_MISS
     } else if target_only {
         TARGET_ONLY
     } else {
         1.0
-    } * bw;
+    } * bw
+        * if library { LIBRARY } else { 1.0 };
     let strength = coverage * kept;
     // The raise as the coverage it would add (at most full coverage), kept as the strength is.
     let rare_lift = if all > 0.0 && rare_have > 0.0 {
@@ -451,6 +474,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         other_language,
         doc_script: doc.script,
         catch_all: doc.catch_all,
+        library,
         breadth_weight: bw,
         breadth: doc.breadth,
         broad_topic,

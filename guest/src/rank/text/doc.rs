@@ -9,6 +9,10 @@ pub struct Occurrence {
     pub field: u8,
     pub clause: u16,
     pub sentence: u16,
+    /// Named only inside parentheses of the description (合同（Word、PDF、扫描件）, "audio files (mp3,
+    /// wav)"): a kind of what it reads or writes, not what the listing is about
+    /// (`relevance::PAREN_DETAIL`).
+    pub detail: bool,
 }
 
 /// A document: the analyzed fields of one candidate, as token ids, and its concepts.
@@ -23,6 +27,9 @@ pub struct Doc {
     pub breadth: u16,
     /// The listing calls itself all-in-one.
     pub catch_all: bool,
+    /// The listing is a library of ready-made templates or examples (`Letter Templates 10,000+`,
+    /// `WPS模板大全`): see [`is_library`].
+    pub library: bool,
     /// Conversions it describes: (source, target) concept pairs.
     pub directions: Vec<(u16, u16)>,
     /// Actions its name states (`pptx-translator`, `youtube-downloader`).
@@ -31,6 +38,49 @@ pub struct Doc {
     pub has_object: bool,
     /// The script its description is written in (English only, Chinese, or both).
     pub script: Option<super::super::relevance::Script>,
+}
+
+/// Whether byte `at` of `text` is inside a parenthesis (ASCII or full-width) opened before it and
+/// not yet closed.
+pub fn in_parentheses(text: &str, at: usize) -> bool {
+    let Some(before) = text.get(..at) else {
+        return false;
+    };
+    match (before.rfind(['(', '（']), before.rfind([')', '）'])) {
+        (Some(open), Some(close)) => open > close,
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
+/// Words of a listing's name that say it holds ready-made pieces to copy, not a maker.
+const LIBRARY_WORDS: &[&str] = &[
+    "template", "example", "sample", "模板", "模版", "范文", "范例", "大全",
+];
+
+/// Whether a listing is a library of ready-made templates or examples: its name says templates,
+/// examples or samples (or 大全, "the complete collection") and the name or the first sentence
+/// counts them (`10,000+`, `20K+`, `10 万+`), or the name says 大全. Such a listing offers pieces to
+/// copy; it does not write, fill or build one for the user (`relevance::LIBRARY`).
+pub fn is_library(name: &str, lead: &str) -> bool {
+    let name = crate::lowercase(name);
+    if name.contains("大全") {
+        return true;
+    }
+    if !LIBRARY_WORDS.iter().any(|w| name.contains(w)) {
+        return false;
+    }
+    let counted = |text: &str| {
+        let b = text.as_bytes();
+        text.char_indices().any(|(i, c)| {
+            c == '+'
+                && i > 0
+                && (b[i - 1].is_ascii_digit()
+                    || (matches!(b[i - 1], b'k' | b'K') && i > 1 && b[i - 2].is_ascii_digit())
+                    || text[..i].ends_with('万'))
+        })
+    };
+    counted(&name) || counted(lead)
 }
 
 impl Doc {
@@ -86,6 +136,8 @@ impl Doc {
                     field: fi as u8,
                     clause: base + c.clause,
                     sentence: sbase + c.sentence,
+                    detail: matches!(f, Field::Lead | Field::Body)
+                        && in_parentheses(&a.lower, c.at.0 as usize),
                 });
                 max_clause = max_clause.max(c.clause);
                 max_sentence = max_sentence.max(c.sentence);
@@ -102,6 +154,15 @@ impl Doc {
                 }
             }
         }
+        let text_of = |field: Field| {
+            fields
+                .iter()
+                .filter(|(f, _)| *f == field)
+                .map(|(_, t)| *t)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        doc.library = is_library(&text_of(Field::Name), &text_of(Field::Lead));
         if !description.trim().is_empty() {
             doc.script = Some(super::super::relevance::script_of(&description));
         }
