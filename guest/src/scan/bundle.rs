@@ -26,6 +26,7 @@ mod presence_check;
 mod product_checker;
 // Round 35b (sets35b): guard literals, taught test goals, image builds, disclosed launches.
 mod disclosed_launch;
+mod hand_set_default;
 mod guard_literals;
 mod image_build;
 mod taught_paragraphs;
@@ -517,6 +518,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     image_build::demote_image_builds(bundle, conceals, &mut out);
     documented_launch::cap_documented_launches(bundle, conceals, &mut out);
     disclosed_launch::cap_disclosed_launches(bundle, conceals, &mut out);
+    hand_set_default::cap_hand_set_defaults(bundle, conceals, &mut out);
     presence_check::demote_presence_checks(&mut out);
     key_material::demote_bare_key_headers(bundle, &mut out);
     hook_policy::demote_scoped_hook_notes(bundle, conceals, &mut out);

@@ -28,15 +28,53 @@ const AGENT_DIRS: &[&str] = &[
     ".hermes/",
 ];
 
-/// Whether every agent-folder path on the fact's line points into a skills folder.
+/// Whether every agent-folder path on the fact's line points into a skills folder or at a file
+/// or folder of the skill's own that holds no agent setting (round 39b).
 pub(super) fn skills_folder_only(a: &At<'_>) -> bool {
-    let line = a.text().to_ascii_lowercase().replace('\\', "/");
+    own_paths_only(&a.text())
+}
+
+/// Names under an agent's folder that hold, or can hold, a permission setting: the settings and
+/// config files, hook scripts, subagent and command definitions (their front matter can set a
+/// permission mode), plugins, rules, the credentials file (lower-cased prefixes).
+const SETTINGS_BEARING: &[&str] = &[
+    "settings", "config", "mcp", "cli-config", "hooks", "agents", "commands", "plugins", "rules",
+    ".credentials", "openclaw.json", "keybindings", "policies", "permissions",
+];
+
+/// Settings named on a line other than through an agent-folder path.
+const OTHER_SETTINGS: &[&str] = &[
+    ".claude.json",
+    "claude config",
+    "codex config",
+    "claude mcp",
+    "settings.json",
+    "config.toml",
+    "permissions",
+];
+
+/// Whether every agent-folder path of `line` points into a skills folder or at one of the skill's
+/// own files (`~/.claude/review-repos.json`, `.claude/worktrees/pr-1`, `.claude/code-reviews/`),
+/// and the line names no settings another way. A bare folder (`~/.claude/`, `".claude"`) could
+/// be joined with a settings name elsewhere: it keeps the line.
+fn own_paths_only(line: &str) -> bool {
+    let line = line.to_ascii_lowercase().replace('\\', "/");
+    if OTHER_SETTINGS.iter().any(|w| line.contains(w)) {
+        return false;
+    }
     let mut any = false;
     for dir in AGENT_DIRS {
         for (i, _) in line.match_indices(dir) {
             any = true;
             let after = line[i + dir.len()..].trim_start_matches('/');
-            if !after.starts_with("skills/") {
+            if after.starts_with("skills/") {
+                continue;
+            }
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+                .collect();
+            if name.is_empty() || SETTINGS_BEARING.iter().any(|s| name.starts_with(s)) {
                 return false;
             }
         }
@@ -103,7 +141,21 @@ fn front_matter_tools(path: &str, content: &str, line: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{front_matter_tools, synopsis_choice};
+    use super::{front_matter_tools, own_paths_only, synopsis_choice};
+
+    #[test]
+    fn own_files_under_the_agent_folder_are_not_settings() {
+        assert!(own_paths_only(
+            "`~/.claude/review-repos.json` maps repos to paths; state in `~/.claude/review-state.json`."
+        ));
+        assert!(own_paths_only("git worktree add .claude/worktrees/pr-12 origin/main"));
+        assert!(own_paths_only("python3 ~/.claude/skills/notes/scripts/add.py"));
+        assert!(!own_paths_only("cat > ~/.claude/settings.json <<'JSON'"));
+        assert!(!own_paths_only("cfg = ~/.codex/config.toml"));
+        assert!(!own_paths_only("cp hook.sh ~/.claude/hooks/ && cp agent.md ~/.claude/agents/"));
+        assert!(!own_paths_only("p = os.path.join(home, \".claude/\")"));
+        assert!(!own_paths_only("~/.claude/notes.json and ~/.claude.json"));
+    }
 
     #[test]
     fn synopsis_choices_are_not_settings() {

@@ -371,3 +371,6 @@ mod round38t;
 // Round 38c (sets38c): open classes of issue 14 (registry redirects, wallet drains, MCP relays,
 // lifted settings, swapped packages).
 mod round38c;
+// Round 39b (sets39b): the false alarms of the held-out benign set 18 (a permission default the
+// user is told to set by hand).
+mod round39b;
