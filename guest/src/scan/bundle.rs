@@ -26,8 +26,8 @@ mod presence_check;
 mod product_checker;
 // Round 35b (sets35b): guard literals, taught test goals, image builds, disclosed launches.
 mod disclosed_launch;
-mod hand_set_default;
 mod guard_literals;
+mod hand_set_default;
 mod image_build;
 mod taught_paragraphs;
 // Round 36b (sets36b): bare key headers, scoped and once-approved hook allows.

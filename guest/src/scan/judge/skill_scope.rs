@@ -38,8 +38,20 @@ pub(super) fn skills_folder_only(a: &At<'_>) -> bool {
 /// config files, hook scripts, subagent and command definitions (their front matter can set a
 /// permission mode), plugins, rules, the credentials file (lower-cased prefixes).
 const SETTINGS_BEARING: &[&str] = &[
-    "settings", "config", "mcp", "cli-config", "hooks", "agents", "commands", "plugins", "rules",
-    ".credentials", "openclaw.json", "keybindings", "policies", "permissions",
+    "settings",
+    "config",
+    "mcp",
+    "cli-config",
+    "hooks",
+    "agents",
+    "commands",
+    "plugins",
+    "rules",
+    ".credentials",
+    "openclaw.json",
+    "keybindings",
+    "policies",
+    "permissions",
 ];
 
 /// Settings named on a line other than through an agent-folder path.
@@ -148,11 +160,17 @@ mod tests {
         assert!(own_paths_only(
             "`~/.claude/review-repos.json` maps repos to paths; state in `~/.claude/review-state.json`."
         ));
-        assert!(own_paths_only("git worktree add .claude/worktrees/pr-12 origin/main"));
-        assert!(own_paths_only("python3 ~/.claude/skills/notes/scripts/add.py"));
+        assert!(own_paths_only(
+            "git worktree add .claude/worktrees/pr-12 origin/main"
+        ));
+        assert!(own_paths_only(
+            "python3 ~/.claude/skills/notes/scripts/add.py"
+        ));
         assert!(!own_paths_only("cat > ~/.claude/settings.json <<'JSON'"));
         assert!(!own_paths_only("cfg = ~/.codex/config.toml"));
-        assert!(!own_paths_only("cp hook.sh ~/.claude/hooks/ && cp agent.md ~/.claude/agents/"));
+        assert!(!own_paths_only(
+            "cp hook.sh ~/.claude/hooks/ && cp agent.md ~/.claude/agents/"
+        ));
         assert!(!own_paths_only("p = os.path.join(home, \".claude/\")"));
         assert!(!own_paths_only("~/.claude/notes.json and ~/.claude.json"));
     }
