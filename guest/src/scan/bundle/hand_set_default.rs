@@ -58,10 +58,15 @@ const WRITES: &[&str] = &[
     "install -m",
 ];
 
+/// Whether `text`, ASCII lower-cased, holds any of `words`.
+fn holds_any(text: &str, words: &[&str]) -> bool {
+    let l = crate::ascii_lowered(text);
+    words.iter().any(|w| l.contains(w))
+}
+
 /// Whether a line writes something.
 fn writes(line: &str) -> bool {
-    let l = crate::ascii_lowered(line);
-    WRITES.iter().any(|w| l.contains(w))
+    holds_any(line, WRITES)
 }
 
 /// Wording that leaves the setting to the user (ASCII compared lower-cased; CJK as is).
@@ -102,10 +107,10 @@ const HAND_SET: &[&str] = &[
 /// Whether the lines within [`NEAR`] of 1-based `line` of `text` leave the setting to the user.
 fn hand_set_near(text: &str, line: usize) -> bool {
     let first = line.saturating_sub(NEAR + 1);
-    text.lines().skip(first).take(2 * NEAR + 1).any(|l| {
-        let l = crate::ascii_lowered(l);
-        HAND_SET.iter().any(|w| l.contains(w))
-    })
+    text.lines()
+        .skip(first)
+        .take(2 * NEAR + 1)
+        .any(|l| holds_any(l, HAND_SET))
 }
 
 /// Names of agents' settings files and settings commands (lower-cased).
@@ -127,10 +132,9 @@ const SETTINGS_NAMES: &[&str] = &[
 fn code_names_settings(bundle: &Bundle) -> bool {
     bundle.files.iter().any(|f| {
         !documentation(&f.path)
-            && f.content.as_deref().is_some_and(|c| {
-                let l = crate::ascii_lowered(c);
-                SETTINGS_NAMES.iter().any(|n| l.contains(n))
-            })
+            && f.content
+                .as_deref()
+                .is_some_and(|c| holds_any(c, SETTINGS_NAMES))
     })
 }
 
