@@ -61,9 +61,11 @@ mod transcript_ship;
 mod ci_secrets;
 mod dns_carry;
 mod harvest;
+mod unverified_run;
 
-/// Words without one of which no round-39m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
+/// Words without one of which no round-39m line-reading judge can fire on a text (chained into
+/// `prose::reads_raw_text`; the download-run and fetched-code judges need a download or a fetch,
+/// which are facts).
 pub(crate) fn round39m_raw_words() -> impl Iterator<Item = &'static str> {
     dns_carry::ENCODE
         .iter()
@@ -714,6 +716,10 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // servers relaying to a fixed host:port, settings lifted by property calls or shipped
     // configs, popular packages swapped for a stranger's archive.
     foreign::judge(b, &mut out);
+    // Round 39m: fetched code evaluated from a decoded address; downloads run with TLS checks off
+    // (after every rule that finds a download run).
+    unverified_run::hidden_fetch_eval(b, &mut out);
+    unverified_run::unverified_download_run(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

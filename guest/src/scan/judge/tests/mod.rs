@@ -371,3 +371,7 @@ mod round38t;
 // Round 38c (sets38c): open classes of issue 14 (registry redirects, wallet drains, MCP relays,
 // lifted settings, swapped packages).
 mod round38c;
+// Round 39m (sets39m): held-out set 17 (secret stores harvested, data in DNS names, CI secrets
+// sent to drop hosts, hook-script beacons, unverified downloads run, fetched code from decoded
+// addresses).
+mod round39m;
