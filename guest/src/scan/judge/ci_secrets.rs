@@ -18,7 +18,13 @@ use crate::scan::rules::Severity;
 
 const REACH: usize = 25;
 
-const TOOLS: &[&str] = &["curl ", "wget ", "invoke-webrequest", "invoke-restmethod", "fetch("];
+const TOOLS: &[&str] = &[
+    "curl ",
+    "wget ",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "fetch(",
+];
 
 fn is_workflow(path: &str) -> bool {
     let p = path.to_ascii_lowercase();

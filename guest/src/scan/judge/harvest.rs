@@ -27,11 +27,20 @@ const KINDS: &[(&str, &[&str])] = &[
     ("SSH private keys", &["id_rsa", "id_ed25519", "id_ecdsa"]),
     (
         "wallet or keystore files",
-        &["wallet", "keystore", "solana/id.json", "'id.json'", "mnemonic"],
+        &[
+            "wallet",
+            "keystore",
+            "solana/id.json",
+            "'id.json'",
+            "mnemonic",
+        ],
     ),
     ("the browser's saved logins", &["login data", "logins.json"]),
     ("the keychain", &["keychain"]),
-    ("cloud credentials", &[".aws/credentials", "gcloud/credentials"]),
+    (
+        "cloud credentials",
+        &[".aws/credentials", "gcloud/credentials"],
+    ),
 ];
 
 const HOME: &[&str] = &[
@@ -105,7 +114,12 @@ pub(super) fn secret_harvest(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if kinds.len() < 2 {
             continue;
         }
-        let first = kinds.iter().map(|(_, i)| *i).chain([home, read]).min().unwrap_or(0);
+        let first = kinds
+            .iter()
+            .map(|(_, i)| *i)
+            .chain([home, read])
+            .min()
+            .unwrap_or(0);
         let end = (first + REACH).min(lw.lines.len());
         let post = (first..end).find(|&i| {
             let l = &lw.lower[i];

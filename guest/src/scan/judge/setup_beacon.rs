@@ -110,7 +110,12 @@ fn wrappers(lower: &[String]) -> Vec<String> {
 
 /// The scripts a `package.json` lifecycle hook runs with `node <file>`, as bundle paths.
 fn hook_scripts(b: &Bundle<'_>) -> Vec<String> {
-    const HOOKS: [&str; 4] = ["\"preinstall\"", "\"install\"", "\"postinstall\"", "\"prepare\""];
+    const HOOKS: [&str; 4] = [
+        "\"preinstall\"",
+        "\"install\"",
+        "\"postinstall\"",
+        "\"prepare\"",
+    ];
     let mut out = Vec::new();
     for file in &b.files {
         let dir = if file.path == "package.json" {
@@ -166,7 +171,11 @@ pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if identity.iter().any(|w| l.contains(w)) {
                 datum = i;
             }
-            if i > datum + REACH || l.starts_with('#') || l.starts_with("//") || l.starts_with("def ") {
+            if i > datum + REACH
+                || l.starts_with('#')
+                || l.starts_with("//")
+                || l.starts_with("def ")
+            {
                 continue;
             }
             let Some(call) = requests

@@ -77,8 +77,21 @@ pub(super) fn unverified_download_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     out.extend(add);
 }
 
-const DECODES: &[&str] = &["'base64')", "\"base64\")", "atob(", "b64decode(", "fromcharcode("];
-const FETCHES: &[&str] = &["axios.get(", "axios(", "fetch(", "https.get(", "http.get(", "request("];
+const DECODES: &[&str] = &[
+    "'base64')",
+    "\"base64\")",
+    "atob(",
+    "b64decode(",
+    "fromcharcode(",
+];
+const FETCHES: &[&str] = &[
+    "axios.get(",
+    "axios(",
+    "fetch(",
+    "https.get(",
+    "http.get(",
+    "request(",
+];
 const EVALS: &[&str] = &["new function(", "eval("];
 const RESPONSES: &[&str] = &[".data", ".text()", "body", "responsetext"];
 

