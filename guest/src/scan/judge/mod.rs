@@ -56,6 +56,24 @@ mod secret_reveal;
 mod setup_beacon;
 mod tool_swap;
 mod transcript_ship;
+// Round 39m (sets39m): held-out set 17 (secret stores harvested, data in DNS names, CI secrets
+// sent to drop hosts; install beacons in hook-run scripts and through wrapper functions).
+mod ci_secrets;
+mod dns_carry;
+mod harvest;
+mod unverified_run;
+
+/// Words without one of which no round-39m line-reading judge can fire on a text (chained into
+/// `prose::reads_raw_text`; the download-run and fetched-code judges need a download or a fetch,
+/// which are facts).
+pub(crate) fn round39m_raw_words() -> impl Iterator<Item = &'static str> {
+    dns_carry::ENCODE
+        .iter()
+        .chain(harvest::POSTS)
+        .chain(setup_beacon::JS_IDENTITY)
+        .chain(["secrets."].iter())
+        .copied()
+}
 
 /// Words without one of which no round-38m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -685,6 +703,11 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     tool_swap::tool_description_swap(b, &mut out);
     transcript_ship::transcript_upload(b, &mut out);
     remote_orders::hidden_remote_orders(b, &mut out);
+    // Round 39m: secret stores harvested from home and posted, data carried in DNS names, CI
+    // secrets sent to a drop host.
+    harvest::secret_harvest(b, &mut out);
+    dns_carry::dns_carry(b, &mut out);
+    ci_secrets::ci_secrets_sent(b, &mut out);
     // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.
@@ -693,6 +716,10 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // servers relaying to a fixed host:port, settings lifted by property calls or shipped
     // configs, popular packages swapped for a stranger's archive.
     foreign::judge(b, &mut out);
+    // Round 39m: fetched code evaluated from a decoded address; downloads run with TLS checks off
+    // (after every rule that finds a download run).
+    unverified_run::hidden_fetch_eval(b, &mut out);
+    unverified_run::unverified_download_run(b, &mut out);
     // Prose rules last: some ask whether anything else in the bundle is an action or a finding.
     let more = prose::judge(b, &out);
     out.extend(more);

@@ -17,7 +17,7 @@
 //! npm twin is `install_beacon.rs`). One pass over the file's lowered lines; windows bounded.
 
 use super::shapes::suspicious;
-use super::{Bundle, hosts_in};
+use super::{Bundle, Host, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::rules::Severity;
 
@@ -55,42 +55,195 @@ const REQUESTS: &[&str] = &[
     ".sendto(",
 ];
 
+/// Calls of a JavaScript install script that read who or what the machine is (lower-case).
+pub(super) const JS_IDENTITY: &[&str] = &[
+    "os.hostname(",
+    "os.userinfo(",
+    "os.homedir(",
+    "networkinterfaces(",
+    "dns.getservers(",
+];
+
+/// Calls of a JavaScript install script that make a request (lower-case).
+const JS_REQUESTS: &[&str] = &[
+    "https.request(",
+    "http.request(",
+    "https.get(",
+    "http.get(",
+    "fetch(",
+    "axios.post(",
+    "axios.get(",
+    "axios(",
+];
+
+/// Words of a request's line or arguments that give it a body (lower-case).
+const CARRY: &[&str] = &[
+    "data=",
+    "json=",
+    "payload",
+    "json.dumps(",
+    "urlencode(",
+    ".encode(",
+    "method='post'",
+    "method=\"post\"",
+    "method: 'post'",
+    ".post(",
+    "body",
+    ".end(",
+    ".write(",
+];
+
 fn is_setup_py(path: &str) -> bool {
     path == "setup.py" || path.ends_with("/setup.py")
 }
 
+/// Names of functions a Python file defines whose body (up to the next `def`, at most eight
+/// lines) makes a request: `def request(url, …): return urlopen(…)` makes `request(` a request.
+fn wrappers(lower: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, l) in lower.iter().enumerate() {
+        let Some(rest) = l.strip_prefix("def ") else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.len() < 3 {
+            continue;
+        }
+        let body = lower
+            .iter()
+            .skip(i + 1)
+            .take(8)
+            .take_while(|b| !b.starts_with("def "));
+        let mut body = body;
+        if body.any(|b| REQUESTS.iter().any(|c| b.contains(c))) {
+            out.push(format!("{name}("));
+        }
+    }
+    out
+}
+
+/// The scripts a `package.json` lifecycle hook runs with `node <file>`, as bundle paths.
+fn hook_scripts(b: &Bundle<'_>) -> Vec<String> {
+    const HOOKS: [&str; 4] = [
+        "\"preinstall\"",
+        "\"install\"",
+        "\"postinstall\"",
+        "\"prepare\"",
+    ];
+    let mut out = Vec::new();
+    for file in &b.files {
+        let dir = if file.path == "package.json" {
+            ""
+        } else if let Some(d) = file.path.strip_suffix("/package.json") {
+            d
+        } else {
+            continue;
+        };
+        for l in &file.lowered().lower {
+            if !HOOKS.iter().any(|h| l.starts_with(h)) {
+                continue;
+            }
+            for w in l.split(|c: char| c.is_whitespace() || c == '"' || c == '&' || c == ';') {
+                let w = w.trim_start_matches("./");
+                if [".js", ".cjs", ".mjs"].iter().any(|e| w.ends_with(e)) {
+                    out.push(if dir.is_empty() {
+                        w.to_string()
+                    } else {
+                        format!("{dir}/{w}")
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
 pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for file in b.files.iter().filter(|f| is_setup_py(f.path)) {
+    let hooked = hook_scripts(b);
+    for file in &b.files {
+        let js = hooked.iter().any(|h| h.eq_ignore_ascii_case(file.path));
+        if !is_setup_py(file.path) && !js {
+            continue;
+        }
         let lw = file.lowered();
+        let (identity, requests) = if js {
+            (JS_IDENTITY, JS_REQUESTS)
+        } else {
+            (IDENTITY, REQUESTS)
+        };
+        let wrapped = if js { Vec::new() } else { wrappers(&lw.lower) };
         let Some(first) = lw
             .lower
             .iter()
-            .position(|l| IDENTITY.iter().any(|w| l.contains(w)))
+            .position(|l| identity.iter().any(|w| l.contains(w)))
         else {
             continue;
         };
         let mut datum = first;
+        // The first request to a drop host, replaced by a later one (within reach) that carries a
+        // body: an IP lookup before the beacon is a request too, but the post is the evidence.
+        let mut best: Option<(usize, &str, Host, usize)> = None;
         for i in first..lw.lower.len() {
             let l = &lw.lower[i];
-            if IDENTITY.iter().any(|w| l.contains(w)) {
+            if identity.iter().any(|w| l.contains(w)) {
                 datum = i;
             }
-            if i > datum + REACH || l.starts_with('#') {
+            if i > datum + REACH
+                || l.starts_with('#')
+                || l.starts_with("//")
+                || l.starts_with("def ")
+            {
                 continue;
             }
-            let Some(call) = REQUESTS.iter().find(|c| l.contains(*c)) else {
+            let Some(call) = requests
+                .iter()
+                .copied()
+                .find(|c| l.contains(*c))
+                .or_else(|| wrapped.iter().map(String::as_str).find(|c| l.contains(*c)))
+            else {
                 continue;
             };
-            let raw = lw.lines[i];
-            // The URL may stand on the call's next lines (its arguments).
-            let Some(host) = (i..(i + 4).min(lw.lines.len())).find_map(|k| {
-                hosts_in(lw.lines[k])
-                    .into_iter()
-                    .find(|h| suspicious(h.class))
+            let args = i..(i + 4).min(lw.lines.len());
+            // The URL may stand on the call's next lines (its arguments). A chat service's
+            // incoming webhook or bot endpoint is a drop, whoever hosts it.
+            let Some(host) = args.clone().find_map(|k| {
+                hosts_in(lw.lines[k]).into_iter().find(|h| {
+                    suspicious(h.class) || {
+                        let u = h.url.to_ascii_lowercase();
+                        u.contains("/api/webhooks/") || u.contains("/sendmessage")
+                    }
+                })
             }) else {
                 continue;
             };
+            // The call's own text: its line, and the next lines only while its parentheses are open.
+            let mut open = 0i32;
+            let carries = args.clone().any(|k| {
+                if k > i && open <= 0 {
+                    return false;
+                }
+                let t = &lw.lower[k];
+                open += t.matches('(').count() as i32 - t.matches(')').count() as i32;
+                CARRY.iter().any(|c| t.contains(c))
+            });
+            if best.is_none() || carries {
+                best = Some((i, call, host, datum));
+            }
+            if carries {
+                break;
+            }
+        }
+        if let Some((i, call, host, datum)) = best {
+            let raw = lw.lines[i];
             let d = lw.lines[datum].trim();
+            let what = if js {
+                "a script that the package's npm install hook runs unasked"
+            } else {
+                "the package's setup.py, which `pip install` runs unasked,"
+            };
             out.push(Finding {
                 rule_id: "supply_chain.install-hook-beacon".into(),
                 category: "supply_chain".into(),
@@ -99,9 +252,10 @@ pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 line: i + 1,
                 evidence: evidence(raw.trim(), 0, raw.trim().len()),
                 description: format!(
-                    "{}:{}: the package's setup.py, which `pip install` runs unasked, makes a request (`{}`) to {} ({}) after reading who installed it ({}:{}: `{}`): an install-time beacon. A build step has no reason to report the user or the machine. Do not install it.",
+                    "{}:{}: {} makes a request (`{}`) to {} ({}) after reading who installed it ({}:{}: `{}`): an install-time beacon. A build step has no reason to report the user or the machine. Do not install it.",
                     file.path,
                     i + 1,
+                    what,
                     call.trim_end_matches('('),
                     host.host,
                     host.class.phrase(),
@@ -116,7 +270,6 @@ pub(super) fn setup_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     evidence: evidence(d, 0, d.len()),
                 }],
             });
-            break;
         }
     }
 }

@@ -374,3 +374,7 @@ mod round38c;
 // Round 39b (sets39b): the false alarms of the held-out benign set 18 (a permission default the
 // user is told to set by hand).
 mod round39b;
+// Round 39m (sets39m): held-out set 17 (secret stores harvested, data in DNS names, CI secrets
+// sent to drop hosts, hook-script beacons, unverified downloads run, fetched code from decoded
+// addresses).
+mod round39m;
