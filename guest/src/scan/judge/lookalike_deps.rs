@@ -185,11 +185,9 @@ pub(super) fn lookalike_deps(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .collect()
             }
         };
-        let hit = hits
-            .into_iter()
-            .find_map(|(n, name, pypi)| {
-                lookalike_of(&name, pypi).map(|(p, how)| (n, name, p, how, pypi))
-            });
+        let hit = hits.into_iter().find_map(|(n, name, pypi)| {
+            lookalike_of(&name, pypi).map(|(p, how)| (n, name, p, how, pypi))
+        });
         let Some((n, name, popular, how, pypi)) = hit else {
             continue;
         };

@@ -186,7 +186,10 @@ fn users_own(host: &str) -> bool {
     host.split(['.', '-']).any(|l| {
         l.starts_with("your")
             || l.starts_with("my")
-            || matches!(l, "internal" | "corp" | "intranet" | "lan" | "local" | "company")
+            || matches!(
+                l,
+                "internal" | "corp" | "intranet" | "lan" | "local" | "company"
+            )
     })
 }
 
@@ -206,9 +209,7 @@ fn project(
     let base = path.rsplit('/').next().unwrap_or(&path);
     let keys: &[&str] = PROJECT_FILES
         .iter()
-        .find(|(n, _)| {
-            *n == base && (!n.starts_with("config") || path.contains(".cargo/"))
-        })
+        .find(|(n, _)| *n == base && (!n.starts_with("config") || path.contains(".cargo/")))
         .map(|(_, k)| *k)
         .unwrap_or(&[]);
     let all = f.lower_all();
@@ -224,14 +225,17 @@ fn project(
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '`' && *c != '"' && *c != '\'')
             .collect();
-        let flag = ANY_FILE.iter().any(|k| squeezed.contains(k) || l.contains(k));
+        let flag = ANY_FILE
+            .iter()
+            .any(|k| squeezed.contains(k) || l.contains(k));
         if !flag && !keys.iter().any(|k| squeezed.contains(k)) {
             continue;
         }
         let line = f.lowered().lines[i];
-        let Some(h) = hosts_in(line).into_iter().find(|h| {
-            foreign(h) && !mirror(&h.host) && !own_host(h, words) && !users_own(&h.host)
-        }) else {
+        let Some(h) = hosts_in(line)
+            .into_iter()
+            .find(|h| foreign(h) && !mirror(&h.host) && !own_host(h, words) && !users_own(&h.host))
+        else {
             continue;
         };
         let is_used = *used.get_or_insert_with(|| {

@@ -86,7 +86,14 @@ pub(crate) fn one_edit(a: &str, b: &str) -> bool {
 /// affixed package (`python-dateutil`, `node-fetch`, `opencv-python`) is listed as popular or real.
 const PREFIXES: &[&str] = &["python-", "py-", "node-", "nodejs-", "js-", "official-"];
 const SUFFIXES: &[&str] = &[
-    "-py", "-python", "-js", "-node", "-nodejs", "-official", "-sdk", "-api",
+    "-py",
+    "-python",
+    "-js",
+    "-node",
+    "-nodejs",
+    "-official",
+    "-sdk",
+    "-api",
 ];
 
 /// `name` with one squat affix (and any version digits after it) taken off, if it had one.
@@ -143,7 +150,10 @@ fn imitates<'a>(name: &str, reg: &'a Registry) -> Option<(&'a str, &'static str)
         let p = reg.popular.iter().find(|p| **p == skel).or_else(|| {
             imitates(&skel, reg).and_then(|(p, _)| reg.popular.iter().find(|q| *q == p))
         })?;
-        return Some((p.as_str(), "written with look-alike letters of another script for"));
+        return Some((
+            p.as_str(),
+            "written with look-alike letters of another script for",
+        ));
     }
     if let Some(scoped) = name.strip_prefix('@') {
         return scope_lookalike(scoped, reg);
@@ -179,14 +189,19 @@ fn scope_lookalike<'a>(scoped: &str, reg: &'a Registry) -> Option<(&'a str, &'st
     }
     // Organisations often scope as `<name>-ai` (`@anthropic-ai`); `-ai` alone is not read as an
     // affix of unscoped names (`pydantic-ai` is real).
-    let strip = |n: &str| n.strip_suffix("-ai").or_else(|| unaffixed(n)).map(str::to_owned);
+    let strip = |n: &str| {
+        n.strip_suffix("-ai")
+            .or_else(|| unaffixed(n))
+            .map(str::to_owned)
+    };
     let base = strip(scope);
     reg.popular
         .iter()
         .find(|p| {
             let other = scope_of(p).unwrap_or(p);
             other.len() >= MIN_LEN
-                && (base.as_deref() == Some(other) || strip(other).as_deref() == Some(scope))
+                && (base.as_deref() == Some(other)
+                    || strip(other).is_some_and(|o| o == scope || base.as_deref() == Some(&o)))
         })
         .map(|p| (p.as_str(), "a look-alike scope of"))
 }

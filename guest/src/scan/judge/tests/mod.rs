@@ -371,3 +371,6 @@ mod round38t;
 // Round 38c (sets38c): open classes of issue 14 (registry redirects, wallet drains, MCP relays,
 // lifted settings, swapped packages).
 mod round38c;
+// Round 39c (sets39c): typosquats beyond one edit, project-level registry redirects, concealed
+// orders in more languages.
+mod round39c;
