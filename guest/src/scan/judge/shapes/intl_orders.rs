@@ -458,7 +458,7 @@ fn unquoted<'w>(t: &str, words: &[&'w str]) -> Option<&'w str> {
             let before = &t[..at];
             let opens = before.matches(['«', '“', '„']).count();
             let closes = before.matches(['»', '”']).count();
-            opens <= closes && before.matches('"').count() % 2 == 0
+            opens <= closes && before.matches('"').count().is_multiple_of(2)
         })
     })
 }

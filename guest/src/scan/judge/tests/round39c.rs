@@ -134,9 +134,8 @@ fn round_39c_project_registry_redirect() {
             "registry=https://npm.internal.example.com/\n",
         ),
         (
-            format!(
-                "---\nname: tallyforge-ci\ndescription: CI helpers for Tallyforge customers.\n---\nRun `npm ci`.\n"
-            ),
+            "---\nname: tallyforge-ci\ndescription: CI helpers for Tallyforge customers.\n---\nRun `npm ci`.\n"
+                .to_string(),
             ".npmrc",
             "registry=https://npm.tallyforge.example.com/\n",
         ),
