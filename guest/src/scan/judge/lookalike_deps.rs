@@ -47,6 +47,10 @@ pub(super) fn source_of(path: &str) -> Option<Source> {
 /// A bare npm package name: lower-case letters, digits, `-`, `_`, `.`, starting with a letter or
 /// digit (no scope, path, URL or protocol).
 fn bare_npm(name: &str) -> bool {
+    // `@scope/pkg` (round 39c: a look-alike scope).
+    if let Some((s, p)) = name.strip_prefix('@').and_then(|r| r.split_once('/')) {
+        return bare_npm(s) && bare_npm(p);
+    }
     name.len() >= 3
         && name.as_bytes()[0].is_ascii_alphanumeric()
         && name.bytes().all(|c| {
@@ -80,7 +84,16 @@ fn js_names(line: &str) -> Vec<&str> {
                 continue;
             }
             if let Some(spec) = quoted_after(line, from) {
-                let name = spec.split('/').next().unwrap_or("");
+                // `@scope/pkg/sub` is the package `@scope/pkg` (round 39c).
+                let name = if spec.starts_with('@') {
+                    let mut parts = spec.splitn(3, '/');
+                    match (parts.next(), parts.next()) {
+                        (Some(s), Some(p)) => &spec[..s.len() + 1 + p.len()],
+                        _ => "",
+                    }
+                } else {
+                    spec.split('/').next().unwrap_or("")
+                };
                 if bare_npm(name) {
                     out.push(name);
                 }
@@ -172,10 +185,10 @@ pub(super) fn lookalike_deps(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .collect()
             }
         };
-        let hit = hits
-            .into_iter()
-            .find_map(|(n, name, pypi)| lookalike_of(&name, pypi).map(|p| (n, name, p, pypi)));
-        let Some((n, name, popular, pypi)) = hit else {
+        let hit = hits.into_iter().find_map(|(n, name, pypi)| {
+            lookalike_of(&name, pypi).map(|(p, how)| (n, name, p, how, pypi))
+        });
+        let Some((n, name, popular, how, pypi)) = hit else {
             continue;
         };
         let line = file.content.lines().nth(n).unwrap_or("");
@@ -187,7 +200,7 @@ pub(super) fn lookalike_deps(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             line: n + 1,
             evidence: evidence(line, 0, line.len()),
             description: format!(
-                "The code depends on `{name}` ({}), one edit away from the widely used package `{popular}`: a look-alike name loads whatever its publisher put there. Use `{popular}` itself, and do not install this skill as it is.",
+                "The code depends on `{name}` ({}), {how} the widely used package `{popular}`: a look-alike name loads whatever its publisher put there. Use `{popular}` itself, and do not install this skill as it is.",
                 if pypi { "PyPI" } else { "npm" }
             ),
             related: Vec::new(),

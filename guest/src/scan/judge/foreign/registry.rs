@@ -103,6 +103,9 @@ const MIRRORS: &[&str] = &[
 pub(super) const RAW: &[&str] = &[
     "registry",
     "index-url",
+    "default-index",
+    "[[index",
+    "uv_default_index",
     "index_url",
     "goproxy",
     "pypirc",
@@ -113,14 +116,151 @@ pub(super) const RAW: &[&str] = &[
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let words = own_words(b);
+    let mut used = None;
     for f in &b.files {
         if sample_file(f) {
             continue;
         }
         if let Some(x) = redirect(f, &words) {
             out.push(x);
+        } else if let Some(x) = project(b, f, &words, &mut used) {
+            out.push(x);
         }
     }
+}
+
+/// Package-manager configuration files a project ships (round 39c), by file name, with the keys
+/// that set their index (compared as in [`KEYS`]).
+const PROJECT_FILES: &[(&str, &[&str])] = &[
+    (".npmrc", &["registry="]),
+    (".yarnrc", &["registry"]),
+    (".yarnrc.yml", &["npmregistryserver:"]),
+    ("bunfig.toml", &["registry="]),
+    ("pip.conf", &["index-url="]),
+    ("pip.ini", &["index-url="]),
+    ("uv.toml", &["url=", "index-url="]),
+    ("pyproject.toml", &["url=", "index-url="]),
+    ("poetry.toml", &["url="]),
+    ("config.toml", &["registry=", "index="]),
+    ("config", &["registry=", "index="]),
+];
+/// Index settings that work from any file (environment variables, install flags).
+const ANY_FILE: &[&str] = &[
+    "pip_index_url=",
+    "uv_index_url=",
+    "uv_default_index=",
+    "npm_config_registry=",
+    "yarn_npm_registry_server=",
+    "--index-url",
+    "--default-index",
+    "--registry",
+];
+/// Commands that install a project's packages (the shipped setting is then used).
+const INSTALLS: &[&str] = &[
+    "npm install",
+    "npm i ",
+    "npm ci",
+    "yarn",
+    "pnpm i",
+    "bun install",
+    "bun add",
+    "pip install",
+    "pip3 install",
+    "uv sync",
+    "uv add",
+    "uv pip",
+    "poetry install",
+    "cargo build",
+    "cargo install",
+    "cargo add",
+    "cargo run",
+    "go build",
+    "go mod download",
+    "go get",
+    "go install",
+];
+
+/// A host written as the user's own, to fill in: a label naming it so (`yourcompany`,
+/// `my-org`, `internal`, `corp`, `intranet`, `lan`, `local`).
+fn users_own(host: &str) -> bool {
+    host.split(['.', '-']).any(|l| {
+        l.starts_with("your")
+            || l.starts_with("my")
+            || matches!(
+                l,
+                "internal" | "corp" | "intranet" | "lan" | "local" | "company"
+            )
+    })
+}
+
+/// A project-level index setting with no credential: a package-manager configuration file the
+/// bundle ships (`.npmrc`, `.yarnrc.yml`, `bunfig.toml`, `pip.conf`, `uv.toml`, a poetry or uv
+/// source in `pyproject.toml`, `.cargo/config.toml`), an index environment variable, or an install
+/// flag (`--index-url`, `--registry`), pointing at a concrete host that is not a registry, a
+/// well-known mirror, the skill's own service or a host written as the user's own, in a bundle
+/// whose files install packages. A placeholder (`<your-host>`, `${REGISTRY}`) names no host.
+fn project(
+    b: &Bundle<'_>,
+    f: &File<'_>,
+    words: &[String],
+    used: &mut Option<bool>,
+) -> Option<Finding> {
+    let path = crate::ascii_lowered(f.path);
+    let base = path.rsplit('/').next().unwrap_or(&path);
+    let keys: &[&str] = PROJECT_FILES
+        .iter()
+        .find(|(n, _)| *n == base && (!n.starts_with("config") || path.contains(".cargo/")))
+        .map(|(_, k)| *k)
+        .unwrap_or(&[]);
+    let all = f.lower_all();
+    if keys.is_empty() && !ANY_FILE.iter().any(|k| all.contains(k)) {
+        return None;
+    }
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        if l.trim_start().starts_with(['#', '>', ';']) || l.contains("${") || l.contains('<') {
+            continue;
+        }
+        let squeezed: String = l
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '`' && *c != '"' && *c != '\'')
+            .collect();
+        let flag = ANY_FILE
+            .iter()
+            .any(|k| squeezed.contains(k) || l.contains(k));
+        if !flag && !keys.iter().any(|k| squeezed.contains(k)) {
+            continue;
+        }
+        let line = f.lowered().lines[i];
+        let Some(h) = hosts_in(line)
+            .into_iter()
+            .find(|h| foreign(h) && !mirror(&h.host) && !own_host(h, words) && !users_own(&h.host))
+        else {
+            continue;
+        };
+        let is_used = *used.get_or_insert_with(|| {
+            b.files
+                .iter()
+                .any(|g| INSTALLS.iter().any(|w| g.lower_all().contains(w)))
+        });
+        if !is_used {
+            return None;
+        }
+        return Some(found(
+            RULE,
+            "supply_chain",
+            Severity::Critical,
+            f,
+            i,
+            format!(
+                "The project's package index is pointed at {} ({}) and the skill installs packages: every dependency would come from a host that is not a registry, a known public mirror, the skill's own service or a host the user is told to fill in.",
+                h.host,
+                h.class.phrase()
+            ),
+            Vec::new(),
+        ));
+    }
+    None
 }
 
 fn mirror(host: &str) -> bool {

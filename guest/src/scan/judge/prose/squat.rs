@@ -81,20 +81,135 @@ pub(crate) fn one_edit(a: &str, b: &str) -> bool {
     short[p..] == long[p + 1..]
 }
 
-/// The popular name a package name imitates, if any.
-fn imitates<'a>(name: &str, reg: &'a Registry) -> Option<&'a str> {
-    if reg.popular.iter().any(|p| p == name) || reg.real.iter().any(|p| p == name) {
-        return None;
+/// Affixes look-alike packages put around a popular name (round 39c): `python-numpy`,
+/// `requests-py`, `express-js`, `node-lodash`, `openai-official`, `anthropic-sdk2`. A real
+/// affixed package (`python-dateutil`, `node-fetch`, `opencv-python`) is listed as popular or real.
+const PREFIXES: &[&str] = &["python-", "py-", "node-", "nodejs-", "js-", "official-"];
+const SUFFIXES: &[&str] = &[
+    "-py",
+    "-python",
+    "-js",
+    "-node",
+    "-nodejs",
+    "-official",
+    "-sdk",
+    "-api",
+];
+
+/// `name` with one squat affix (and any version digits after it) taken off, if it had one.
+fn unaffixed(name: &str) -> Option<&str> {
+    let trimmed = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    for base in [trimmed, name] {
+        if let Some(r) = SUFFIXES.iter().find_map(|s| base.strip_suffix(s)) {
+            return Some(r);
+        }
     }
-    reg.popular
-        .iter()
-        .find(|p| p.len() >= MIN_LEN && one_edit(name, p))
-        .map(String::as_str)
+    if let Some(r) = PREFIXES.iter().find_map(|p| name.strip_prefix(p)) {
+        return Some(r);
+    }
+    // Version digits alone on a long popular name (`anthropic2`); short names with a digit are
+    // often real (`boto3`, `mysql2`, `jinja2`, each popular itself).
+    (trimmed.len() < name.len() && trimmed.len() >= 6).then_some(trimmed)
 }
 
-/// The widely used package a dependency name imitates (one edit away, not itself popular or a
-/// listed real neighbour), for the code-side dependency rule (`judge::lookalike_deps`).
-pub(crate) fn lookalike_of(name: &str, pypi: bool) -> Option<&'static str> {
+/// Letters of other scripts that look like Latin ones (Cyrillic and Greek), mapped to them.
+fn latin_skeleton(name: &str) -> Option<String> {
+    name.chars()
+        .map(|c| {
+            Some(match c {
+                'а' | 'α' => 'a',
+                'е' | 'ε' => 'e',
+                'о' | 'ο' => 'o',
+                'р' | 'ρ' => 'p',
+                'с' => 'c',
+                'у' => 'y',
+                'х' | 'χ' => 'x',
+                'і' | 'ι' => 'i',
+                'ј' => 'j',
+                'ѕ' => 's',
+                'ԁ' => 'd',
+                'ɡ' => 'g',
+                'ν' => 'v',
+                'κ' => 'k',
+                'һ' => 'h',
+                c if c.is_ascii() => c,
+                _ => return None,
+            })
+        })
+        .collect()
+}
+
+/// The popular name a package name imitates, if any, and how (a phrase for the finding).
+fn imitates<'a>(name: &str, reg: &'a Registry) -> Option<(&'a str, &'static str)> {
+    let known = |n: &str| reg.popular.iter().any(|p| p == n) || reg.real.iter().any(|p| p == n);
+    if known(name) {
+        return None;
+    }
+    if !name.is_ascii() {
+        let skel = latin_skeleton(name)?;
+        let p = reg.popular.iter().find(|p| **p == skel).or_else(|| {
+            imitates(&skel, reg).and_then(|(p, _)| reg.popular.iter().find(|q| *q == p))
+        })?;
+        return Some((
+            p.as_str(),
+            "written with look-alike letters of another script for",
+        ));
+    }
+    if let Some(scoped) = name.strip_prefix('@') {
+        return scope_lookalike(scoped, reg);
+    }
+    if let Some(p) = reg
+        .popular
+        .iter()
+        .find(|p| p.len() >= MIN_LEN && one_edit(name, p))
+    {
+        return Some((p.as_str(), "one letter away from"));
+    }
+    let base = unaffixed(name)?;
+    reg.popular
+        .iter()
+        .find(|p| p.len() >= MIN_LEN && **p == base)
+        .map(|p| (p.as_str(), "an affixed copy of the name of"))
+}
+
+/// A scoped npm name (`scope/pkg`, the `@` taken off) whose scope is not the scope of a popular
+/// package or a popular name but is one affix away from one: `@anthropic/sdk` beside
+/// `@anthropic-ai/sdk`, `@openai-api/openai` beside `openai`.
+fn scope_lookalike<'a>(scoped: &str, reg: &'a Registry) -> Option<(&'a str, &'static str)> {
+    let scope = scoped.split('/').next()?;
+    let scope_of = |p: &'a String| p.strip_prefix('@').and_then(|r| r.split('/').next());
+    if scope.len() < MIN_LEN
+        || reg
+            .popular
+            .iter()
+            .chain(&reg.real)
+            .any(|p| scope_of(p) == Some(scope) || p == scope)
+    {
+        return None;
+    }
+    // Organisations often scope as `<name>-ai` (`@anthropic-ai`); `-ai` alone is not read as an
+    // affix of unscoped names (`pydantic-ai` is real).
+    let strip = |n: &str| {
+        n.strip_suffix("-ai")
+            .or_else(|| unaffixed(n))
+            .map(str::to_owned)
+    };
+    let base = strip(scope);
+    reg.popular
+        .iter()
+        .find(|p| {
+            let other = scope_of(p).unwrap_or(p);
+            other.len() >= MIN_LEN
+                && (base.as_deref() == Some(other)
+                    || strip(other).is_some_and(|o| o == scope || base.as_deref() == Some(&o)))
+        })
+        .map(|p| (p.as_str(), "a look-alike scope of"))
+}
+
+/// The widely used package a dependency name imitates (one edit, an affix, a scope or letters of
+/// another script away, not itself popular or a listed real neighbour), and how, for the
+/// code-side dependency rule (`judge::lookalike_deps`).
+pub(crate) fn lookalike_of(name: &str, pypi: bool) -> Option<(&'static str, &'static str)> {
     let reg = if pypi { &names().pypi } else { &names().npm };
     imitates(&normalise(name, pypi), reg)
 }
@@ -169,20 +284,16 @@ fn installed(line: &str) -> Vec<(String, bool)> {
                     .unwrap_or("");
                 let name = if *pypi {
                     name
+                } else if let Some(scoped) = name.strip_prefix('@') {
+                    // `@scope/pkg@version`: the version's `@` comes after the scope's.
+                    &name[..1 + scoped.find('@').unwrap_or(scoped.len())]
                 } else {
                     name.split('@').next().unwrap_or("")
                 };
                 let ended = tok.ends_with(['.', ',', ':', ';']);
                 let name = name.trim_end_matches(['.', ',', ':', ';']);
                 // Lower-case registry names only: a capitalised word is prose.
-                if name.len() >= 3
-                    && name.bytes().all(|c| {
-                        c.is_ascii_lowercase()
-                            || c.is_ascii_digit()
-                            || matches!(c, b'-' | b'_' | b'.')
-                    })
-                    && name.as_bytes()[0].is_ascii_alphabetic()
-                {
+                if name.len() >= 3 && package_name(name, *pypi) {
                     out.push((name.to_owned(), *pypi));
                 }
                 if ended || closes {
@@ -192,6 +303,27 @@ fn installed(line: &str) -> Vec<(String, bool)> {
         }
     }
     out
+}
+
+/// Whether a token is written like a registry name: lower-case letters (Latin, or look-alikes
+/// of them from another script), digits and `-_.`, starting with a letter; npm's `@scope/pkg`.
+fn package_name(name: &str, pypi: bool) -> bool {
+    let bare = match name.strip_prefix('@') {
+        Some(scoped) if !pypi => match scoped.split_once('/') {
+            Some((s, p)) if !s.is_empty() && !p.is_empty() && !p.contains('/') => {
+                return package_name(s, false) && package_name(p, false);
+            }
+            _ => return false,
+        },
+        _ => name,
+    };
+    bare.chars().next().is_some_and(|c| c.is_alphabetic())
+        && bare.chars().all(|c| {
+            c.is_ascii_lowercase()
+                || c.is_ascii_digit()
+                || matches!(c, '-' | '_' | '.')
+                || !c.is_ascii() && latin_skeleton(c.encode_utf8(&mut [0; 4])).is_some()
+        })
 }
 
 pub(super) fn typosquat_install(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -208,9 +340,9 @@ pub(super) fn typosquat_install(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
             let hit = installed(line).into_iter().find_map(|(name, pypi)| {
                 let reg = if pypi { &names().pypi } else { &names().npm };
-                imitates(&normalise(&name, pypi), reg).map(|p| (name, p, pypi))
+                imitates(&normalise(&name, pypi), reg).map(|(p, how)| (name, p, how, pypi))
             });
-            let Some((name, popular, pypi)) = hit else {
+            let Some((name, popular, how, pypi)) = hit else {
                 continue;
             };
             out.push(Finding {
@@ -221,7 +353,7 @@ pub(super) fn typosquat_install(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 line: n + 1,
                 evidence: evidence(line, 0, line.len()),
                 description: format!(
-                    "The install steps order `{name}` from {}, one letter away from the widely used package `{popular}`: look-alike names are how typosquatted packages get installed. Install `{popular}` from its own documentation instead, and do not install this skill as it is.",
+                    "The install steps order `{name}` from {}, {how} the widely used package `{popular}`: look-alike names are how typosquatted packages get installed. Install `{popular}` from its own documentation instead, and do not install this skill as it is.",
                     if pypi { "PyPI" } else { "npm" }
                 ),
                 related: Vec::new(),

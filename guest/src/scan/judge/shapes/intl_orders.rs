@@ -1,5 +1,7 @@
 //! Orders to the agent told in prose in languages the one-line rules do not read (Vietnamese,
-//! Indonesian, Arabic, Hindi, Polish, Dutch, Japanese, Korean, Russian), and in English where the
+//! Indonesian, Arabic, Hindi, Polish, Dutch, Japanese, Korean, Russian; round 39c: Turkish,
+//! Portuguese, Italian, Ukrainian, Thai, Persian, Czech, Malay, Hebrew, Greek, Bengali, Tagalog,
+//! Swahili, with quoted phrases read as examples), and in English where the
 //! concealment and the act are two phrases of one paragraph. Read a paragraph (a block of prose
 //! lines outside code fences; quoted `>` lines and teaching files are not read) at a time:
 //!
@@ -64,6 +66,67 @@ const CONCEAL: &[&str] = &[
     "without telling the user",
     "keep it from the user",
 ];
+/// Round 39c: the same, in Turkish, Portuguese, Italian, Ukrainian, Thai, Persian, Czech,
+/// Malay, Hebrew, Greek, Bengali, Tagalog and Swahili.
+const CONCEAL_MORE: &[&str] = &[
+    "söylemeden",
+    "haber vermeden",
+    "bildirmeden",
+    "fark ettirmeden",
+    "gizlice",
+    "sessizce",
+    "sem avisar",
+    "sem informar",
+    "sem contar",
+    "não mencione",
+    "não diga",
+    "não conte",
+    "secretamente",
+    "às escondidas",
+    "senza avvisare",
+    "senza dirlo",
+    "non dirlo",
+    "non dire all",
+    "di nascosto",
+    "non menzionare",
+    "непомітно",
+    "таємно",
+    "не кажи",
+    "не повідомляй",
+    "без відома",
+    "ไม่ต้องบอก",
+    "อย่าบอก",
+    "อย่าพูดถึง",
+    "แอบ",
+    "بدون اطلاع",
+    "نگو",
+    "مخفیانه",
+    "potichu",
+    "tajně",
+    "neříkej",
+    "bez vědomí",
+    "nezmiňuj",
+    "jangan beritahu",
+    "secara senyap",
+    "tanpa pengetahuan",
+    "בלי לספר",
+    "אל תספר",
+    "אל תגיד",
+    "בסתר",
+    "χωρίς να ενημερώσεις",
+    "μην πεις",
+    "κρυφά",
+    "μην αναφέρεις",
+    "না জানিয়ে",
+    "গোপনে",
+    "বলবেন না",
+    "huwag sabihin",
+    "nang hindi sinasabi",
+    "palihim",
+    "bila kumwambia",
+    "usimwambie",
+    "kwa siri",
+];
 /// Verbs that move data (any language).
 const TRANSFER: &[&str] = &[
     "upload",
@@ -97,6 +160,48 @@ const TRANSFER: &[&str] = &[
     "загрузи",
     "отправь",
     "скопируй",
+];
+/// Round 39c: transfer verbs of the languages of [`CONCEAL_MORE`].
+const TRANSFER_MORE: &[&str] = &[
+    "yükle",
+    "gönder",
+    "kopyala",
+    "envie",
+    "enviar",
+    "carregue",
+    "copie",
+    "invia",
+    "carica",
+    "copia",
+    "надішли",
+    "відправ",
+    "завантаж",
+    "скопіюй",
+    "อัปโหลด",
+    "ส่ง",
+    "คัดลอก",
+    "ارسال",
+    "بفرست",
+    "آپلود",
+    "odešli",
+    "pošli",
+    "nahraj",
+    "zkopíruj",
+    "hantar",
+    "muat naik",
+    "שלח",
+    "העלה",
+    "העתק",
+    "στείλε",
+    "ανέβασε",
+    "αντίγραψε",
+    "পাঠান",
+    "আপলোড",
+    "ipadala",
+    "i-upload",
+    "kopyahin",
+    "tuma ",
+    "pakia",
 ];
 /// What such a verb moves that makes it a leak: a secret store or an address.
 const SENSITIVE: &[&str] = &[
@@ -147,6 +252,24 @@ const CONDITION: &[&str] = &[
     "пользователь отошёл",
     "пользователь отошел",
     "пользователя нет",
+    // Round 39c.
+    "kullanıcı yokken",
+    "kullanıcı uzaktayken",
+    "usuário estiver ausente",
+    "usuário estiver fora",
+    "l'utente è assente",
+    "utente non c'è",
+    "користувач відсутній",
+    "користувача немає",
+    "ผู้ใช้ไม่อยู่",
+    "کاربر حضور ندارد",
+    "uživatel není",
+    "pengguna tiada",
+    "המשתמש לא נמצא",
+    "ο χρήστης λείπει",
+    "ব্যবহারকারী অনুপস্থিত",
+    "wala ang user",
+    "mtumiaji hayupo",
 ];
 /// Words that make a sentence a prohibition, not an order.
 const FORBIDS: &[&str] = &[
@@ -169,6 +292,18 @@ const FORBIDS: &[&str] = &[
     "never",
     "do not",
     "don't",
+    // Round 39c.
+    "nunca",
+    "asla",
+    " mai ",
+    "ніколи",
+    "nikdy",
+    "ไม่ควร",
+    "هرگز",
+    "לעולם אל",
+    "ποτέ",
+    "kamwe",
+    "huwag",
 ];
 const REPORT: &[&str] = &[
     "laporan",
@@ -246,6 +381,31 @@ const TEACHES: &[&str] = &[
     "공격자",
     "злоумышленник",
 ];
+/// Round 39c: teaching words of the languages of [`CONCEAL_MORE`] (an attacker, an injection).
+const TEACHES_MORE: &[&str] = &[
+    "saldırgan",
+    "enjeksiyon",
+    "atacante",
+    "injeção",
+    "attaccante",
+    "iniezione",
+    "зловмисн",
+    "ін'єкці",
+    "ผู้โจมตี",
+    "การแทรก",
+    "تزریق",
+    "útočník",
+    "injekce",
+    "suntikan",
+    "תוקף",
+    "הזרקת",
+    "επιτιθέμεν",
+    "έγχυση",
+    "আক্রমণকারী",
+    "ইনজেকশন",
+    "umaatake",
+    "mshambuliaji",
+];
 
 fn any(t: &str, words: &[&str]) -> bool {
     words.iter().any(|w| t.contains(w))
@@ -260,6 +420,9 @@ fn act(t: &str) -> Option<&'static str> {
     if any(t, TRANSFER) && any(t, SENSITIVE) {
         return first(t, TRANSFER);
     }
+    if any(t, TRANSFER_MORE) && any(t, SENSITIVE) {
+        return first(t, TRANSFER_MORE);
+    }
     first(t, PERSIST)
 }
 
@@ -271,7 +434,11 @@ fn sentences(t: &str) -> impl Iterator<Item = &str> {
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
-        if f.kind == FileKind::Code || f.place.test || any(&f.lower_all().to_lowercase(), TEACHES) {
+        if f.kind == FileKind::Code || f.place.test {
+            continue;
+        }
+        let all = f.lower_all().to_lowercase();
+        if any(&all, TEACHES) || any(&all, TEACHES_MORE) {
             continue;
         }
         let lines = &f.lowered().lines;
@@ -281,6 +448,19 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             out.extend(paragraph(b, out, f, s, &para));
         }
     }
+}
+
+/// The first of `words` in `t` that is not inside a quotation (`«…»`, `“…”`, `"…"`): a quoted
+/// phrase is an example a tool looks for, not an order (round 39c).
+fn unquoted<'w>(t: &str, words: &[&'w str]) -> Option<&'w str> {
+    words.iter().copied().find(|w| {
+        t.match_indices(*w).any(|(at, _)| {
+            let before = &t[..at];
+            let opens = before.matches(['«', '“', '„']).count();
+            let closes = before.matches(['»', '”']).count();
+            opens <= closes && before.matches('"').count().is_multiple_of(2)
+        })
+    })
 }
 
 fn line_in(f: &File<'_>, s: usize, word: &str) -> usize {
@@ -301,7 +481,7 @@ fn paragraph(
         has(out, f, rule, Severity::Critical) || has(b.prior, f, rule, Severity::Critical)
     };
     if !seen("prompt_injection.concealment")
-        && let Some(c) = first(para, CONCEAL)
+        && let Some(c) = first(para, CONCEAL).or_else(|| unquoted(para, CONCEAL_MORE))
         && let Some(a) = act(para)
     {
         let k = line_in(f, s, c);

@@ -378,3 +378,6 @@ mod round39b;
 // sent to drop hosts, hook-script beacons, unverified downloads run, fetched code from decoded
 // addresses).
 mod round39m;
+// Round 39c (sets39c): typosquats beyond one edit, project-level registry redirects, concealed
+// orders in more languages.
+mod round39c;
