@@ -63,6 +63,30 @@ const CONCEAL: &[&str] = &[
     "doesn't need to know",
     "without telling the user",
     "keep it from the user",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "به کاربر چیزی",
+    "به کاربر نگو",
+    "در این باره نگو",
+    "μην το αναφέρεις",
+    "μην το πεις",
+    "κρυφό",
+    "kullanıcıya söyleme",
+    "özette belirtme",
+    "sem avisar",
+    "não conte ao usuário",
+    "não mencione",
+    "jangan beritahu",
+    "secara senyap",
+    "neříkej",
+    "bez upozornění",
+    "อย่าบอกผู้ใช้",
+    "не кажи користувач",
+    "непомітно",
+    "do not mention",
+    "don't mention",
+    "do not tell the user",
+    "don't tell the user",
+    "without telling",
 ];
 /// Verbs that move data (any language).
 const TRANSFER: &[&str] = &[
@@ -97,6 +121,19 @@ const TRANSFER: &[&str] = &[
     "загрузи",
     "отправь",
     "скопируй",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "paste ",
+    "ανέβασε",
+    "στείλε",
+    "αντίγραψε",
+    "بفرست",
+    "آپلود",
+    "envie",
+    "copie",
+    "yükle",
+    "gönder",
+    "muat naik",
+    "hantar",
 ];
 /// What such a verb moves that makes it a leak: a secret store or an address.
 const SENSITIVE: &[&str] = &[
@@ -147,6 +184,13 @@ const CONDITION: &[&str] = &[
     "пользователь отошёл",
     "пользователь отошел",
     "пользователя нет",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "کاربر دور",
+    "کاربر در دسترس نیست",
+    "όταν ο χρήστης λείπει",
+    "onaylandıktan sonra",
+    "quando o usuário estiver ausente",
+    "apabila pengguna tiada",
 ];
 /// Words that make a sentence a prohibition, not an order.
 const FORBIDS: &[&str] = &[
@@ -185,6 +229,12 @@ const REPORT: &[&str] = &[
     "レポート",
     "報告",
     "보고서",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "relatório",
+    "mesej commit",
+    "commit message",
+    "αναφορά",
+    "rapor",
 ];
 const FULL_VALUE: &[&str] = &[
     "nilai lengkap",
@@ -207,6 +257,13 @@ const FULL_VALUE: &[&str] = &[
     "マスクせず",
     "전체 값",
     "마스킹하지",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "valores completos",
+    "sem mascarar",
+    "nilai penuh",
+    "tanpa menyembunyikan",
+    "πλήρεις τιμές",
+    "tam değer",
 ];
 const SECRET_WORDS: &[&str] = &[
     "api key",
@@ -228,6 +285,11 @@ const SECRET_WORDS: &[&str] = &[
     "비밀번호",
     "토큰",
     "secret",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "senha",
+    "kunci api",
+    "κωδικ",
+    "şifre",
 ];
 /// Words of a file that teaches how such orders look.
 const TEACHES: &[&str] = &[
@@ -279,6 +341,15 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             // A FAQ answer is read with its question (one paragraph each).
             let para = lines[s..e].join("\n").to_lowercase();
             out.extend(paragraph(b, out, f, s, &para));
+        }
+        // Round 39t: a Mermaid comment (`%% …` inside a diagram) is never drawn: an order there
+        // is hidden from whoever looks at the rendered page. Each is read as a paragraph.
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_start();
+            if t.starts_with("%%") && !t.starts_with("%%{") {
+                let para = t.to_lowercase();
+                out.extend(paragraph(b, out, f, i, &para));
+            }
         }
     }
 }

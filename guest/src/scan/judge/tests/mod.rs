@@ -371,3 +371,5 @@ mod round38t;
 // Round 38c (sets38c): open classes of issue 14 (registry redirects, wallet drains, MCP relays,
 // lifted settings, swapped packages).
 mod round38c;
+// Round 39t (sets39t): the sixth blind set of targeted single-file cases.
+mod round39t;
