@@ -166,7 +166,7 @@ const COMMON: &[&str] = &[
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
-        if !is_code(f) || has(out, f, RULE, Severity::Critical) {
+        if !is_code(f) || has(out, f, RULE, Severity::High) {
             continue;
         }
         out.extend(staged(f));
@@ -246,6 +246,16 @@ fn runs_it(t: &str, n: &str) -> bool {
     };
     if t.starts_with("load ") {
         return true;
+    }
+    // A plain file name (`data.csv`) is run only as the run word's own argument: it may be any
+    // argument of a command that runs something else (`python3 report.py data.csv`).
+    let plain = !(n.chars().all(ident) || (n.contains('/') && n.len() >= 6));
+    if plain {
+        return RUNS.iter().any(|r| {
+            t[..at]
+                .rfind(r)
+                .is_some_and(|p| t[p + r.len()..at].chars().all(|c| " \"'`({,".contains(c)))
+        });
     }
     // A command list run by a call after it (Groovy `['sh', f].execute()`).
     RUNS.iter().any(|r| head_has(t, at, r)) || t[at..].contains("].execute()")

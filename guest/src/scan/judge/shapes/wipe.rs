@@ -36,6 +36,10 @@ pub(super) const RAW: &[&str] = &[
     "fileremovedir",
     "state: absent",
     "state=absent",
+    // Round 39t: Haskell, other recursive `rm` spellings, a raw device write (`system_wipe.rs`).
+    "removedirectoryrecursive",
+    "rm -",
+    "of=/dev/",
 ];
 
 const WIN_ROOTS: &[&str] = &[
