@@ -216,7 +216,7 @@ fn home_value(f: &File<'_>) -> Option<Finding> {
                         // Haskell's `removeDirectoryRecursive home` (the name as the argument).
                         || ["removedirectoryrecursive ", "removepathforcibly "].iter().any(|d| {
                             t.find(d).is_some_and(|p| {
-                                t[p + d.len()..].trim_start().split_whitespace().next()
+                                t[p + d.len()..].split_whitespace().next()
                                     == Some(name.as_str())
                             })
                         })
