@@ -70,7 +70,8 @@ pub const ORDINARY_DOTFILES: &[&str] = &[
 
 /// A tool's config at the one path the tool reads it from: `.vscode/tasks.json` and
 /// `.vscode/launch.json` (the editor), `.pre-commit-config.yaml` and `.pre-commit-hooks.yaml`
-/// (the pre-commit framework), at the bundle's root or a folder's.
+/// (the pre-commit framework), a CI service's pipeline file (`.gitlab-ci.yml`), at the bundle's
+/// root or a folder's.
 fn conventional_tool_config(path: &str) -> bool {
     let mut parts = path.rsplit('/');
     let name = parts.next().unwrap_or(path);
@@ -84,6 +85,8 @@ fn conventional_tool_config(path: &str) -> bool {
     match name {
         ".pre-commit-config.yaml" | ".pre-commit-hooks.yaml" => dirs_plain(1),
         "tasks.json" | "launch.json" => parent == Some(".vscode") && dirs_plain(2),
+        // Round 39t: the CI services' pipeline files at the root they are read from.
+        ".gitlab-ci.yml" | ".travis.yml" | ".drone.yml" | ".cirrus.yml" => dirs_plain(1),
         _ => false,
     }
 }

@@ -104,6 +104,9 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
             | "vagrantfile"
             | "containerfile"
             | "cmakelists.txt"
+            // Round 39t: extensionless build files (Jenkins pipelines, OCaml dune).
+            | "jenkinsfile"
+            | "dune"
     ) {
         return FileKind::Code;
     }

@@ -116,6 +116,13 @@ const RUNS: &[&str] = &[
     "| python",
     "| node",
     "run(",
+    // Round 39t: a udev rule's keys that run their literal (`RUN+="/bin/sh -c '…'"`,
+    // `PROGRAM="…"`), matched as keys outside the literals; the `==` tests beside them select a
+    // device, they do not guard a command.
+    "run+=",
+    "run=",
+    "program=",
+    "import{program}",
     "call(",
 ];
 

@@ -149,6 +149,9 @@ fn kind_reference(path: &str, content: &str) -> super::FileKind {
             | "vagrantfile"
             | "containerfile"
             | "cmakelists.txt"
+            // Round 39t: extensionless build files (Jenkins pipelines, OCaml dune).
+            | "jenkinsfile"
+            | "dune"
     ) {
         return FileKind::Code;
     }

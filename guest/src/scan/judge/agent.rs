@@ -71,6 +71,8 @@ pub(crate) fn writes(file: &super::File<'_>) -> bool {
         "file.serialize",
         "-pi -e",
         "-i -e",
+        // Round 39t: Nushell's `… | save -f path`.
+        "| save",
     ]
     .iter()
     .any(|w| c.contains(w))

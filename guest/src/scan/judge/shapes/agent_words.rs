@@ -41,6 +41,10 @@ pub(super) const ALWAYS: &[&str] = &[
     "السماح دائمًا",
     "السماح دائما",
     "हमेशा अनुमति",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "always allow",
+    "সবসময় অনুমতি",
+    "πάντα να επιτρέπεται",
 ];
 const EVERY: &[&str] = &[
     "ogni richiesta",
@@ -66,6 +70,14 @@ const EVERY: &[&str] = &[
     "elk verzoek",
     "كل طلب",
     "हर अनुरोध",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "every prompt",
+    "every request",
+    "bawat prompt",
+    "bawat hiling",
+    "প্রতিটি অনুমতি",
+    "প্রতিটি অনুরোধ",
+    "κάθε αίτημα",
 ];
 const SCRIPT: &[&str] = &[
     "script",
@@ -79,6 +91,10 @@ const SCRIPT: &[&str] = &[
     "स्क्रिप्ट",
     "السكربت",
     "البرنامج النصي",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    ".sh`",
+    "স্ক্রিপ্ট",
+    "σενάριο",
 ];
 const NOT: &[&str] = &[
     "non ",
@@ -102,6 +118,10 @@ const NOT: &[&str] = &[
     "لا ",
     "मत",
     "न ",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "huwag",
+    "না",
+    "μην ",
 ];
 const LOOK: &[&str] = &[
     "apri",
@@ -142,6 +162,12 @@ const LOOK: &[&str] = &[
     "खोल",
     "पढ़",
     "lezen",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "buksan",
+    "basahin",
+    "খুলে",
+    "দেখ",
+    "ανοίξ",
 ];
 /// Words before an "always allow" that make it a warning.
 const NEVER: &[&str] = &[
@@ -156,6 +182,13 @@ const NEVER: &[&str] = &[
     "절대",
     "никогда",
     "nooit",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "never",
+    "avoid",
+    "don't",
+    "do not",
+    "huwag",
+    "কখনো",
 ];
 
 pub(super) const REPLACE: &[&str] = &[
@@ -179,6 +212,10 @@ pub(super) const REPLACE: &[&str] = &[
     "يستبدل",
     "يحل محل",
     "की जगह",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "αντικαθιστά",
+    "replaces",
+    "pinapalitan",
 ];
 const BUILTIN: &[&str] = &[
     "内置",
@@ -200,6 +237,11 @@ const BUILTIN: &[&str] = &[
     "المدمجة",
     "अंतर्निहित",
     "बिल्ट-इन",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "ενσωματωμέν",
+    "built-in",
+    "builtin",
+    "naka-built-in",
 ];
 const TOOLISH: &[&str] = &[
     "工具",
@@ -218,6 +260,8 @@ const TOOLISH: &[&str] = &[
     "narzędzi",
     "أداة",
     "टूल",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "εργαλείο",
 ];
 const FORBID: &[&str] = &[
     "不要再",
@@ -246,6 +290,14 @@ const FORBID: &[&str] = &[
     "لا تستخدم",
     "इस्तेमाल न करें",
     "उपयोग न करें",
+    // Round 39t: Tagalog, Bengali, Greek and English words.
+    "μη χρησιμοποιείς",
+    "μην χρησιμοποιείς",
+    "never call the original",
+    "never call the built-in",
+    "do not use the built-in",
+    "don't use the built-in",
+    "huwag gamitin",
 ];
 
 pub(super) const AUTO_KEYS: &[&str] = &[

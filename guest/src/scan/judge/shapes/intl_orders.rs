@@ -65,6 +65,30 @@ const CONCEAL: &[&str] = &[
     "doesn't need to know",
     "without telling the user",
     "keep it from the user",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "به کاربر چیزی",
+    "به کاربر نگو",
+    "در این باره نگو",
+    "μην το αναφέρεις",
+    "μην το πεις",
+    "κρυφό",
+    "kullanıcıya söyleme",
+    "özette belirtme",
+    "sem avisar",
+    "não conte ao usuário",
+    "não mencione",
+    "jangan beritahu",
+    "secara senyap",
+    "neříkej",
+    "bez upozornění",
+    "อย่าบอกผู้ใช้",
+    "не кажи користувач",
+    "непомітно",
+    "do not mention",
+    "don't mention",
+    "do not tell the user",
+    "don't tell the user",
+    "without telling",
 ];
 /// Round 39c: the same, in Turkish, Portuguese, Italian, Ukrainian, Thai, Persian, Czech,
 /// Malay, Hebrew, Greek, Bengali, Tagalog and Swahili.
@@ -160,6 +184,19 @@ const TRANSFER: &[&str] = &[
     "загрузи",
     "отправь",
     "скопируй",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "paste ",
+    "ανέβασε",
+    "στείλε",
+    "αντίγραψε",
+    "بفرست",
+    "آپلود",
+    "envie",
+    "copie",
+    "yükle",
+    "gönder",
+    "muat naik",
+    "hantar",
 ];
 /// Round 39c: transfer verbs of the languages of [`CONCEAL_MORE`].
 const TRANSFER_MORE: &[&str] = &[
@@ -270,6 +307,13 @@ const CONDITION: &[&str] = &[
     "ব্যবহারকারী অনুপস্থিত",
     "wala ang user",
     "mtumiaji hayupo",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "کاربر دور",
+    "کاربر در دسترس نیست",
+    "όταν ο χρήστης λείπει",
+    "onaylandıktan sonra",
+    "quando o usuário estiver ausente",
+    "apabila pengguna tiada",
 ];
 /// Words that make a sentence a prohibition, not an order.
 const FORBIDS: &[&str] = &[
@@ -320,6 +364,12 @@ const REPORT: &[&str] = &[
     "レポート",
     "報告",
     "보고서",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "relatório",
+    "mesej commit",
+    "commit message",
+    "αναφορά",
+    "rapor",
 ];
 const FULL_VALUE: &[&str] = &[
     "nilai lengkap",
@@ -342,6 +392,13 @@ const FULL_VALUE: &[&str] = &[
     "マスクせず",
     "전체 값",
     "마스킹하지",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "valores completos",
+    "sem mascarar",
+    "nilai penuh",
+    "tanpa menyembunyikan",
+    "πλήρεις τιμές",
+    "tam değer",
 ];
 const SECRET_WORDS: &[&str] = &[
     "api key",
@@ -363,6 +420,11 @@ const SECRET_WORDS: &[&str] = &[
     "비밀번호",
     "토큰",
     "secret",
+    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    "senha",
+    "kunci api",
+    "κωδικ",
+    "şifre",
 ];
 /// Words of a file that teaches how such orders look.
 const TEACHES: &[&str] = &[
@@ -446,6 +508,15 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             // A FAQ answer is read with its question (one paragraph each).
             let para = lines[s..e].join("\n").to_lowercase();
             out.extend(paragraph(b, out, f, s, &para));
+        }
+        // Round 39t: a Mermaid comment (`%% …` inside a diagram) is never drawn: an order there
+        // is hidden from whoever looks at the rendered page. Each is read as a paragraph.
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_start();
+            if t.starts_with("%%") && !t.starts_with("%%{") {
+                let para = t.to_lowercase();
+                out.extend(paragraph(b, out, f, i, &para));
+            }
         }
     }
 }

@@ -62,6 +62,15 @@ const PASSWORD: &[&str] = &[
     "kata sandi",
     "كلمة المرور",
     "पासवर्ड",
+    // Round 39t: Thai, Ukrainian, Malay, Czech, Greek, Persian, Hebrew, Swahili and Bengali words.
+    "รหัสผ่าน",
+    "kata laluan",
+    "heslo",
+    "κωδικό πρόσβασης",
+    "رمز عبور",
+    "סיסמה",
+    "nenosiri",
+    "পাসওয়ার্ড",
 ];
 /// Words that unpack an archive: a password is the archive's when its line says so.
 const EXTRACT: &[&str] = &[
@@ -90,6 +99,17 @@ const EXTRACT: &[&str] = &[
     "ekstrak",
     "فك الضغط",
     "एक्सट्रैक्ट",
+    // Round 39t: Thai, Ukrainian, Malay, Czech, Greek, Persian, Hebrew, Swahili and Bengali words.
+    "แตกไฟล์",
+    "คลายไฟล์",
+    "розпак",
+    "архів",
+    "rozbal",
+    "αποσυμπίεσ",
+    "از حالت فشرده",
+    "חלץ",
+    "fungua",
+    "এক্সট্র্যাক্ট",
 ];
 const PASTE: &[&str] = &[
     "paste",
@@ -113,6 +133,17 @@ const PASTE: &[&str] = &[
     "dán",
     "الصق",
     "पेस्ट",
+    // Round 39t: Thai, Ukrainian, Malay, Czech, Greek, Persian, Hebrew, Swahili and Bengali words.
+    "วาง",
+    "вставте",
+    "вставити",
+    "vložte",
+    "επικόλλησ",
+    "بچسبانید",
+    "הדבק",
+    "tampal",
+    "bandika",
+    "পেস্ট",
 ];
 const TERMINAL: &[&str] = &[
     "terminal",
@@ -126,6 +157,13 @@ const TERMINAL: &[&str] = &[
     "konsole",
     "терминал",
     "консол",
+    // Round 39t: Thai, Ukrainian, Malay, Czech, Greek, Persian, Hebrew, Swahili and Bengali words.
+    "เทอร์มินัล",
+    "термінал",
+    "τερματικό",
+    "ترمینال",
+    "מסוף",
+    "টার্মিনাল",
 ];
 const RUN: &[&str] = &[
     "run",
@@ -164,6 +202,15 @@ const RUN: &[&str] = &[
     "شغل",
     "चलाएं",
     "चलाएँ",
+    // Round 39t: Thai, Ukrainian, Malay, Czech, Greek, Persian, Hebrew, Swahili and Bengali words.
+    "เรียกใช้",
+    "เปิดไฟล์",
+    "spusť",
+    "εκτέλεσ",
+    "اجرا کن",
+    "הפעל",
+    "endesha",
+    "চালান",
 ];
 /// A push past a protection, or an insistence that it must come first.
 const PUSH: &[&str] = &[
@@ -234,6 +281,21 @@ const PUSH: &[&str] = &[
     "tắt windows",
     "w tle",
     "op de achtergrond",
+    // Round 39t: Thai, Ukrainian, Malay, Czech, Greek, Persian, Hebrew, Swahili and Bengali words.
+    "ก่อนใช้งาน",
+    "перед використанням",
+    "адміністратор",
+    "před použitím",
+    "jako správce",
+    "πριν από τη χρήση",
+    "ως διαχειριστής",
+    "قبل از استفاده",
+    "לפני השימוש",
+    "כמנהל",
+    "kabla ya kutumia",
+    "sebagai pentadbir",
+    "sebelum memulakan",
+    "ব্যবহারের আগে",
 ];
 /// Words that tell the reader to repeat what a quoted testimonial did: the quote above is then the
 /// instruction.
@@ -281,9 +343,12 @@ const WARNS: &[&str] = &[
 ];
 
 fn names_any(text: &str, ends: &[&str]) -> bool {
-    text.split(|c: char| c.is_whitespace() || matches!(c, '`' | '|' | '(' | ')' | '"' | '\'' | ','))
-        .map(|w| w.trim_end_matches(['.', ':', ';', '*', '，', '。', '）']))
-        .any(|w| ends.iter().any(|e| w.len() > e.len() && w.ends_with(e)))
+    // Round 39t: `[`/`]` too (a diagram node's label, `A[Download …/x.zip]`).
+    text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '`' | '|' | '(' | ')' | '"' | '\'' | ',' | '[' | ']')
+    })
+    .map(|w| w.trim_end_matches(['.', ':', ';', '*', '，', '。', '）']))
+    .any(|w| ends.iter().any(|e| w.len() > e.len() && w.ends_with(e)))
 }
 
 fn any(text: &str, words: &[&str]) -> bool {
@@ -323,7 +388,34 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 break;
             }
         }
+        // Round 39t: a Mermaid diagram's node labels are drawn as text: steps told as a
+        // flowchart are read as one block.
+        if !has(out, f, RULE, Severity::Critical)
+            && let Some(x) = diagrams(f).into_iter().find_map(|(s, e)| block(f, s, e))
+        {
+            out.push(x);
+        }
     }
+}
+
+/// The inner line ranges of a document's Mermaid fences (```` ```mermaid ```` … ```` ``` ````).
+fn diagrams(f: &File<'_>) -> Vec<(usize, usize)> {
+    let low = &f.lowered().lower;
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, l) in low.iter().enumerate() {
+        match open {
+            None if l.starts_with("```mermaid") || l.starts_with("~~~mermaid") => {
+                open = Some(i + 1)
+            }
+            Some(s) if l.starts_with("```") || l.starts_with("~~~") => {
+                out.push((s, i));
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The finding of the block of lines `s..e`, if it is a lure.

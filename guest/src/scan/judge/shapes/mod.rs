@@ -18,6 +18,7 @@ mod lure_blocks;
 mod socket_run;
 mod staged_run;
 mod store_send;
+mod system_wipe;
 mod wipe;
 
 /// Judges that read facts or earlier findings of the other judges (run before the prose judges).
@@ -27,6 +28,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     store_send::judge(b, out);
     socket_run::judge(b, out);
     wipe::judge(b, out);
+    system_wipe::judge(b, out);
     agent_words::judge(b, out);
 }
 
@@ -121,6 +123,11 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
     // Round 38t: Julia's `connect("h", p)` (`Sockets`), R's `socketConnection(host = "h", …)`.
     "connect(",
     "socketconnection(",
+    // Round 39t: OCaml's `Unix.gethostbyname "h"`, Haskell's `connect "h" "p"`, Emacs Lisp's
+    // `make-network-process … :host "h"`.
+    "gethostbyname ",
+    "connect ",
+    ":host ",
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.

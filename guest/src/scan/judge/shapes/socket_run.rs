@@ -13,6 +13,8 @@ use crate::scan::rules::Severity;
 const RULE: &str = "network.reverse-shell";
 /// Lines after the socket is opened within which the runner and the read are looked for.
 const WINDOW: usize = 12;
+/// Lines before the socket within which a handler that runs commands is looked for.
+const BEFORE: usize = 6;
 
 /// Words without one of which this rule cannot fire.
 pub(super) const RAW: &[&str] = &[
@@ -23,6 +25,11 @@ pub(super) const RAW: &[&str] = &[
     "net.dial(",
     "socketconnection(",
     "/inet/tcp/",
+    // Round 39t: OCaml/Haskell, Tcl and Emacs Lisp sockets.
+    "gethostbyname",
+    "connect ",
+    "[socket ",
+    "make-network-process",
 ];
 
 const RUNNERS: &[&str] = &[
@@ -43,6 +50,10 @@ const RUNNERS: &[&str] = &[
     "`sh -c",
     "process.start(",
     "| getline",
+    // Round 39t: Tcl `exec sh`, Emacs Lisp, OCaml `execv`.
+    "exec sh ",
+    "shell-command-to-string",
+    "execv \"/bin/",
 ];
 const READS: &[&str] = &[
     ":receive(",
@@ -58,6 +69,12 @@ const READS: &[&str] = &[
     "readlines(",
     ".listen(",
     "|& getline",
+    // Round 39t: the socket made the shell's standard streams (OCaml `dup2`, Haskell `UseHandle`),
+    // Tcl's `gets $sock`, an Emacs network process's filter.
+    "dup2 ",
+    "= usehandle",
+    "[gets $",
+    ":filter",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -70,13 +87,17 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let Some(host) = socket_hosts(l)
                 .into_iter()
                 .chain(inet_host(l))
+                .chain(tcl_host(l))
                 .find(|h| super::suspicious(h.class))
             else {
                 continue;
             };
             let end = (i + WINDOW).min(low.len());
-            let runner = (i..end).find(|&k| RUNNERS.iter().any(|r| low[k].contains(r)));
-            let read = (i..end).find(|&k| READS.iter().any(|r| low[k].contains(r)));
+            // Round 39t: a handler defined just above the socket (an Emacs process filter, a
+            // callback) counts too.
+            let start = i.saturating_sub(BEFORE);
+            let runner = (start..end).find(|&k| RUNNERS.iter().any(|r| low[k].contains(r)));
+            let read = (start..end).find(|&k| READS.iter().any(|r| low[k].contains(r)));
             let (Some(run), Some(read)) = (runner, read) else {
                 continue;
             };
@@ -99,6 +120,25 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             break;
         }
     }
+}
+
+/// The remote host of a Tcl client socket (`[socket host port]`, the host unquoted).
+fn tcl_host(l: &str) -> Option<crate::scan::judge::Host> {
+    let at = l.find("[socket ")?;
+    let host: String = l[at + 8..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+        .collect();
+    let tld = host.rsplit('.').next().unwrap_or("");
+    (host.contains('.') && tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())).then(
+        || crate::scan::judge::Host {
+            class: crate::scan::hosts::classify(&host, ""),
+            url: host.clone(),
+            host,
+            path: String::new(),
+        },
+    )
 }
 
 /// The remote host of a gawk network special file (`/inet/tcp/LPORT/HOST/RPORT`).

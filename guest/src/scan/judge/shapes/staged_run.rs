@@ -49,6 +49,31 @@ const RUNS: &[&str] = &[
     "ruby ",
     "perl ",
     "pwsh ",
+    // Round 39t: Groovy `evaluate(src)`, Lisp `(load f)`, PHP, Haskell's `callProcess f`, other
+    // interpreters, and an interpreter named as the first item of an argument list
+    // (`addSystemCommand(&.{ "sh", f })`, `run_command('python3', f)`).
+    "evaluate(",
+    "eval(",
+    "(load ",
+    "php ",
+    "callprocess ",
+    "lua ",
+    "tclsh ",
+    "deno run",
+    "bun ",
+    "runghc ",
+    "\"sh\",",
+    "'sh',",
+    "\"bash\",",
+    "'bash',",
+    "\"python3\",",
+    "'python3',",
+    "\"python\",",
+    "'python',",
+    "\"node\",",
+    "'node',",
+    "\"php\",",
+    "'php',",
 ];
 /// Words of a download on the statement's line or the two above it (a task's module name).
 const FETCHES: &[&str] = &[
@@ -72,6 +97,16 @@ const FETCHES: &[&str] = &[
     "fetch(",
     "openstream",
     "withinputstream",
+    // Round 39t: Emacs Lisp, PHP's `copy(URL, f)`, Nushell.
+    "url-copy-file",
+    "url-retrieve",
+    "copy('http",
+    "copy(\"http",
+    "http get ",
+    "\"curl\",",
+    "'curl',",
+    "\"wget\",",
+    "'wget',",
 ];
 /// A check of what was downloaded (a verified install).
 const CHECKS: &[&str] = &[
@@ -212,8 +247,32 @@ fn runs_it(t: &str, n: &str) -> bool {
     if t.starts_with("load ") {
         return true;
     }
+    // A plain file name (`data.csv`) is run only as the run word's own argument: it may be any
+    // argument of a command that runs something else (`python3 report.py data.csv`).
+    let plain = !(n.chars().all(ident) || (n.contains('/') && n.len() >= 6));
+    if plain {
+        return RUNS.iter().any(|r| {
+            t[..at]
+                .rfind(r)
+                .is_some_and(|p| t[p + r.len()..at].chars().all(|c| " \"'`({,".contains(c)))
+        });
+    }
     // A command list run by a call after it (Groovy `['sh', f].execute()`).
     RUNS.iter().any(|r| head_has(t, at, r)) || t[at..].contains("].execute()")
+}
+
+/// A file name with an extension (`prepare.sh`, `gen_config.py`): a stem with a letter, a dot, and
+/// an alphabetic extension of one to four letters.
+fn file_name(n: &str) -> bool {
+    let base = n.rsplit('/').next().unwrap_or(n);
+    let Some((stem, ext)) = base.rsplit_once('.') else {
+        return false;
+    };
+    n.len() >= 4
+        && stem.chars().any(|c| c.is_ascii_alphabetic())
+        && stem.chars().all(|c| ident(c) || c == '-' || c == '.')
+        && (1..=4).contains(&ext.len())
+        && ext.chars().all(|c| c.is_ascii_alphabetic())
 }
 
 fn word_start(t: &str, p: usize) -> bool {
@@ -247,7 +306,7 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
         let ok = if bare {
             n.len() >= 3 && !COMMON.contains(&n) && !n.chars().all(|c| c.is_ascii_digit())
         } else {
-            n.contains('/') && n.len() >= 6 && !n.contains("://")
+            (n.contains('/') && n.len() >= 6 && !n.contains("://")) || file_name(n)
         };
         if ok && !names.iter().any(|x| x == n) {
             names.push(n.to_owned());
@@ -261,6 +320,10 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
     for tok in rest.split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ',') {
         let t = tok.trim_matches(|c: char| "()[];".contains(c));
         if t.starts_with(['/', '~', '$', '.']) && !t.starts_with("//") && t.contains('/') {
+            push(t, &mut names);
+        }
+        // A relative path with a file extension (`zig-out/setup.sh`, `storage/boot.php`).
+        if t.contains('/') && !t.contains("://") && !t.starts_with('-') && file_name(t) {
             push(t, &mut names);
         }
     }
@@ -281,6 +344,13 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
             .map(|p| p + h.url.len())
     }) {
         let after = l[at..].trim_start_matches(['"', '\'', ')']);
+        // Lisp arguments follow a space (`(url-copy-file "URL" f t)`).
+        if after.starts_with(' ')
+            && let Some(arg) = after.split_whitespace().next()
+            && arg.chars().all(ident)
+        {
+            push(arg, &mut names);
+        }
         if let Some(args) = after.strip_prefix(',') {
             let arg = args.split(',').next().unwrap_or("").trim();
             let arg = arg.strip_suffix(')').unwrap_or(arg).trim();
@@ -293,12 +363,40 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
     let from = i.saturating_sub(2);
     let to = (i + 4).min(low.len());
     for t in &low[from..to] {
-        for key in ["dest:", "dest=", " -o ", "--output ", "-outfile "] {
+        for key in [
+            "dest:",
+            "dest=",
+            " -o ",
+            "--output ",
+            "-outfile ",
+            // Round 39t: the flag as an item of an argument list (`'-o', 'f'`, `"-o", "f"`).
+            "'-o', ",
+            "\"-o\", ",
+        ] {
             if let Some(p) = t.find(key) {
                 let v = t[p + key.len()..].trim_start();
                 if let Some(v) = v.split_whitespace().next() {
                     push(v, &mut names);
                 }
+            }
+        }
+    }
+    // Round 39t: a name defined on the lines just above that a download line with an output flag
+    // names (`let tool = …` then `curl -o " ++ tool ++ " URL`).
+    if [" -o ", "-o \"", "--output", "-outfile"]
+        .iter()
+        .any(|k| l.contains(k))
+    {
+        for t in &low[i.saturating_sub(3)..i] {
+            if let Some((a, _)) = t.split_once('=')
+                && !a.contains('(')
+                && let Some(n) = a.split_whitespace().last()
+                && n.chars().all(ident)
+                && n.len() >= 3
+                && l.match_indices(n)
+                    .any(|(p, _)| word_start(l, p) && word_end(l, p + n.len()))
+            {
+                push(n, &mut names);
             }
         }
     }

@@ -65,6 +65,18 @@ const SINKS: &[&str] = &[
     "post('http",
     "request(:post",
     "postasync(",
+    // Round 39t: a file handed to curl as a form field or body (`-F f=@file`, `-d @file`), a body
+    // given inline (`--data "…"`), PostgreSQL's `COPY … TO PROGRAM` (a query's rows piped to a
+    // command).
+    "=@",
+    "-d @",
+    "--data @",
+    "--data-binary @",
+    "--data \"",
+    "--data '",
+    "-d \"",
+    "-d '",
+    "to program",
 ];
 
 fn pipe_head_env(l: &str) -> bool {
@@ -125,8 +137,27 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         if STORE.iter().any(|s| l.contains(s)) || pipe_head_env(l) {
             sources.push((i, "the whole environment"));
         }
-        if at_credential(l) {
-            sources.push((i, "a credential file"));
+        if at_credential(l) || reads_credential(l) {
+            sources.push((i, LOGIN_FILE));
+        }
+        // Round 39t: the environment dumped whole by a line of its own (`set > f` in a batch
+        // file, `env > f`, `env | base64 > f`), and a database's password hashes.
+        let t = l.trim_start_matches('@');
+        if [
+            "set >",
+            "env >",
+            "printenv >",
+            "env |",
+            "printenv |",
+            "env|",
+        ]
+        .iter()
+        .any(|w| t.starts_with(w))
+        {
+            sources.push((i, "the whole environment"));
+        }
+        if ["pg_shadow", "pg_authid"].iter().any(|w| l.contains(w)) {
+            sources.push((i, "the database's password hashes"));
         }
     }
     sources.sort_unstable();
@@ -135,7 +166,9 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         // A line that both reads and sends: the environment piped into a network client, a
         // credential file given to an upload as `@path`.
         let sends_here = |l: &str| {
-            (pipe_head_env(l) && (l.contains("curl ") || l.contains("wget "))) || at_credential(l)
+            (pipe_head_env(l) && (l.contains("curl ") || l.contains("wget ")))
+                || at_credential(l)
+                || query_concat(l)
         };
         let Some(k) = (s..end)
             .find(|&k| SINKS.iter().any(|w| low[k].contains(w)) || (k == s && sends_here(&low[k])))
@@ -145,7 +178,12 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         let Some(host) = destination(f, k) else {
             continue;
         };
-        if own_service(b, f, &host.host) {
+        // A tool's login file or a database's password hashes hold logins for other services: no
+        // skill's own backend needs them (round 39t); the whole environment may be a skill's
+        // own diagnostics.
+        if !matches!(what, LOGIN_FILE | "the database's password hashes")
+            && own_service(b, f, &host.host)
+        {
             continue;
         }
         let related = if k == s {
@@ -172,6 +210,9 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
     None
 }
 
+/// What a line reading or uploading one of [`CREDENTIAL_FILES`] reads.
+const LOGIN_FILE: &str = "a tool's login file";
+
 /// Credential files a tool keeps in the user's home (repository, registry and cloud logins).
 const CREDENTIAL_FILES: &[&str] = &[
     ".m2/settings.xml",
@@ -186,7 +227,56 @@ const CREDENTIAL_FILES: &[&str] = &[
     ".aws/credentials",
     ".ssh/id_",
     ".config/gh/hosts.yml",
+    // Round 39t: a pod's service-account token, Composer's and PostgreSQL's login files.
+    "serviceaccount/token",
+    ".composer/auth.json",
+    ".pgpass",
 ];
+
+/// Whether a line reads a credential file's contents (`cat ~/.netrc`, `readfile(…/.pgpass)`,
+/// `file_get_contents(…/.composer/auth.json)`, `T=$(cat …/serviceaccount/token)`).
+fn reads_credential(l: &str) -> bool {
+    const READ: &[&str] = &[
+        "cat ",
+        "readfile",
+        "file_get_contents(",
+        "open(",
+        "readtext",
+        "get-content",
+        "$(<",
+        "read_to_string",
+        "readfilesync",
+    ];
+    // A public key (`id_ed25519.pub`) is made to be given away.
+    READ.iter().any(|r| l.contains(r))
+        && CREDENTIAL_FILES.iter().any(|c| {
+            l.match_indices(c).any(|(at, _)| {
+                let rest = &l[at + c.len()..];
+                let end = rest
+                    .find(|ch: char| ch.is_whitespace() || "\"')`;".contains(ch))
+                    .unwrap_or(rest.len());
+                !rest[..end].ends_with(".pub")
+            })
+        })
+}
+
+/// Whether a line appends a value to a URL's query (`'https://h/p?d=' . x`, `"…?k=" + x`,
+/// `"…?v=" .. x`): data leaving in the address.
+fn query_concat(l: &str) -> bool {
+    let Some(at) = l.find("://") else {
+        return false;
+    };
+    let rest = &l[at..];
+    let Some(q) = rest.find('?') else {
+        return false;
+    };
+    rest[q..].match_indices('=').any(|(e, _)| {
+        let after = &rest[q + e + 1..];
+        let after = after.strip_prefix(['\'', '"']).unwrap_or("x");
+        let after = after.trim_start();
+        after.starts_with(". ") || after.starts_with('+') || after.starts_with("..")
+    })
+}
 
 /// Whether a line hands a credential file to an upload as `@path` (curl's "send this file": `-d
 /// @~/.netrc`, `--data-binary @${user.home}/.m2/settings.xml`, `-F f=@…`).

@@ -36,6 +36,10 @@ pub(super) const RAW: &[&str] = &[
     "fileremovedir",
     "state: absent",
     "state=absent",
+    // Round 39t: Haskell, other recursive `rm` spellings, a raw device write (`system_wipe.rs`).
+    "removedirectoryrecursive",
+    "rm -",
+    "of=/dev/",
 ];
 
 const WIN_ROOTS: &[&str] = &[
@@ -78,6 +82,8 @@ const HOME: &[&str] = &[
     // Round 38t: Julia, R, Elixir, .NET.
     "homedir()",
     "path.expand(\"~\")",
+    // Round 39t: Haskell's `home <- getHomeDirectory`.
+    "gethomedirectory",
     "system.user_home!()",
     "system.user_home()",
     "specialfolder.userprofile)",
@@ -207,6 +213,13 @@ fn home_value(f: &File<'_>) -> Option<Finding> {
                 (i + 1..(i + 15).min(low.len())).find(|&k| {
                     let t = &low[k];
                     t.contains(&format!("{name}.deleterecursively()"))
+                        // Haskell's `removeDirectoryRecursive home` (the name as the argument).
+                        || ["removedirectoryrecursive ", "removepathforcibly "].iter().any(|d| {
+                            t.find(d).is_some_and(|p| {
+                                t[p + d.len()..].split_whitespace().next()
+                                    == Some(name.as_str())
+                            })
+                        })
                         || DELETES.iter().any(|d| {
                             d.ends_with('(')
                                 && (t.contains(&format!("{d}{name})"))

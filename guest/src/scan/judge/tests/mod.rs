@@ -381,3 +381,5 @@ mod round39m;
 // Round 39c (sets39c): typosquats beyond one edit, project-level registry redirects, concealed
 // orders in more languages.
 mod round39c;
+// Round 39t (sets39t): the sixth blind set of targeted single-file cases.
+mod round39t;
