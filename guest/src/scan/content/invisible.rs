@@ -20,6 +20,23 @@ fn is_emoji_neighbour(c: Option<char>) -> bool {
     })
 }
 
+/// Letters of scripts whose spelling puts a zero-width non-joiner or joiner between letters of a
+/// word: Arabic script (Persian `می‌خواهم`, Urdu, Kurdish), Syriac, the Indic scripts (Hindi,
+/// Bengali, Malayalam, Sinhala …) and Mongolian. A joiner between two of them is writing, not a hidden split.
+fn joins_in_spelling(c: Option<char>) -> bool {
+    c.is_some_and(|c| {
+        matches!(c,
+            '\u{0600}'..='\u{074F}' // Arabic, Syriac
+            | '\u{0750}'..='\u{077F}' // Arabic supplement
+            | '\u{08A0}'..='\u{08FF}' // Arabic extended-A
+            | '\u{0900}'..='\u{0DFF}' // Devanagari to Sinhala (letters, vowel signs, viramas)
+            | '\u{1800}'..='\u{18AF}' // Mongolian
+            | '\u{FB50}'..='\u{FDFF}' // Arabic presentation forms A
+            | '\u{FE70}'..='\u{FEFE}' // Arabic presentation forms B
+        )
+    })
+}
+
 /// Invisible and smuggled characters on one line.
 pub(super) fn invisible(
     line: &str,
@@ -71,16 +88,23 @@ pub(super) fn invisible(
     let zero_width = chars
         .iter()
         .enumerate()
-        .filter(|(i, c)| match **c {
-            '\u{200B}' | '\u{200C}' | '\u{2060}'..='\u{2064}' => true,
-            // Zero-width joiners inside emoji sequences are legitimate.
-            '\u{200D}' => {
-                !(is_emoji_neighbour(i.checked_sub(1).map(|j| chars[j]))
-                    || is_emoji_neighbour(chars.get(i + 1).copied()))
+        .filter(|(i, c)| {
+            let before = i.checked_sub(1).map(|j| chars[j]);
+            let after = chars.get(i + 1).copied();
+            match **c {
+                '\u{200B}' | '\u{2060}'..='\u{2064}' => true,
+                // The (non-)joiner a script's spelling needs between two of its letters is legitimate.
+                '\u{200C}' => !(joins_in_spelling(before) && joins_in_spelling(after)),
+                // Zero-width joiners inside emoji sequences are legitimate too.
+                '\u{200D}' => {
+                    !(is_emoji_neighbour(before)
+                        || is_emoji_neighbour(after)
+                        || joins_in_spelling(before) && joins_in_spelling(after))
+                }
+                // A byte-order mark is fine at the start of a file.
+                '\u{FEFF}' => !(first_line && *i == 0),
+                _ => false,
             }
-            // A byte-order mark is fine at the start of a file.
-            '\u{FEFF}' => !(first_line && *i == 0),
-            _ => false,
         })
         .count();
     if zero_width > 0 {
