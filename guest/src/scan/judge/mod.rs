@@ -553,6 +553,28 @@ pub fn picks_own_key(text: &str, words: &[String]) -> bool {
         })
 }
 
+/// A host's registered name: the label before the public suffix (`example` in `a.b.example.org`,
+/// the label before a two-part country suffix such as `co.uk` or `com.cn`). Under the reserved
+/// documentation domains (`example.com`, `.net`, `.org`), which stand in for a registered name in
+/// examples and tests, the label before them (`linkvault` in `api.linkvault.example.com`).
+pub fn registered_name(host: &str) -> &str {
+    let labels: Vec<&str> = host.trim_end_matches('.').split('.').collect();
+    let n = labels.len();
+    let two_part = n >= 3
+        && labels[n - 1].len() == 2
+        && matches!(
+            labels[n - 2],
+            "co" | "com" | "net" | "org" | "gov" | "edu" | "ac" | "or" | "ne" | "go"
+        );
+    let documentation =
+        n >= 3 && labels[n - 2] == "example" && matches!(labels[n - 1], "com" | "net" | "org");
+    match n {
+        0 | 1 => host,
+        _ if two_part || documentation => labels[n - 3],
+        _ => labels[n - 2],
+    }
+}
+
 /// Whether a host's registered name (the label before the last: `fireflies` in
 /// `api.fireflies.ai`) is one of the skill's name words: the service the skill is named after.
 pub fn host_named_after(host: &str, words: &[String]) -> bool {

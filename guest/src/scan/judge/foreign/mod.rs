@@ -51,6 +51,19 @@ pub(super) fn own_words(b: &Bundle<'_>) -> Vec<String> {
                 words.push(w.to_ascii_lowercase());
             }
         }
+        // A host the description names whole (`api.linkvault.example.com`) is the skill's own.
+        for t in d.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-')) {
+            let t = t
+                .trim_matches(|c| c == '.' || c == '-')
+                .to_ascii_lowercase();
+            if t.contains('.')
+                && t.rsplit('.').next().is_some_and(|tld| {
+                    tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_lowercase())
+                })
+            {
+                words.push(t);
+            }
+        }
     }
     words
 }
@@ -63,11 +76,20 @@ const COMMON: &[&str] = &[
     "account", "service",
 ];
 
-/// Whether a host is the skill's own: one of its labels (split at `.` and `-`) is one of `words`.
+/// Whether a host is the skill's own: the description names it whole (or a domain it is under),
+/// or a piece of its registered name (`acme` in `api.acme-cloud.io`, split at `-`) is one of
+/// `words`. A word only in a sub-domain label (`notify.example.org` for a skill named
+/// `deploy-notify`) is not: anyone can name a sub-domain of their own host after the skill.
 pub(super) fn own_host(h: &Host, words: &[String]) -> bool {
-    h.host
-        .split(['.', '-'])
-        .any(|l| l.len() >= 4 && words.iter().any(|w| w == l))
+    let host = h.host.to_ascii_lowercase();
+    let registered = crate::scan::judge::registered_name(&host);
+    words.iter().any(|w| {
+        if w.contains('.') {
+            host == *w || host.ends_with(&format!(".{w}"))
+        } else {
+            registered.split('-').any(|l| l.len() >= 4 && l == w)
+        }
+    })
 }
 
 /// A host is suspicious for these rules: not local, a vendor's, an installer's or a registry's.

@@ -106,11 +106,14 @@ fn token_sent(f: &File<'_>, words: &[String]) -> Option<Finding> {
         if vars.is_empty() {
             continue;
         }
-        // The key's own words name its service too (`STATUSBEAM_TOKEN` → `statusbeam`).
-        let mut mine: Vec<String> = words.to_vec();
-        for v in &vars {
-            mine.extend(v.split('_').filter(|t| t.len() >= 4).map(str::to_owned));
-        }
+        // The key's own words name its service too (`STATUSBEAM_TOKEN` → `statusbeam`), in any
+        // label of the host (`PROFILE_SYNC_TOKEN` to `profile-sync.cloudsave.io`): a key named
+        // after its destination.
+        let key_words: Vec<&str> = vars
+            .iter()
+            .flat_map(|v| v.split('_'))
+            .filter(|t| t.len() >= 4 && !matches!(*t, "token" | "secret" | "access" | "auth"))
+            .collect();
         let from = i.saturating_sub(NEAR);
         let to = (i + NEAR + 1).min(low.len());
         for (k, near) in low.iter().enumerate().take(to).skip(from) {
@@ -122,7 +125,8 @@ fn token_sent(f: &File<'_>, words: &[String]) -> Option<Finding> {
                 continue;
             };
             // The request's own host decides: a vendor's or the skill's own service is the job.
-            if !foreign(&h) || own_host(&h, &mine) {
+            let named_by_key = h.host.split(['.', '-']).any(|l| key_words.contains(&l));
+            if !foreign(&h) || own_host(&h, words) || named_by_key {
                 continue;
             }
             let related = if k == i {

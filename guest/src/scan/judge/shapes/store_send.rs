@@ -290,11 +290,17 @@ fn at_credential(l: &str) -> bool {
     })
 }
 
-/// Whether `host` is the skill's own service: it holds a word of the skill's name, or the name of
-/// a key the file reads (`RECALL_API_KEY` → a host holding `recall`): a key named after its
-/// destination is the skill talking to its own backend.
+/// Whether `host` is the skill's own service: its registered name (`recall` in `api.recall.ai`,
+/// `acmenotes` in `acmenotes.co.uk`) holds a word of the skill's name, or the name of a key the
+/// file reads (`RECALL_API_KEY` → `recall`): a key named after its destination is the skill talking
+/// to its own backend. A word in a sub-domain label (`notify.example.org` for a skill named
+/// `deploy-notify`) is not: anyone can name a sub-domain of their own host after the skill.
 fn own_service(b: &Bundle<'_>, f: &File<'_>, host: &str) -> bool {
-    if b.name_words().iter().any(|w| host.contains(w.as_str())) {
+    let registered = crate::scan::judge::registered_name(host);
+    if b.name_words()
+        .iter()
+        .any(|w| registered.contains(w.as_str()))
+    {
         return true;
     }
     b.in_file(f, FactKind::SecretEnv).any(|at| {
@@ -303,7 +309,7 @@ fn own_service(b: &Bundle<'_>, f: &File<'_>, host: &str) -> bool {
             .filter(|t| ["key", "token", "secret"].iter().any(|w| t.contains(w)))
             .any(|t| {
                 let head = t.split('_').next().unwrap_or("");
-                head.len() >= 4 && host.contains(head)
+                head.len() >= 4 && registered.contains(head)
             })
     })
 }

@@ -383,3 +383,5 @@ mod round39m;
 mod round39c;
 // Round 39t (sets39t): the sixth blind set of targeted single-file cases.
 mod round39t;
+// Stop 50 (lead): a host is the skill's own by its registered name, not a sub-domain label.
+mod stop50;
