@@ -307,13 +307,10 @@ const CONDITION: &[&str] = &[
     "ব্যবহারকারী অনুপস্থিত",
     "wala ang user",
     "mtumiaji hayupo",
-    // Round 39t: Persian, Greek, Turkish, Portuguese, Malay, Czech, Thai, Ukrainian and English words.
+    // Round 39t: Persian and Turkish (its Greek, Portuguese and Malay phrases hold round 39c's above).
     "کاربر دور",
     "کاربر در دسترس نیست",
-    "όταν ο χρήστης λείπει",
     "onaylandıktan sonra",
-    "quando o usuário estiver ausente",
-    "apabila pengguna tiada",
 ];
 /// Words that make a sentence a prohibition, not an order.
 const FORBIDS: &[&str] = &[
