@@ -368,6 +368,9 @@ fn structural_rest(f: &Entry<'_>, out: &mut Vec<Finding>) {
         && !f.path.starts_with(".github/")
         // Git hook managers' folder (husky): shown by every forge, run only inside the repository.
         && !f.path.starts_with(".husky/")
+        // Round 40c: the checked-in hooks folder `git config core.hooksPath .githooks` points at,
+        // shown like husky's (its commands are still read by the content rules).
+        && !f.path.starts_with(".githooks/")
         // A dev container's settings where editors look for them (round 31c): shown and read like
         // the workflows; its commands are still read by the content rules, scripts beside it are not
         // exempt.

@@ -121,6 +121,8 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
         // is a shell script).
         "md" | "markdown" | "mdx" if content.starts_with("#!/") => FileKind::Code,
         "md" | "markdown" | "mdx" => FileKind::Markdown,
+        // Round 40c: Cursor's rule files (`.cursor/rules/*.mdc`) are Markdown under a front matter.
+        "mdc" if !content.starts_with("#!") => FileKind::Markdown,
         "txt" | "rst" | "adoc" => FileKind::Text,
         _ if content.starts_with("#!") => FileKind::Code,
         "" => FileKind::Text,

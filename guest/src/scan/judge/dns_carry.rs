@@ -32,6 +32,11 @@ pub(super) const DATA: &[&str] = &[
     "process.env",
     "$(whoami",
     "$(hostname",
+    // Round 40c: Go, Java/Gradle, PowerShell and Node environment reads.
+    "os.getenv(",
+    "getenv(",
+    "$env:",
+    "[environment]::getenvironmentvariable",
 ];
 
 pub(super) const ENCODE: &[&str] = &[
@@ -45,6 +50,11 @@ pub(super) const ENCODE: &[&str] = &[
     "tostring('base64')",
     "xxd -p",
     "base32",
+    // Round 40c: Go, .NET/PowerShell, browser JS, PHP.
+    "encodetostring(",
+    "tobase64string(",
+    "btoa(",
+    "bin2hex(",
 ];
 
 /// Name lookups whose argument is not a quoted literal (lower-case prefixes).
@@ -60,14 +70,49 @@ const LOOKUPS: &[&str] = &[
     "dig $",
     "dig +short $",
     "resolve-dnsname $",
+    // Round 40c: Node's other record lookups, Go's `net` package, .NET/PowerShell.
+    "dns.resolvetxt(",
+    "dns.resolve6(",
+    "dns.resolvecname(",
+    "lookuphost(",
+    "lookupip(",
+    "lookuptxt(",
+    "lookupcname(",
+    "lookupnetip(",
+    "gethostaddresses(",
+    "gethostentry(",
+    "resolve-dnsname -name ",
+    "resolve-dnsname ",
 ];
 
+/// Whether the name a lookup is given is computed: not a quoted literal, or a literal that
+/// interpolates (`${…}` in a template or a shell/PowerShell string, `$(…)`, `$name` in double
+/// quotes) or is joined to something (`"…" + x`, `"…" . x`, `"…" % x`).
 fn computed_arg(l: &str, call: &str) -> bool {
-    l.find(call).is_some_and(|i| {
-        let rest = l[i + call.len()..].trim_start();
-        !(rest.starts_with('"') || rest.starts_with('\'') || rest.starts_with('`'))
-            || call.ends_with('$')
-    })
+    let Some(i) = l.find(call) else {
+        return false;
+    };
+    if call.ends_with('$') {
+        return true;
+    }
+    let rest = l[i + call.len()..].trim_start();
+    // A flag (`Resolve-DnsName -Type TXT …`): the name follows a flag of its own entry.
+    if rest.starts_with('-') {
+        return false;
+    }
+    let Some(q) = rest.chars().next().filter(|c| matches!(c, '"' | '\'' | '`')) else {
+        return !rest.starts_with(')');
+    };
+    let body = &rest[1..];
+    let Some(end) = body.find(q) else {
+        return true;
+    };
+    let lit = &body[..end];
+    let after = body[end + 1..].trim_start();
+    let interpolates = lit.contains("${")
+        || lit.contains("$(")
+        || (q != '\'' && lit.as_bytes().windows(2).any(|w| w[0] == b'$' && w[1].is_ascii_alphabetic()));
+    interpolates || after.starts_with('+') || after.starts_with(". ") || after.starts_with('%')
 }
 
 pub(super) fn dns_carry(b: &Bundle<'_>, out: &mut Vec<Finding>) {

@@ -146,6 +146,7 @@ mod secret_param;
 pub mod secrets;
 mod shapes;
 mod skill_scope;
+mod other_skills;
 mod skills_read;
 mod socket_cli;
 mod socket_fd_shell;
@@ -730,6 +731,8 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     harvest::secret_harvest(b, &mut out);
     dns_carry::dns_carry(b, &mut out);
     ci_secrets::ci_secrets_sent(b, &mut out);
+    // Round 40c: standing orders appended to every installed skill's SKILL.md.
+    other_skills::other_skills_rewrite(b, &mut out);
     // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.

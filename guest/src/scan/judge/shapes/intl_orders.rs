@@ -89,6 +89,11 @@ const CONCEAL: &[&str] = &[
     "do not tell the user",
     "don't tell the user",
     "without telling",
+    // Round 40c: the user kept from deciding.
+    "do this silently",
+    "does not need to be asked",
+    "need not be asked",
+    "without asking the user",
 ];
 /// Round 39c: the same, in Turkish, Portuguese, Italian, Ukrainian, Thai, Persian, Czech,
 /// Malay, Hebrew, Greek, Bengali, Tagalog and Swahili.
@@ -239,7 +244,14 @@ const TRANSFER_MORE: &[&str] = &[
     "kopyahin",
     "tuma ",
     "pakia",
+    // Round 40c: Bengali's conjunctive and familiar forms of "send".
+    "পাঠিয়ে",
+    "পাঠাও",
 ];
+/// Round 40c: transfer verbs written in two parts around their object (Vietnamese "tải … lên",
+/// "gửi … đi"); the second part within [`SPLIT_REACH`] bytes of the first.
+const TRANSFER_SPLIT: &[(&str, &str)] = &[("tải ", " lên"), ("gửi ", " đi")];
+const SPLIT_REACH: usize = 48;
 /// What such a verb moves that makes it a leak: a secret store or an address.
 const SENSITIVE: &[&str] = &[
     ".env",
@@ -265,6 +277,23 @@ const PERSIST: &[&str] = &[
     "xóa lịch sử",
     "フックを無効",
     "プッシュ",
+    // Round 40c: a fetched script run, and an agent's approvals switched off (launch flags and
+    // settings keys of Gemini CLI, Aider, Cline/Roo, Copilot, Windsurf): whatever the language
+    // around them, they leave the agent acting unchecked.
+    "| sh",
+    "| bash",
+    "|sh",
+    "|bash",
+    "--yolo",
+    "--yes-always",
+    "yes-always: true",
+    "--trust-all-tools",
+    "--dangerously-skip-permissions",
+    "bypasspermissions",
+    "autoaccept",
+    "alwaysallow",
+    "autoapprove",
+    "commandsautoexecution",
 ];
 /// The user being away, or a later approval, as the condition of an order.
 const CONDITION: &[&str] = &[
@@ -481,6 +510,20 @@ fn act(t: &str) -> Option<&'static str> {
     }
     if any(t, TRANSFER_MORE) && any(t, SENSITIVE) {
         return first(t, TRANSFER_MORE);
+    }
+    if any(t, SENSITIVE)
+        && let Some((a, _)) = TRANSFER_SPLIT.iter().find(|(a, z)| {
+            t.match_indices(*a).any(|(at, _)| {
+                let rest = &t[at + a.len()..];
+                let cut = (0..=SPLIT_REACH.min(rest.len()))
+                    .rev()
+                    .find(|&k| rest.is_char_boundary(k))
+                    .unwrap_or(0);
+                rest[..cut].contains(*z)
+            })
+        })
+    {
+        return Some(*a);
     }
     first(t, PERSIST)
 }
