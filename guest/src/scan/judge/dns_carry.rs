@@ -71,9 +71,11 @@ const LOOKUPS: &[&str] = &[
     "dig +short $",
     "resolve-dnsname $",
     // Round 40c: Node's other record lookups, Go's `net` package, .NET/PowerShell.
-    "dns.resolvetxt(",
-    "dns.resolve6(",
-    "dns.resolvecname(",
+    // (method names alone: `require('dns').resolveTxt(…)`, `resolver.resolve4(…)`).
+    "resolvetxt(",
+    "resolve4(",
+    "resolve6(",
+    "resolvecname(",
     "lookuphost(",
     "lookupip(",
     "lookuptxt(",
@@ -100,7 +102,11 @@ fn computed_arg(l: &str, call: &str) -> bool {
     if rest.starts_with('-') {
         return false;
     }
-    let Some(q) = rest.chars().next().filter(|c| matches!(c, '"' | '\'' | '`')) else {
+    let Some(q) = rest
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))
+    else {
         return !rest.starts_with(')');
     };
     let body = &rest[1..];
@@ -111,7 +117,11 @@ fn computed_arg(l: &str, call: &str) -> bool {
     let after = body[end + 1..].trim_start();
     let interpolates = lit.contains("${")
         || lit.contains("$(")
-        || (q != '\'' && lit.as_bytes().windows(2).any(|w| w[0] == b'$' && w[1].is_ascii_alphabetic()));
+        || (q != '\''
+            && lit
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0] == b'$' && w[1].is_ascii_alphabetic()));
     interpolates || after.starts_with('+') || after.starts_with(". ") || after.starts_with('%')
 }
 

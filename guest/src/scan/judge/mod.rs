@@ -142,11 +142,11 @@ mod remote_push;
 mod sandboxed;
 mod scheduled_beacon;
 // Round 37t (sets37t): shapes and languages of the fourth blind set of targeted cases.
+mod other_skills;
 mod secret_param;
 pub mod secrets;
 mod shapes;
 mod skill_scope;
-mod other_skills;
 mod skills_read;
 mod socket_cli;
 mod socket_fd_shell;

@@ -26,7 +26,13 @@ use crate::scan::rules::Severity;
 const WINDOW: usize = 30;
 
 const AGENT_DIRS: &[&str] = &[
-    ".claude", ".codex", ".openclaw", ".agents", ".cursor", ".gemini", ".opencode",
+    ".claude",
+    ".codex",
+    ".openclaw",
+    ".agents",
+    ".cursor",
+    ".gemini",
+    ".opencode",
 ];
 
 const LISTS: &[&str] = &[
@@ -59,15 +65,46 @@ const APPENDS: &[&str] = &[
     "o_append",
 ];
 
-/// Whether a lowered line walks an agent's skills folder.
-fn walks_skills(l: &str) -> bool {
+/// Whether line `i` walks an agent's skills folder: it names one, with a glob after the name or a
+/// listing call or loop on it or on one of the [`NEXT`] lines after it (`root = …/skills` then
+/// `for n in os.listdir(root):`).
+fn walks_skills(lower: &[String], i: usize) -> bool {
+    let l = &lower[i];
     AGENT_DIRS.iter().any(|d| {
         l.match_indices(d).any(|(at, _)| {
             let rest = &l[at + d.len()..];
             let rest = rest.trim_start_matches(['/', '\\', '\'', '"', ',', ' ']);
             rest.starts_with("skills")
-                && (rest["skills".len()..].contains('*') || LISTS.iter().any(|w| l.contains(w)))
+                && (rest["skills".len()..].contains('*')
+                    || lower[i..(i + 1 + NEXT).min(lower.len())]
+                        .iter()
+                        .any(|n| LISTS.iter().any(|w| n.contains(w)) || n.starts_with("for ")))
         })
+    })
+}
+
+/// How many lines after a skills folder is named a listing or loop over it is looked for.
+const NEXT: usize = 3;
+
+/// The variable a line assigns (`t="…"`, `const p = …`, `$p = …`, `p := …`), if any.
+fn assigned(l: &str) -> Option<&str> {
+    let (lhs, _) = l.split_once('=')?;
+    let lhs = lhs.trim_end_matches(':').trim();
+    let lhs = ["const ", "let ", "var ", "local ", "export "]
+        .iter()
+        .fold(lhs, |t, k| t.strip_prefix(k).unwrap_or(t))
+        .trim_start_matches('$');
+    let ok = !lhs.is_empty() && lhs.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+    ok.then_some(lhs)
+}
+
+/// Whether `l` uses the variable `n` as a whole word.
+fn names_var(l: &str, n: &str) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    l.match_indices(n).any(|(at, _)| {
+        let b = l.as_bytes();
+        !at.checked_sub(1).is_some_and(|j| word(b[j]))
+            && !b.get(at + n.len()).is_some_and(|&c| word(c))
     })
 }
 
@@ -76,24 +113,29 @@ pub(super) fn other_skills_rewrite(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if file.kind != FileKind::Code || file.place.test {
             continue;
         }
-        if out
-            .iter()
-            .any(|f| f.rule_id == "persistence.skill-worm" && f.file == file.path && f.severity == Severity::Critical)
-        {
+        if out.iter().any(|f| {
+            f.rule_id == "persistence.skill-worm"
+                && f.file == file.path
+                && f.severity == Severity::Critical
+        }) {
             continue;
         }
         let lw = file.lowered();
-        let Some(walk) = lw.lower.iter().position(|l| walks_skills(l)) else {
+        let Some(walk) = (0..lw.lower.len()).find(|&i| walks_skills(&lw.lower, i)) else {
             continue;
         };
         let end = (walk + WINDOW).min(lw.lower.len());
-        let mut named = None;
+        // The names given a SKILL.md path in the window (`t="$s/SKILL.md"`, `p = join(…, 'SKILL.md')`).
+        let mut names: Vec<&str> = Vec::new();
         for i in walk..end {
             let l = &lw.lower[i];
-            if l.contains("skill.md") && named.is_none() {
-                named = Some(i);
+            if l.contains("skill.md")
+                && let Some(n) = assigned(l)
+            {
+                names.push(n);
             }
-            if named.is_none() || !APPENDS.iter().any(|w| l.contains(w)) {
+            let targets = l.contains("skill.md") || names.iter().any(|n| names_var(l, n));
+            if !targets || !APPENDS.iter().any(|w| l.contains(w)) {
                 continue;
             }
             let raw = lw.lines[i].trim();

@@ -385,3 +385,7 @@ mod round39c;
 mod round39t;
 // Stop 50 (lead): a host is the skill's own by its registered name, not a sub-domain label.
 mod stop50;
+// Round 40c (scan40c): secrets in DNS names from Go, Node and PowerShell, concealed orders in
+// Bengali and Vietnamese or with a piped shell or approvals switched off, every installed skill's
+// SKILL.md appended to, Cursor rule files and the `.githooks/` folder.
+mod round40c;
