@@ -385,3 +385,5 @@ mod round39c;
 mod round39t;
 // Stop 50 (lead): a host is the skill's own by its registered name, not a sub-domain label.
 mod stop50;
+// Round 40b (sets40b): a bypass shortcut under a new command name; option-list flag entries.
+mod round40b;
