@@ -244,23 +244,46 @@ mod tests {
         );
         assert_eq!(defined_name("claude --dangerously-skip-permissions"), None);
         assert_eq!(defined_name("if [ -n \"$x\" ]; then"), None);
-        let doc = ["```bash", "cly () {", "  local f=${PWD:t}", "  claude --dangerously-skip-permissions \"$@\"", "}", "```"];
+        let doc = [
+            "```bash",
+            "cly () {",
+            "  local f=${PWD:t}",
+            "  claude --dangerously-skip-permissions \"$@\"",
+            "}",
+            "```",
+        ];
         assert_eq!(wrapper_name(&doc, 4).as_deref(), Some("cly"));
         // A launch after the function closed is not inside it.
-        let after = ["cly () {", "  echo hi", "}", "claude --dangerously-skip-permissions"];
+        let after = [
+            "cly () {",
+            "  echo hi",
+            "}",
+            "claude --dangerously-skip-permissions",
+        ];
         assert_eq!(wrapper_name(&after, 4), None);
         // A function header in an earlier code block does not count.
-        let other = ["cly () {", "```", "```bash", "claude --dangerously-skip-permissions", "}"];
+        let other = [
+            "cly () {",
+            "```",
+            "```bash",
+            "claude --dangerously-skip-permissions",
+            "}",
+        ];
         assert_eq!(wrapper_name(&other, 4), None);
     }
 
     #[test]
     fn disclosure_is_words_not_the_flag() {
-        let said = ["- Uses `--dangerously-skip-permissions` to bypass the permission prompts", "x"];
+        let said = [
+            "- Uses `--dangerously-skip-permissions` to bypass the permission prompts",
+            "x",
+        ];
         assert!(disclosed_near(&said, 2));
         let flag_only = ["claude --dangerously-skip-permissions \"$@\"", "x"];
         assert!(!disclosed_near(&flag_only, 1));
-        assert!(writes_startup("echo 'cly () { claude --dangerously-skip-permissions; }' >> ~/.zshrc"));
+        assert!(writes_startup(
+            "echo 'cly () { claude --dangerously-skip-permissions; }' >> ~/.zshrc"
+        ));
         assert!(!writes_startup("Add this function to your ~/.zshrc:"));
     }
 }
