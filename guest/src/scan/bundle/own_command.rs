@@ -207,7 +207,7 @@ pub(super) fn cap_own_commands(bundle: &Bundle, conceals: bool, out: &mut [Findi
                 .iter()
                 .all(|r| documentation(&r.file) && launch_line(&r.evidence))
     };
-    if !out.iter().any(|f| candidate(f)) || code_installs(bundle) {
+    if !out.iter().any(&candidate) || code_installs(bundle) {
         return;
     }
     for f in out.iter_mut().filter(|f| candidate(f)) {
