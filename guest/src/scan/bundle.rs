@@ -33,6 +33,8 @@ mod taught_paragraphs;
 // Round 36b (sets36b): bare key headers, scoped and once-approved hook allows.
 mod hook_policy;
 mod key_material;
+// Round 40b (sets40b): a bypass shortcut the documentation offers under a new command name.
+mod own_command;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -525,6 +527,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     documented_launch::cap_documented_launches(bundle, conceals, &mut out);
     disclosed_launch::cap_disclosed_launches(bundle, conceals, &mut out);
     hand_set_default::cap_hand_set_defaults(bundle, conceals, &mut out);
+    own_command::cap_own_commands(bundle, conceals, &mut out);
     presence_check::demote_presence_checks(&mut out);
     key_material::demote_bare_key_headers(bundle, &mut out);
     hook_policy::demote_scoped_hook_notes(bundle, conceals, &mut out);

@@ -389,3 +389,5 @@ mod stop50;
 // Bengali and Vietnamese or with a piped shell or approvals switched off, every installed skill's
 // SKILL.md appended to, Cursor rule files and the `.githooks/` folder.
 mod round40c;
+// Round 40b (sets40b): a bypass shortcut under a new command name; option-list flag entries.
+mod round40b;
