@@ -12,6 +12,7 @@ use crate::scan::hosts::{HostClass, classify};
 use crate::scan::rules::Severity;
 
 mod agent_words;
+mod fenced;
 mod fetch_run;
 mod intl_orders;
 mod lure_blocks;
@@ -30,6 +31,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     wipe::judge(b, out);
     system_wipe::judge(b, out);
     agent_words::judge(b, out);
+    // Round 40t: the same code judges over documents' fenced blocks.
+    fenced::judge(b, out);
 }
 
 /// Judges that read what the prose judges found (run after them): a lure the prose rules already

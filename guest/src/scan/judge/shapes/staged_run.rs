@@ -194,7 +194,16 @@ fn staged(f: &File<'_>) -> Option<Finding> {
         {
             continue;
         }
-        let names = saved_names(low, i, &hosts);
+        let mut names = saved_names(low, i, &hosts);
+        // Round 40t: a data file (`rates.csv`, `page.pdf`) is read, not run; a name the download
+        // line itself runs before the URL (`node scripts/render.mjs https://…`) is the runner, not
+        // what is saved.
+        let url_at = hosts
+            .iter()
+            .filter_map(|h| l.find(&crate::ascii_lowered(&h.url).into_owned()))
+            .min()
+            .unwrap_or(l.len());
+        names.retain(|n| !data_file(n) && !runs_it(&l[..url_at], n));
         if names.is_empty() {
             continue;
         }
@@ -273,6 +282,18 @@ fn file_name(n: &str) -> bool {
         && stem.chars().all(|c| ident(c) || c == '-' || c == '.')
         && (1..=4).contains(&ext.len())
         && ext.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// Extensions of data and documents, which a program reads but nothing runs.
+const DATA_EXTS: &[&str] = &[
+    "csv", "tsv", "json", "jsonl", "ndjson", "txt", "md", "pdf", "png", "jpg", "jpeg", "gif", "webp",
+    "svg", "html", "htm", "xml", "parquet", "xlsx", "xls", "docx", "pptx", "mp3", "mp4", "wav",
+];
+
+/// Whether `n` names a data file or document by its extension (`data/rates.csv`).
+fn data_file(n: &str) -> bool {
+    n.rsplit_once('.')
+        .is_some_and(|(_, ext)| DATA_EXTS.contains(&ext))
 }
 
 fn word_start(t: &str, p: usize) -> bool {
