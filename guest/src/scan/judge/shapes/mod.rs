@@ -131,6 +131,8 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
     "gethostbyname ",
     "connect ",
     ":host ",
+    // Round 40t: Crystal's `TCPSocket.new("h", p)`.
+    "tcpsocket.new(",
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.
