@@ -17,7 +17,7 @@ use crate::scan::markdown::{FencePlace, fence_places};
 
 /// A copy of `text` in which only the inner lines of fenced blocks keep their bytes (the rest are
 /// spaces, line breaks kept); `None` when the text has no fenced line with a letter in it.
-pub(super) fn fenced_only(text: &str) -> Option<String> {
+pub(in crate::scan::judge) fn fenced_only(text: &str) -> Option<String> {
     let places = fence_places(text.lines());
     let mut out = String::with_capacity(text.len());
     let mut any = false;
@@ -72,4 +72,10 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     super::wipe::judge(&fenced, &mut seen);
     super::system_wipe::judge(&fenced, &mut seen);
     out.extend(seen.drain(before..));
+}
+
+/// [`fenced_only`], for the judge tests.
+#[cfg(test)]
+pub(in crate::scan::judge) fn fenced_only_for_tests(text: &str) -> Option<String> {
+    fenced_only(text)
 }

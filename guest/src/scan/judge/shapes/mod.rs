@@ -13,6 +13,8 @@ use crate::scan::rules::Severity;
 
 mod agent_words;
 mod fenced;
+#[cfg(test)]
+pub(in crate::scan::judge) use fenced::fenced_only_for_tests;
 mod fetch_run;
 mod intl_orders;
 mod lure_blocks;

@@ -541,8 +541,14 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
     // Round 40t: an archive's folder (`deployer.tgz` unpacks into `deployer/`), and a file a later
     // line writes a saved name into (`File.WriteAllText("setup.ps1", script)`).
     for n in names.clone() {
-        if let Some(stem) = ARCHIVES.iter().find_map(|a| n.strip_suffix(a)) {
-            push(&format!("{stem}/"), &mut names);
+        if let Some(stem) = ARCHIVES.iter().find_map(|a| n.strip_suffix(a))
+            && stem.len() >= 3
+            && stem.chars().all(|c| ident(c) || c == '-' || c == '.' || c == '/')
+        {
+            let dir = format!("{stem}/");
+            if !names.contains(&dir) {
+                names.push(dir);
+            }
         }
     }
     for t in &low[i + 1..(i + 6).min(low.len())] {

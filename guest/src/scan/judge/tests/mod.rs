@@ -385,3 +385,5 @@ mod round39c;
 mod round39t;
 // Stop 50 (lead): a host is the skill's own by its registered name, not a sub-domain label.
 mod stop50;
+// Round 40t (sets40t): the seventh blind set of targeted single-file cases.
+mod round40t;
