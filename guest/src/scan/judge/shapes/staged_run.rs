@@ -324,8 +324,9 @@ fn file_name(n: &str) -> bool {
 
 /// Extensions of data and documents, which a program reads but nothing runs.
 const DATA_EXTS: &[&str] = &[
-    "csv", "tsv", "json", "jsonl", "ndjson", "txt", "md", "pdf", "png", "jpg", "jpeg", "gif", "webp",
-    "svg", "html", "htm", "xml", "parquet", "xlsx", "xls", "docx", "pptx", "mp3", "mp4", "wav",
+    "csv", "tsv", "json", "jsonl", "ndjson", "txt", "md", "pdf", "png", "jpg", "jpeg", "gif",
+    "webp", "svg", "html", "htm", "xml", "parquet", "xlsx", "xls", "docx", "pptx", "mp3", "mp4",
+    "wav",
 ];
 
 /// Whether `n` names a data file or document by its extension (`data/rates.csv`).
@@ -543,7 +544,9 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
     for n in names.clone() {
         if let Some(stem) = ARCHIVES.iter().find_map(|a| n.strip_suffix(a))
             && stem.len() >= 3
-            && stem.chars().all(|c| ident(c) || c == '-' || c == '.' || c == '/')
+            && stem
+                .chars()
+                .all(|c| ident(c) || c == '-' || c == '.' || c == '/')
         {
             let dir = format!("{stem}/");
             if !names.contains(&dir) {

