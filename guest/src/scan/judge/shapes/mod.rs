@@ -12,6 +12,9 @@ use crate::scan::hosts::{HostClass, classify};
 use crate::scan::rules::Severity;
 
 mod agent_words;
+mod fenced;
+#[cfg(test)]
+pub(in crate::scan::judge) use fenced::fenced_only_for_tests;
 mod fetch_run;
 mod intl_orders;
 mod lure_blocks;
@@ -30,6 +33,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     wipe::judge(b, out);
     system_wipe::judge(b, out);
     agent_words::judge(b, out);
+    // Round 40t: the same code judges over documents' fenced blocks.
+    fenced::judge(b, out);
 }
 
 /// Judges that read what the prose judges found (run after them): a lure the prose rules already
@@ -128,6 +133,8 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
     "gethostbyname ",
     "connect ",
     ":host ",
+    // Round 40t: Crystal's `TCPSocket.new("h", p)`.
+    "tcpsocket.new(",
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.

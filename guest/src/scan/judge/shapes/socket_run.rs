@@ -30,6 +30,9 @@ pub(super) const RAW: &[&str] = &[
     "connect ",
     "[socket ",
     "make-network-process",
+    // Round 40t: Crystal's `TCPSocket.new`, Raku's `IO::Socket::INET.new`.
+    "tcpsocket.new(",
+    "io::socket::inet",
 ];
 
 const RUNNERS: &[&str] = &[
@@ -54,6 +57,11 @@ const RUNNERS: &[&str] = &[
     "exec sh ",
     "shell-command-to-string",
     "execv \"/bin/",
+    // Round 40t: Erlang `os:cmd`, Nim `execProcess`, Raku `qqx{…}` and `shell`.
+    "os:cmd(",
+    "execprocess(",
+    "qqx{",
+    "shell(",
 ];
 const READS: &[&str] = &[
     ":receive(",
@@ -75,6 +83,13 @@ const READS: &[&str] = &[
     "= usehandle",
     "[gets $",
     ":filter",
+    // Round 40t: Erlang `gen_tcp:recv`, Nim `recvLine`, Raku `$sock.get` in a loop, the socket
+    // passed as a process's standard input (Crystal `Process.run(…, input: sock)`).
+    "gen_tcp:recv(",
+    "recvline(",
+    ".get {",
+    ".get;",
+    "input: ",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -88,6 +103,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .into_iter()
                 .chain(inet_host(l))
                 .chain(tcl_host(l))
+                .chain(angle_host(l))
                 .find(|h| super::suspicious(h.class))
             else {
                 continue;
@@ -120,6 +136,24 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             break;
         }
     }
+}
+
+/// The remote host of a Raku socket named in angle brackets (`:host<h.example>`).
+fn angle_host(l: &str) -> Option<crate::scan::judge::Host> {
+    let at = l.find(":host<")?;
+    let host: String = l[at + 6..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+        .collect();
+    let tld = host.rsplit('.').next().unwrap_or("");
+    (host.contains('.') && tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())).then(
+        || crate::scan::judge::Host {
+            class: crate::scan::hosts::classify(&host, ""),
+            url: host.clone(),
+            host,
+            path: String::new(),
+        },
+    )
 }
 
 /// The remote host of a Tcl client socket (`[socket host port]`, the host unquoted).

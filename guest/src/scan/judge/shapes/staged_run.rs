@@ -74,6 +74,25 @@ const RUNS: &[&str] = &[
     "'node',",
     "\"php\",",
     "'php',",
+    // Round 40t: Clojure's `(load-file f)`, PowerShell's `-File f`, .NET's `Process.Start`, Nim,
+    // Erlang, Raku, Babashka and F# runners, and more interpreters as an argument list's first item.
+    "(load-file ",
+    "-file ",
+    "process.start(",
+    "nim e ",
+    "nim r ",
+    "escript ",
+    "raku ",
+    "bb ",
+    "dotnet fsi ",
+    "'raku',",
+    "\"raku\",",
+    "'ruby',",
+    "\"ruby\",",
+    "'perl',",
+    "\"perl\",",
+    "'pwsh',",
+    "\"pwsh\",",
 ];
 /// Words of a download on the statement's line or the two above it (a task's module name).
 const FETCHES: &[&str] = &[
@@ -107,6 +126,13 @@ const FETCHES: &[&str] = &[
     "'curl',",
     "\"wget\",",
     "'wget',",
+    // Round 40t: Clojure's `(slurp "http…")`, .NET's `GetStringAsync`/`DownloadFile`.
+    "(slurp \"http",
+    "getstringasync(",
+    "wget,",
+    "curl,",
+    "getbytearrayasync(",
+    "downloadfile(",
 ];
 /// A check of what was downloaded (a verified install).
 const CHECKS: &[&str] = &[
@@ -194,7 +220,16 @@ fn staged(f: &File<'_>) -> Option<Finding> {
         {
             continue;
         }
-        let names = saved_names(low, i, &hosts);
+        let mut names = saved_names(low, i, &hosts);
+        // Round 40t: a data file (`rates.csv`, `page.pdf`) is read, not run; a name the download
+        // line itself runs before the URL (`node scripts/render.mjs https://…`) is the runner, not
+        // what is saved.
+        let url_at = hosts
+            .iter()
+            .filter_map(|h| l.find(&crate::ascii_lowered(&h.url).into_owned()))
+            .min()
+            .unwrap_or(l.len());
+        names.retain(|n| !data_file(n) && !runs_it(&l[..url_at], n));
         if names.is_empty() {
             continue;
         }
@@ -247,6 +282,16 @@ fn runs_it(t: &str, n: &str) -> bool {
     if t.starts_with("load ") {
         return true;
     }
+    // Round 40t: a command that opens with the name (`./tool/install`, a cloud-init list item
+    // `- [/opt/x.bin, …]`, PowerShell's call operator `& $dir/x.ps1`) runs it.
+    let head = command_head(t);
+    let head = head.strip_prefix("./").unwrap_or(head);
+    if let Some(after) = head.strip_prefix(n)
+        && (n.ends_with('/') || after.is_empty() || after.starts_with([' ', ',', ']', '"', '\'']))
+        && !after.trim_start().starts_with(['=', ':', '<'])
+    {
+        return true;
+    }
     // A plain file name (`data.csv`) is run only as the run word's own argument: it may be any
     // argument of a command that runs something else (`python3 report.py data.csv`).
     let plain = !(n.chars().all(ident) || (n.contains('/') && n.len() >= 6));
@@ -272,8 +317,60 @@ fn file_name(n: &str) -> bool {
         && stem.chars().any(|c| c.is_ascii_alphabetic())
         && stem.chars().all(|c| ident(c) || c == '-' || c == '.')
         && (1..=4).contains(&ext.len())
-        && ext.chars().all(|c| c.is_ascii_alphabetic())
+        && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        // Round 40t: a digit may follow the first letter (`setup.ps1`, `run.py3`).
+        && ext.starts_with(|c: char| c.is_ascii_alphabetic())
 }
+
+/// Extensions of data and documents, which a program reads but nothing runs.
+const DATA_EXTS: &[&str] = &[
+    "csv", "tsv", "json", "jsonl", "ndjson", "txt", "md", "pdf", "png", "jpg", "jpeg", "gif",
+    "webp", "svg", "html", "htm", "xml", "parquet", "xlsx", "xls", "docx", "pptx", "mp3", "mp4",
+    "wav",
+];
+
+/// Whether `n` names a data file or document by its extension (`data/rates.csv`).
+fn data_file(n: &str) -> bool {
+    n.rsplit_once('.')
+        .is_some_and(|(_, ext)| DATA_EXTS.contains(&ext))
+}
+
+/// The command a line opens with: a list item's dash and bracket, a CI key (`run:`, `script:`,
+/// `command:`), PowerShell's call operator and quotes stripped.
+fn command_head(t: &str) -> &str {
+    let mut h = t.trim_start();
+    loop {
+        let next = h
+            .strip_prefix("- ")
+            .or_else(|| h.strip_prefix('['))
+            .or_else(|| h.strip_prefix("run:"))
+            .or_else(|| h.strip_prefix("script:"))
+            .or_else(|| h.strip_prefix("command:"))
+            .or_else(|| h.strip_prefix("& "))
+            .or_else(|| h.strip_prefix(['"', '\'']))
+            .map(str::trim_start);
+        match next {
+            Some(n) if n.len() < h.len() => h = n,
+            _ => return h,
+        }
+    }
+}
+
+/// Extensions of scripts and programs a download line may save (`gen.sh`, `plugin.clj`).
+const CODE_EXTS: &[&str] = &[
+    "sh", "bash", "py", "ps1", "psm1", "rb", "pl", "js", "mjs", "ts", "php", "lua", "clj", "nims",
+    "nim", "raku", "fsx", "bat", "cmd", "exe", "bin", "escript", "groovy", "kts", "scala", "jar",
+];
+
+/// Whether `n` is a file name with a script's or program's extension.
+fn code_file(n: &str) -> bool {
+    file_name(n)
+        && n.rsplit_once('.')
+            .is_some_and(|(_, ext)| CODE_EXTS.contains(&ext))
+}
+
+/// Archive extensions, whose folder (the name without them) is what an unpacked download leaves.
+const ARCHIVES: &[&str] = &[".tar.gz", ".tgz", ".tar.xz", ".tar.bz2", ".zip", ".tar"];
 
 fn word_start(t: &str, p: usize) -> bool {
     p == 0 || !ident(t.as_bytes()[p - 1] as char)
@@ -359,6 +456,24 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
             }
         }
     }
+    // Round 40t: a quoted script or program name on the download line besides the URL
+    // (`#> new File("gen.sh")`, `(spit "plugin.clj" …)`).
+    for tok in rest.split(['"', '\'']) {
+        if code_file(tok.trim()) {
+            push(tok.trim(), &mut names);
+        }
+    }
+    // Round 40t: a short-flag cluster that ends in `o` (`-sSLo f`) names the output too.
+    for w in rest.split_whitespace().collect::<Vec<_>>().windows(2) {
+        if w[0].len() > 2
+            && w[0].starts_with('-')
+            && !w[0].starts_with("--")
+            && w[0].ends_with('o')
+            && w[0][1..].chars().all(|c| c.is_ascii_alphabetic())
+        {
+            push(w[1], &mut names);
+        }
+    }
     // `dest:` / `-o` / `-O` / `--output` values on the lines around it (a task's keys).
     let from = i.saturating_sub(2);
     let to = (i + 4).min(low.len());
@@ -424,5 +539,47 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
             push(n, &mut names);
         }
     }
+    // Round 40t: an archive's folder (`deployer.tgz` unpacks into `deployer/`), and a file a later
+    // line writes a saved name into (`File.WriteAllText("setup.ps1", script)`).
+    for n in names.clone() {
+        if let Some(stem) = ARCHIVES.iter().find_map(|a| n.strip_suffix(a))
+            && stem.len() >= 3
+            && stem
+                .chars()
+                .all(|c| ident(c) || c == '-' || c == '.' || c == '/')
+        {
+            let dir = format!("{stem}/");
+            if !names.contains(&dir) {
+                names.push(dir);
+            }
+        }
+    }
+    for t in &low[i + 1..(i + 6).min(low.len())] {
+        if WRITES.iter().any(|w| t.contains(w))
+            && names.iter().any(|n| {
+                n.chars().all(ident)
+                    && t.match_indices(n.as_str())
+                        .any(|(p, _)| word_start(t, p) && word_end(t, p + n.len()))
+            })
+        {
+            for tok in t.split(['"', '\'']) {
+                if code_file(tok.trim()) {
+                    push(tok.trim(), &mut names);
+                }
+            }
+        }
+    }
     names
 }
+
+/// Calls that write a value into a named file.
+const WRITES: &[&str] = &[
+    "writealltext(",
+    "writefile(",
+    "write_text(",
+    "writetextfile(",
+    "(spit ",
+    "spurt ",
+    "file_put_contents(",
+    "writefilesync(",
+];

@@ -391,3 +391,5 @@ mod stop50;
 mod round40c;
 // Round 40b (sets40b): a bypass shortcut under a new command name; option-list flag entries.
 mod round40b;
+// Round 40t (sets40t): the seventh blind set of targeted single-file cases.
+mod round40t;
