@@ -36,7 +36,14 @@ const REQUESTS: &[&str] = &[
 
 /// Package runners (lower-case, with a trailing space or quote after the word).
 const RUNNERS: &[&str] = &[
-    "npx", "bunx", "pnpm dlx", "yarn dlx", "npm exec", "pip install", "uvx", "pipx run",
+    "npx",
+    "bunx",
+    "pnpm dlx",
+    "yarn dlx",
+    "npm exec",
+    "pip install",
+    "uvx",
+    "pipx run",
 ];
 
 /// Package specs that name a git source (lower-case).
@@ -108,16 +115,20 @@ fn handler_arg(l: &str) -> Option<String> {
 
 /// Whether the line evaluates `name` (`eval(name)`, `new Function(name)`, `runInThisContext(name)`).
 fn evaluates(l: &str, name: &str) -> bool {
-    ["eval(", "function(", "runinthiscontext(", "runinnewcontext("]
-        .iter()
-        .any(|o| {
-            l.match_indices(o).any(|(i, _)| {
-                let arg = l[i + o.len()..].trim_start();
-                arg.strip_prefix(name).is_some_and(|r| {
-                    !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                })
-            })
+    [
+        "eval(",
+        "function(",
+        "runinthiscontext(",
+        "runinnewcontext(",
+    ]
+    .iter()
+    .any(|o| {
+        l.match_indices(o).any(|(i, _)| {
+            let arg = l[i + o.len()..].trim_start();
+            arg.strip_prefix(name)
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
         })
+    })
 }
 
 pub(super) fn chunk_eval(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -216,7 +227,8 @@ pub(super) fn hidden_git_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             };
             let lo = i.saturating_sub(1);
             let hi = (i + 3).min(lw.lines.len());
-            let Some(hidden) = (lo..hi).find_map(|k| HIDDEN.iter().find(|h| lw.lower[k].contains(*h)))
+            let Some(hidden) =
+                (lo..hi).find_map(|k| HIDDEN.iter().find(|h| lw.lower[k].contains(*h)))
             else {
                 continue;
             };

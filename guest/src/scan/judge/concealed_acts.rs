@@ -176,7 +176,10 @@ const SECRET_OPS: &[&str] = &[
 /// first`); the name must look like an identifier (an underscore or an inner capital is gone after
 /// lowering, so an underscore or a `(`), and the order must not be a refusal.
 fn calls_secret_tool(w: &str) -> Option<String> {
-    if any(w, &["never call", "do not call", "don't call", "must not call"]) {
+    if any(
+        w,
+        &["never call", "do not call", "don't call", "must not call"],
+    ) {
         return None;
     }
     for verb in ["call ", "invoke ", "run the ", "use the "] {
@@ -195,7 +198,9 @@ fn calls_secret_tool(w: &str) -> Option<String> {
                 || after
                     .char_indices()
                     .take_while(|(k, _)| *k < 60)
-                    .any(|(k, _)| after[k..].starts_with("first") || after[k..].starts_with("before"));
+                    .any(|(k, _)| {
+                        after[k..].starts_with("first") || after[k..].starts_with("before")
+                    });
             if shaped && ahead && SECRET_OPS.iter().any(|s| name.contains(s)) {
                 return Some(name);
             }

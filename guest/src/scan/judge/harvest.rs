@@ -50,7 +50,12 @@ const KINDS: &[(&str, &[&str])] = &[
     // Round 40m: the plain-text token stores of package registries and developer tools.
     (
         "package-registry tokens",
-        &[".npmrc", ".pypirc", ".gem/credentials", ".cargo/credentials"],
+        &[
+            ".npmrc",
+            ".pypirc",
+            ".gem/credentials",
+            ".cargo/credentials",
+        ],
     ),
     (
         "developer tool tokens",

@@ -245,11 +245,7 @@ fn local_only(lines: &[&str], at: usize) -> bool {
 }
 
 pub(super) fn wallet_secret_sent(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for file in b
-        .files
-        .iter()
-        .filter(|f| is_code(f.path) && !f.place.test)
-    {
+    for file in b.files.iter().filter(|f| is_code(f.path) && !f.place.test) {
         let all = file.lower_all();
         if !CONTEXT.iter().any(|w| all.contains(w)) || !SENDS.iter().any(|w| all.contains(w)) {
             continue;

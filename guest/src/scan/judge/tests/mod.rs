@@ -385,3 +385,6 @@ mod round39c;
 mod round39t;
 // Stop 50 (lead): a host is the skill's own by its registered name, not a sub-domain label.
 mod stop50;
+// Round 40m (sets40m): held-out set 18 (wallet secrets sent, tokens scraped, chunks evaluated,
+// hidden git runs, secret-named tool calls under concealment, more token stores).
+mod round40m;
