@@ -90,10 +90,10 @@ fn handler_arg(l: &str) -> Option<String> {
     };
     if let Some(i) = l.find("function") {
         let rest = l[i + "function".len()..].trim_start();
-        if let Some(args) = rest.strip_prefix('(') {
-            if let Some(n) = ident(args) {
-                return Some(n);
-            }
+        if let Some(args) = rest.strip_prefix('(')
+            && let Some(n) = ident(args)
+        {
+            return Some(n);
         }
     }
     let p = l.find("=>")?;
