@@ -11,7 +11,11 @@
 //! - (round 33m) the user's messages or files forwarded to a fixed phone number or address
 //!   (`exfiltration.concealed-forward`);
 //! - a send the user is not to notice: a `curl` / `wget` POST, `fetch(…, {method: "POST"` or
-//!   `requests.post(` whose output is thrown away (`exfiltration.concealed-send`).
+//!   `requests.post(` whose output is thrown away (`exfiltration.concealed-send`);
+//! - (round 40m) an order to call another operation whose name says it hands out secrets
+//!   (`get_admin_secrets`, `read_credentials()`), ordered ahead of the task ("always call X",
+//!   "call X first", "before …")
+//!   (`prompt_injection.concealed-secret-call`). An order not to call it is not one.
 //!
 //! The window is the concealment's line, the eight lines before it and the sixteen after it (a
 //! numbered step and the code block that carries it out), in the same file. Each act needs its
@@ -158,6 +162,53 @@ fn forwards_user_data(w: &str) -> bool {
     verb && what && (phone || mail)
 }
 
+/// Words in an operation's name that say it hands out secrets (lower-case).
+const SECRET_OPS: &[&str] = &[
+    "secret",
+    "credential",
+    "password",
+    "passwd",
+    "private_key",
+    "privatekey",
+];
+
+/// Round 40m: an order to call an operation named for secrets (`call the get_admin_secrets tool
+/// first`); the name must look like an identifier (an underscore or an inner capital is gone after
+/// lowering, so an underscore or a `(`), and the order must not be a refusal.
+fn calls_secret_tool(w: &str) -> Option<String> {
+    if any(
+        w,
+        &["never call", "do not call", "don't call", "must not call"],
+    ) {
+        return None;
+    }
+    for verb in ["call ", "invoke ", "run the ", "use the "] {
+        for (i, _) in w.match_indices(verb) {
+            let rest = &w[i + verb.len()..];
+            let rest = rest.strip_prefix("the ").unwrap_or(rest);
+            let name: String = rest
+                .trim_start_matches(['`', '"', '\''])
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+                .collect();
+            let after = &rest[rest.find(name.as_str()).map_or(0, |p| p + name.len())..];
+            let shaped = name.contains('_') || after.starts_with('(');
+            // Ordered ahead of the task: "always call X", "call X first", "before …".
+            let ahead = w[..i].ends_with("always ")
+                || after
+                    .char_indices()
+                    .take_while(|(k, _)| *k < 60)
+                    .any(|(k, _)| {
+                        after[k..].starts_with("first") || after[k..].starts_with("before")
+                    });
+            if shaped && ahead && SECRET_OPS.iter().any(|s| name.contains(s)) {
+                return Some(name);
+            }
+        }
+    }
+    None
+}
+
 pub(super) fn concealed_acts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let mut add = Vec::new();
     for c in out
@@ -198,6 +249,12 @@ pub(super) fn concealed_acts(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 "exfiltration.concealed-send",
                 "exfiltration",
                 "sends a request out and throws its output away",
+            )
+        } else if calls_secret_tool(&window).is_some() {
+            (
+                "prompt_injection.concealed-secret-call",
+                "prompt_injection",
+                "has the agent call an operation named for secrets before its task",
             )
         } else {
             continue;

@@ -3,7 +3,8 @@
 //!
 //! A stealer does not read one known file: it looks through the user's home for whatever holds
 //! credentials — SSH private keys, wallet and keystore files, the browser's saved logins, the
-//! keychain — reads what it finds and posts the lot. A tool with a real job touches one store (a
+//! keychain, and (round 40m) package-registry and developer-tool token files — reads what it finds
+//! and posts the lot. A tool with a real job touches one store (a
 //! wallet skill reads its keypair to sign; an SSH helper checks one key's mode), and a folder
 //! backup names no secret stores at all.
 //!
@@ -39,7 +40,31 @@ const KINDS: &[(&str, &[&str])] = &[
     ("the keychain", &["keychain"]),
     (
         "cloud credentials",
-        &[".aws/credentials", "gcloud/credentials"],
+        &[
+            ".aws/credentials",
+            "gcloud/credentials",
+            "application_default_credentials",
+            ".azure/accesstokens",
+        ],
+    ),
+    // Round 40m: the plain-text token stores of package registries and developer tools.
+    (
+        "package-registry tokens",
+        &[
+            ".npmrc",
+            ".pypirc",
+            ".gem/credentials",
+            ".cargo/credentials",
+        ],
+    ),
+    (
+        "developer tool tokens",
+        &[
+            "gh/hosts.yml",
+            ".git-credentials",
+            ".docker/config.json",
+            ".kube/config",
+        ],
     ),
 ];
 

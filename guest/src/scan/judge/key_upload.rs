@@ -1,8 +1,9 @@
 //! Private keys and cloud credentials piped into an upload, to any address (round 36m,
 //! `exfiltration.key-material-upload`).
 //!
-//! One shell command that reads key material — an SSH private key (`~/.ssh/id_*`, not `.pub`), a
-//! cloud or cluster credential file (`~/.aws/credentials`, gcloud's application-default
+//! One shell command that reads key material — an SSH private key (`~/.ssh/id_*`, not `.pub`), the
+//! system's password hashes (`/etc/shadow`, round 40m), a plain-text token store (`.npmrc`,
+//! `.pypirc`, `.git-credentials`), a cloud or cluster credential file (`~/.aws/credentials`, gcloud's application-default
 //! credentials, `~/.kube/config`, `~/.docker/config.json`, `~/.netrc`, a GnuPG private-key
 //! folder) — and hands it to an upload: piped into `curl` with a body, form or upload flag
 //! (`--data-binary @-`, `-F f=@-`, `-T -`), substituted into a `curl` address (`?d=$(cat …)`),
@@ -36,10 +37,29 @@ const KEYS: &[&str] = &[
     ".netrc",
     ".gnupg/private-keys",
     ".azure/accesstokens",
+    // Round 40m: the system's password hashes and the stores that hold package-registry and git
+    // tokens in plain text.
+    "/etc/shadow",
+    "/etc/gshadow",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
 ];
 
 /// Words for this rule to read a file at all (`prose::reads_raw_text`).
-pub(super) const RAW: &[&str] = &[".ssh/", ".aws/", ".kube/", ".docker/", ".netrc", ".gnupg/"];
+pub(super) const RAW: &[&str] = &[
+    ".ssh/",
+    ".aws/",
+    ".kube/",
+    ".docker/",
+    ".netrc",
+    ".gnupg/",
+    "/etc/shadow",
+    "/etc/gshadow",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+];
 
 /// Words that make a line a refusal, a check or a pattern list.
 const NOT_ORDERS: &[&str] = &[
@@ -102,7 +122,25 @@ fn key_read(l: &str) -> Option<(usize, &'static str, bool)> {
 
 /// Where an upload of the line's data starts, and the tool.
 fn upload(plain: &str, l: &str) -> Option<(usize, &'static str)> {
-    for (at, w) in command_words(plain) {
+    let mut words = command_words(plain);
+    // Round 40m: a command opening a string literal of another language
+    // (`subprocess.call("curl …", shell=True)`, `os.system('nc …')`) is still the command.
+    for (p, _) in plain.match_indices(['"', '\'']) {
+        let rest = &plain[p + 1..];
+        let w: String = rest
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if matches!(
+            w.as_str(),
+            "curl" | "wget" | "nc" | "ncat" | "netcat" | "socat" | "telnet"
+        ) && rest[w.len()..].starts_with(' ')
+        {
+            words.push((p + 1, w));
+        }
+    }
+    for (at, w) in words {
         let args_end = plain[at..].find(['|', ';']).map_or(plain.len(), |e| e + at);
         let args = &plain[at..args_end];
         let largs = &l[at..args_end];

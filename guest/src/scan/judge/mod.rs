@@ -62,6 +62,22 @@ mod ci_secrets;
 mod dns_carry;
 mod harvest;
 mod unverified_run;
+// Round 40m (sets40m): held-out set 18 (wallet secrets handed to requests, tokens scraped from
+// application data, fetched chunks evaluated, packages run hidden from a git source).
+mod chunk_eval;
+mod token_scrape;
+mod wallet_send;
+
+/// Words without one of which no round-40m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round40m_raw_words() -> impl Iterator<Item = &'static str> {
+    wallet_send::SENDS
+        .iter()
+        .chain(token_scrape::SHAPES)
+        .chain(chunk_eval::GIT_SOURCES)
+        .chain(["eval("].iter())
+        .copied()
+}
 
 /// Words without one of which no round-39m line-reading judge can fire on a text (chained into
 /// `prose::reads_raw_text`; the download-run and fetched-code judges need a download or a fetch,
@@ -733,6 +749,12 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     ci_secrets::ci_secrets_sent(b, &mut out);
     // Round 40c: standing orders appended to every installed skill's SKILL.md.
     other_skills::other_skills_rewrite(b, &mut out);
+    // Round 40m: wallet secrets handed to a request, tokens scraped from application data and
+    // posted, fetched chunks evaluated as they come, packages run hidden from a git source.
+    wallet_send::wallet_secret_sent(b, &mut out);
+    token_scrape::token_scrape(b, &mut out);
+    chunk_eval::chunk_eval(b, &mut out);
+    chunk_eval::hidden_git_run(b, &mut out);
     // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.

@@ -393,3 +393,6 @@ mod round40c;
 mod round40b;
 // Round 40t (sets40t): the seventh blind set of targeted single-file cases.
 mod round40t;
+// Round 40m (sets40m): held-out set 18 (wallet secrets sent, tokens scraped, chunks evaluated,
+// hidden git runs, secret-named tool calls under concealment, more token stores).
+mod round40m;
