@@ -22,6 +22,7 @@
 //!
 //! One pass over each file's lowered lines: linear in bytes.
 
+use crate::scan::judge::find::Has;
 use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::{FileKind, Finding};
@@ -422,7 +423,7 @@ fn copied_into_image(b: &Bundle<'_>, l: &str) -> bool {
         return false;
     }
     b.files.iter().any(|f| {
-        f.path.to_ascii_lowercase().contains("dockerfile")
+        f.path.to_ascii_lowercase().has("dockerfile")
             && f.lowered()
                 .lower
                 .iter()

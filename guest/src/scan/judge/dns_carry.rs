@@ -12,6 +12,7 @@
 //! most [`REACH`] lines after both. Judged `critical`, the lookup as evidence and the datum and
 //! the encoding related. One pass over the lowered lines.
 
+use crate::scan::judge::find::Has;
 use super::Bundle;
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::rules::Severity;
@@ -79,10 +80,10 @@ pub(super) fn dns_carry(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if l.starts_with("//") || (l.starts_with('#') && !l.starts_with("#!")) {
                 continue;
             }
-            if DATA.iter().any(|w| l.contains(w)) {
+            if DATA.iter().any(|w| l.has(w)) {
                 datum = Some(i);
             }
-            if ENCODE.iter().any(|w| l.contains(w)) {
+            if ENCODE.iter().any(|w| l.has(w)) {
                 enc = Some(i);
             }
             let (Some(d), Some(e)) = (datum, enc) else {

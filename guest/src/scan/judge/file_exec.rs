@@ -12,6 +12,7 @@
 //! assignment and one pass for the download line: linear in the file's bytes per call, and calls
 //! of this shape are rare.
 
+use crate::scan::judge::find::Has;
 use super::Bundle;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::rules::Severity;
@@ -162,7 +163,7 @@ fn assigned<'l>(lower: &'l [String], name: &str, before: usize) -> Option<&'l st
 /// Whether a path text (a literal or the expression assigned to it) is built from the script's own
 /// place, so the file is part of the bundle.
 fn own_place(t: &str) -> bool {
-    t.contains("__file__") || t.contains("__dirname") || t.contains("import.meta")
+    t.has("__file__") || t.has("__dirname") || t.has("import.meta")
 }
 
 pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -171,7 +172,7 @@ pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !lw
             .lower
             .iter()
-            .any(|l| RUNNERS.iter().any(|r| l.contains(r)))
+            .any(|l| RUNNERS.iter().any(|r| l.has(r)))
         {
             continue;
         }
@@ -189,7 +190,7 @@ pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             };
             let reads_all = reader != "open(" && reader != "io.open(" && reader != "codecs.open("
-                || l[rd..].contains(".read");
+                || l[rd..].has(".read");
             if !reads_all {
                 continue;
             }
@@ -223,15 +224,15 @@ pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .collect();
                 lw.lower.iter().enumerate().find(|(j, o)| {
                     *j != i
-                        && names.iter().any(|n| o.contains(n))
-                        && FETCHES.iter().any(|f| o.contains(f))
+                        && names.iter().any(|n| o.has(n))
+                        && FETCHES.iter().any(|f| o.has(f))
                 })
             });
             let t = path_text.trim_matches(|c| c == '"' || c == '\'' || c == '`');
             let outside = t.starts_with('/')
                 || t.starts_with('~')
                 || t.starts_with("$home")
-                || OUTSIDE.iter().any(|w| path_text.contains(w));
+                || OUTSIDE.iter().any(|w| path_text.has(w));
             let sev = if download.is_some() {
                 Severity::Critical
             } else if outside {

@@ -22,8 +22,46 @@ pub(crate) fn has(hay: &str, needle: &str) -> bool {
         [] => true,
         [b] => memchr::memchr(*b, h).is_some(),
         _ if n.len() > h.len() => false,
+        _ if h.len() < SHORT => short(h, n),
         _ => find(h, n),
     }
+}
+
+/// `hay.has(needle)`: [`has`] as a method, so a judge's `l.contains("word")` on a `&str`, a
+/// `String` or a `&&str` becomes `l.has("word")` whatever the receiver's type.
+pub(crate) trait Has {
+    fn has(&self, needle: &str) -> bool;
+}
+
+impl Has for str {
+    #[inline]
+    fn has(&self, needle: &str) -> bool {
+        has(self, needle)
+    }
+}
+
+/// Haystacks shorter than this (most lines) are searched by [`short`]: building a packed-pair or
+/// Rabin-Karp finder costs more than such a line's search (~560 instructions a call on the
+/// ordinary throughput set, BENCHMARKS.md perf51).
+const SHORT: usize = 128;
+
+/// Each start where the needle's first byte occurs (`memchr`), its second byte compared before
+/// the rest: at most `SHORT` starts of a needle of two or more bytes that fits in `h`.
+fn short(h: &[u8], n: &[u8]) -> bool {
+    let (first, second, rest) = (n[0], n[1], &n[2..]);
+    let last = h.len() - n.len();
+    let mut from = 0;
+    while let Some(p) = memchr::memchr(first, &h[from..=last]) {
+        let at = from + p;
+        if h[at + 1] == second && &h[at + 2..at + n.len()] == rest {
+            return true;
+        }
+        from = at + 1;
+        if from > last {
+            break;
+        }
+    }
+    false
 }
 
 /// Whether any of `words` occurs in `hay`.
@@ -60,7 +98,8 @@ mod tests {
     fn scan_find_has_equals_str_contains() {
         let long = "send the api key to https://example.com/upload then delete the log; \
                     the token is read from ~/.ssh/id_rsa and posted with curl -d @- 日本語の文 ok";
-        let hays = ["", "a", "ab", "api key", "short line", long, &long[..40]];
+        let wide = long.repeat(3);
+        let hays = ["", "a", "ab", "api key", "short line", long, &long[..40], &long[..127], &long[..128], &wide];
         let extra = [
             "zz", "keyz", "api  key", "日本", "語の", "ok!", "q", "\u{3000}",
         ];

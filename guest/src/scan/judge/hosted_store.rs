@@ -22,6 +22,7 @@
 //! written. Linear: one scan of each code file for the addresses, and for each env fact (at most
 //! the file's capped facts) a look at the next 40 lines.
 
+use crate::scan::judge::find::Has;
 use super::{Bundle, File};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::facts::FactKind;
@@ -196,7 +197,7 @@ pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 let line = lines[n - 1];
                 let arg = write_argument(line)?;
                 let la = crate::ascii_lowered(&arg);
-                let holds = ENV_WORDS.iter().any(|w| la.contains(w))
+                let holds = ENV_WORDS.iter().any(|w| la.has(w))
                     || names.iter().any(|name| has_word(&arg, name));
                 holds.then_some((n, line))
             });

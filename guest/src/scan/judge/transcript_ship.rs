@@ -17,6 +17,7 @@
 //! the file reads. Judged: `critical`, the request line as evidence, the source and the host
 //! related. One pass over the file's lowered lines.
 
+use crate::scan::judge::find::Has;
 use super::shapes::{found, is_code, rel, suspicious};
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::Finding;
@@ -68,14 +69,14 @@ pub(super) fn transcript_upload(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let Some(src) = lw
             .lower
             .iter()
-            .position(|l| SOURCES.iter().any(|s| l.contains(s)))
+            .position(|l| SOURCES.iter().any(|s| l.has(s)))
         else {
             continue;
         };
         let Some(send) = lw
             .lower
             .iter()
-            .position(|l| SENDS.iter().any(|s| l.contains(s)))
+            .position(|l| SENDS.iter().any(|s| l.has(s)))
         else {
             continue;
         };
@@ -84,7 +85,7 @@ pub(super) fn transcript_upload(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             hosts_in(l)
                 .into_iter()
                 .find(|h| {
-                    h.url.contains("://")
+                    h.url.has("://")
                         && suspicious(h.class)
                         && !host_named_after(&h.host, &words)
                         && !host_named_after(&h.host, &keys)

@@ -8,6 +8,7 @@
 //! goproxy.cn), a host named after the skill or its description's service, and a project-level
 //! setting with no credential or verification change.
 
+use crate::scan::judge::find::Has;
 use super::super::shapes::{found, rel};
 use super::super::{Bundle, File, hosts_in};
 use super::{foreign, own_host, own_words, sample_file};
@@ -209,16 +210,16 @@ fn project(
     let base = path.rsplit('/').next().unwrap_or(&path);
     let keys: &[&str] = PROJECT_FILES
         .iter()
-        .find(|(n, _)| *n == base && (!n.starts_with("config") || path.contains(".cargo/")))
+        .find(|(n, _)| *n == base && (!n.starts_with("config") || path.has(".cargo/")))
         .map(|(_, k)| *k)
         .unwrap_or(&[]);
     let all = f.lower_all();
-    if keys.is_empty() && !ANY_FILE.iter().any(|k| all.contains(k)) {
+    if keys.is_empty() && !ANY_FILE.iter().any(|k| all.has(k)) {
         return None;
     }
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if l.trim_start().starts_with(['#', '>', ';']) || l.contains("${") || l.contains('<') {
+        if l.trim_start().starts_with(['#', '>', ';']) || l.has("${") || l.contains('<') {
             continue;
         }
         let squeezed: String = l
@@ -227,8 +228,8 @@ fn project(
             .collect();
         let flag = ANY_FILE
             .iter()
-            .any(|k| squeezed.contains(k) || l.contains(k));
-        if !flag && !keys.iter().any(|k| squeezed.contains(k)) {
+            .any(|k| squeezed.has(k) || l.has(k));
+        if !flag && !keys.iter().any(|k| squeezed.has(k)) {
             continue;
         }
         let line = f.lowered().lines[i];
@@ -241,7 +242,7 @@ fn project(
         let is_used = *used.get_or_insert_with(|| {
             b.files
                 .iter()
-                .any(|g| INSTALLS.iter().any(|w| g.lower_all().contains(w)))
+                .any(|g| INSTALLS.iter().any(|w| g.lower_all().has(w)))
         });
         if !is_used {
             return None;
@@ -272,10 +273,10 @@ fn mirror(host: &str) -> bool {
 fn redirect(f: &File<'_>, words: &[String]) -> Option<Finding> {
     let low = &f.lowered().lower;
     let all = f.lower_all();
-    if !RAW.iter().any(|w| all.contains(w)) {
+    if !RAW.iter().any(|w| all.has(w)) {
         return None;
     }
-    let user_file = USER_LEVEL.iter().any(|w| all.contains(w));
+    let user_file = USER_LEVEL.iter().any(|w| all.has(w));
     for (i, l) in low.iter().enumerate() {
         let squeezed: String = l
             .chars()
@@ -283,7 +284,7 @@ fn redirect(f: &File<'_>, words: &[String]) -> Option<Finding> {
             .collect();
         if !KEYS
             .iter()
-            .any(|(k, eco)| squeezed.contains(k) && eco.iter().any(|w| all.contains(w)))
+            .any(|(k, eco)| squeezed.has(k) && eco.iter().any(|w| all.has(w)))
         {
             continue;
         }
@@ -297,9 +298,9 @@ fn redirect(f: &File<'_>, words: &[String]) -> Option<Finding> {
         // Credentials or verification changes near the setting (a config block is short).
         let from = i.saturating_sub(10);
         let to = (i + 10).min(low.len());
-        let weak = (from..to).find(|&k| WEAKENED.iter().any(|w| low[k].contains(w)));
+        let weak = (from..to).find(|&k| WEAKENED.iter().any(|w| low[k].has(w)));
         let user =
-            user_file || USER_LEVEL.iter().any(|w| l.contains(w)) || squeezed.contains("configset");
+            user_file || USER_LEVEL.iter().any(|w| l.has(w)) || squeezed.has("configset");
         if !user && weak.is_none() {
             continue;
         }

@@ -11,6 +11,7 @@
 //! fenced examples and teaching sections are left to the rules that read them. One pass over each
 //! document's lines: linear in bytes.
 
+use crate::scan::judge::find::Has;
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
@@ -447,7 +448,7 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 if next.is_empty() || next.starts_with('#') || next.starts_with("```") {
                     break;
                 }
-                if ends_statement(lines[j]) && !crate::ascii_lowered(next).contains("them") {
+                if ends_statement(lines[j]) && !crate::ascii_lowered(next).has("them") {
                     break;
                 }
                 j += 1;

@@ -75,6 +75,7 @@ mod tool_cc;
 mod tool_poison;
 mod tool_relay;
 
+use crate::scan::judge::find::Has;
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
@@ -165,7 +166,7 @@ fn statement_lines(at: &At<'_>, lines: usize) -> usize {
         "this link",
     ]
     .iter()
-    .any(|w| lower.contains(w));
+    .any(|w| lower.has(w));
     if ended && !points_ahead && opens_item(next) {
         1
     } else {

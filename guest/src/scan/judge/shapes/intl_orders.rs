@@ -17,6 +17,7 @@
 //! - `prompt_injection.secret-to-output` (`critical`): a report or summary ordered to hold the full,
 //!   unmasked values of keys, tokens or passwords.
 
+use crate::scan::judge::find::Has;
 use super::{found, has, prose_blocks};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::judge::{Bundle, File};
@@ -467,11 +468,11 @@ const TEACHES_MORE: &[&str] = &[
 ];
 
 fn any(t: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| t.contains(w))
+    words.iter().any(|w| t.has(w))
 }
 
 fn first<'w>(t: &str, words: &[&'w str]) -> Option<&'w str> {
-    words.iter().find(|w| t.contains(**w)).copied()
+    words.iter().find(|w| t.has(**w)).copied()
 }
 
 /// Whether `t` holds an act that moves data or leaves access behind.
@@ -534,7 +535,7 @@ fn unquoted<'w>(t: &str, words: &[&'w str]) -> Option<&'w str> {
 fn line_in(f: &File<'_>, s: usize, word: &str) -> usize {
     let lines = &f.lowered().lines;
     (s..lines.len())
-        .find(|&k| lines[k].to_lowercase().contains(word))
+        .find(|&k| lines[k].to_lowercase().has(word))
         .unwrap_or(s)
 }
 

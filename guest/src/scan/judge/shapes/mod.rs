@@ -6,6 +6,7 @@
 //! other languages. Plain Rust over the file's shared lowered view; each reads a file's lines once
 //! (windows are bounded), so the scanner stays linear in bytes.
 
+use crate::scan::judge::find::Has;
 use super::{Bundle, File, Host};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::{HostClass, classify};
@@ -64,7 +65,7 @@ pub(super) fn suspicious(class: HostClass) -> bool {
 pub(super) fn worst_suspicious(hosts: &[Host]) -> Option<&Host> {
     hosts
         .iter()
-        .filter(|h| h.url.contains("://") && suspicious(h.class))
+        .filter(|h| h.url.has("://") && suspicious(h.class))
         .max_by_key(|h| h.class)
 }
 
@@ -191,7 +192,7 @@ pub(super) fn has_word(text: &str, word: &str) -> bool {
 
 /// Whether `text` holds any of `words` (round 38m's judges share it).
 pub(super) fn any_of(text: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| text.contains(w))
+    words.iter().any(|w| text.has(w))
 }
 
 /// Whether a file is read as code (a script or config, or a Markdown file's fenced block is not

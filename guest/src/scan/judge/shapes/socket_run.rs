@@ -5,6 +5,7 @@
 //! while the socket is read (`receive`, `getInputStream`, `ReadLine`, `copyTo`). A local address
 //! (a test server) is not a remote shell.
 
+use crate::scan::judge::find::Has;
 use super::{found, has, is_code, rel, socket_hosts};
 use crate::scan::content::Finding;
 use crate::scan::judge::Bundle;
@@ -96,8 +97,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             // Round 39t: a handler defined just above the socket (an Emacs process filter, a
             // callback) counts too.
             let start = i.saturating_sub(BEFORE);
-            let runner = (start..end).find(|&k| RUNNERS.iter().any(|r| low[k].contains(r)));
-            let read = (start..end).find(|&k| READS.iter().any(|r| low[k].contains(r)));
+            let runner = (start..end).find(|&k| RUNNERS.iter().any(|r| low[k].has(r)));
+            let read = (start..end).find(|&k| READS.iter().any(|r| low[k].has(r)));
             let (Some(run), Some(read)) = (runner, read) else {
                 continue;
             };

@@ -10,6 +10,7 @@
 //!   named a few lines above that holds a system folder (`local dirs = { "/etc", … }` …
 //!   `for _, d in ipairs(dirs)` … `os.execute("rm -rf " .. d)`).
 
+use crate::scan::judge::find::Has;
 use super::{found, has, has_word, is_code, rel};
 use crate::scan::content::Finding;
 use crate::scan::judge::{Bundle, File};
@@ -128,13 +129,13 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
         let t = l.trim_start_matches('@');
-        let recursive = ((t.starts_with("rd ") || t.starts_with("rmdir ")) && t.contains("/s"))
-            || (t.starts_with("del ") || t.starts_with("erase ")) && t.contains("/s")
-            || (t.starts_with("remove-item") && t.contains("-recurse"))
+        let recursive = ((t.starts_with("rd ") || t.starts_with("rmdir ")) && t.has("/s"))
+            || (t.starts_with("del ") || t.starts_with("erase ")) && t.has("/s")
+            || (t.starts_with("remove-item") && t.has("-recurse"))
             // AutoHotkey: `DirDelete Dir, true` (v2), `FileRemoveDir, Dir, 1` (v1).
             || ((t.starts_with("dirdelete") || t.starts_with("fileremovedir"))
                 && (t.ends_with("true") || t.ends_with(", 1") || t.ends_with(",1")));
-        if !recursive || t.contains("temp") || t.contains("\\tmp") {
+        if !recursive || t.has("temp") || t.has("\\tmp") {
             continue;
         }
         let Some(root) = WIN_ROOTS.iter().find(|r| {
@@ -175,12 +176,12 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
 fn home_name(l: &str) -> Option<String> {
     let (left, right) = l.split_once("<-").or_else(|| l.split_once('='))?;
     let right = right.trim().trim_end_matches(';');
-    let home = HOME.iter().find(|h| right.contains(*h))?;
+    let home = HOME.iter().find(|h| right.has(*h))?;
     // Nothing joined below it (`home + "/x"`, `.resolve(…)`, `join(…)`, `/ "x"`).
     let rest = right.replacen(home, "", 1);
     if rest.contains('+')
-        || rest.contains("resolve")
-        || rest.contains("join")
+        || rest.has("resolve")
+        || rest.has("join")
         || rest.contains('/')
         || rest.contains(',')
     {
@@ -224,8 +225,8 @@ fn home_value(f: &File<'_>) -> Option<Finding> {
                             d.ends_with('(')
                                 && (t.contains(&format!("{d}{name})"))
                                     || t.contains(&format!("{d}&{name})"))
-                                    || t.contains(&format!("{d}{name},"))
-                                    || t.contains(&format!("{d}{name};")))
+                                    || t.has(&format!("{d}{name},"))
+                                    || t.has(&format!("{d}{name};")))
                         })
                 })
             })
@@ -290,13 +291,13 @@ fn listed_loop(f: &File<'_>) -> Option<Finding> {
             let t = &low[k];
             t.split_once('=')
                 .is_some_and(|(left, _)| has_word(left, &list))
-                && SYSTEM_DIRS.iter().any(|d| t.contains(d))
+                && SYSTEM_DIRS.iter().any(|d| t.has(d))
         }) else {
             continue;
         };
         let Some(del) = (i..(i + 4).min(low.len())).find(|&k| {
             let t = &low[k];
-            DELETES.iter().any(|d| t.contains(d)) && has_word(t, &var)
+            DELETES.iter().any(|d| t.has(d)) && has_word(t, &var)
         }) else {
             continue;
         };
@@ -346,7 +347,7 @@ const WHOLE_SYSTEM_DIRS: &[&str] = &[
 fn absent_task(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if !(l.contains("state: absent") || l.contains("state=absent") || l.contains("file.absent"))
+        if !(l.has("state: absent") || l.has("state=absent") || l.has("file.absent"))
         {
             continue;
         }
