@@ -22,11 +22,11 @@
 //!
 //! One pass over each file's lowered lines: linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::{HostClass, classify_url, urls_in};
+use crate::scan::judge::find::Has;
 use crate::scan::judge::find::has;
 use crate::scan::rules::Severity;
 

@@ -16,10 +16,10 @@
 //! program or interpreter and names that file. Judged: `critical`, the run line as evidence and
 //! the write line related. One pass over the file's lowered lines; windows bounded.
 
-use crate::scan::judge::find::Has;
 use super::shapes::{is_code, rel};
 use super::{Bundle, File};
 use crate::scan::content::{Finding, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const REACH: usize = 60;
@@ -159,8 +159,7 @@ pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 || alias.iter().any(|a| l.has(a.as_str()))
         };
         'lines: for (w, l) in lower.iter().enumerate() {
-            let shell_drop =
-                (l.has("base64 -d") || l.has("base64 --decode")) && l.contains('>');
+            let shell_drop = (l.has("base64 -d") || l.has("base64 --decode")) && l.contains('>');
             let decoded_write = decodes(l) && WRITES.iter().any(|x| l.has(x));
             if !decoded_write && !shell_drop {
                 continue;

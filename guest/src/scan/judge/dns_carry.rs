@@ -12,9 +12,9 @@
 //! most [`REACH`] lines after both. Judged `critical`, the lookup as evidence and the datum and
 //! the encoding related. One pass over the lowered lines.
 
-use crate::scan::judge::find::Has;
 use super::Bundle;
 use crate::scan::content::{Finding, Related, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const REACH: usize = 60;

@@ -18,10 +18,10 @@
 //!
 //! One pass over each code file's lowered lines; imports are matched by file stem: linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::Bundle;
 use super::pair::{End, push};
 use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Words one of these rules needs on a lone text before it can fire (`prose::reads_raw_text`).
@@ -204,9 +204,7 @@ fn serves_home(l: &str) -> bool {
 
 /// A static file server without a loopback bind.
 fn serves_files(l: &str) -> bool {
-    (l.has("http.server")
-        || l.has("simplehttprequesthandler")
-        || l.has("http-server"))
+    (l.has("http.server") || l.has("simplehttprequesthandler") || l.has("http-server"))
         && !l.has("127.0.0.1")
         && !l.has("localhost")
         && !l.has("::1")
@@ -386,10 +384,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             for j in i + 1..(i + 4).min(lower.len()) {
                 let c = &lower[j];
                 let compares = c.has(bare)
-                    && (c.has(" > ")
-                        || c.has(" >= ")
-                        || c.has(" < ")
-                        || c.has(" <= "))
+                    && (c.has(" > ") || c.has(" >= ") || c.has(" < ") || c.has(" <= "))
                     && c.trim_start().starts_with("if");
                 if !compares {
                     continue;

@@ -12,9 +12,9 @@
 //! assignment and one pass for the download line: linear in the file's bytes per call, and calls
 //! of this shape are rare.
 
-use crate::scan::judge::find::Has;
 use super::Bundle;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Calls that run code, each with the readers whose result they may run directly.
@@ -169,11 +169,7 @@ fn own_place(t: &str) -> bool {
 pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for file in b.files.iter().filter(|f| f.kind == FileKind::Code) {
         let lw = file.lowered();
-        if !lw
-            .lower
-            .iter()
-            .any(|l| RUNNERS.iter().any(|r| l.has(r)))
-        {
+        if !lw.lower.iter().any(|l| RUNNERS.iter().any(|r| l.has(r))) {
             continue;
         }
         let mut calls = 0;
@@ -223,9 +219,7 @@ pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .filter(|n| n.len() >= 3)
                     .collect();
                 lw.lower.iter().enumerate().find(|(j, o)| {
-                    *j != i
-                        && names.iter().any(|n| o.has(n))
-                        && FETCHES.iter().any(|f| o.has(f))
+                    *j != i && names.iter().any(|n| o.has(n)) && FETCHES.iter().any(|f| o.has(f))
                 })
             });
             let t = path_text.trim_matches(|c| c == '"' || c == '\'' || c == '`');

@@ -22,10 +22,10 @@
 //! written. Linear: one scan of each code file for the addresses, and for each env fact (at most
 //! the file's capped facts) a look at the next 40 lines.
 
-use crate::scan::judge::find::Has;
 use super::{Bundle, File};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::facts::FactKind;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// How many lines after the environment is read a write is looked for.

@@ -24,6 +24,12 @@ mod errands;
 pub mod exec;
 mod exposed;
 pub(crate) mod find;
+
+/// Build the judges' needle automata now (`scan::initialize`, so the snapshot holds them).
+pub(crate) fn initialize() {
+    shapes::initialize();
+}
+
 pub mod flow;
 mod guard_bypass;
 mod hidden_copy;

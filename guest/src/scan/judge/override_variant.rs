@@ -18,9 +18,9 @@
 //! output" has no instruction noun; "override the default rules file" has no pointer word).
 //! One pass over each file's lowered lines, only when the file holds a verb: linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::Bundle;
 use crate::scan::content::{Finding, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// The verbs that drop an order.

@@ -15,11 +15,11 @@
 //! warn ("never", "untrusted", "injection", "attacker") are teaching. Judged: `critical`, the fetch
 //! line as evidence and the concealment line related. One pass over each file's lines.
 
-use crate::scan::judge::find::Has;
 use super::shapes::{any_of as any, found, rel};
 use super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 

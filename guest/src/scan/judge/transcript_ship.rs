@@ -17,10 +17,10 @@
 //! the file reads. Judged: `critical`, the request line as evidence, the source and the host
 //! related. One pass over the file's lowered lines.
 
-use crate::scan::judge::find::Has;
 use super::shapes::{found, is_code, rel, suspicious};
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 pub(super) const SOURCES: &[&str] = &[
@@ -73,11 +73,7 @@ pub(super) fn transcript_upload(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         else {
             continue;
         };
-        let Some(send) = lw
-            .lower
-            .iter()
-            .position(|l| SENDS.iter().any(|s| l.has(s)))
-        else {
+        let Some(send) = lw.lower.iter().position(|l| SENDS.iter().any(|s| l.has(s))) else {
             continue;
         };
         let keys = env_key_words(f.content);

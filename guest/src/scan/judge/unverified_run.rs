@@ -12,9 +12,9 @@
 //!   (`new Function(…, r.data)`, `eval(await res.text())`) within a few lines: neither the address
 //!   nor the code is there to read. Judged on the evaluation line, the decode related.
 
-use crate::scan::judge::find::Has;
 use super::Bundle;
 use crate::scan::content::{Finding, Related, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const TLS_OFF: &[&str] = &[

@@ -8,11 +8,11 @@
 //! goproxy.cn), a host named after the skill or its description's service, and a project-level
 //! setting with no credential or verification change.
 
-use crate::scan::judge::find::Has;
 use super::super::shapes::{found, rel};
 use super::super::{Bundle, File, hosts_in};
 use super::{foreign, own_host, own_words, sample_file};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const RULE: &str = "supply_chain.registry-redirect";
@@ -226,9 +226,7 @@ fn project(
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '`' && *c != '"' && *c != '\'')
             .collect();
-        let flag = ANY_FILE
-            .iter()
-            .any(|k| squeezed.has(k) || l.has(k));
+        let flag = ANY_FILE.iter().any(|k| squeezed.has(k) || l.has(k));
         if !flag && !keys.iter().any(|k| squeezed.has(k)) {
             continue;
         }
@@ -299,8 +297,7 @@ fn redirect(f: &File<'_>, words: &[String]) -> Option<Finding> {
         let from = i.saturating_sub(10);
         let to = (i + 10).min(low.len());
         let weak = (from..to).find(|&k| WEAKENED.iter().any(|w| low[k].has(w)));
-        let user =
-            user_file || USER_LEVEL.iter().any(|w| l.has(w)) || squeezed.has("configset");
+        let user = user_file || USER_LEVEL.iter().any(|w| l.has(w)) || squeezed.has("configset");
         if !user && weak.is_none() {
             continue;
         }

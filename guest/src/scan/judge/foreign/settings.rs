@@ -9,13 +9,13 @@
 //! Not judged: a deny rule or an MCP server entry added (no lifting value), a check that compares
 //! a value, a shipped config nothing copies into an agent's folder.
 
-use crate::scan::judge::find::Has;
 use super::super::agent::writes;
 use super::super::shapes::{found, has, is_code};
 use super::super::{Bundle, File};
 use super::sample_file;
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const RULE: &str = "persistence.agent-permissions";

@@ -14,9 +14,9 @@
 //! operation with no default attached ("to disable MFA for a user, run …"), quotes and fenced
 //! examples. One pass over each document's lines: linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::super::Bundle;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Controls an organisation relies on, each with the lower-case words that name it.

@@ -11,10 +11,10 @@
 //! fenced examples and teaching sections are left to the rules that read them. One pass over each
 //! document's lines: linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
 

@@ -75,10 +75,10 @@ mod tool_cc;
 mod tool_poison;
 mod tool_relay;
 
-use crate::scan::judge::find::Has;
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
 pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {

@@ -9,10 +9,10 @@
 //! keys"); these demands are written as lists, exports and "required information" with the send
 //! lines apart. One pass over each prose document's lines: linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Lines apart the demand and the send may be, within one section.

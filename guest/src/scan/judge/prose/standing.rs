@@ -11,10 +11,10 @@
 //! [`NEAR`] lines, and a standing condition (always, every session, before responding, permanent)
 //! within the same lines. One pass over each prose document's lines: linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Lines on either side within which the host and the standing condition count.

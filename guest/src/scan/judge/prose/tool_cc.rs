@@ -20,9 +20,9 @@
 //! declares it teaches or reviews tool poisoning shows these as specimens. One pass over each
 //! file's lines, each looking at most [`SPAN`] lines ahead: linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::super::Bundle;
 use crate::scan::content::{FileKind, Finding, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Lines (the line and those after it) that make one passage.

@@ -13,9 +13,9 @@
 //! - `prompt_injection.conditional-action` (after the prose judges): a conditional order that also
 //!   has the agent cover its tracks (clear the history, leave things looking unchanged).
 
-use crate::scan::judge::find::Has;
 use super::{found, has, is_code, rel};
 use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File};
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;

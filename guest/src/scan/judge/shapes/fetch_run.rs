@@ -11,9 +11,9 @@
 //! run by a build (`build.rs`), the saved file sits in a temporary place, the run is hidden, or
 //! the code runs in memory; `high` otherwise.
 
-use crate::scan::judge::find::Has;
 use super::{found, has, has_word, is_code, rel, worst_suspicious};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -116,8 +116,7 @@ fn process_api(f: &File<'_>) -> Option<Finding> {
         let Some(run) = (i + 1..(i + WINDOW).min(low.len())).find(|&k| {
             let t = &low[k];
             RUNNERS.iter().any(|r| t.has(r)) && has_word(t, &name)
-                || (t.has("command::new(&") || t.has("exec.command("))
-                    && has_word(t, &name)
+                || (t.has("command::new(&") || t.has("exec.command(")) && has_word(t, &name)
         }) else {
             continue;
         };
@@ -238,10 +237,7 @@ fn wsh(f: &File<'_>) -> Option<Finding> {
     })?;
     let run = (save + 1..low.len()).find(|&k| {
         let l = &low[k];
-        (l.has(".run ")
-            || l.has(".run(")
-            || l.has("shellexecute")
-            || l.has(".exec("))
+        (l.has(".run ") || l.has(".run(") || l.has("shellexecute") || l.has(".exec("))
             && has_word(l, &name)
     })?;
     let host = url_host_near(f, 0, low.len())?;

@@ -11,9 +11,9 @@
 //! and Russian words. Blocks that warn about such steps ("never", "malware", "phishing") are
 //! teaching, not telling.
 
-use crate::scan::judge::find::Has;
 use super::{found, has, prose_blocks, quoted, rel, worst_suspicious};
 use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File, hosts_in};
 use crate::scan::rules::Severity;
 

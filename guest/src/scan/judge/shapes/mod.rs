@@ -6,10 +6,10 @@
 //! other languages. Plain Rust over the file's shared lowered view; each reads a file's lines once
 //! (windows are bounded), so the scanner stays linear in bytes.
 
-use crate::scan::judge::find::Has;
 use super::{Bundle, File, Host};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::{HostClass, classify};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 mod agent_words;
@@ -31,6 +31,12 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     wipe::judge(b, out);
     system_wipe::judge(b, out);
     agent_words::judge(b, out);
+}
+
+/// Build this module's needle automata now (`scan::initialize`).
+pub(super) fn initialize() {
+    intl_orders::initialize();
+    wipe::initialize();
 }
 
 /// Judges that read what the prose judges found (run after them): a lure the prose rules already
@@ -75,6 +81,10 @@ pub(super) fn worst_suspicious(hosts: &[Host]) -> Option<&Host> {
 pub(super) fn socket_hosts(lower: &str) -> Vec<Host> {
     let mut out = Vec::new();
     for key in SOCKET_CALLS {
+        // A key the text does not hold is found in no part of it.
+        if !lower.has(key) {
+            continue;
+        }
         let mut from = 0;
         while let Some(i) = lower[from..].find(key).map(|i| i + from) {
             from = i + key.len();

@@ -5,10 +5,10 @@
 //! while the socket is read (`receive`, `getInputStream`, `ReadLine`, `copyTo`). A local address
 //! (a test server) is not a remote shell.
 
-use crate::scan::judge::find::Has;
 use super::{found, has, is_code, rel, socket_hosts};
 use crate::scan::content::Finding;
 use crate::scan::judge::Bundle;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const RULE: &str = "network.reverse-shell";

@@ -14,9 +14,9 @@
 //! `execute_process`) and names it is the run. From a host that is not a vendor's, installer's or
 //! registry's; a checksum check between the two makes it a verified install (not this rule's).
 
-use crate::scan::judge::find::Has;
 use super::{found, has, is_code, rel};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File, Host, hosts_in};
 use crate::scan::rules::Severity;
 

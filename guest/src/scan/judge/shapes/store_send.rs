@@ -7,10 +7,10 @@
 //! vendor's, installer's or registry's. A script that reads one named key for its own vendor is
 //! not this rule's (that host is a vendor's).
 
-use crate::scan::judge::find::Has;
 use super::{found, has, is_code, rel, socket_hosts, worst_suspicious};
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File, Host, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -298,10 +298,7 @@ fn at_credential(l: &str) -> bool {
 /// `deploy-notify`) is not: anyone can name a sub-domain of their own host after the skill.
 fn own_service(b: &Bundle<'_>, f: &File<'_>, host: &str) -> bool {
     let registered = crate::scan::judge::registered_name(host);
-    if b.name_words()
-        .iter()
-        .any(|w| registered.has(w.as_str()))
-    {
+    if b.name_words().iter().any(|w| registered.has(w.as_str())) {
         return true;
     }
     b.in_file(f, FactKind::SecretEnv).any(|at| {

@@ -10,9 +10,9 @@
 //!   named a few lines above that holds a system folder (`local dirs = { "/etc", … }` …
 //!   `for _, d in ipairs(dirs)` … `os.execute("rm -rf " .. d)`).
 
-use crate::scan::judge::find::Has;
 use super::{found, has, has_word, is_code, rel};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::{Has, Needles};
 use crate::scan::judge::{Bundle, File};
 use crate::scan::rules::Severity;
 
@@ -89,6 +89,13 @@ const HOME: &[&str] = &[
     "system.user_home()",
     "specialfolder.userprofile)",
 ];
+static HOME_N: Needles = Needles::new(HOME);
+
+/// Build the home expressions' automaton now (`scan::initialize`).
+pub(super) fn initialize() {
+    HOME_N.force();
+}
+
 const SYSTEM_DIRS: &[&str] = &[
     "\"/\"",
     "\"/etc",
@@ -199,6 +206,11 @@ fn home_name(l: &str) -> Option<String> {
 fn home_value(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
+        // Both ways need a home expression in the line (`direct` in `l`, `home_name` in the part
+        // after its `=` or `<-`): one pass over the line for all of them.
+        if !HOME_N.any(l) {
+            continue;
+        }
         // The home expression deleted on one line (`File(….home).deleteRecursively()`).
         let direct = HOME.iter().any(|h| {
             l.find(h).is_some_and(|at| {
@@ -347,8 +359,7 @@ const WHOLE_SYSTEM_DIRS: &[&str] = &[
 fn absent_task(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if !(l.has("state: absent") || l.has("state=absent") || l.has("file.absent"))
-        {
+        if !(l.has("state: absent") || l.has("state=absent") || l.has("file.absent")) {
             continue;
         }
         let from = i.saturating_sub(6);
