@@ -117,7 +117,7 @@ pub(super) fn hidden_fetch_eval(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if f < d || f > d + 15 || i > f + 3 {
                 continue;
             }
-            let Some(ev) = EVALS.iter().find(|e| l.has(*e)) else {
+            let Some(ev) = EVALS.iter().find(|e| l.has(e)) else {
                 continue;
             };
             let after = &l[l.find(ev).unwrap_or(0)..];

@@ -310,7 +310,7 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
             if !tap && EVERY_CALL.iter().any(|w| l.has(w)) {
                 let p = passage(lower, i);
-                if CALL_DATA.iter().filter(|w| p.has(*w)).count() >= 2
+                if CALL_DATA.iter().filter(|w| p.has(w)).count() >= 2
                     && PERSONAL.iter().any(|w| p.has(w))
                     && !has_phrase(&p, REFUSAL)
                 {

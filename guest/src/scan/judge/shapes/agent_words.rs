@@ -463,7 +463,7 @@ fn shadowing(f: &File<'_>, t: &str) -> Option<Finding> {
     if !any(t, FORBID) {
         return None;
     }
-    let word = REPLACE.iter().find(|w| claim.has(*w))?;
+    let word = REPLACE.iter().find(|w| claim.has(w))?;
     let i = line_of(f, word);
     Some(found(
         "prompt_injection.tool-shadowing",

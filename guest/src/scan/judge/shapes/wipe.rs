@@ -183,7 +183,7 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
 fn home_name(l: &str) -> Option<String> {
     let (left, right) = l.split_once("<-").or_else(|| l.split_once('='))?;
     let right = right.trim().trim_end_matches(';');
-    let home = HOME.iter().find(|h| right.has(*h))?;
+    let home = HOME.iter().find(|h| right.has(h))?;
     // Nothing joined below it (`home + "/x"`, `.resolve(…)`, `join(…)`, `/ "x"`).
     let rest = right.replacen(home, "", 1);
     if rest.contains('+')
