@@ -135,6 +135,7 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
 pub(crate) fn initialize() {
     RuleSet::builtin().compile_lazy();
     super::hosts::initialize();
+    super::judge::initialize();
     negation();
     redactors();
     install_prompt_words();

@@ -26,6 +26,7 @@ use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::{HostClass, classify_url, urls_in};
+use crate::scan::judge::find::Has;
 use crate::scan::judge::find::has;
 use crate::scan::rules::Severity;
 
@@ -422,7 +423,7 @@ fn copied_into_image(b: &Bundle<'_>, l: &str) -> bool {
         return false;
     }
     b.files.iter().any(|f| {
-        f.path.to_ascii_lowercase().contains("dockerfile")
+        f.path.to_ascii_lowercase().has("dockerfile")
             && f.lowered()
                 .lower
                 .iter()

@@ -19,6 +19,7 @@
 use super::shapes::{is_code, rel};
 use super::{Bundle, File};
 use crate::scan::content::{Finding, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const REACH: usize = 60;
@@ -97,7 +98,7 @@ const RUNNABLE: &[&str] = &[
 fn aliases(f: &File<'_>) -> Vec<String> {
     let mut out = Vec::new();
     for l in &f.lowered().lower {
-        if !(l.contains("import") && l.contains(" as ")) {
+        if !(l.has("import") && l.has(" as ")) {
             continue;
         }
         for d in ["b64decode", "decodebytes", "b32decode", "a85decode"] {
@@ -148,19 +149,18 @@ pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let lower = &f.lowered().lower;
         if !lower
             .iter()
-            .any(|l| WRITES.iter().any(|w| l.contains(w)) || l.contains('>'))
+            .any(|l| WRITES.iter().any(|w| l.has(w)) || l.contains('>'))
         {
             continue;
         }
         let alias = aliases(f);
         let decodes = |l: &str| {
             DECODERS.iter().any(|d| l.contains(&d.to_ascii_lowercase()))
-                || alias.iter().any(|a| l.contains(a.as_str()))
+                || alias.iter().any(|a| l.has(a.as_str()))
         };
         'lines: for (w, l) in lower.iter().enumerate() {
-            let shell_drop =
-                (l.contains("base64 -d") || l.contains("base64 --decode")) && l.contains('>');
-            let decoded_write = decodes(l) && WRITES.iter().any(|x| l.contains(x));
+            let shell_drop = (l.has("base64 -d") || l.has("base64 --decode")) && l.contains('>');
+            let decoded_write = decodes(l) && WRITES.iter().any(|x| l.has(x));
             if !decoded_write && !shell_drop {
                 continue;
             }
@@ -181,10 +181,10 @@ pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 if run.starts_with('#') || run.starts_with("//") {
                     continue;
                 }
-                let Some(name) = names.iter().find(|n| run.contains(n.as_str())) else {
+                let Some(name) = names.iter().find(|n| run.has(n.as_str())) else {
                     continue;
                 };
-                if !RUNNERS.iter().any(|x| run.contains(x)) {
+                if !RUNNERS.iter().any(|x| run.has(x)) {
                     continue;
                 }
                 let line = f.lowered().lines[r].trim();

@@ -14,6 +14,7 @@
 
 use super::Bundle;
 use crate::scan::content::{Finding, Related, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const REACH: usize = 60;
@@ -134,10 +135,10 @@ pub(super) fn dns_carry(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if l.starts_with("//") || (l.starts_with('#') && !l.starts_with("#!")) {
                 continue;
             }
-            if DATA.iter().any(|w| l.contains(w)) {
+            if DATA.iter().any(|w| l.has(w)) {
                 datum = Some(i);
             }
-            if ENCODE.iter().any(|w| l.contains(w)) {
+            if ENCODE.iter().any(|w| l.has(w)) {
                 enc = Some(i);
             }
             let (Some(d), Some(e)) = (datum, enc) else {

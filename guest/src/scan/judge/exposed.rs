@@ -21,6 +21,7 @@
 use super::Bundle;
 use super::pair::{End, push};
 use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Words one of these rules needs on a lone text before it can fire (`prose::reads_raw_text`).
@@ -39,8 +40,8 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
 
 /// A bind to every interface.
 fn binds_all(l: &str) -> bool {
-    let quoted = l.contains("'0.0.0.0'") || l.contains("\"0.0.0.0\"") || l.contains("`0.0.0.0`");
-    quoted || l.contains("--bind 0.0.0.0") || l.contains("-b 0.0.0.0") || l.contains("host=0.0.0.0")
+    let quoted = l.has("'0.0.0.0'") || l.has("\"0.0.0.0\"") || l.has("`0.0.0.0`");
+    quoted || l.has("--bind 0.0.0.0") || l.has("-b 0.0.0.0") || l.has("host=0.0.0.0")
 }
 
 /// What a handler receives from the network.
@@ -108,21 +109,21 @@ fn runs_a_name(l: &str) -> bool {
                 continue;
             }
             let shell_needed = c.starts_with("subprocess.");
-            if shell_needed && !l.contains("shell=true") {
+            if shell_needed && !l.has("shell=true") {
                 continue;
             }
             return true;
         }
     }
     // `spawnSync('node', [file])`, `spawn("python3", [path])`: an interpreter on a name.
-    (l.contains("spawn(") || l.contains("spawnsync(") || l.contains("execfile"))
+    (l.has("spawn(") || l.has("spawnsync(") || l.has("execfile"))
         && [
             "'node'", "\"node\"", "'python", "\"python", "'bash'", "'sh'",
         ]
         .iter()
-        .any(|w| l.contains(w))
+        .any(|w| l.has(w))
         && l.contains('[')
-        && !l.contains("['-")
+        && !l.has("['-")
 }
 
 /// The stems of local modules a file imports (`from score import`, `require('./runner')`,
@@ -198,17 +199,15 @@ fn serves_home(l: &str) -> bool {
         "os.chdir('/')",
     ]
     .iter()
-    .any(|w| t.contains(w))
+    .any(|w| t.has(w))
 }
 
 /// A static file server without a loopback bind.
 fn serves_files(l: &str) -> bool {
-    (l.contains("http.server")
-        || l.contains("simplehttprequesthandler")
-        || l.contains("http-server"))
-        && !l.contains("127.0.0.1")
-        && !l.contains("localhost")
-        && !l.contains("::1")
+    (l.has("http.server") || l.has("simplehttprequesthandler") || l.has("http-server"))
+        && !l.has("127.0.0.1")
+        && !l.has("localhost")
+        && !l.has("::1")
 }
 
 /// Credential files and folders.
@@ -277,7 +276,7 @@ const ESCAPES: &[&str] = &[
 ];
 
 fn escapes_home(l: &str) -> bool {
-    ESCAPES.iter().any(|w| l.contains(w))
+    ESCAPES.iter().any(|w| l.has(w))
 }
 
 fn persists(l: &str) -> bool {
@@ -295,7 +294,7 @@ fn persists(l: &str) -> bool {
         "schtasks",
         "register-scheduledtask",
     ];
-    PER.iter().any(|w| l.contains(w))
+    PER.iter().any(|w| l.has(w))
 }
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -316,7 +315,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let path = b.files[*fi].path;
         // Exposed runner.
         if let Some(bind) = lower.iter().position(|l| binds_all(l))
-            && lower.iter().any(|l| RECEIVES.iter().any(|w| l.contains(w)))
+            && lower.iter().any(|l| RECEIVES.iter().any(|w| l.has(w)))
         {
             let stems = imported_stems(lower);
             let mut run: Option<End<'_>> = None;
@@ -357,7 +356,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             };
             let local = window
                 .iter()
-                .any(|w| w.contains("127.0.0.1") || w.contains("localhost"));
+                .any(|w| w.has("127.0.0.1") || w.has("localhost"));
             if local {
                 continue;
             }
@@ -384,11 +383,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let bare = name.trim_start_matches('$');
             for j in i + 1..(i + 4).min(lower.len()) {
                 let c = &lower[j];
-                let compares = c.contains(bare)
-                    && (c.contains(" > ")
-                        || c.contains(" >= ")
-                        || c.contains(" < ")
-                        || c.contains(" <= "))
+                let compares = c.has(bare)
+                    && (c.has(" > ") || c.has(" >= ") || c.has(" < ") || c.has(" <= "))
                     && c.trim_start().starts_with("if");
                 if !compares {
                     continue;
@@ -397,8 +393,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     let r = &lower[k];
                     let named = lower[j + 1..=k]
                         .iter()
-                        .any(|x| CREDENTIALS.iter().any(|w| x.contains(w)));
-                    if READS.iter().any(|w| r.contains(w)) && named {
+                        .any(|x| CREDENTIALS.iter().any(|w| x.has(w)));
+                    if READS.iter().any(|w| r.has(w)) && named {
                         let cmp = End::new(path, j, lines[j]);
                         let read = End::new(path, k, lines[k]);
                         push(

@@ -14,6 +14,7 @@
 
 use super::Bundle;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Calls that run code, each with the readers whose result they may run directly.
@@ -162,17 +163,13 @@ fn assigned<'l>(lower: &'l [String], name: &str, before: usize) -> Option<&'l st
 /// Whether a path text (a literal or the expression assigned to it) is built from the script's own
 /// place, so the file is part of the bundle.
 fn own_place(t: &str) -> bool {
-    t.contains("__file__") || t.contains("__dirname") || t.contains("import.meta")
+    t.has("__file__") || t.has("__dirname") || t.has("import.meta")
 }
 
 pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for file in b.files.iter().filter(|f| f.kind == FileKind::Code) {
         let lw = file.lowered();
-        if !lw
-            .lower
-            .iter()
-            .any(|l| RUNNERS.iter().any(|r| l.contains(r)))
-        {
+        if !lw.lower.iter().any(|l| RUNNERS.iter().any(|r| l.has(r))) {
             continue;
         }
         let mut calls = 0;
@@ -189,7 +186,7 @@ pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             };
             let reads_all = reader != "open(" && reader != "io.open(" && reader != "codecs.open("
-                || l[rd..].contains(".read");
+                || l[rd..].has(".read");
             if !reads_all {
                 continue;
             }
@@ -222,16 +219,14 @@ pub(super) fn exec_file_contents(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .filter(|n| n.len() >= 3)
                     .collect();
                 lw.lower.iter().enumerate().find(|(j, o)| {
-                    *j != i
-                        && names.iter().any(|n| o.contains(n))
-                        && FETCHES.iter().any(|f| o.contains(f))
+                    *j != i && names.iter().any(|n| o.has(n)) && FETCHES.iter().any(|f| o.has(f))
                 })
             });
             let t = path_text.trim_matches(|c| c == '"' || c == '\'' || c == '`');
             let outside = t.starts_with('/')
                 || t.starts_with('~')
                 || t.starts_with("$home")
-                || OUTSIDE.iter().any(|w| path_text.contains(w));
+                || OUTSIDE.iter().any(|w| path_text.has(w));
             let sev = if download.is_some() {
                 Severity::Critical
             } else if outside {

@@ -7,7 +7,9 @@
 //! rarer bytes tested 16 positions at a time, with `simd128` in WebAssembly and SSE2 on x86-64;
 //! building it only picks the pair), and a haystack too short for a vector with Rabin-Karp. The
 //! answer is the same as `str::contains`: both are exact byte-substring tests.
+use aho_corasick::{AhoCorasick, MatchKind};
 use memchr::arch::all::rabinkarp;
+use std::sync::OnceLock;
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use memchr::arch::wasm32::simd128::packedpair::Finder as Packed;
@@ -22,13 +24,101 @@ pub(crate) fn has(hay: &str, needle: &str) -> bool {
         [] => true,
         [b] => memchr::memchr(*b, h).is_some(),
         _ if n.len() > h.len() => false,
+        _ if h.len() < SHORT => short(h, n),
         _ => find(h, n),
     }
+}
+
+/// `hay.has(needle)`: [`has`] as a method, so a judge's `l.contains("word")` on a `&str`, a
+/// `String` or a `&&str` becomes `l.has("word")` whatever the receiver's type.
+pub(crate) trait Has {
+    fn has(&self, needle: &str) -> bool;
+}
+
+impl Has for str {
+    #[inline]
+    fn has(&self, needle: &str) -> bool {
+        has(self, needle)
+    }
+}
+
+/// Haystacks shorter than this (most lines) are searched by [`short`]: building a packed-pair or
+/// Rabin-Karp finder costs more than such a line's search (~560 instructions a call on the
+/// ordinary throughput set, BENCHMARKS.md perf51).
+const SHORT: usize = 128;
+
+/// Each start where the needle's first byte occurs (`memchr`), its second byte compared before
+/// the rest: at most `SHORT` starts of a needle of two or more bytes that fits in `h`.
+fn short(h: &[u8], n: &[u8]) -> bool {
+    let (first, second, rest) = (n[0], n[1], &n[2..]);
+    let last = h.len() - n.len();
+    let mut from = 0;
+    while let Some(p) = memchr::memchr(first, &h[from..=last]) {
+        let at = from + p;
+        if h[at + 1] == second && &h[at + 2..at + n.len()] == rest {
+            return true;
+        }
+        from = at + 1;
+        if from > last {
+            break;
+        }
+    }
+    false
 }
 
 /// Whether any of `words` occurs in `hay`.
 pub(crate) fn has_any(hay: &str, words: &[&str]) -> bool {
     words.iter().any(|w| has(hay, w))
+}
+
+/// A judge's long needle list asked of one text in one pass: an Aho-Corasick automaton over
+/// `words` (all matches, overlapping), built on first use; force it in `initialize` so the
+/// component's snapshot holds it. Same answers as asking the words one by one with [`has`].
+pub(crate) struct Needles {
+    words: &'static [&'static str],
+    ac: OnceLock<AhoCorasick>,
+}
+
+impl Needles {
+    pub(crate) const fn new(words: &'static [&'static str]) -> Self {
+        Self {
+            words,
+            ac: OnceLock::new(),
+        }
+    }
+
+    fn ac(&self) -> &AhoCorasick {
+        self.ac.get_or_init(|| {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .build(self.words)
+                .expect("needles build")
+        })
+    }
+
+    /// Build the automaton now.
+    pub(crate) fn force(&self) {
+        self.ac();
+    }
+
+    /// Whether any word occurs in `hay` (as `has_any(hay, words)`).
+    pub(crate) fn any(&self, hay: &str) -> bool {
+        self.ac().is_match(hay)
+    }
+
+    /// The first word of the list (in list order, not text order) that occurs in `hay`, as
+    /// `words.iter().find(|w| has(hay, w))`: the least pattern index of every overlapping match.
+    pub(crate) fn first(&self, hay: &str) -> Option<&'static str> {
+        let mut least: Option<usize> = None;
+        for m in self.ac().find_overlapping_iter(hay) {
+            let i = m.pattern().as_usize();
+            if i == 0 {
+                return Some(self.words[0]);
+            }
+            least = Some(least.map_or(i, |l| l.min(i)));
+        }
+        least.map(|i| self.words[i])
+    }
 }
 
 #[cfg(any(
@@ -52,7 +142,7 @@ fn find(h: &[u8], n: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{has, has_any};
+    use super::{Needles, has, has_any};
 
     /// Every substring (and some non-substrings) of haystacks short and long, at every offset,
     /// answered as `str::contains` answers.
@@ -60,7 +150,19 @@ mod tests {
     fn scan_find_has_equals_str_contains() {
         let long = "send the api key to https://example.com/upload then delete the log; \
                     the token is read from ~/.ssh/id_rsa and posted with curl -d @- 日本語の文 ok";
-        let hays = ["", "a", "ab", "api key", "short line", long, &long[..40]];
+        let wide = long.repeat(3);
+        let hays = [
+            "",
+            "a",
+            "ab",
+            "api key",
+            "short line",
+            long,
+            &long[..40],
+            &long[..127],
+            &long[..128],
+            &wide,
+        ];
         let extra = [
             "zz", "keyz", "api  key", "日本", "語の", "ok!", "q", "\u{3000}",
         ];
@@ -90,5 +192,39 @@ mod tests {
         assert!(has_any(long, &["nope", "curl -d"]));
         assert!(!has_any(long, &["nope", "wget"]));
         assert!(!has_any(long, &[]));
+    }
+
+    /// `Needles` answers as the words asked one by one: `any` as `has_any`, `first` the earliest
+    /// word of the list (not of the text), with overlapping and nested words.
+    #[test]
+    fn scan_find_needles_answer_as_words_one_by_one() {
+        static WORDS: &[&str] = &["password", "pass", "word", "ssh key", "鍵", "ass"];
+        static N: Needles = Needles::new(WORDS);
+        let hays = [
+            "",
+            "the password is here",
+            "a word on its own",
+            "my ssh key and 鍵",
+            "passage",
+            "nothing to see",
+            "class of glass",
+            "鍵",
+            "swordfish passes",
+        ];
+        for hay in hays {
+            assert_eq!(N.any(hay), has_any(hay, WORDS), "{hay:?}");
+            assert_eq!(
+                N.first(hay),
+                WORDS.iter().find(|w| has(hay, w)).copied(),
+                "{hay:?}"
+            );
+        }
+        // Must: list order wins over text order ("word" occurs first in the text).
+        assert_eq!(N.first("word then password"), Some("password"));
+        // Must: a word nested in a longer one is still seen ("ass" inside "glass").
+        assert_eq!(N.first("glass"), Some("ass"));
+        // Must not: none of the words.
+        assert_eq!(N.first("nothing to see"), None);
+        assert!(!N.any("pa ss wo rd"));
     }
 }

@@ -25,6 +25,7 @@
 use super::{Bundle, File};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::facts::FactKind;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// How many lines after the environment is read a write is looked for.
@@ -196,7 +197,7 @@ pub fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 let line = lines[n - 1];
                 let arg = write_argument(line)?;
                 let la = crate::ascii_lowered(&arg);
-                let holds = ENV_WORDS.iter().any(|w| la.contains(w))
+                let holds = ENV_WORDS.iter().any(|w| la.has(w))
                     || names.iter().any(|name| has_word(&arg, name));
                 holds.then_some((n, line))
             });

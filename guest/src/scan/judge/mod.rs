@@ -24,6 +24,12 @@ mod errands;
 pub mod exec;
 mod exposed;
 pub(crate) mod find;
+
+/// Build the judges' needle automata now (`scan::initialize`, so the snapshot holds them).
+pub(crate) fn initialize() {
+    shapes::initialize();
+}
+
 pub mod flow;
 mod guard_bypass;
 mod hidden_copy;
@@ -171,6 +177,7 @@ mod stream_eval;
 mod tool_sinks;
 mod unlisted_tools;
 
+use crate::scan::judge::find::Has;
 use std::borrow::Cow;
 
 use super::content::{FileKind, FilePlace, Finding, Related, evidence};
@@ -565,7 +572,7 @@ pub fn picks_own_key(text: &str, words: &[String]) -> bool {
             let l = crate::ascii_lowered(l);
             l.find("entries").is_some_and(|i| {
                 let after: String = l[i..].chars().filter(char::is_ascii_alphanumeric).collect();
-                words.iter().any(|w| after.contains(w.as_str()))
+                words.iter().any(|w| after.has(w.as_str()))
             })
         })
 }

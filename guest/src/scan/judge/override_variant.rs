@@ -20,6 +20,7 @@
 
 use super::Bundle;
 use crate::scan::content::{Finding, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// The verbs that drop an order.
@@ -174,12 +175,12 @@ pub(super) fn override_variant(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let mut found = Vec::new();
     for file in &b.files {
         let all = file.lower_all();
-        if !VERBS.iter().any(|v| all.contains(v)) {
+        if !VERBS.iter().any(|v| all.has(v)) {
             continue;
         }
         let lw = file.lowered();
         for (i, l) in lw.lower.iter().enumerate() {
-            if !VERBS.iter().any(|v| l.contains(v)) || NOT_ORDERS.iter().any(|w| l.contains(w)) {
+            if !VERBS.iter().any(|v| l.has(v)) || NOT_ORDERS.iter().any(|w| l.has(w)) {
                 continue;
             }
             let reported = b.prior.iter().chain(out.iter()).any(|f| {

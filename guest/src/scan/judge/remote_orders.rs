@@ -19,6 +19,7 @@ use super::shapes::{any_of as any, found, rel};
 use super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
@@ -106,17 +107,17 @@ pub(super) fn hidden_remote_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     && any(l, NOUNS)
                     && hosts_in(lw.lines[k])
                         .iter()
-                        .any(|h| h.url.contains("://") && h.class != HostClass::Local)
+                        .any(|h| h.url.has("://") && h.class != HostClass::Local)
             });
             let Some(fetch) = fetch else { continue };
             let hide = (s..i).find(|&k| {
                 let l = &lw.lower[k];
-                any(l, HIDE) && (l.contains("user") || l.contains("internal"))
+                any(l, HIDE) && (l.has("user") || l.has("internal"))
             });
             let Some(hide) = hide else { continue };
             let host = hosts_in(lw.lines[fetch])
                 .into_iter()
-                .find(|h| h.url.contains("://") && h.class != HostClass::Local)
+                .find(|h| h.url.has("://") && h.class != HostClass::Local)
                 .map(|h| h.host)
                 .unwrap_or_default();
             out.push(found(

@@ -20,6 +20,7 @@
 use super::shapes::{found, is_code, rel, suspicious};
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 pub(super) const SOURCES: &[&str] = &[
@@ -68,15 +69,11 @@ pub(super) fn transcript_upload(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let Some(src) = lw
             .lower
             .iter()
-            .position(|l| SOURCES.iter().any(|s| l.contains(s)))
+            .position(|l| SOURCES.iter().any(|s| l.has(s)))
         else {
             continue;
         };
-        let Some(send) = lw
-            .lower
-            .iter()
-            .position(|l| SENDS.iter().any(|s| l.contains(s)))
-        else {
+        let Some(send) = lw.lower.iter().position(|l| SENDS.iter().any(|s| l.has(s))) else {
             continue;
         };
         let keys = env_key_words(f.content);
@@ -84,7 +81,7 @@ pub(super) fn transcript_upload(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             hosts_in(l)
                 .into_iter()
                 .find(|h| {
-                    h.url.contains("://")
+                    h.url.has("://")
                         && suspicious(h.class)
                         && !host_named_after(&h.host, &words)
                         && !host_named_after(&h.host, &keys)

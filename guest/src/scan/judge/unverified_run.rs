@@ -14,6 +14,7 @@
 
 use super::Bundle;
 use crate::scan::content::{Finding, Related, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const TLS_OFF: &[&str] = &[
@@ -46,7 +47,7 @@ pub(super) fn unverified_download_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         };
         let lw = file.lowered();
         let Some(off) = lw.lower.iter().position(|l| {
-            !(l.starts_with('#') || l.starts_with("//")) && TLS_OFF.iter().any(|w| l.contains(w))
+            !(l.starts_with('#') || l.starts_with("//")) && TLS_OFF.iter().any(|w| l.has(w))
         }) else {
             continue;
         };
@@ -104,10 +105,10 @@ pub(super) fn hidden_fetch_eval(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if l.starts_with("//") || l.starts_with('#') {
                 continue;
             }
-            if DECODES.iter().any(|d| l.contains(d)) {
+            if DECODES.iter().any(|d| l.has(d)) {
                 decoded = Some(i);
             }
-            if FETCHES.iter().any(|f| l.contains(f)) {
+            if FETCHES.iter().any(|f| l.has(f)) {
                 fetched = Some(i);
             }
             let (Some(d), Some(f)) = (decoded, fetched) else {
@@ -116,11 +117,11 @@ pub(super) fn hidden_fetch_eval(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if f < d || f > d + 15 || i > f + 3 {
                 continue;
             }
-            let Some(ev) = EVALS.iter().find(|e| l.contains(*e)) else {
+            let Some(ev) = EVALS.iter().find(|e| l.has(e)) else {
                 continue;
             };
             let after = &l[l.find(ev).unwrap_or(0)..];
-            if !RESPONSES.iter().any(|r| after.contains(r)) {
+            if !RESPONSES.iter().any(|r| after.has(r)) {
                 continue;
             }
             let raw = lw.lines[i].trim();

@@ -12,6 +12,7 @@ use super::super::shapes::{found, rel};
 use super::super::{Bundle, File, hosts_in};
 use super::{foreign, own_host, own_words, sample_file};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const RULE: &str = "supply_chain.registry-redirect";
@@ -209,26 +210,24 @@ fn project(
     let base = path.rsplit('/').next().unwrap_or(&path);
     let keys: &[&str] = PROJECT_FILES
         .iter()
-        .find(|(n, _)| *n == base && (!n.starts_with("config") || path.contains(".cargo/")))
+        .find(|(n, _)| *n == base && (!n.starts_with("config") || path.has(".cargo/")))
         .map(|(_, k)| *k)
         .unwrap_or(&[]);
     let all = f.lower_all();
-    if keys.is_empty() && !ANY_FILE.iter().any(|k| all.contains(k)) {
+    if keys.is_empty() && !ANY_FILE.iter().any(|k| all.has(k)) {
         return None;
     }
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if l.trim_start().starts_with(['#', '>', ';']) || l.contains("${") || l.contains('<') {
+        if l.trim_start().starts_with(['#', '>', ';']) || l.has("${") || l.contains('<') {
             continue;
         }
         let squeezed: String = l
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '`' && *c != '"' && *c != '\'')
             .collect();
-        let flag = ANY_FILE
-            .iter()
-            .any(|k| squeezed.contains(k) || l.contains(k));
-        if !flag && !keys.iter().any(|k| squeezed.contains(k)) {
+        let flag = ANY_FILE.iter().any(|k| squeezed.has(k) || l.has(k));
+        if !flag && !keys.iter().any(|k| squeezed.has(k)) {
             continue;
         }
         let line = f.lowered().lines[i];
@@ -241,7 +240,7 @@ fn project(
         let is_used = *used.get_or_insert_with(|| {
             b.files
                 .iter()
-                .any(|g| INSTALLS.iter().any(|w| g.lower_all().contains(w)))
+                .any(|g| INSTALLS.iter().any(|w| g.lower_all().has(w)))
         });
         if !is_used {
             return None;
@@ -272,10 +271,10 @@ fn mirror(host: &str) -> bool {
 fn redirect(f: &File<'_>, words: &[String]) -> Option<Finding> {
     let low = &f.lowered().lower;
     let all = f.lower_all();
-    if !RAW.iter().any(|w| all.contains(w)) {
+    if !RAW.iter().any(|w| all.has(w)) {
         return None;
     }
-    let user_file = USER_LEVEL.iter().any(|w| all.contains(w));
+    let user_file = USER_LEVEL.iter().any(|w| all.has(w));
     for (i, l) in low.iter().enumerate() {
         let squeezed: String = l
             .chars()
@@ -283,7 +282,7 @@ fn redirect(f: &File<'_>, words: &[String]) -> Option<Finding> {
             .collect();
         if !KEYS
             .iter()
-            .any(|(k, eco)| squeezed.contains(k) && eco.iter().any(|w| all.contains(w)))
+            .any(|(k, eco)| squeezed.has(k) && eco.iter().any(|w| all.has(w)))
         {
             continue;
         }
@@ -297,9 +296,8 @@ fn redirect(f: &File<'_>, words: &[String]) -> Option<Finding> {
         // Credentials or verification changes near the setting (a config block is short).
         let from = i.saturating_sub(10);
         let to = (i + 10).min(low.len());
-        let weak = (from..to).find(|&k| WEAKENED.iter().any(|w| low[k].contains(w)));
-        let user =
-            user_file || USER_LEVEL.iter().any(|w| l.contains(w)) || squeezed.contains("configset");
+        let weak = (from..to).find(|&k| WEAKENED.iter().any(|w| low[k].has(w)));
+        let user = user_file || USER_LEVEL.iter().any(|w| l.has(w)) || squeezed.has("configset");
         if !user && weak.is_none() {
             continue;
         }

@@ -15,6 +15,7 @@ use super::super::{Bundle, File};
 use super::sample_file;
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const RULE: &str = "persistence.agent-permissions";
@@ -95,13 +96,13 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 
 fn property_set(f: &File<'_>) -> Option<Finding> {
     let all = f.lower_all();
-    if !AGENT_PLACES.iter().any(|p| all.contains(p)) || !writes(f) {
+    if !AGENT_PLACES.iter().any(|p| all.has(p)) || !writes(f) {
         return None;
     }
     let i = f.lowered().lower.iter().position(|l| {
         if ["==", "!=", "-eq ", "-ne ", "assert", "if ", "elif "]
             .iter()
-            .any(|c| l.contains(c))
+            .any(|c| l.has(c))
         {
             return false;
         }
@@ -115,7 +116,7 @@ fn property_set(f: &File<'_>) -> Option<Finding> {
             "echo ",
         ]
         .iter()
-        .any(|m| l.contains(m))
+        .any(|m| l.has(m))
             && !l.contains('>')
         {
             return false;
@@ -167,10 +168,10 @@ fn shipped_copied(b: &Bundle<'_>) -> Option<Finding> {
             }
             let low = &f.lowered().lower;
             let Some(k) = low.iter().position(|l| {
-                COPIES.iter().any(|c| l.contains(c))
+                COPIES.iter().any(|c| l.has(c))
                     && (l.contains(&cfg.path.to_ascii_lowercase())
                         || name.len() >= 6 && l.contains(&name.to_ascii_lowercase()))
-                    && AGENT_PLACES.iter().any(|p| l.contains(p))
+                    && AGENT_PLACES.iter().any(|p| l.has(p))
             }) else {
                 continue;
             };

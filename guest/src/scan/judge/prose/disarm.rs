@@ -16,6 +16,7 @@
 
 use super::super::Bundle;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Controls an organisation relies on, each with the lower-case words that name it.
@@ -123,12 +124,12 @@ const NEGATIONS: &[&str] = &[
 
 /// The control a lower-cased statement lifts, if it orders one lifted.
 fn lifted(l: &str) -> Option<&'static str> {
-    if !LIFTS.iter().any(|w| l.contains(w)) {
+    if !LIFTS.iter().any(|w| l.has(w)) {
         return None;
     }
     CONTROLS
         .iter()
-        .find(|(_, words)| words.iter().any(|w| l.contains(w)))
+        .find(|(_, words)| words.iter().any(|w| l.has(w)))
         .map(|(name, _)| *name)
 }
 
@@ -171,7 +172,7 @@ pub(super) fn disarmed_controls(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             let l = crate::ascii_lowered(raw);
-            if NEGATIONS.iter().any(|w| l.contains(w)) || !DEFAULTS.iter().any(|w| l.contains(w)) {
+            if NEGATIONS.iter().any(|w| l.has(w)) || !DEFAULTS.iter().any(|w| l.has(w)) {
                 continue;
             }
             if let Some(c) = lifted(&l)
@@ -179,7 +180,7 @@ pub(super) fn disarmed_controls(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             {
                 lifts.push((i, c));
             }
-            if grant.is_none() && GRANTS.iter().any(|w| l.contains(w)) {
+            if grant.is_none() && GRANTS.iter().any(|w| l.has(w)) {
                 grant = Some(i);
             }
         }

@@ -14,6 +14,7 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
 
@@ -447,7 +448,7 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 if next.is_empty() || next.starts_with('#') || next.starts_with("```") {
                     break;
                 }
-                if ends_statement(lines[j]) && !crate::ascii_lowered(next).contains("them") {
+                if ends_statement(lines[j]) && !crate::ascii_lowered(next).has("them") {
                     break;
                 }
                 j += 1;

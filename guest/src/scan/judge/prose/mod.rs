@@ -78,6 +78,7 @@ mod tool_relay;
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
 pub fn judge(b: &Bundle<'_>, earlier: &[Finding]) -> Vec<Finding> {
@@ -165,7 +166,7 @@ fn statement_lines(at: &At<'_>, lines: usize) -> usize {
         "this link",
     ]
     .iter()
-    .any(|w| lower.contains(w));
+    .any(|w| lower.has(w));
     if ended && !points_ahead && opens_item(next) {
         1
     } else {

@@ -12,6 +12,7 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Lines apart the demand and the send may be, within one section.
@@ -99,7 +100,7 @@ const SENDS: &[&str] = &[
 fn kinds(l: &str) -> Vec<&'static str> {
     KINDS
         .iter()
-        .filter(|(_, words)| words.iter().any(|w| l.contains(w)))
+        .filter(|(_, words)| words.iter().any(|w| l.has(w)))
         .map(|(name, _)| *name)
         .collect()
 }
@@ -141,7 +142,7 @@ fn item_text(l: &str) -> &str {
 /// is itself the demanded item ("All production API keys …"), with no wording that secures or
 /// teaches.
 fn demand(l: &str) -> bool {
-    if NOT_A_DEMAND.iter().any(|w| l.contains(w)) || kinds(l).is_empty() {
+    if NOT_A_DEMAND.iter().any(|w| l.has(w)) || kinds(l).is_empty() {
         return false;
     }
     let bulk = BULK.iter().any(|q| {
@@ -150,7 +151,7 @@ fn demand(l: &str) -> bool {
             let after = after.split(['.', ';']).next().unwrap_or("");
             KINDS
                 .iter()
-                .any(|(_, words)| words.iter().any(|w| after.contains(w)))
+                .any(|(_, words)| words.iter().any(|w| after.has(w)))
         })
     });
     let item = item_text(l);

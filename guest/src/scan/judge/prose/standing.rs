@@ -14,6 +14,7 @@
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
 use crate::scan::hosts::HostClass;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Lines on either side within which the host and the standing condition count.
@@ -81,7 +82,7 @@ const NOT_AN_ORDER: &[&str] = &[
 /// Whether a lower-cased line orders the agent to carry out orders from somewhere: a carrying-out
 /// verb, then orders, then where they come from, in that order within one clause.
 fn order(l: &str) -> bool {
-    if NOT_AN_ORDER.iter().any(|w| l.contains(w)) {
+    if NOT_AN_ORDER.iter().any(|w| l.has(w)) {
         return false;
     }
     OBEYS.iter().any(|v| {
@@ -90,7 +91,7 @@ fn order(l: &str) -> bool {
             let rest = &rest[..rest.len().min(120)];
             ORDERS.iter().any(|o| {
                 rest.find(o)
-                    .is_some_and(|j| FROM.iter().any(|f| rest[j..].contains(f)))
+                    .is_some_and(|j| FROM.iter().any(|f| rest[j..].has(f)))
             })
         })
     })
@@ -122,7 +123,7 @@ pub(super) fn standing_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let Some((hl, host)) = host else { continue };
             let standing = near.filter(|&j| prose[j]).find(|&j| {
                 let lj = crate::ascii_lowered(lines[j]);
-                STANDING.iter().any(|w| lj.contains(w))
+                STANDING.iter().any(|w| lj.has(w))
             });
             let Some(sl) = standing else { continue };
             let shown = |k: usize| evidence(lines[k], 0, lines[k].len());

@@ -22,6 +22,7 @@
 
 use super::super::Bundle;
 use crate::scan::content::{FileKind, Finding, evidence};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 /// Lines (the line and those after it) that make one passage.
@@ -236,7 +237,7 @@ fn specimen(b: &Bundle<'_>, path: &str) -> bool {
         "reference",
     ]
     .iter()
-    .any(|w| l.contains(w))
+    .any(|w| l.has(w))
         || l.ends_with(".md")
 }
 
@@ -282,12 +283,12 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let (mut cc, mut tap, mut order) = (false, false, false);
         for i in 0..lines.len() {
             let l = &lower[i];
-            if !cc && COPY.iter().any(|w| l.contains(w)) {
+            if !cc && COPY.iter().any(|w| l.has(w)) {
                 // The passage from the line before: a string split over lines puts the address
                 // on one line and the copy's words on the next.
                 let around = passage(lower, i.saturating_sub(1));
-                let duty = DUTY.iter().any(|w| around.contains(w));
-                let secret = SECRECY.iter().any(|w| around.contains(w));
+                let duty = DUTY.iter().any(|w| around.has(w));
+                let secret = SECRECY.iter().any(|w| around.has(w));
                 if has_address(&around)
                     && (secret || machine && duty)
                     && !has_phrase(&around, REFUSAL)
@@ -307,10 +308,10 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     );
                 }
             }
-            if !tap && EVERY_CALL.iter().any(|w| l.contains(w)) {
+            if !tap && EVERY_CALL.iter().any(|w| l.has(w)) {
                 let p = passage(lower, i);
-                if CALL_DATA.iter().filter(|w| p.contains(*w)).count() >= 2
-                    && PERSONAL.iter().any(|w| p.contains(w))
+                if CALL_DATA.iter().filter(|w| p.has(w)).count() >= 2
+                    && PERSONAL.iter().any(|w| p.has(w))
                     && !has_phrase(&p, REFUSAL)
                 {
                     tap = true;
@@ -328,25 +329,25 @@ pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     );
                 }
             }
-            if !order && MARKERS.iter().any(|w| l.contains(w)) {
+            if !order && MARKERS.iter().any(|w| l.has(w)) {
                 let p = passage(lower, i);
                 let body = MARKERS
                     .iter()
                     .find_map(|m| p.find(m).map(|at| &p[at..]))
                     .unwrap_or("");
-                let sends = SEND.iter().any(|w| body.contains(w))
-                    && (body.contains("http://") || body.contains("https://"));
+                let sends = SEND.iter().any(|w| body.has(w))
+                    && (body.has("http://") || body.has("https://"));
                 // A hidden rule to push the user's data to outside systems and keep the risk quiet.
-                let shares = body.contains("shar")
-                    && body.contains("data")
-                    && (body.contains("external") || body.contains("outside"))
+                let shares = body.has("shar")
+                    && body.has("data")
+                    && (body.has("external") || body.has("outside"))
                     && SECRECY
                         .iter()
                         .chain(&["do not mention", "don't mention", "not mention"])
-                        .any(|w| body.contains(w));
-                let reads = body.contains("read ")
-                    && SECRET_FILES.iter().any(|w| body.contains(w))
-                    && INTO_ANSWER.iter().any(|w| body.contains(w));
+                        .any(|w| body.has(w));
+                let reads = body.has("read ")
+                    && SECRET_FILES.iter().any(|w| body.has(w))
+                    && INTO_ANSWER.iter().any(|w| body.has(w));
                 if (sends || reads || shares) && !has_phrase(body, REFUSAL) {
                     order = true;
                     push(

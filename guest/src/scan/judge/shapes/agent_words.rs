@@ -15,6 +15,7 @@
 
 use super::{found, has, is_code, rel};
 use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File};
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
@@ -338,7 +339,7 @@ const COVER: &[&str] = &[
 ];
 
 fn any(t: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| t.contains(w))
+    words.iter().any(|w| t.has(w))
 }
 
 /// A prose file's text outside fenced blocks, lower-cased (Unicode).
@@ -367,7 +368,7 @@ fn line_of(f: &File<'_>, word: &str) -> usize {
     f.lowered()
         .lines
         .iter()
-        .position(|l| l.to_lowercase().contains(word))
+        .position(|l| l.to_lowercase().has(word))
         .unwrap_or(0)
 }
 
@@ -462,7 +463,7 @@ fn shadowing(f: &File<'_>, t: &str) -> Option<Finding> {
     if !any(t, FORBID) {
         return None;
     }
-    let word = REPLACE.iter().find(|w| claim.contains(*w))?;
+    let word = REPLACE.iter().find(|w| claim.has(w))?;
     let i = line_of(f, word);
     Some(found(
         "prompt_injection.tool-shadowing",

@@ -13,6 +13,7 @@
 
 use super::{found, has, has_word, is_code, rel, worst_suspicious};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -104,7 +105,7 @@ fn output_name(lower: &str) -> Option<String> {
 fn process_api(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if !(l.contains("\"curl\"") || l.contains("\"wget\"")) {
+        if !(l.has("\"curl\"") || l.has("\"wget\"")) {
             continue;
         }
         // The arguments may follow on the next lines.
@@ -114,9 +115,8 @@ fn process_api(f: &File<'_>) -> Option<Finding> {
         };
         let Some(run) = (i + 1..(i + WINDOW).min(low.len())).find(|&k| {
             let t = &low[k];
-            RUNNERS.iter().any(|r| t.contains(r)) && has_word(t, &name)
-                || (t.contains("command::new(&") || t.contains("exec.command("))
-                    && has_word(t, &name)
+            RUNNERS.iter().any(|r| t.has(r)) && has_word(t, &name)
+                || (t.has("command::new(&") || t.has("exec.command(")) && has_word(t, &name)
         }) else {
             continue;
         };
@@ -183,12 +183,12 @@ fn notebook(f: &File<'_>) -> Option<Finding> {
                 || c.starts_with("!bash ")
                 || c.starts_with("!sh ")
                 || c.starts_with("exec(open("))
-                && c.contains(path)
+                && c.has(path)
         }) else {
             continue;
         };
         let host = url_host_near(f, i, i + 1)?;
-        let hidden = TEMP.iter().any(|t| path.contains(t))
+        let hidden = TEMP.iter().any(|t| path.has(t))
             || path
                 .split('/')
                 .any(|c| c.len() > 1 && c.starts_with('.') && !c.starts_with(".."));
@@ -223,7 +223,7 @@ fn notebook(f: &File<'_>) -> Option<Finding> {
 
 fn wsh(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
-    if !low.iter().any(|l| l.contains("responsebody")) {
+    if !low.iter().any(|l| l.has("responsebody")) {
         return None;
     }
     let (save, name) = low.iter().enumerate().find_map(|(i, l)| {
@@ -237,17 +237,14 @@ fn wsh(f: &File<'_>) -> Option<Finding> {
     })?;
     let run = (save + 1..low.len()).find(|&k| {
         let l = &low[k];
-        (l.contains(".run ")
-            || l.contains(".run(")
-            || l.contains("shellexecute")
-            || l.contains(".exec("))
+        (l.has(".run ") || l.has(".run(") || l.has("shellexecute") || l.has(".exec("))
             && has_word(l, &name)
     })?;
     let host = url_host_near(f, 0, low.len())?;
-    let hidden_run = low[run].contains(", 0");
+    let hidden_run = low[run].has(", 0");
     let temp = low
         .iter()
-        .any(|l| has_word(l, &name) && l.contains('=') && TEMP.iter().any(|t| l.contains(t)));
+        .any(|l| has_word(l, &name) && l.contains('=') && TEMP.iter().any(|t| l.has(t)));
     let sev = if hidden_run || temp {
         Severity::Critical
     } else {
@@ -283,7 +280,7 @@ fn wsh(f: &File<'_>) -> Option<Finding> {
 fn lua_load(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if !(l.contains("popen(") && (l.contains("curl") || l.contains("wget"))) {
+        if !(l.has("popen(") && (l.has("curl") || l.has("wget"))) {
             continue;
         }
         let handle: String = l
@@ -298,9 +295,9 @@ fn lua_load(f: &File<'_>) -> Option<Finding> {
         // `body = h:read("*a")` (or the read on the popen line itself).
         let mut values: Vec<String> = Vec::new();
         for t in &low[i..end] {
-            if t.contains(":read(")
+            if t.has(":read(")
                 && t.contains('=')
-                && (t.contains("popen(")
+                && (t.has("popen(")
                     || (!handle.is_empty() && t.contains(&format!("{handle}:read("))))
             {
                 let v = t

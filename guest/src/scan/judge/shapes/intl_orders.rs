@@ -19,6 +19,7 @@
 
 use super::{found, has, prose_blocks};
 use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::find::{Has, Needles};
 use crate::scan::judge::{Bundle, File};
 use crate::scan::rules::Severity;
 
@@ -495,23 +496,48 @@ const TEACHES_MORE: &[&str] = &[
     "mshambuliaji",
 ];
 
-fn any(t: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| t.contains(w))
-}
+// Each list asked of a paragraph or sentence in one pass (`find::Needles`; the same answers as
+// the words one by one, `first` the earliest word of the list).
+static CONCEAL_N: Needles = Needles::new(CONCEAL);
+static CONCEAL_MORE_N: Needles = Needles::new(CONCEAL_MORE);
+static TRANSFER_N: Needles = Needles::new(TRANSFER);
+static TRANSFER_MORE_N: Needles = Needles::new(TRANSFER_MORE);
+static SENSITIVE_N: Needles = Needles::new(SENSITIVE);
+static PERSIST_N: Needles = Needles::new(PERSIST);
+static CONDITION_N: Needles = Needles::new(CONDITION);
+static FORBIDS_N: Needles = Needles::new(FORBIDS);
+static REPORT_N: Needles = Needles::new(REPORT);
+static FULL_VALUE_N: Needles = Needles::new(FULL_VALUE);
+static SECRET_WORDS_N: Needles = Needles::new(SECRET_WORDS);
+static TEACHES_N: Needles = Needles::new(TEACHES);
+static TEACHES_MORE_N: Needles = Needles::new(TEACHES_MORE);
 
-fn first<'w>(t: &str, words: &[&'w str]) -> Option<&'w str> {
-    words.iter().find(|w| t.contains(**w)).copied()
+/// Build the lists' automata now (`scan::initialize`, for the component's snapshot).
+pub(super) fn initialize() {
+    CONCEAL_N.force();
+    CONCEAL_MORE_N.force();
+    TRANSFER_N.force();
+    TRANSFER_MORE_N.force();
+    SENSITIVE_N.force();
+    PERSIST_N.force();
+    CONDITION_N.force();
+    FORBIDS_N.force();
+    REPORT_N.force();
+    FULL_VALUE_N.force();
+    SECRET_WORDS_N.force();
+    TEACHES_N.force();
+    TEACHES_MORE_N.force();
 }
 
 /// Whether `t` holds an act that moves data or leaves access behind.
 fn act(t: &str) -> Option<&'static str> {
-    if any(t, TRANSFER) && any(t, SENSITIVE) {
-        return first(t, TRANSFER);
+    if TRANSFER_N.any(t) && SENSITIVE_N.any(t) {
+        return TRANSFER_N.first(t);
     }
-    if any(t, TRANSFER_MORE) && any(t, SENSITIVE) {
-        return first(t, TRANSFER_MORE);
+    if TRANSFER_MORE_N.any(t) && SENSITIVE_N.any(t) {
+        return TRANSFER_MORE_N.first(t);
     }
-    if any(t, SENSITIVE)
+    if SENSITIVE_N.any(t)
         && let Some((a, _)) = TRANSFER_SPLIT.iter().find(|(a, z)| {
             t.match_indices(*a).any(|(at, _)| {
                 let rest = &t[at + a.len()..];
@@ -525,7 +551,7 @@ fn act(t: &str) -> Option<&'static str> {
     {
         return Some(*a);
     }
-    first(t, PERSIST)
+    PERSIST_N.first(t)
 }
 
 /// The sentences of a text (split at `.`, `!`, `?`, `。`, `！`, `？`, `،`, `؛`, `।`).
@@ -540,7 +566,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let all = f.lower_all().to_lowercase();
-        if any(&all, TEACHES) || any(&all, TEACHES_MORE) {
+        if TEACHES_N.any(&all) || TEACHES_MORE_N.any(&all) {
             continue;
         }
         let lines = &f.lowered().lines;
@@ -565,19 +591,21 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 /// phrase is an example a tool looks for, not an order (round 39c).
 fn unquoted<'w>(t: &str, words: &[&'w str]) -> Option<&'w str> {
     words.iter().copied().find(|w| {
-        t.match_indices(*w).any(|(at, _)| {
-            let before = &t[..at];
-            let opens = before.matches(['«', '“', '„']).count();
-            let closes = before.matches(['»', '”']).count();
-            opens <= closes && before.matches('"').count().is_multiple_of(2)
-        })
+        // Only a word the text holds can have an unquoted occurrence.
+        t.has(w)
+            && t.match_indices(*w).any(|(at, _)| {
+                let before = &t[..at];
+                let opens = before.matches(['«', '“', '„']).count();
+                let closes = before.matches(['»', '”']).count();
+                opens <= closes && before.matches('"').count().is_multiple_of(2)
+            })
     })
 }
 
 fn line_in(f: &File<'_>, s: usize, word: &str) -> usize {
     let lines = &f.lowered().lines;
     (s..lines.len())
-        .find(|&k| lines[k].to_lowercase().contains(word))
+        .find(|&k| lines[k].to_lowercase().has(word))
         .unwrap_or(s)
 }
 
@@ -592,7 +620,12 @@ fn paragraph(
         has(out, f, rule, Severity::Critical) || has(b.prior, f, rule, Severity::Critical)
     };
     if !seen("prompt_injection.concealment")
-        && let Some(c) = first(para, CONCEAL).or_else(|| unquoted(para, CONCEAL_MORE))
+        && let Some(c) = CONCEAL_N.first(para).or_else(|| {
+            CONCEAL_MORE_N
+                .any(para)
+                .then(|| unquoted(para, CONCEAL_MORE))
+                .flatten()
+        })
         && let Some(a) = act(para)
     {
         let k = line_in(f, s, c);
@@ -608,12 +641,13 @@ fn paragraph(
             vec![],
         ));
     }
-    if !seen("prompt_injection.conditional") {
+    // A sentence is a part of the paragraph: one without a condition word has none.
+    if !seen("prompt_injection.conditional") && CONDITION_N.any(para) {
         for sent in sentences(para) {
-            let (Some(c), Some(a)) = (first(sent, CONDITION), act(sent)) else {
+            let (Some(c), Some(a)) = (CONDITION_N.first(sent), act(sent)) else {
                 continue;
             };
-            if any(sent, FORBIDS) {
+            if FORBIDS_N.any(sent) {
                 continue;
             }
             let k = line_in(f, s, c);
@@ -631,9 +665,9 @@ fn paragraph(
         }
     }
     if !seen("prompt_injection.secret-to-output")
-        && let Some(r) = first(para, REPORT)
-        && let Some(v) = first(para, FULL_VALUE)
-        && any(para, SECRET_WORDS)
+        && let Some(r) = REPORT_N.first(para)
+        && let Some(v) = FULL_VALUE_N.first(para)
+        && SECRET_WORDS_N.any(para)
     {
         let k = line_in(f, s, v);
         return Some(found(

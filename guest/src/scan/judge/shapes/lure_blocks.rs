@@ -13,6 +13,7 @@
 
 use super::{found, has, prose_blocks, quoted, rel, worst_suspicious};
 use crate::scan::content::{FileKind, Finding};
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -352,7 +353,7 @@ fn names_any(text: &str, ends: &[&str]) -> bool {
 }
 
 fn any(text: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| text.contains(w))
+    words.iter().any(|w| text.has(w))
 }
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {

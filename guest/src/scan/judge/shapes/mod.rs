@@ -9,6 +9,7 @@
 use super::{Bundle, File, Host};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::hosts::{HostClass, classify};
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 mod agent_words;
@@ -35,6 +36,12 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     agent_words::judge(b, out);
     // Round 40t: the same code judges over documents' fenced blocks.
     fenced::judge(b, out);
+}
+
+/// Build this module's needle automata now (`scan::initialize`).
+pub(super) fn initialize() {
+    intl_orders::initialize();
+    wipe::initialize();
 }
 
 /// Judges that read what the prose judges found (run after them): a lure the prose rules already
@@ -69,7 +76,7 @@ pub(super) fn suspicious(class: HostClass) -> bool {
 pub(super) fn worst_suspicious(hosts: &[Host]) -> Option<&Host> {
     hosts
         .iter()
-        .filter(|h| h.url.contains("://") && suspicious(h.class))
+        .filter(|h| h.url.has("://") && suspicious(h.class))
         .max_by_key(|h| h.class)
 }
 
@@ -79,6 +86,10 @@ pub(super) fn worst_suspicious(hosts: &[Host]) -> Option<&Host> {
 pub(super) fn socket_hosts(lower: &str) -> Vec<Host> {
     let mut out = Vec::new();
     for key in SOCKET_CALLS {
+        // A key the text does not hold is found in no part of it.
+        if !lower.has(key) {
+            continue;
+        }
         let mut from = 0;
         while let Some(i) = lower[from..].find(key).map(|i| i + from) {
             from = i + key.len();
@@ -198,7 +209,7 @@ pub(super) fn has_word(text: &str, word: &str) -> bool {
 
 /// Whether `text` holds any of `words` (round 38m's judges share it).
 pub(super) fn any_of(text: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| text.contains(w))
+    words.iter().any(|w| text.has(w))
 }
 
 /// Whether a file is read as code (a script or config, or a Markdown file's fenced block is not

@@ -8,6 +8,7 @@
 use super::{found, has, is_code, rel, socket_hosts};
 use crate::scan::content::Finding;
 use crate::scan::judge::Bundle;
+use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 const RULE: &str = "network.reverse-shell";
@@ -112,8 +113,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             // Round 39t: a handler defined just above the socket (an Emacs process filter, a
             // callback) counts too.
             let start = i.saturating_sub(BEFORE);
-            let runner = (start..end).find(|&k| RUNNERS.iter().any(|r| low[k].contains(r)));
-            let read = (start..end).find(|&k| READS.iter().any(|r| low[k].contains(r)));
+            let runner = (start..end).find(|&k| RUNNERS.iter().any(|r| low[k].has(r)));
+            let read = (start..end).find(|&k| READS.iter().any(|r| low[k].has(r)));
             let (Some(run), Some(read)) = (runner, read) else {
                 continue;
             };

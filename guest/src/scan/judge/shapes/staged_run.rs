@@ -16,6 +16,7 @@
 
 use super::{found, has, is_code, rel};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File, Host, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -203,20 +204,20 @@ fn staged(f: &File<'_>) -> Option<Finding> {
     let lines = &f.lowered().lines;
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if !l.contains("://") {
+        if !l.has("://") {
             continue;
         }
         let hosts = hosts_in(lines[i]);
         let Some(host) = hosts
             .iter()
-            .filter(|h| h.url.contains("://") && super::suspicious(h.class))
+            .filter(|h| h.url.has("://") && super::suspicious(h.class))
             .max_by_key(|h| h.class)
         else {
             continue;
         };
         if !low[i.saturating_sub(2)..=i]
             .iter()
-            .any(|t| FETCHES.iter().any(|w| t.contains(w)))
+            .any(|t| FETCHES.iter().any(|w| t.has(w)))
         {
             continue;
         }
@@ -240,7 +241,7 @@ fn staged(f: &File<'_>) -> Option<Finding> {
         }) else {
             continue;
         };
-        if (i..=k).any(|j| CHECKS.iter().any(|c| low[j].contains(c))) {
+        if (i..=k).any(|j| CHECKS.iter().any(|c| low[j].has(c))) {
             continue;
         }
         return Some(finding(f, i, k, host, &name));
@@ -303,7 +304,7 @@ fn runs_it(t: &str, n: &str) -> bool {
         });
     }
     // A command list run by a call after it (Groovy `['sh', f].execute()`).
-    RUNS.iter().any(|r| head_has(t, at, r)) || t[at..].contains("].execute()")
+    RUNS.iter().any(|r| head_has(t, at, r)) || t[at..].has("].execute()")
 }
 
 /// A file name with an extension (`prepare.sh`, `gen_config.py`): a stem with a letter, a dot, and
@@ -386,7 +387,7 @@ fn head_has(t: &str, at: usize, r: &str) -> bool {
     while !t.is_char_boundary(from) {
         from += 1;
     }
-    t[from..at].contains(r)
+    t[from..at].has(r)
 }
 
 fn ident(c: char) -> bool {
@@ -403,7 +404,7 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
         let ok = if bare {
             n.len() >= 3 && !COMMON.contains(&n) && !n.chars().all(|c| c.is_ascii_digit())
         } else {
-            (n.contains('/') && n.len() >= 6 && !n.contains("://")) || file_name(n)
+            (n.contains('/') && n.len() >= 6 && !n.has("://")) || file_name(n)
         };
         if ok && !names.iter().any(|x| x == n) {
             names.push(n.to_owned());
@@ -420,7 +421,7 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
             push(t, &mut names);
         }
         // A relative path with a file extension (`zig-out/setup.sh`, `storage/boot.php`).
-        if t.contains('/') && !t.contains("://") && !t.starts_with('-') && file_name(t) {
+        if t.contains('/') && !t.has("://") && !t.starts_with('-') && file_name(t) {
             push(t, &mut names);
         }
     }
@@ -500,7 +501,7 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
     // names (`let tool = …` then `curl -o " ++ tool ++ " URL`).
     if [" -o ", "-o \"", "--output", "-outfile"]
         .iter()
-        .any(|k| l.contains(k))
+        .any(|k| l.has(k))
     {
         for t in &low[i.saturating_sub(3)..i] {
             if let Some((a, _)) = t.split_once('=')

@@ -10,6 +10,7 @@
 use super::{found, has, is_code, rel, socket_hosts, worst_suspicious};
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
+use crate::scan::judge::find::Has;
 use crate::scan::judge::{Bundle, File, Host, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -82,7 +83,7 @@ const SINKS: &[&str] = &[
 fn pipe_head_env(l: &str) -> bool {
     let t = l.trim_start();
     if (t.starts_with("env |") || t.starts_with("printenv |") || t.starts_with("env|"))
-        && SINKS.iter().any(|s| t.contains(s))
+        && SINKS.iter().any(|s| t.has(s))
     {
         return true;
     }
@@ -95,8 +96,8 @@ fn pipe_head_env(l: &str) -> bool {
                 && !t[..at].trim_end().ends_with(['/', '-', '$']);
             let after = &t[at..];
             starts
-                && (after.contains("curl ") || after.contains("wget ") || after.contains(" nc "))
-                && after.contains("://")
+                && (after.has("curl ") || after.has("wget ") || after.has(" nc "))
+                && after.has("://")
         })
     })
 }
@@ -134,7 +135,7 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         }
     }
     for (i, l) in low.iter().enumerate() {
-        if STORE.iter().any(|s| l.contains(s)) || pipe_head_env(l) {
+        if STORE.iter().any(|s| l.has(s)) || pipe_head_env(l) {
             sources.push((i, "the whole environment"));
         }
         if at_credential(l) || reads_credential(l) {
@@ -156,7 +157,7 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         {
             sources.push((i, "the whole environment"));
         }
-        if ["pg_shadow", "pg_authid"].iter().any(|w| l.contains(w)) {
+        if ["pg_shadow", "pg_authid"].iter().any(|w| l.has(w)) {
             sources.push((i, "the database's password hashes"));
         }
     }
@@ -166,12 +167,12 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         // A line that both reads and sends: the environment piped into a network client, a
         // credential file given to an upload as `@path`.
         let sends_here = |l: &str| {
-            (pipe_head_env(l) && (l.contains("curl ") || l.contains("wget ")))
+            (pipe_head_env(l) && (l.has("curl ") || l.has("wget ")))
                 || at_credential(l)
                 || query_concat(l)
         };
         let Some(k) = (s..end)
-            .find(|&k| SINKS.iter().any(|w| low[k].contains(w)) || (k == s && sends_here(&low[k])))
+            .find(|&k| SINKS.iter().any(|w| low[k].has(w)) || (k == s && sends_here(&low[k])))
         else {
             continue;
         };
@@ -248,7 +249,7 @@ fn reads_credential(l: &str) -> bool {
         "readfilesync",
     ];
     // A public key (`id_ed25519.pub`) is made to be given away.
-    READ.iter().any(|r| l.contains(r))
+    READ.iter().any(|r| l.has(r))
         && CREDENTIAL_FILES.iter().any(|c| {
             l.match_indices(c).any(|(at, _)| {
                 let rest = &l[at + c.len()..];
@@ -286,7 +287,7 @@ fn at_credential(l: &str) -> bool {
             .split(|c: char| c.is_whitespace() || c == '"' || c == '\'')
             .next()
             .unwrap_or("");
-        CREDENTIAL_FILES.iter().any(|c| token.contains(c))
+        CREDENTIAL_FILES.iter().any(|c| token.has(c))
     })
 }
 
@@ -297,19 +298,16 @@ fn at_credential(l: &str) -> bool {
 /// `deploy-notify`) is not: anyone can name a sub-domain of their own host after the skill.
 fn own_service(b: &Bundle<'_>, f: &File<'_>, host: &str) -> bool {
     let registered = crate::scan::judge::registered_name(host);
-    if b.name_words()
-        .iter()
-        .any(|w| registered.contains(w.as_str()))
-    {
+    if b.name_words().iter().any(|w| registered.has(w.as_str())) {
         return true;
     }
     b.in_file(f, FactKind::SecretEnv).any(|at| {
         let name = at.matched().to_ascii_lowercase();
         name.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|t| ["key", "token", "secret"].iter().any(|w| t.contains(w)))
+            .filter(|t| ["key", "token", "secret"].iter().any(|w| t.has(w)))
             .any(|t| {
                 let head = t.split('_').next().unwrap_or("");
-                head.len() >= 4 && registered.contains(head)
+                head.len() >= 4 && registered.has(head)
             })
     })
 }

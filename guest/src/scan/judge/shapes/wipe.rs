@@ -12,6 +12,7 @@
 
 use super::{found, has, has_word, is_code, rel};
 use crate::scan::content::Finding;
+use crate::scan::judge::find::{Has, Needles};
 use crate::scan::judge::{Bundle, File};
 use crate::scan::rules::Severity;
 
@@ -88,6 +89,13 @@ const HOME: &[&str] = &[
     "system.user_home()",
     "specialfolder.userprofile)",
 ];
+static HOME_N: Needles = Needles::new(HOME);
+
+/// Build the home expressions' automaton now (`scan::initialize`).
+pub(super) fn initialize() {
+    HOME_N.force();
+}
+
 const SYSTEM_DIRS: &[&str] = &[
     "\"/\"",
     "\"/etc",
@@ -128,13 +136,13 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
         let t = l.trim_start_matches('@');
-        let recursive = ((t.starts_with("rd ") || t.starts_with("rmdir ")) && t.contains("/s"))
-            || (t.starts_with("del ") || t.starts_with("erase ")) && t.contains("/s")
-            || (t.starts_with("remove-item") && t.contains("-recurse"))
+        let recursive = ((t.starts_with("rd ") || t.starts_with("rmdir ")) && t.has("/s"))
+            || (t.starts_with("del ") || t.starts_with("erase ")) && t.has("/s")
+            || (t.starts_with("remove-item") && t.has("-recurse"))
             // AutoHotkey: `DirDelete Dir, true` (v2), `FileRemoveDir, Dir, 1` (v1).
             || ((t.starts_with("dirdelete") || t.starts_with("fileremovedir"))
                 && (t.ends_with("true") || t.ends_with(", 1") || t.ends_with(",1")));
-        if !recursive || t.contains("temp") || t.contains("\\tmp") {
+        if !recursive || t.has("temp") || t.has("\\tmp") {
             continue;
         }
         let Some(root) = WIN_ROOTS.iter().find(|r| {
@@ -175,12 +183,12 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
 fn home_name(l: &str) -> Option<String> {
     let (left, right) = l.split_once("<-").or_else(|| l.split_once('='))?;
     let right = right.trim().trim_end_matches(';');
-    let home = HOME.iter().find(|h| right.contains(*h))?;
+    let home = HOME.iter().find(|h| right.has(h))?;
     // Nothing joined below it (`home + "/x"`, `.resolve(…)`, `join(…)`, `/ "x"`).
     let rest = right.replacen(home, "", 1);
     if rest.contains('+')
-        || rest.contains("resolve")
-        || rest.contains("join")
+        || rest.has("resolve")
+        || rest.has("join")
         || rest.contains('/')
         || rest.contains(',')
     {
@@ -198,6 +206,11 @@ fn home_name(l: &str) -> Option<String> {
 fn home_value(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
+        // Both ways need a home expression in the line (`direct` in `l`, `home_name` in the part
+        // after its `=` or `<-`): one pass over the line for all of them.
+        if !HOME_N.any(l) {
+            continue;
+        }
         // The home expression deleted on one line (`File(….home).deleteRecursively()`).
         let direct = HOME.iter().any(|h| {
             l.find(h).is_some_and(|at| {
@@ -224,8 +237,8 @@ fn home_value(f: &File<'_>) -> Option<Finding> {
                             d.ends_with('(')
                                 && (t.contains(&format!("{d}{name})"))
                                     || t.contains(&format!("{d}&{name})"))
-                                    || t.contains(&format!("{d}{name},"))
-                                    || t.contains(&format!("{d}{name};")))
+                                    || t.has(&format!("{d}{name},"))
+                                    || t.has(&format!("{d}{name};")))
                         })
                 })
             })
@@ -290,13 +303,13 @@ fn listed_loop(f: &File<'_>) -> Option<Finding> {
             let t = &low[k];
             t.split_once('=')
                 .is_some_and(|(left, _)| has_word(left, &list))
-                && SYSTEM_DIRS.iter().any(|d| t.contains(d))
+                && SYSTEM_DIRS.iter().any(|d| t.has(d))
         }) else {
             continue;
         };
         let Some(del) = (i..(i + 4).min(low.len())).find(|&k| {
             let t = &low[k];
-            DELETES.iter().any(|d| t.contains(d)) && has_word(t, &var)
+            DELETES.iter().any(|d| t.has(d)) && has_word(t, &var)
         }) else {
             continue;
         };
@@ -346,8 +359,7 @@ const WHOLE_SYSTEM_DIRS: &[&str] = &[
 fn absent_task(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if !(l.contains("state: absent") || l.contains("state=absent") || l.contains("file.absent"))
-        {
+        if !(l.has("state: absent") || l.has("state=absent") || l.has("file.absent")) {
             continue;
         }
         let from = i.saturating_sub(6);
