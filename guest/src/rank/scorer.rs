@@ -213,7 +213,7 @@ impl<'e> Scorer<'e> {
                 (text.clone(), distinct(&ids))
             })
             .collect();
-        let (matches, bm25): (Vec<Match>, Vec<f64>) = match &mut query {
+        let (mut matches, bm25): (Vec<Match>, Vec<f64>) = match &mut query {
             Some(q) => {
                 // The postings are read here only: they are freed before any candidate is scored.
                 let index = Index::with_others(&docs, &vocab, other_lengths, others);
@@ -228,6 +228,7 @@ impl<'e> Scorer<'e> {
             }
             None => (Vec::new(), Vec::new()),
         };
+        relevance::prefer_same_language_twin(&mut matches);
         let best = bm25.iter().copied().fold(0.0, f64::max);
         // How much of the order shared words decide: more when no candidate matches the
         // request's concepts well (one pass over the matches: linear in the candidates).

@@ -896,3 +896,44 @@ fn a_topic_counts_half_on_a_listing_broader_than_the_free_breadth() {
     let en = crate::rank::factors::task_detail(&q, &m, false, 0.3, crate::Lang::En);
     assert!(!en.contains("counts half"), "{en}");
 }
+
+/// The same-job twin rule: only an other-language listing whose parts matched an own-language,
+/// specific listing matches as strongly (nearly) orders lower; every other listing is left as is.
+#[test]
+fn an_other_language_listing_orders_lower_only_beside_its_own_language_twin() {
+    let m = |matched: &[usize], strength: f64, other_language: bool, catch_all: bool| Match {
+        strength,
+        order_weight: if other_language { LANGUAGE_FIT } else { 1.0 },
+        matched: matched.to_vec(),
+        other_language,
+        catch_all,
+        ..Match::default()
+    };
+    let mut ms = vec![
+        // A foreign listing for the same two parts as an own-language one at 90% of its strength.
+        m(&[0, 2], 0.8, true, false),
+        m(&[0, 2], 0.72, false, false),
+        // A foreign listing whose only own-language rival matches fewer parts: no twin.
+        m(&[1, 3], 0.7, true, false),
+        m(&[1], 0.7, false, false),
+        // Same parts, but the own-language rival is a catch-all or much weaker: no twin.
+        m(&[4], 0.9, true, false),
+        m(&[4], 0.9, false, true),
+        m(&[5], 0.9, true, false),
+        m(&[5], 0.5, false, false),
+    ];
+    prefer_same_language_twin(&mut ms);
+    assert!(
+        (ms[0].order_weight - TWIN_LANGUAGE_FIT).abs() < 1e-9,
+        "{:?}",
+        ms[0]
+    );
+    assert!((ms[1].order_weight - 1.0).abs() < 1e-9);
+    for i in [2, 4, 6] {
+        assert!(
+            (ms[i].order_weight - LANGUAGE_FIT).abs() < 1e-9,
+            "{i}: {:?}",
+            ms[i]
+        );
+    }
+}
