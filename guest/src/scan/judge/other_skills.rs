@@ -20,6 +20,7 @@
 //! pass over the lowered lines of each code file.
 
 use super::Bundle;
+use super::find::Has;
 use crate::scan::content::{FileKind, Finding, Related, evidence};
 use crate::scan::rules::Severity;
 
@@ -118,6 +119,12 @@ pub(super) fn other_skills_rewrite(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 && f.file == file.path
                 && f.severity == Severity::Critical
         }) {
+            continue;
+        }
+        // A finding needs a line in the window that names `SKILL.md` or a name assigned on such
+        // a line: a file whose text never names it cannot have one (one search, not a walk test
+        // of every line).
+        if !file.lower_all().has("skill.md") {
             continue;
         }
         let lw = file.lowered();
