@@ -135,8 +135,10 @@ pub const TWIN_STRENGTH: f64 = 0.85;
 /// strongest same-language specific listing, and one to lower the other-language listings that
 /// have such a twin. Linear in the candidates.
 pub fn prefer_same_language_twin(matches: &mut [Match]) {
-    use std::collections::HashMap;
-    let mut own: HashMap<&[usize], f64> = HashMap::new();
+    // A B-tree map, not a hash map: std's hash maps seed from the system's randomness, an import
+    // the component must not have (the sandbox test asserts its import list).
+    use std::collections::BTreeMap;
+    let mut own: BTreeMap<&[usize], f64> = BTreeMap::new();
     for m in matches.iter() {
         if !m.other_language && !m.catch_all && !m.matched.is_empty() && m.strength > 0.0 {
             let e = own.entry(m.matched.as_slice()).or_insert(0.0);
