@@ -103,6 +103,14 @@ pub(super) const POSTS: &[&str] = &[
     "urlopen(",
 ];
 
+/// Whether the hosts written from `before` lines above line `i` to three lines below it include
+/// this machine or a host named after the skill (`words`): a post there stays with the user.
+pub(super) fn stays_here(lines: &[&str], i: usize, before: usize, words: &[String]) -> bool {
+    (i.saturating_sub(before)..(i + 4).min(lines.len()))
+        .flat_map(|k| hosts_in(lines[k]))
+        .any(|h| h.class == HostClass::Local || host_named_after(&h.host, words))
+}
+
 fn is_code(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
     [".js", ".mjs", ".cjs", ".ts", ".py"]
@@ -151,12 +159,7 @@ pub(super) fn secret_harvest(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if !POSTS.iter().any(|p| l.contains(p)) {
                 return false;
             }
-            let near: Vec<_> = (i.saturating_sub(2)..(i + 4).min(lw.lines.len()))
-                .flat_map(|k| hosts_in(lw.lines[k]))
-                .collect();
-            !near
-                .iter()
-                .any(|h| h.class == HostClass::Local || host_named_after(&h.host, &words))
+            !stays_here(&lw.lines, i, 2, &words)
         });
         let Some(i) = post else {
             continue;

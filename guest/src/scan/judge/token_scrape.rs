@@ -13,9 +13,8 @@
 //! endpoint, `https.request(`) whose destinations are not only this machine nor a host named after
 //! the skill. Judged `critical` at the post, the pattern related. One pass over the lowered lines.
 
-use super::{Bundle, host_named_after, hosts_in};
+use super::Bundle;
 use crate::scan::content::{Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Pieces of a pattern shaped like a service's token (lower-case, as written in a regex literal).
@@ -98,12 +97,7 @@ pub(super) fn token_scrape(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if !sends || l.starts_with("//") || l.starts_with('#') {
                 return false;
             }
-            let near: Vec<_> = (i.saturating_sub(3)..(i + 4).min(lw.lines.len()))
-                .flat_map(|k| hosts_in(lw.lines[k]))
-                .collect();
-            !near
-                .iter()
-                .any(|h| h.class == HostClass::Local || host_named_after(&h.host, &words))
+            !super::harvest::stays_here(&lw.lines, i, 3, &words)
         });
         let Some(i) = post else {
             continue;

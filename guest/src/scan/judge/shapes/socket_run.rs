@@ -142,26 +142,19 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 /// The remote host of a Raku socket named in angle brackets (`:host<h.example>`).
 fn angle_host(l: &str) -> Option<crate::scan::judge::Host> {
     let at = l.find(":host<")?;
-    let host: String = l[at + 6..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
-        .collect();
-    let tld = host.rsplit('.').next().unwrap_or("");
-    (host.contains('.') && tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())).then(
-        || crate::scan::judge::Host {
-            class: crate::scan::hosts::classify(&host, ""),
-            url: host.clone(),
-            host,
-            path: String::new(),
-        },
-    )
+    host_at_start(&l[at + 6..])
 }
 
 /// The remote host of a Tcl client socket (`[socket host port]`, the host unquoted).
 fn tcl_host(l: &str) -> Option<crate::scan::judge::Host> {
     let at = l.find("[socket ")?;
-    let host: String = l[at + 8..]
-        .trim_start()
+    host_at_start(l[at + 8..].trim_start())
+}
+
+/// The host name `t` starts with (letters, digits, dots and dashes, with a dot and an alphabetic
+/// top-level label of two or more letters), as a host the socket checks read.
+fn host_at_start(t: &str) -> Option<crate::scan::judge::Host> {
+    let host: String = t
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
         .collect();
