@@ -527,6 +527,16 @@ pub fn serves_anyones_files(host: &str, path: &str) -> bool {
 /// name that was registered (`openai-usage.com`, `claude-helper.net`) or with a vendor's whole domain
 /// inside it (`api.anthropic.com.evil.example`). The registered name is taken as the last two labels,
 /// three under a two-letter country code with a generic second level (`co.uk`, `com.cn`).
+/// The label before the last of a host name, lower-cased (`skillsmp` of `api.skillsmp.com`; a
+/// trailing dot is ignored); `None` for a one-label name. Unlike `judge::registered_name` it does
+/// not look past two-part country suffixes or the documentation domains.
+pub fn second_level(host: &str) -> Option<String> {
+    let host = host.trim_end_matches('.');
+    let mut labels = host.rsplit('.');
+    labels.next()?;
+    labels.next().map(str::to_ascii_lowercase)
+}
+
 pub fn brand_only_in_subdomain(host: &str) -> bool {
     let host = host.to_ascii_lowercase();
     let labels: Vec<&str> = host.trim_end_matches('.').split('.').collect();

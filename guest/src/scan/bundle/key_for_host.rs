@@ -33,10 +33,7 @@ const GENERIC: &[&str] = &["API", "APP", "MY", "SECRET", "ACCESS", "AUTH", "USER
 fn registered_names(text: &str) -> Vec<String> {
     let mut out: Vec<String> = crate::scan::judge::hosts_in(text)
         .into_iter()
-        .filter_map(|h| {
-            let labels: Vec<&str> = h.host.split('.').collect();
-            (labels.len() >= 2).then(|| labels[labels.len() - 2].to_ascii_lowercase())
-        })
+        .filter_map(|h| crate::scan::hosts::second_level(&h.host))
         .collect();
     // Host names quoted on their own (`IMAP4_SSL('imap.gmail.com')`, `host="smtp.x.example"`).
     let quoted = ['"', '\'']

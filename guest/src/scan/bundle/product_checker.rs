@@ -21,6 +21,7 @@
 
 use crate::scan::bundle::{Bundle, documentation};
 use crate::scan::content::Finding;
+use crate::scan::hosts::second_level;
 use crate::scan::rules::Severity;
 
 const RULE: &str = "supply_chain.download-execute";
@@ -40,16 +41,6 @@ fn description_words(bundle: &Bundle) -> Vec<String> {
         .filter(|w| w.len() >= 4)
         .map(str::to_owned)
         .collect()
-}
-
-/// The registered name of a host: the label before its top-level domain.
-fn registered(host: &str) -> String {
-    let labels: Vec<&str> = host.trim_end_matches('.').split('.').collect();
-    labels
-        .len()
-        .checked_sub(2)
-        .map(|i| crate::ascii_lowered(labels[i]).into_owned())
-        .unwrap_or_default()
 }
 
 pub(super) fn demote_product_checkers(bundle: &Bundle, conceals: bool, out: &mut [Finding]) {
@@ -77,7 +68,7 @@ pub(super) fn demote_product_checkers(bundle: &Bundle, conceals: bool, out: &mut
         let hosts = crate::scan::judge::hosts_in(&f.evidence);
         if hosts.is_empty()
             || !hosts.iter().all(|h| {
-                words.contains(&registered(&h.host))
+                second_level(&h.host).is_some_and(|name| words.contains(&name))
                     && !crate::scan::hosts::serves_anyones_files(&h.host, &h.path)
             })
         {
@@ -92,12 +83,14 @@ pub(super) fn demote_product_checkers(bundle: &Bundle, conceals: bool, out: &mut
 
 #[cfg(test)]
 mod tests {
-    use super::registered;
+    use super::second_level;
 
     #[test]
     fn registered_names() {
-        assert_eq!(registered("basic-fox-12.acmebase.site"), "acmebase");
-        assert_eq!(registered("updates.example.net"), "example");
-        assert_eq!(registered("localhost"), "");
+        let name = |h| second_level(h).unwrap_or_default();
+        assert_eq!(name("basic-fox-12.acmebase.site"), "acmebase");
+        assert_eq!(name("updates.example.net"), "example");
+        assert_eq!(name("Files.AcmeBase.site."), "acmebase");
+        assert_eq!(name("localhost"), "");
     }
 }

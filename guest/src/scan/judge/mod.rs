@@ -602,8 +602,7 @@ pub fn registered_name(host: &str) -> &str {
 /// Whether a host's registered name (the label before the last: `fireflies` in
 /// `api.fireflies.ai`) is one of the skill's name words: the service the skill is named after.
 pub fn host_named_after(host: &str, words: &[String]) -> bool {
-    let labels: Vec<&str> = host.split('.').collect();
-    labels.len() >= 2 && words.contains(&labels[labels.len() - 2].to_ascii_lowercase())
+    crate::scan::hosts::second_level(host).is_some_and(|name| words.contains(&name))
 }
 
 /// Whether a URL is a release asset (`/<owner>/<repo>/releases/download/…`) on GitHub, GitLab or

@@ -30,12 +30,6 @@ const GENERIC: &[&str] = &[
     "API", "APP", "MY", "SECRET", "ACCESS", "AUTH", "USER", "DB", "THE",
 ];
 
-/// The registered name of a host: the label before the last (`skillsmp` of `api.skillsmp.com`).
-fn registered(host: &str) -> Option<String> {
-    let labels: Vec<&str> = host.trim_end_matches('.').split('.').collect();
-    (labels.len() >= 2).then(|| labels[labels.len() - 2].to_ascii_lowercase())
-}
-
 /// The service names a credential name gives: its first word and its words before the suffix
 /// run together (`OPEN_ROUTER_API_KEY` gives `open` and `openrouter`).
 fn services(name: &str) -> Vec<String> {
@@ -100,7 +94,7 @@ pub(super) fn key_for_its_host(content: &str, host: &str, sink_text: &str, via: 
     if !in_header(sink_text, &names) {
         return false;
     }
-    let Some(reg) = registered(host) else {
+    let Some(reg) = crate::scan::hosts::second_level(host) else {
         return false;
     };
     looked_up(content)
