@@ -32,15 +32,7 @@ const RULE: &str = "prompt_injection.concealed-action";
 
 /// Words that name memory, compared on ASCII-lowered text.
 const MEMORY: &[&str] = &[
-    "memory",
-    "memories",
-    "remember",
-    "recall",
-    "记忆",
-    "记住",
-    "回忆",
-    "記憶",
-    "記住",
+    "memory", "memories", "remember", "recall", "记忆", "记住", "回忆", "記憶", "記住",
 ];
 
 /// Rule families that, at `medium` or more, mean the bundle does more than keep its own notes.
@@ -82,7 +74,11 @@ fn memory_scoped(text: &str, line: usize) -> bool {
 
 /// Demote concealed memory upkeep (see the module documentation). `conceals` lists every line
 /// (file, 1-based line) that has concealment wording.
-pub(super) fn demote_quiet_memory(bundle: &Bundle, conceals: &[(&str, usize)], out: &mut [Finding]) {
+pub(super) fn demote_quiet_memory(
+    bundle: &Bundle,
+    conceals: &[(&str, usize)],
+    out: &mut [Finding],
+) {
     let Some(i) = out
         .iter()
         .position(|f| f.rule_id == RULE && f.severity == Severity::Critical)
@@ -92,8 +88,8 @@ pub(super) fn demote_quiet_memory(bundle: &Bundle, conceals: &[(&str, usize)], o
     let Some(skill) = bundle.skill_md() else {
         return;
     };
-    let declares = crate::scan::teaching::front_field(skill, "description")
-        .is_some_and(|d| names_memory(&d));
+    let declares =
+        crate::scan::teaching::front_field(skill, "description").is_some_and(|d| names_memory(&d));
     if !declares {
         return;
     }
