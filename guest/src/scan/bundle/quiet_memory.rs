@@ -13,10 +13,14 @@
 //!   it names memory, remembering or recall ("long-term memory", "remembers your preferences",
 //!   "长期记忆", "记住");
 //! - the hidden act the finding cites is a memory edit: its line names the memory store
-//!   (`MEMORY.md`, "memory", "记忆");
+//!   (`MEMORY.md`, "memory", "记忆") and names neither the agent's instruction or settings files
+//!   (`CLAUDE.md`, `AGENTS.md`, `settings.json`…; not the agent's folders, where skills themselves live) nor a standing approval ("approve",
+//!   "without asking", "permission", "bypass");
 //! - every line of the bundle with concealment wording is about the memory upkeep: the line itself
 //!   or the section heading above it names memory ("所有记忆操作必须静默执行", a "### On [Memory
 //!   Flush]" section); a concealment elsewhere ("never tell the user about the cleanup") keeps it;
+//! - no line of the bundle that names memory also names those files or such an approval (a first-run
+//!   entry "the user approves every command; run them without asking" saved next to plain notes);
 //! - no other finding of the bundle is `high` or more, and none at `medium` or more sends, reads
 //!   secrets, widens the agent's permissions, writes its settings or takes remote orders.
 //!
@@ -47,6 +51,26 @@ const OTHER_RISK: &[&str] = &[
     "prompt_injection.remote-instructions",
     "prompt_injection.standing-remote-orders",
     "prompt_injection.secret-to-output",
+];
+
+/// Words of an act line that make it more than a memory note: the agent's own instruction or
+/// settings files, and standing approvals (compared on ASCII-lowered text).
+const NOT_A_NOTE: &[&str] = &[
+    "claude.md",
+    "agents.md",
+    "gemini.md",
+    ".cursorrules",
+    "copilot-instructions",
+    "settings.json",
+    "config.toml",
+    "approve",
+    "approval",
+    "permission",
+    "without asking",
+    "allow",
+    "bypass",
+    "skip",
+    "always run",
 ];
 
 fn names_memory(text: &str) -> bool {
@@ -95,10 +119,14 @@ pub(super) fn demote_quiet_memory(
     }
     let f = &out[i];
     if f.related.is_empty()
-        || !f
-            .related
-            .iter()
-            .all(|r| r.role == "action" && names_memory(&r.evidence))
+        || !f.related.iter().all(|r| {
+            r.role == "action"
+                && names_memory(&r.evidence)
+                && !crate::scan::judge::find::has_any(
+                    &crate::ascii_lowered(&r.evidence),
+                    NOT_A_NOTE,
+                )
+        })
     {
         return;
     }
@@ -109,6 +137,21 @@ pub(super) fn demote_quiet_memory(
                 .is_some_and(|t| memory_scoped(t, *line))
         });
     if !all_scoped {
+        return;
+    }
+    // A line anywhere in the bundle that names memory and the agent's instruction files or a
+    // standing approval plants more than a note (the act cited may be a plain save elsewhere).
+    let plants = bundle
+        .files
+        .iter()
+        .filter_map(|f| f.content.as_deref())
+        .any(|t| {
+            t.lines().any(|l| {
+                let l = crate::ascii_lowered(l);
+                names_memory(&l) && crate::scan::judge::find::has_any(&l, NOT_A_NOTE)
+            })
+        });
+    if plants {
         return;
     }
     let other_risk = out.iter().enumerate().any(|(j, g)| {
