@@ -35,6 +35,8 @@ mod hook_policy;
 mod key_material;
 // Round 40b (sets40b): a bypass shortcut the documentation offers under a new command name.
 mod own_command;
+// Round 41b: a memory skill that keeps its own memory saves out of its replies.
+mod quiet_memory;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -510,6 +512,19 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     let conceals = scanned
         .iter()
         .any(|(_, _, facts)| facts.has(super::facts::FactKind::Conceal));
+    // Every line with concealment wording (file, 1-based line), for round 41b's memory check.
+    let conceal_lines: Vec<(&str, usize)> = if conceals {
+        scanned
+            .iter()
+            .flat_map(|(path, _, facts)| {
+                facts
+                    .of(super::facts::FactKind::Conceal)
+                    .map(move |f| (*path, f.line as usize))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     judge_into(rules, &scanned, &mut out);
     own_tunnel::demote_own_tunnel(&mut out);
     own_setup::demote_own_setups(bundle, &mut out);
@@ -528,6 +543,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     disclosed_launch::cap_disclosed_launches(bundle, conceals, &mut out);
     hand_set_default::cap_hand_set_defaults(bundle, conceals, &mut out);
     own_command::cap_own_commands(bundle, conceals, &mut out);
+    quiet_memory::demote_quiet_memory(bundle, &conceal_lines, &mut out);
     presence_check::demote_presence_checks(&mut out);
     key_material::demote_bare_key_headers(bundle, &mut out);
     hook_policy::demote_scoped_hook_notes(bundle, conceals, &mut out);

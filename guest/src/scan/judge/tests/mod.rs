@@ -396,3 +396,5 @@ mod round40t;
 // Round 40m (sets40m): held-out set 18 (wallet secrets sent, tokens scraped, chunks evaluated,
 // hidden git runs, secret-named tool calls under concealment, more token stores).
 mod round40m;
+// Round 41b (sets41b): a declared memory skill that keeps its memory saves out of its replies.
+mod round41b;
