@@ -381,7 +381,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let prose = !(f.kind == FileKind::Code || f.place.test);
         if prose && f.content.is_ascii() {
             let all = f.lower_all();
-            if !any(all, ALWAYS) && !(any(all, REPLACE) && any(all, FORBID)) {
+            if !(any(all, ALWAYS) || (any(all, REPLACE) && any(all, FORBID))) {
                 continue;
             }
         }
