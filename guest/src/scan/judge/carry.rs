@@ -197,38 +197,39 @@ fn tls_off(l: &str) -> bool {
 
 /// An agent folder that loads what is put in it.
 fn agent_folder(l: &str) -> bool {
-    let agent = [
-        ".claude",
-        ".codex",
-        ".cursor",
-        ".openclaw",
-        ".gemini",
-        ".clawdbot",
-        ".agents",
-    ]
-    .iter()
-    .any(|w| has(l, w));
+    let agent = AGENT_DIRS.iter().any(|w| has(l, w));
     let sub = ["skills", "commands", "plugins", "hooks"]
         .iter()
         .any(|w| has(l, w));
     (agent && sub) || has(l, "skills_dir") || has(l, "skillsdir") || has(l, "plugins_dir")
 }
 
+/// Agent folders that load what is put in them ([`agent_folder`]).
+const AGENT_DIRS: &[&str] = &[
+    ".claude",
+    ".codex",
+    ".cursor",
+    ".openclaw",
+    ".gemini",
+    ".clawdbot",
+    ".agents",
+];
+
+/// Extracting or tree-copying words ([`extracts`]; `tar ` with ` -c ` and an `x` too).
+const EXTRACTS: &[&str] = &[
+    "unzip ",
+    "tar -x",
+    "tar x",
+    "extractall(",
+    "expand-archive",
+    "extract_all",
+    "extractallto",
+    "cp -r",
+    "cp -a",
+];
+
 fn extracts(l: &str) -> bool {
-    [
-        "unzip ",
-        "tar -x",
-        "tar x",
-        "extractall(",
-        "expand-archive",
-        "extract_all",
-        "extractallto",
-        "cp -r",
-        "cp -a",
-    ]
-    .iter()
-    .any(|w| has(l, w))
-        || (has(l, "tar ") && has(l, " -c ") && l.contains('x'))
+    EXTRACTS.iter().any(|w| has(l, w)) || (has(l, "tar ") && has(l, " -c ") && l.contains('x'))
 }
 
 const ARCHIVES: &[&str] = &[".zip", ".tgz", ".tar.gz", ".tar", ".tar.xz"];
@@ -335,11 +336,13 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         if !code {
             // Prose: public gist of memory files.
-            memory_public_gist(f.path, lines, lower, out);
+            memory_public_gist(f.path, all, lines, lower, out);
             continue;
         }
-        // TLS verification off next to a model API host.
-        if let Some(off) = lower.iter().position(|l| tls_off(l))
+        // TLS verification off next to a model API host: the host must be on some line, so a file
+        // whose lowered text names none is skipped before `tls_off` reads (and copies) each line.
+        if MODEL_HOSTS.iter().any(|m| has(all, m))
+            && let Some(off) = lower.iter().position(|l| tls_off(l))
             && let Some(h) = lower
                 .iter()
                 .position(|l| MODEL_HOSTS.iter().any(|m| has(l, m)))
@@ -361,7 +364,16 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         // Remote archive into the agent's folders (a download needs an archive name nearby).
         let archives = ARCHIVES.iter().any(|a| has(all, a));
-        for (i, l) in lower.iter().enumerate() {
+        // An extraction needs an extracting word (`extracts`: one of its words, or `tar `) and an
+        // agent folder (`agent_folder`: an agent folder name, `skills_dir`, `skillsdir` or
+        // `plugins_dir`) on lines of the file: without both in its lowered text none is found.
+        let extractable = (EXTRACTS.iter().any(|w| has(all, w)) || has(all, "tar "))
+            && (AGENT_DIRS.iter().any(|w| has(all, w))
+                || has(all, "skills_dir")
+                || has(all, "skillsdir")
+                || has(all, "plugins_dir"));
+        let looking = (download.is_none() && archives) || (extract.is_none() && extractable);
+        for (i, l) in lower.iter().enumerate().filter(|_| looking) {
             if download.is_none() && archives {
                 let archive = ARCHIVES.iter().any(|a| has(l, a))
                     || lower[i.saturating_sub(3)..(i + 3).min(lower.len())]
@@ -383,7 +395,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 extract = Some(End::new(f.path, i, lines[i]));
             }
         }
-        memory_public_gist(f.path, lines, lower, out);
+        memory_public_gist(f.path, all, lines, lower, out);
     }
     if let (Some(d), Some(x)) = (download, extract) {
         push(
@@ -431,7 +443,18 @@ fn copied_into_image(b: &Bundle<'_>, l: &str) -> bool {
     })
 }
 
-fn memory_public_gist(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<Finding>) {
+fn memory_public_gist(
+    path: &str,
+    all: &str,
+    lines: &[&str],
+    lower: &[String],
+    out: &mut Vec<Finding>,
+) {
+    // A hit needs a memory file named on a line, so a file's whole lowered text without one is
+    // skipped before `public_gist` reads (and copies) each line.
+    if !MEMORY_FILES.iter().any(|w| has(all, w)) {
+        return;
+    }
     let Some(m) = lower
         .iter()
         .position(|l| MEMORY_FILES.iter().any(|w| has(l, w)))

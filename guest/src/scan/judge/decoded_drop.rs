@@ -146,6 +146,12 @@ fn written_names(line: &str) -> Vec<String> {
 
 pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in b.files.iter().filter(|f| is_code(f)) {
+        // Gate: a hit needs a decoding line (a decoder of `DECODERS`, a local alias of one, which
+        // only an import line naming the decoder makes, or `base64 -d`), and every such word holds
+        // one of `RAW`: a file whose lowered text has none of them cannot fire.
+        if !RAW.iter().any(|w| f.lower_all().has(w)) {
+            continue;
+        }
         let lower = &f.lowered().lower;
         if !lower
             .iter()
@@ -155,8 +161,9 @@ pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         let alias = aliases(f);
         let decodes = |l: &str| {
-            DECODERS.iter().any(|d| l.contains(&d.to_ascii_lowercase()))
-                || alias.iter().any(|a| l.has(a.as_str()))
+            // Asked as written, not lowered per call: every decoder's lowered form is in the list
+            // (`base64 -D` lowers to `base64 -d`; test `scan_decoded_drop_decoders_lowered`).
+            DECODERS.iter().any(|d| l.has(d)) || alias.iter().any(|a| l.has(a.as_str()))
         };
         'lines: for (w, l) in lower.iter().enumerate() {
             let shell_drop = (l.has("base64 -d") || l.has("base64 --decode")) && l.contains('>');
@@ -207,5 +214,22 @@ pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 break 'lines;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DECODERS;
+
+    /// Asking the decoders as written of a lowered line answers as asking them lowered: every
+    /// decoder's lowered form is itself in the list.
+    #[test]
+    fn scan_decoded_drop_decoders_lowered() {
+        for d in DECODERS {
+            let low = d.to_ascii_lowercase();
+            assert!(DECODERS.contains(&low.as_str()), "{d:?}");
+        }
+        // Must not: a mixed-case decoder never matches a lowered line, so it adds nothing.
+        assert!(!"x = base64 -d y".contains("base64 -D"));
     }
 }

@@ -128,6 +128,16 @@ fn computed_arg(l: &str, call: &str) -> bool {
 
 pub(super) fn dns_carry(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for file in &b.files {
+        // Gate: a finding needs a line with a `DATA` word, one with an `ENCODE` word and one
+        // holding a `LOOKUPS` call (`computed_arg` finds the call in the line first): a file whose
+        // lowered text lacks a word of any of the three lists has no finding.
+        let all = file.lower_all();
+        if !(DATA.iter().any(|w| all.has(w))
+            && ENCODE.iter().any(|w| all.has(w))
+            && LOOKUPS.iter().any(|w| all.has(w)))
+        {
+            continue;
+        }
         let lw = file.lowered();
         let mut datum: Option<usize> = None;
         let mut enc: Option<usize> = None;

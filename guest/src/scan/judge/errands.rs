@@ -43,6 +43,13 @@ fn any(l: &str, words: &[&str]) -> bool {
     has_any(l, words)
 }
 
+/// A word's longest part without spaces (`comment` of `comment on`, `put` of `put `): a match of
+/// the word in a line some of whose bytes were blanked to spaces keeps this part's bytes from the
+/// unblanked line, so the part is in the original text.
+fn core(w: &str) -> &str {
+    w.split(' ').max_by_key(|p| p.len()).unwrap_or(w)
+}
+
 const CREDS: &[&str] = &[
     "api key",
     "api_key",
@@ -605,7 +612,13 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // skipped in one search of the whole lowered text instead of many per line.
         let all = f.lower_all();
         // Strings a model reads count too: seeded data and tool text live in code files.
-        if any(all, PLACES) {
+        // A hit also needs a `PASTE` word on its line and a `CREDS` word near it. A code line is
+        // read masked (some words blanked to spaces), so the words are asked of the whole text by
+        // their longest space-free part ([`core`]), which a masked match keeps from the original.
+        if any(all, PLACES)
+            && PASTE.iter().any(|w| has(all, core(w)))
+            && CREDS.iter().any(|w| has(all, core(w)))
+        {
             if f.kind == FileKind::Code {
                 // In code, an HTTP method (`-X POST`) is no verb and a variable named like a place
                 // (`reply=$(curl …)`) no place: only the words of its strings and comments count
@@ -631,5 +644,33 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !f.content.is_ascii() && any(all, CJK_SECRETS) {
             cjk_secret_send(f.path, lines, lower, out);
         }
+    }
+}
+
+#[cfg(test)]
+mod gate_tests {
+    use super::{PASTE, code_words_masked, core};
+    use crate::scan::judge::find::has;
+
+    /// A word's core: its longest space-free part, found in the unmasked line whenever the word
+    /// is found in the masked one.
+    #[test]
+    fn scan_errands_core_kept_by_masking() {
+        // Must: the longest part, no spaces.
+        assert_eq!(core("comment on"), "comment");
+        assert_eq!(core("put "), "put");
+        assert_eq!(core("paste"), "paste");
+        // Must not: a space in a core.
+        assert!(PASTE.iter().all(|w| !core(w).contains(' ')));
+        // Masking a place named like an identifier can make `put ` appear where the text had
+        // `putreply=`; its core `put` was in the text all along.
+        let line = "x = putreply=1 into the ticket";
+        let masked = code_words_masked(line);
+        for w in PASTE {
+            if has(&masked, w) {
+                assert!(has(line, core(w)), "{w:?}");
+            }
+        }
+        assert!(has(&masked, "put ") && !has(line, "put "));
     }
 }

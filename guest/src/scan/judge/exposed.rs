@@ -202,12 +202,12 @@ fn serves_home(l: &str) -> bool {
     .any(|w| t.has(w))
 }
 
+/// Static file servers ([`serves_files`]).
+const SERVERS: &[&str] = &["http.server", "simplehttprequesthandler", "http-server"];
+
 /// A static file server without a loopback bind.
 fn serves_files(l: &str) -> bool {
-    (l.has("http.server") || l.has("simplehttprequesthandler") || l.has("http-server"))
-        && !l.has("127.0.0.1")
-        && !l.has("localhost")
-        && !l.has("::1")
+    SERVERS.iter().any(|w| l.has(w)) && !l.has("127.0.0.1") && !l.has("localhost") && !l.has("::1")
 }
 
 /// Credential files and folders.
@@ -279,22 +279,24 @@ fn escapes_home(l: &str) -> bool {
     ESCAPES.iter().any(|w| l.has(w))
 }
 
+/// A scheduled or login job installed ([`persists`]).
+const PERSISTS: &[&str] = &[
+    "* * * * *",
+    "*/1 * * * *",
+    "crontab",
+    "launchagents",
+    "launchdaemons",
+    "<key>runatload</key>",
+    "<key>keepalive</key>",
+    "systemd/user",
+    "oncalendar",
+    "systemctl --user enable",
+    "schtasks",
+    "register-scheduledtask",
+];
+
 fn persists(l: &str) -> bool {
-    const PER: &[&str] = &[
-        "* * * * *",
-        "*/1 * * * *",
-        "crontab",
-        "launchagents",
-        "launchdaemons",
-        "<key>runatload</key>",
-        "<key>keepalive</key>",
-        "systemd/user",
-        "oncalendar",
-        "systemctl --user enable",
-        "schtasks",
-        "register-scheduledtask",
-    ];
-    PER.iter().any(|w| l.has(w))
+    PERSISTS.iter().any(|w| l.has(w))
 }
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -313,8 +315,14 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let mut persist: Option<End<'_>> = None;
     for (fi, lines, lower) in &code {
         let path = b.files[*fi].path;
+        // Each rule below needs its words on a line of this file (`binds_all`: `0.0.0.0`;
+        // `serves_files`: a static server's name; `raised`: `+= 1` or `++`; `escapes_home`: one of
+        // `ESCAPES`; `persists`: one of `PERSISTS`), so it is skipped when the file's whole lowered
+        // text has none: one search of the text instead of one per line.
+        let all = b.files[*fi].lower_all();
         // Exposed runner.
-        if let Some(bind) = lower.iter().position(|l| binds_all(l))
+        if all.has("0.0.0.0")
+            && let Some(bind) = lower.iter().position(|l| binds_all(l))
             && lower.iter().any(|l| RECEIVES.iter().any(|w| l.has(w)))
         {
             let stems = imported_stems(lower);
@@ -346,7 +354,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
         }
         // Home served.
-        for (i, l) in lower.iter().enumerate() {
+        let served = SERVERS.iter().any(|w| all.has(w));
+        for (i, l) in lower.iter().enumerate().filter(|_| served) {
             if !serves_files(l) {
                 continue;
             }
@@ -378,7 +387,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             break;
         }
         // Call-count switch.
-        'count: for (i, l) in lower.iter().enumerate() {
+        let counts = all.has("+= 1") || all.has("++");
+        'count: for (i, l) in lower.iter().enumerate().filter(|_| counts) {
             let Some(name) = raised(l) else { continue };
             let bare = name.trim_start_matches('$');
             for j in i + 1..(i + 4).min(lower.len()) {
@@ -415,11 +425,13 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
         }
         if escape.is_none()
+            && ESCAPES.iter().any(|w| all.has(w))
             && let Some(e) = lower.iter().position(|l| escapes_home(l))
         {
             escape = Some(End::new(path, e, lines[e]));
         }
         if persist.is_none()
+            && PERSISTS.iter().any(|w| all.has(w))
             && let Some(p) = lower.iter().position(|l| persists(l))
         {
             persist = Some(End::new(path, p, lines[p]));

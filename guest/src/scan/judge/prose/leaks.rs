@@ -277,6 +277,9 @@ fn description_value(line: &str) -> &str {
     }
 }
 
+/// Words naming environment variables ([`source_of`]).
+const ENV_NAMES: &[&str] = &["environment variable", "env var", "环境变量"];
+
 /// The source a lower-cased line names, if any.
 fn source_of(l: &str) -> Option<usize> {
     if let Some(i) = SOURCES.iter().position(|s| has_any(l, s.words)) {
@@ -287,7 +290,7 @@ fn source_of(l: &str) -> Option<usize> {
         return Some(i);
     }
     // Environment values: variables with their values, or those named like secrets.
-    let env = has(l, "environment variable") || has(l, "env var") || has(l, "环境变量");
+    let env = has_any(l, ENV_NAMES);
     let values = ["value", "contents", "值", "内容"]
         .iter()
         .any(|w| has(l, w))
@@ -417,6 +420,13 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             && (!f.facts.facts.is_empty() || f.path.eq_ignore_ascii_case("SKILL.md")))
             || data_file(f.path, f.kind)
     }) {
+        // Gate: a line is read only when `source_of` names a source, which needs a word of
+        // `SOURCES` or of `ENV_NAMES` in the line (or in its description value, a part of it),
+        // lowered: a file whose lowered text has none of them has no such line.
+        let all = file.lower_all();
+        if !SOURCES.iter().any(|s| has_any(all, s.words)) && !has_any(all, ENV_NAMES) {
+            continue;
+        }
         let data = data_file(file.path, file.kind);
         let lines: Vec<&str> = if data {
             file.content.lines().map(description_value).collect()

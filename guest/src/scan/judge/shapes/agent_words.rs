@@ -374,6 +374,17 @@ fn line_of(f: &File<'_>, word: &str) -> usize {
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
+        // Gate: a prose file's two rules need an `ALWAYS` word (`approve_all`), or a `REPLACE`
+        // word and a `FORBID` word (`shadowing`), in its text outside fences lowered. An ASCII
+        // file's Unicode lowering is its ASCII lowering and those lines are lines of the file, so
+        // a word there is in the file's lowered text: without one, lowering it again is skipped.
+        let prose = !(f.kind == FileKind::Code || f.place.test);
+        if prose && f.content.is_ascii() {
+            let all = f.lower_all();
+            if !(any(all, ALWAYS) || (any(all, REPLACE) && any(all, FORBID))) {
+                continue;
+            }
+        }
         if let Some(t) = prose_lower(f) {
             if !has(out, f, "prompt_injection.approve-all", Severity::Critical)
                 && !has(
@@ -478,7 +489,8 @@ fn shadowing(f: &File<'_>, t: &str) -> Option<Finding> {
 
 fn auto_approve(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
-    if !low.iter().any(|l| any(l, SETTINGS)) {
+    // A settings word on a line is in the whole lowered text: one search of it first.
+    if !any(f.lower_all(), SETTINGS) || !low.iter().any(|l| any(l, SETTINGS)) {
         return None;
     }
     let i = low.iter().position(|l| {

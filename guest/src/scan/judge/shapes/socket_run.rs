@@ -98,6 +98,12 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !is_code(f) || has(out, f, "network.reverse-shell", Severity::Critical) {
             continue;
         }
+        // Gate: a finding needs a line with a `RUNNERS` word and one with a `READS` word: a file
+        // whose lowered text lacks either is skipped before each line's hosts are read.
+        let all = f.lower_all();
+        if !(RUNNERS.iter().any(|r| all.has(r)) && READS.iter().any(|r| all.has(r))) {
+            continue;
+        }
         let low = &f.lowered().lower;
         for (i, l) in low.iter().enumerate() {
             let Some(host) = socket_hosts(l)

@@ -134,6 +134,20 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
             }
         }
     }
+    // Gate: without a source there is no finding, and every line source needs a word of the
+    // file's lowered text: one of `STORE`, one of `CREDENTIAL_FILES` (`at_credential`,
+    // `reads_credential`), `env |` / `env|` (`pipe_head_env`, also `printenv |`), `env >` /
+    // `set >` (a dump by a line of its own, also `printenv >`) or a password-hash table.
+    let all = f.lower_all();
+    if sources.is_empty()
+        && !STORE.iter().any(|w| all.has(w))
+        && !CREDENTIAL_FILES.iter().any(|w| all.has(w))
+        && !["env |", "env|", "env >", "set >", "pg_shadow", "pg_authid"]
+            .iter()
+            .any(|w| all.has(w))
+    {
+        return None;
+    }
     for (i, l) in low.iter().enumerate() {
         if STORE.iter().any(|s| l.has(s)) || pipe_head_env(l) {
             sources.push((i, "the whole environment"));
