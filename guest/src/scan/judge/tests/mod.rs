@@ -396,3 +396,6 @@ mod round40t;
 // Round 40m (sets40m): held-out set 18 (wallet secrets sent, tokens scraped, chunks evaluated,
 // hidden git runs, secret-named tool calls under concealment, more token stores).
 mod round40m;
+// Round 41t (sets41t): the eighth blind set of targeted single-file cases (more prose languages,
+// more secret readers, AutoIt and Dart deletes, inetd shells, memory copied to a remote share).
+mod round41t;
