@@ -10,6 +10,9 @@ use crate::scan::judge::{Bundle, File};
 use crate::scan::rules::Severity;
 
 const RULE: &str = "network.reverse-shell";
+/// Words without one of which this rule cannot fire (chained into `prose::reads_raw_text`, so a
+/// lone text is judged when it holds one).
+pub(super) const RAW: &[&str] = &["socket_type", "nowait"];
 /// Shells that read commands from their standard input.
 const SHELLS: &[&str] = &[
     "/bin/sh",
@@ -32,9 +35,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if f.place.test || has(out, f, RULE, Severity::Critical) {
             continue;
         }
-        // Necessary words: an xinetd block's `socket_type`, or an inetd line's `stream`/`dgram`.
+        // Necessary words: an xinetd block's `socket_type`, or an inetd line's `nowait`.
         let all = f.lower_all();
-        if !(all.has("socket_type") || all.has(" stream ") || all.has("\tstream\t")) {
+        if !RAW.iter().any(|w| all.has(w)) {
             continue;
         }
         out.extend(service_shell(f));
@@ -59,6 +62,7 @@ fn service_shell(f: &File<'_>) -> Option<Finding> {
             let fields: Vec<&str> = t.split_whitespace().collect();
             (fields.len() >= 6
                 && matches!(fields[1], "stream" | "dgram")
+                && fields[3].starts_with("nowait")
                 && (fields[2].starts_with("tcp") || fields[2].starts_with("udp")))
             .then(|| shell_named(fields[5]))
             .flatten()

@@ -64,6 +64,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
     socket_run::RAW
         .iter()
         .chain(wipe::RAW)
+        .chain(inetd_shell::RAW)
         .chain(agent_words::ALWAYS)
         .chain(agent_words::REPLACE)
         .chain(agent_words::AUTO_KEYS)
