@@ -107,6 +107,9 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
             // Round 39t: extensionless build files (Jenkins pipelines, OCaml dune).
             | "jenkinsfile"
             | "dune"
+            // Round 41t: Arch and Alpine package build scripts (bash functions run by makepkg/abuild).
+            | "pkgbuild"
+            | "apkbuild"
     ) {
         return FileKind::Code;
     }

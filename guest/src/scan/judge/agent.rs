@@ -73,6 +73,8 @@ pub(crate) fn writes(file: &super::File<'_>) -> bool {
         "-i -e",
         // Round 39t: Nushell's `… | save -f path`.
         "| save",
+        // Round 41t: a file moved into place (`jq … > tmp && mv tmp settings.json`).
+        "mv ",
     ]
     .iter()
     .any(|w| c.contains(w))
@@ -85,6 +87,30 @@ pub(crate) fn writes(file: &super::File<'_>) -> bool {
 /// Compared in place, ASCII case ignored (no lower-cased copy, no formatted suffix: the candidate
 /// scan asks this for every candidate's name and description).
 fn is_agent_settings_file(path: &str) -> bool {
+    settings_path(path) || template_of_settings(path)
+}
+
+/// Round 41t: a dotfile manager's source file for one (chezmoi's `dot_claude/settings.json`, a
+/// `settings.json.tmpl` or `.j2` template): applied, it becomes the settings file. A `String` is
+/// built only for a path with such a part.
+fn template_of_settings(path: &str) -> bool {
+    let lower_has = |w: &str| {
+        path.as_bytes()
+            .windows(w.len())
+            .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
+    };
+    if !(lower_has("dot_") || lower_has(".tmpl") || lower_has(".j2")) {
+        return false;
+    }
+    let p = path.to_ascii_lowercase().replace("dot_", ".");
+    let p = p
+        .strip_suffix(".tmpl")
+        .or_else(|| p.strip_suffix(".j2"))
+        .unwrap_or(&p);
+    settings_path(p)
+}
+
+fn settings_path(path: &str) -> bool {
     [
         ".claude/settings.json",
         ".claude/settings.local.json",

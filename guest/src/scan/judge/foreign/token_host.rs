@@ -32,6 +32,17 @@ const READS: &[&str] = &[
     "env::var(\"",
     "system.getenv(\"",
     "deno.env.get(\"",
+    // Round 41t: k6 (`__ENV.X`), Postman scripts (`pm.environment.get('X')`), Lisp/Racket
+    // (`(getenv "X")`, `(sb-ext:posix-getenv "X")`), C, PHP and R (`getenv("X")`), Ruby/Crystal
+    // (`ENV["X"]`), Erlang (`os:getenv("X")`).
+    "__env.",
+    "pm.environment.get('",
+    "pm.environment.get(\"",
+    "getenv \"",
+    "getenv(\"",
+    "getenv('",
+    "env[\"",
+    "env['",
 ];
 const ENDS: &[&str] = &["token", "key", "secret", "password", "pat", "apikey"];
 const SENDS: &[&str] = &[
@@ -48,6 +59,13 @@ const SENDS: &[&str] = &[
     "axios",
     "urlopen(",
     "urllib.request",
+    // Round 41t: Postman's `pm.sendRequest`, Common Lisp's drakma `http-request`, Racket's
+    // `string->url` / `get-pure-port`, Erlang's `httpc:request`.
+    "sendrequest(",
+    "http-request",
+    "string->url",
+    "pure-port",
+    "httpc:request",
 ];
 
 /// Words without one of which this rule cannot fire.

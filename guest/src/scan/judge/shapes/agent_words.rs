@@ -13,6 +13,7 @@
 //! - `prompt_injection.conditional-action` (after the prose judges): a conditional order that also
 //!   has the agent cover its tracks (clear the history, leave things looking unchanged).
 
+use super::more_langs as more;
 use super::{found, has, is_code, rel};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::judge::find::Has;
@@ -418,6 +419,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
     let (at, phrase) = ALWAYS
         .iter()
+        .chain(more::ALWAYS)
         .filter_map(|w| t.find(w).map(|i| (i, *w)))
         .min_by_key(|x| x.0)?;
     // The words just before it: a warning never to press it.
@@ -430,8 +432,10 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
     if any(&t[before_start..at], NEVER) {
         return None;
     }
-    let every = any(t, EVERY);
-    let no_look = sentences(t).any(|s| any(s, SCRIPT) && any(s, NOT) && any(s, LOOK));
+    let every = any(t, EVERY) || any(t, more::EVERY);
+    let no_look = sentences(t).any(|s| {
+        any(s, SCRIPT) && (any(s, NOT) || any(s, more::NOT)) && (any(s, LOOK) || any(s, more::LOOK))
+    });
     if !(every || no_look) {
         return None;
     }
@@ -444,7 +448,7 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
             .iter()
             .position(|l| {
                 let l = l.to_lowercase();
-                any(&l, SCRIPT) && any(&l, NOT)
+                any(&l, SCRIPT) && (any(&l, NOT) || any(&l, more::NOT))
             })
             .filter(|&k| k != i)
     {
@@ -470,11 +474,15 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
 }
 
 fn shadowing(f: &File<'_>, t: &str) -> Option<Finding> {
-    let claim = sentences(t).find(|s| any(s, REPLACE) && any(s, BUILTIN) && any(s, TOOLISH))?;
-    if !any(t, FORBID) {
+    let claim = sentences(t).find(|s| {
+        (any(s, REPLACE) || any(s, more::REPLACE))
+            && (any(s, BUILTIN) || any(s, more::BUILTIN))
+            && (any(s, TOOLISH) || any(s, more::TOOLISH))
+    })?;
+    if !(any(t, FORBID) || any(t, more::FORBID)) {
         return None;
     }
-    let word = REPLACE.iter().find(|w| claim.has(w))?;
+    let word = REPLACE.iter().chain(more::REPLACE).find(|w| claim.has(w))?;
     let i = line_of(f, word);
     Some(found(
         "prompt_injection.tool-shadowing",

@@ -121,7 +121,18 @@ fn process_api(f: &File<'_>) -> Option<Finding> {
             continue;
         };
         let host = url_host_near(f, i, i + 5)?;
-        let build = f.path.to_ascii_lowercase().ends_with("build.rs");
+        // Round 41t: the build definitions of Gradle, sbt and Zig run the same way as Cargo's.
+        let p = f.path.to_ascii_lowercase();
+        let build = [
+            "build.rs",
+            "build.gradle",
+            "build.gradle.kts",
+            "settings.gradle.kts",
+            "build.sbt",
+            "build.zig",
+        ]
+        .iter()
+        .any(|n| p.ends_with(n));
         let sev = if build {
             Severity::Critical
         } else {

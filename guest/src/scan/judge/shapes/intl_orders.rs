@@ -17,6 +17,7 @@
 //! - `prompt_injection.secret-to-output` (`critical`): a report or summary ordered to hold the full,
 //!   unmasked values of keys, tokens or passwords.
 
+use super::more_langs as more;
 use super::{found, has, prose_blocks};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::judge::find::{Has, Needles};
@@ -537,6 +538,9 @@ fn act(t: &str) -> Option<&'static str> {
     if TRANSFER_MORE_N.any(t) && SENSITIVE_N.any(t) {
         return TRANSFER_MORE_N.first(t);
     }
+    if more::TRANSFER_N.any(t) && SENSITIVE_N.any(t) {
+        return more::TRANSFER_N.first(t);
+    }
     if SENSITIVE_N.any(t)
         && let Some((a, _)) = TRANSFER_SPLIT.iter().find(|(a, z)| {
             t.match_indices(*a).any(|(at, _)| {
@@ -552,6 +556,12 @@ fn act(t: &str) -> Option<&'static str> {
         return Some(*a);
     }
     PERSIST_N.first(t)
+}
+
+/// [`act`], or (round 41t) a wiped shell history: read only with concealment, it is the agent
+/// covering its tracks.
+fn act_or_cover(t: &str) -> Option<&'static str> {
+    act(t).or_else(|| more::COVER_N.first(t))
 }
 
 /// The sentences of a text (split at `.`, `!`, `?`, `。`, `！`, `？`, `،`, `؛`, `।`).
@@ -619,14 +629,26 @@ fn paragraph(
     let seen = |rule: &str| {
         has(out, f, rule, Severity::Critical) || has(b.prior, f, rule, Severity::Critical)
     };
+    // Round 41t: a phrase soft-wrapped over two lines ("do not\ntell") is read as one.
+    let flat = para.replace('\n', " ");
+    let para_lines = para;
+    let para = flat.as_str();
     if !seen("prompt_injection.concealment")
-        && let Some(c) = CONCEAL_N.first(para).or_else(|| {
-            CONCEAL_MORE_N
-                .any(para)
-                .then(|| unquoted(para, CONCEAL_MORE))
-                .flatten()
-        })
-        && let Some(a) = act(para)
+        && let Some(c) = CONCEAL_N
+            .first(para)
+            .or_else(|| {
+                CONCEAL_MORE_N
+                    .any(para)
+                    .then(|| unquoted(para, CONCEAL_MORE))
+                    .flatten()
+            })
+            .or_else(|| {
+                more::CONCEAL_N
+                    .any(para)
+                    .then(|| unquoted(para, more::CONCEAL))
+                    .flatten()
+            })
+        && let Some(a) = act_or_cover(para)
     {
         let k = line_in(f, s, c);
         return Some(found(
@@ -641,10 +663,17 @@ fn paragraph(
             vec![],
         ));
     }
-    // A sentence is a part of the paragraph: one without a condition word has none.
-    if !seen("prompt_injection.conditional") && CONDITION_N.any(para) {
+    // A sentence is a part of the paragraph: one without a condition word has none (sentences end
+    // at line ends too, so they are read from the lines as written).
+    let para = para_lines;
+    if !seen("prompt_injection.conditional")
+        && (CONDITION_N.any(para) || more::CONDITION_N.any(para))
+    {
         for sent in sentences(para) {
-            let (Some(c), Some(a)) = (CONDITION_N.first(sent), act(sent)) else {
+            let c = CONDITION_N
+                .first(sent)
+                .or_else(|| more::CONDITION_N.first(sent));
+            let (Some(c), Some(a)) = (c, act(sent)) else {
                 continue;
             };
             if FORBIDS_N.any(sent) {
@@ -665,9 +694,11 @@ fn paragraph(
         }
     }
     if !seen("prompt_injection.secret-to-output")
-        && let Some(r) = REPORT_N.first(para)
-        && let Some(v) = FULL_VALUE_N.first(para)
-        && SECRET_WORDS_N.any(para)
+        && let Some(r) = REPORT_N.first(para).or_else(|| more::REPORT_N.first(para))
+        && let Some(v) = FULL_VALUE_N
+            .first(para)
+            .or_else(|| more::FULL_VALUE_N.first(para))
+        && (SECRET_WORDS_N.any(para) || more::SECRET_WORDS_N.any(para))
     {
         let k = line_in(f, s, v);
         return Some(found(

@@ -11,6 +11,7 @@
 //! and Russian words. Blocks that warn about such steps ("never", "malware", "phishing") are
 //! teaching, not telling.
 
+use super::more_langs as more;
 use super::{found, has, prose_blocks, quoted, rel, worst_suspicious};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::judge::find::Has;
@@ -433,13 +434,22 @@ fn block(f: &File<'_>, s: usize, e: usize) -> Option<Finding> {
     let archive = names_any(&low, ARCHIVES);
     // The password is the archive's (or program's) when its own line unpacks or names one.
     let archive_password = low.lines().any(|l| {
-        any(l, PASSWORD) && (any(l, EXTRACT) || names_any(l, ARCHIVES) || names_any(l, PROGRAMS))
+        (any(l, PASSWORD) || any(l, more::PASSWORD))
+            && (any(l, EXTRACT)
+                || any(l, more::EXTRACT)
+                || names_any(l, ARCHIVES)
+                || names_any(l, PROGRAMS))
     });
     let why = if (program || archive) && archive_password {
         "gives the password of the archive or program it points at"
-    } else if any(&low, PASTE) && any(&low, TERMINAL) {
+    } else if (any(&low, PASTE) || any(&low, more::PASTE))
+        && (any(&low, TERMINAL) || any(&low, more::TERMINAL))
+    {
         "has the user paste a page's text into a terminal"
-    } else if program && any(&low, RUN) && any(&low, PUSH) {
+    } else if program
+        && (any(&low, RUN) || any(&low, more::RUN))
+        && (any(&low, PUSH) || any(&low, more::PUSH))
+    {
         "has the program run, pushed past a protection or required before first use"
     } else {
         return None;

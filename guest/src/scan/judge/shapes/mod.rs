@@ -17,8 +17,11 @@ mod fenced;
 #[cfg(test)]
 pub(in crate::scan::judge) use fenced::fenced_only_for_tests;
 mod fetch_run;
+mod inetd_shell;
 mod intl_orders;
 mod lure_blocks;
+mod memory_remote;
+mod more_langs;
 mod socket_run;
 mod staged_run;
 mod store_send;
@@ -33,6 +36,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     socket_run::judge(b, out);
     wipe::judge(b, out);
     system_wipe::judge(b, out);
+    inetd_shell::judge(b, out);
+    memory_remote::judge(b, out);
     agent_words::judge(b, out);
     // Round 40t: the same code judges over documents' fenced blocks.
     fenced::judge(b, out);
@@ -41,6 +46,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 /// Build this module's needle automata now (`scan::initialize`).
 pub(super) fn initialize() {
     intl_orders::initialize();
+    more_langs::initialize();
     wipe::initialize();
 }
 
@@ -58,10 +64,12 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
     socket_run::RAW
         .iter()
         .chain(wipe::RAW)
+        .chain(inetd_shell::RAW)
         .chain(agent_words::ALWAYS)
         .chain(agent_words::REPLACE)
         .chain(agent_words::AUTO_KEYS)
         .copied()
+        .chain(more_langs::raw_words())
 }
 
 /// A destination that is not the machine, a vendor, an installer host or a registry.
@@ -146,6 +154,12 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
     ":host ",
     // Round 40t: Crystal's `TCPSocket.new("h", p)`.
     "tcpsocket.new(",
+    // Round 41t: C's address literals (`inet_pton(AF_INET, "h", …)`, `inet_addr("h")`,
+    // `gethostbyname("h")`).
+    "inet_pton(af_inet, ",
+    "inet_pton(af_inet6, ",
+    "inet_addr(",
+    "gethostbyname(",
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.

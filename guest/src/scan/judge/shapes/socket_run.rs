@@ -34,6 +34,9 @@ pub(super) const RAW: &[&str] = &[
     // Round 40t: Crystal's `TCPSocket.new`, Raku's `IO::Socket::INET.new`.
     "tcpsocket.new(",
     "io::socket::inet",
+    // Round 41t: C's address literals.
+    "inet_pton(",
+    "inet_addr(",
 ];
 
 const RUNNERS: &[&str] = &[
@@ -91,6 +94,8 @@ const READS: &[&str] = &[
     ".get {",
     ".get;",
     "input: ",
+    // Round 41t: C's `dup2(sock, 0)` (the socket made the shell's standard streams).
+    "dup2(",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {

@@ -94,6 +94,9 @@ const RUNS: &[&str] = &[
     "\"perl\",",
     "'pwsh',",
     "\"pwsh\",",
+    // Round 41t: NSIS installers' `ExecWait '"$TEMP\x.exe"'` and `nsExec::Exec`.
+    "execwait ",
+    "nsexec::exec",
 ];
 /// Words of a download on the statement's line or the two above it (a task's module name).
 const FETCHES: &[&str] = &[

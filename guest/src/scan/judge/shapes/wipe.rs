@@ -41,6 +41,9 @@ pub(super) const RAW: &[&str] = &[
     "removedirectoryrecursive",
     "rm -",
     "of=/dev/",
+    // Round 41t: AutoIt's `DirRemove`, Dart's `deleteSync(recursive: true)`.
+    "dirremove(",
+    "deletesync(",
 ];
 
 const WIN_ROOTS: &[&str] = &[
@@ -56,6 +59,11 @@ const WIN_ROOTS: &[&str] = &[
     "a_windir",
     "%a_windir%",
     "a_programfiles",
+    // Round 41t: AutoIt's macros.
+    "@windowsdir",
+    "@systemdir",
+    "@userprofiledir",
+    "@programfilesdir",
 ];
 /// Recursive deletes that take their target as an argument.
 const DELETES: &[&str] = &[
@@ -88,6 +96,11 @@ const HOME: &[&str] = &[
     "system.user_home!()",
     "system.user_home()",
     "specialfolder.userprofile)",
+    // Round 41t: Dart's `Platform.environment['HOME']`.
+    "platform.environment['home']",
+    "platform.environment[\"home\"]",
+    "platform.environment['userprofile']",
+    "platform.environment[\"userprofile\"]",
 ];
 static HOME_N: Needles = Needles::new(HOME);
 
@@ -141,7 +154,9 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
             || (t.starts_with("remove-item") && t.has("-recurse"))
             // AutoHotkey: `DirDelete Dir, true` (v2), `FileRemoveDir, Dir, 1` (v1).
             || ((t.starts_with("dirdelete") || t.starts_with("fileremovedir"))
-                && (t.ends_with("true") || t.ends_with(", 1") || t.ends_with(",1")));
+                && (t.ends_with("true") || t.ends_with(", 1") || t.ends_with(",1")))
+            // AutoIt: `DirRemove(dir, 1)` (the flag 1 deletes what the folder holds too).
+            || (t.starts_with("dirremove(") && (t.ends_with(", 1)") || t.ends_with(",1)")));
         if !recursive || t.has("temp") || t.has("\\tmp") {
             continue;
         }
@@ -155,7 +170,7 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
                 after.is_empty()
-                    || after.starts_with(['*', ' '])
+                    || after.starts_with(['*', ' ', ',', ')'])
                     || matches!(
                         next.as_str(),
                         "system32" | "syswow64" | "system" | "winsxs" | "boot" | "fonts" | "inf"
@@ -226,6 +241,10 @@ fn home_value(f: &File<'_>) -> Option<Finding> {
                 (i + 1..(i + 15).min(low.len())).find(|&k| {
                     let t = &low[k];
                     t.contains(&format!("{name}.deleterecursively()"))
+                        // Dart's `Directory(home).deleteSync(recursive: true)`.
+                        || ["deletesync(recursive: true)", "delete(recursive: true)"]
+                            .iter()
+                            .any(|d| t.contains(&format!("({name}).{d}")))
                         // Haskell's `removeDirectoryRecursive home` (the name as the argument).
                         || ["removedirectoryrecursive ", "removepathforcibly "].iter().any(|d| {
                             t.find(d).is_some_and(|p| {

@@ -398,3 +398,6 @@ mod round40t;
 mod round40m;
 // Round 41b (sets41b): a declared memory skill that keeps its memory saves out of its replies.
 mod round41b;
+// Round 41t (sets41t): the eighth blind set of targeted single-file cases (more prose languages,
+// more secret readers, AutoIt and Dart deletes, inetd shells, memory copied to a remote share).
+mod round41t;
