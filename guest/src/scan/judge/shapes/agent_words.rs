@@ -376,13 +376,16 @@ fn line_of(f: &File<'_>, word: &str) -> usize {
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
         // Gate: a prose file's two rules need an `ALWAYS` word (`approve_all`), or a `REPLACE`
-        // word and a `FORBID` word (`shadowing`), in its text outside fences lowered. An ASCII
+        // word and a `FORBID` word (`shadowing`) — each list with its `more_langs` twin — in its text outside fences lowered. An ASCII
         // file's Unicode lowering is its ASCII lowering and those lines are lines of the file, so
         // a word there is in the file's lowered text: without one, lowering it again is skipped.
         let prose = !(f.kind == FileKind::Code || f.place.test);
         if prose && f.content.is_ascii() {
             let all = f.lower_all();
-            if !(any(all, ALWAYS) || (any(all, REPLACE) && any(all, FORBID))) {
+            let always = any(all, ALWAYS) || any(all, more::ALWAYS);
+            let replace = any(all, REPLACE) || any(all, more::REPLACE);
+            let forbid = any(all, FORBID) || any(all, more::FORBID);
+            if !(always || (replace && forbid)) {
                 continue;
             }
         }
