@@ -396,3 +396,6 @@ mod round40t;
 // Round 40m (sets40m): held-out set 18 (wallet secrets sent, tokens scraped, chunks evaluated,
 // hidden git runs, secret-named tool calls under concealment, more token stores).
 mod round40m;
+// Round 41m (sets41m): held-out set 19 (encoded commands, decrypted evals, identity to collectors,
+// phishing prose, admitted keyloggers, context secrets posted, host roots wiped).
+mod round41m;
