@@ -45,10 +45,10 @@ pub(super) fn host_root_wipe(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let mut mounts: Vec<String> = Vec::new();
         for i in 0..n {
             let l = &lw.lower[i];
-            if l.starts_with("hostpath:") || l.starts_with("- hostpath:") {
-                if (i..(i + 4).min(n)).any(|k| value_of(&lw.lower[k], "path:") == Some("/")) {
-                    root_at.get_or_insert(i);
-                }
+            if (l.starts_with("hostpath:") || l.starts_with("- hostpath:"))
+                && (i..(i + 4).min(n)).any(|k| value_of(&lw.lower[k], "path:") == Some("/"))
+            {
+                root_at.get_or_insert(i);
             }
             if let Some(m) = value_of(l, "mountpath:").filter(|m| m.len() > 1 && m.starts_with('/'))
             {
