@@ -44,6 +44,8 @@ const KEYS: &[&str] = &[
     ".npmrc",
     ".pypirc",
     ".git-credentials",
+    // Round 41m: the system's account list, sent whole to a computed host by install hooks.
+    "/etc/passwd",
 ];
 
 /// Words for this rule to read a file at all (`prose::reads_raw_text`).
@@ -59,6 +61,7 @@ pub(super) const RAW: &[&str] = &[
     ".npmrc",
     ".pypirc",
     ".git-credentials",
+    "/etc/passwd",
 ];
 
 /// Words that make a line a refusal, a check or a pattern list.
@@ -138,6 +141,24 @@ fn upload(plain: &str, l: &str) -> Option<(usize, &'static str)> {
         ) && rest[w.len()..].starts_with(' ')
         {
             words.push((p + 1, w));
+        }
+    }
+    // Round 41m: a tool named by its full path (`sudo /usr/bin/curl --data @…`).
+    for (path, tool) in [
+        ("/curl ", "curl"),
+        ("/wget ", "wget"),
+        ("/nc ", "nc"),
+        ("/ncat ", "ncat"),
+        ("/socat ", "socat"),
+    ] {
+        for (p, _) in plain.match_indices(path) {
+            if plain[..p]
+                .rsplit([' ', '"', '\'', '(', '='])
+                .next()
+                .is_some_and(|w| w.is_empty() || w.starts_with('/'))
+            {
+                words.push((p + 1, tool.to_string()));
+            }
         }
     }
     for (at, w) in words {

@@ -73,6 +73,38 @@ mod unverified_run;
 mod chunk_eval;
 mod token_scrape;
 mod wallet_send;
+// Round 41m (sets41m): held-out set 19 (encoded commands run, decrypted code evaluated, identity
+// sent to request collectors, phishing prose and admitted keyloggers, context secrets asked of the
+// model and posted, host roots wiped through a container mount).
+mod collector_beacon;
+mod context_ask;
+mod data_phish;
+mod decoded_run;
+mod host_wipe;
+
+/// Words without one of which no round-41m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round41m_raw_words() -> impl Iterator<Item = &'static str> {
+    data_phish::RAW
+        .iter()
+        .chain(host_wipe::RAW)
+        .chain(
+            [
+                "decipher",
+                "decrypt(",
+                "b64decode",
+                "base64",
+                "webhook.",
+                "requestb",
+                "pipedrea",
+                "interact",
+                "api keys",
+                "system prompt",
+            ]
+            .iter(),
+        )
+        .copied()
+}
 
 /// Words without one of which no round-40m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -761,10 +793,19 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     token_scrape::token_scrape(b, &mut out);
     chunk_eval::chunk_eval(b, &mut out);
     chunk_eval::hidden_git_run(b, &mut out);
+    // Round 41m: encoded commands run, decrypted code evaluated, identity sent to request
+    // collectors, phishing prose and admitted keyloggers, context secrets posted (host roots wiped:
+    // after the shapes).
+    decoded_run::decoded_run(b, &mut out);
+    collector_beacon::identity_to_collector(b, &mut out);
+    data_phish::data_phish(b, &mut out);
+    context_ask::context_secrets_posted(b, &mut out);
     // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.
     shapes::judge(b, &mut out);
+    // Round 41m: after the shapes, whose system-part deletes keep their own finding.
+    host_wipe::host_root_wipe(b, &mut out);
     // Round 38c: package indexes pointed elsewhere, wallets drained to a fixed address, MCP
     // servers relaying to a fixed host:port, settings lifted by property calls or shipped
     // configs, popular packages swapped for a stranger's archive.

@@ -45,6 +45,8 @@ const CONTEXT: &[&str] = &[
     "secretkey",
     "secret_key",
     "seed phrase",
+    // Round 41m: an Electrum-style wallet speaks of its keystore.
+    "keystore",
 ];
 
 /// Names a secret of a wallet goes by (an identifier equal to one, or ending in one).

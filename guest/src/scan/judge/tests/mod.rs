@@ -401,3 +401,6 @@ mod round41b;
 // Round 41t (sets41t): the eighth blind set of targeted single-file cases (more prose languages,
 // more secret readers, AutoIt and Dart deletes, inetd shells, memory copied to a remote share).
 mod round41t;
+// Round 41m (sets41m): held-out set 19 (encoded commands, decrypted evals, identity to collectors,
+// phishing prose, admitted keyloggers, context secrets posted, host roots wiped).
+mod round41m;
