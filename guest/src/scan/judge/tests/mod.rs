@@ -396,3 +396,6 @@ mod round40t;
 // Round 40m (sets40m): held-out set 18 (wallet secrets sent, tokens scraped, chunks evaluated,
 // hidden git runs, secret-named tool calls under concealment, more token stores).
 mod round40m;
+// Round 41c (scan41c): language-independent order tokens, thin-language secret sends, resource
+// deletes, more agent settings.
+mod round41c;
