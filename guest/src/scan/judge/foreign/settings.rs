@@ -66,7 +66,10 @@ const LIFTS: &[(&str, &[&str])] = &[
     // Round 41c: OpenCode's shell permission, Continue's tool policy, Roo's execute toggle and
     // command list, Zed's agent toggle.
     ("\"bash\"", &["\"allow\""]),
-    ("builtin_run_terminal_command", &["allowedwithoutpermission"]),
+    (
+        "builtin_run_terminal_command",
+        &["allowedwithoutpermission"],
+    ),
     ("alwaysallowexecute", &["true"]),
     ("allowedcommands", &["[\"*\"]"]),
     ("always_allow_tool_actions", &["true"]),
@@ -144,7 +147,14 @@ fn lifting_line(f: &File<'_>) -> Option<usize> {
 fn shipped_on(b: &Bundle<'_>) -> Option<Finding> {
     for cfg in &b.files {
         let p = cfg.path.to_ascii_lowercase();
-        if sample_file(cfg) || !is_code(cfg) {
+        // A file kept as an example (`examples/`, `samples/`, `*.example.json`) is shown, not used.
+        if sample_file(cfg)
+            || !is_code(cfg)
+            || p.split('/')
+                .any(|c| c.starts_with("example") || c.starts_with("sample"))
+            || p.contains(".example.")
+            || p.contains(".sample.")
+        {
             continue;
         }
         let settings = [".json", ".jsonc", ".yaml", ".yml", ".toml"]
@@ -156,8 +166,7 @@ fn shipped_on(b: &Bundle<'_>) -> Option<Finding> {
         let loaded = p == ".vscode/settings.json" || p.ends_with("/.vscode/settings.json");
         let name = p.rsplit('/').next().unwrap_or(&p);
         let named = name.len() >= 8
-            && b
-                .files
+            && b.files
                 .iter()
                 .any(|f| !std::ptr::eq(f, cfg) && f.lower_all().has(name));
         if !(loaded || named) {

@@ -99,7 +99,12 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         let all = f.lower_all();
         if (all.has("rsync ") || all.has("scp "))
-            && !has(out, f, "exfiltration.agent-memory-files", Severity::Critical)
+            && !has(
+                out,
+                f,
+                "exfiltration.agent-memory-files",
+                Severity::Critical,
+            )
             && let Some(x) = remote_copy(f)
         {
             out.push(x);
@@ -123,7 +128,10 @@ fn secret_read(l: &str) -> bool {
     if FILES.iter().any(|x| l.has(x)) {
         return true;
     }
-    if matches!(*r, "readfile(" | "slurp " | "file.read(" | "file:read_file(") {
+    if matches!(
+        *r,
+        "readfile(" | "slurp " | "file.read(" | "file:read_file("
+    ) {
         return false;
     }
     // The whole environment: `(System/getenv)`, `%*ENV.raku`, `sys.env.tostring`, `sys.env)`.
@@ -161,13 +169,19 @@ fn assigned(l: &str) -> Option<String> {
         .last()?
         .trim_start_matches(['$', '@', '%', '&'])
         .trim_end_matches(':');
-    (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).then(|| w.to_owned())
+    (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then(|| w.to_owned())
 }
 
 fn read_then_send(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        if l.starts_with("//") || l.starts_with('#') || l.starts_with(';') || l.starts_with("%%") || l.starts_with("% ") {
+        if l.starts_with("//")
+            || l.starts_with('#')
+            || l.starts_with(';')
+            || l.starts_with("%%")
+            || l.starts_with("% ")
+        {
             continue;
         }
         if !READS_N.any(l) || !secret_read(l) {
@@ -208,7 +222,11 @@ fn read_then_send(f: &File<'_>) -> Option<Finding> {
                     i + 1,
                     h.host
                 ),
-                if k == i { vec![] } else { vec![rel("source", f, i)] },
+                if k == i {
+                    vec![]
+                } else {
+                    vec![rel("source", f, i)]
+                },
             ));
         }
     }
@@ -230,7 +248,10 @@ fn dotted(l: &str) -> Vec<Host> {
             .unwrap_or(rest.len());
         let host = rest[..end].trim_end_matches('.');
         if host.split('.').count() >= 2
-            && host.rsplit('.').next().is_some_and(|t| t.len() >= 2 && t.bytes().all(|c| c.is_ascii_lowercase()))
+            && host
+                .rsplit('.')
+                .next()
+                .is_some_and(|t| t.len() >= 2 && t.bytes().all(|c| c.is_ascii_lowercase()))
             && rest[end..].starts_with('"')
         {
             out.push(Host {
@@ -256,9 +277,10 @@ fn remote_copy(f: &File<'_>) -> Option<Finding> {
         let copied = STORES.iter().any(|s| {
             l.match_indices(s).any(|(at, _)| {
                 let before = &l[..at];
-                !before.ends_with("-i ") && !before.rsplit_once("-e ").is_some_and(|(_, arg)| {
-                    arg.starts_with(['"', '\'']) && arg.matches(['"', '\'']).count() == 1
-                })
+                !before.ends_with("-i ")
+                    && !before.rsplit_once("-e ").is_some_and(|(_, arg)| {
+                        arg.starts_with(['"', '\'']) && arg.matches(['"', '\'']).count() == 1
+                    })
             })
         });
         if !copied {

@@ -94,8 +94,14 @@ pub(super) fn initialize() {
 
 /// Kinds of secret store and the tokens that name them (lower-case).
 const KINDS: &[(&str, &[&str])] = &[
-    ("SSH private keys", &["~/.ssh", "id_rsa", "id_ed25519", "id_ecdsa"]),
-    ("cloud credentials", &[".aws/credentials", "gcloud/credentials"]),
+    (
+        "SSH private keys",
+        &["~/.ssh", "id_rsa", "id_ed25519", "id_ecdsa"],
+    ),
+    (
+        "cloud credentials",
+        &[".aws/credentials", "gcloud/credentials"],
+    ),
     ("the .netrc file", &[".netrc"]),
     ("git credentials", &[".git-credentials"]),
     ("package-registry tokens", &[".npmrc", ".pypirc"]),
@@ -136,7 +142,15 @@ const EN: &[&str] = &[
 ];
 /// Commands that print, pack or copy a file.
 const READS: &[&str] = &[
-    "cat ", "type ", "get-content ", "base64 ", "xxd ", "tar ", "zip ", "rsync ", "scp ",
+    "cat ",
+    "type ",
+    "get-content ",
+    "base64 ",
+    "xxd ",
+    "tar ",
+    "zip ",
+    "rsync ",
+    "scp ",
 ];
 /// Names of programs a lure has run.
 const PROGRAMS: &[&str] = &[
@@ -194,8 +208,9 @@ fn item_start(l: &str) -> bool {
         || l.starts_with("+ ")
         || l.starts_with('|')
         || l.starts_with(": ")
-        || l.split_once(['.', ')'])
-            .is_some_and(|(d, _)| !d.is_empty() && d.len() <= 3 && d.bytes().all(|c| c.is_ascii_digit()))
+        || l.split_once(['.', ')']).is_some_and(|(d, _)| {
+            !d.is_empty() && d.len() <= 3 && d.bytes().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// English function words and all words of a lowered text, code spans left out.
@@ -267,7 +282,10 @@ fn token_in(t: &str, tok: &str) -> bool {
         let prev = i.checked_sub(1).map(|k| b[k]);
         let next = b.get(from).copied();
         let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-        if tok == ".env" && (prev.is_some_and(|c| word(c) || c == b'.') || next.is_some_and(|c| word(c) || c == b'.')) {
+        if tok == ".env"
+            && (prev.is_some_and(|c| word(c) || c == b'.')
+                || next.is_some_and(|c| word(c) || c == b'.'))
+        {
             continue;
         }
         if tok.starts_with("id_") && (t[from..].starts_with(".pub") || next.is_some_and(word)) {
@@ -355,30 +373,33 @@ fn block(
     let hosts: Vec<Host> = hosts_in(&t)
         .into_iter()
         .chain(remote_paths(&t))
-        .filter(|h| suspicious(h.class))
+        .filter(|h| suspicious(h.class) && !docs_link(&t, h))
         .collect();
     let kinds = kinds_in(&t);
-    let line_of = |needle: &str| {
-        (s..e)
-            .find(|&i| lw.lower[i].has(needle))
-            .unwrap_or(s)
-    };
+    let line_of = |needle: &str| (s..e).find(|&i| lw.lower[i].has(needle)).unwrap_or(s);
     let mut push = |rule: &'static str, cat: &str, i: usize, why: String| {
         if done.contains(&rule) || has(out, f, rule, Severity::Critical) {
             return;
         }
         done.push(rule);
-        let related = if i == s { vec![] } else { vec![rel("block start", f, s)] };
+        let related = if i == s {
+            vec![]
+        } else {
+            vec![rel("block start", f, s)]
+        };
         out.push(found(rule, cat, Severity::Critical, f, i, why, related));
     };
     // Secrets and a destination.
     let gist = t.has("gist");
     let protect = t.has("chmod ") || t.has("gitignore") || t.has("ssh-keygen");
-    let read_span = spans(&t).find(|sp| READS.iter().any(|r| sp.has(r)) && !kinds_in(sp).is_empty());
+    let read_span =
+        spans(&t).find(|sp| READS.iter().any(|r| sp.has(r)) && !kinds_in(sp).is_empty());
     let open_query = hosts.iter().find(|h| h.url.ends_with('='));
     let keyish = !kinds.is_empty() || t.has("api") || t.has("token") || t.has("secret");
     if !kinds.is_empty() && (!hosts.is_empty() || gist) && !protect {
-        let dest = hosts.first().map_or("a gist".to_owned(), |h| h.host.clone());
+        let dest = hosts
+            .first()
+            .map_or("a gist".to_owned(), |h| h.host.clone());
         let i = hosts.first().map_or(line_of("gist"), |h| line_of(&h.host));
         push(
             "exfiltration.prose-exfil",
@@ -419,20 +440,23 @@ fn block(
         );
     }
     // An agent's approvals switched off.
-    let bypass = BYPASS.iter().find(|w| t.has(w)).copied().or_else(|| {
-        (t.has("approval_policy") && t.has("never")).then_some("approval_policy")
-    }).or_else(|| {
-        ["alwaysallow", "autoapprove"].into_iter().find(|k| {
-            t.find(k).is_some_and(|at| {
-                let mut z = (at + 40).min(t.len());
-                while !t.is_char_boundary(z) {
-                    z -= 1;
-                }
-                let after = &t[at..z];
-                after.has("true") || after.has("\"*\"")
+    let bypass = BYPASS
+        .iter()
+        .find(|w| t.has(w))
+        .copied()
+        .or_else(|| (t.has("approval_policy") && t.has("never")).then_some("approval_policy"))
+        .or_else(|| {
+            ["alwaysallow", "autoapprove"].into_iter().find(|k| {
+                t.find(k).is_some_and(|at| {
+                    let mut z = (at + 40).min(t.len());
+                    while !t.is_char_boundary(z) {
+                        z -= 1;
+                    }
+                    let after = &t[at..z];
+                    after.has("true") || after.has("\"*\"")
+                })
             })
-        })
-    });
+        });
     if let Some(w) = bypass
         && !SAFER.iter().any(|x| t.has(x))
     {
@@ -462,6 +486,22 @@ fn block(
             ),
         );
     }
+}
+
+/// A documentation link is a reference, not a destination: a host whose first label names
+/// documentation (`docs.`, `help.`, `wiki.`, `support.`, `learn.`), a `/docs` path, or a link
+/// written in parentheses (`(see https://…)`, `[text](https://…)`).
+fn docs_link(t: &str, h: &Host) -> bool {
+    let first = h.host.split('.').next().unwrap_or("");
+    matches!(
+        first,
+        "docs" | "doc" | "help" | "wiki" | "support" | "learn" | "developer" | "developers"
+    ) || h.path.starts_with("/docs")
+        || t.find(&h.url).is_some_and(|at| {
+            let before =
+                t[..at].trim_end_matches(|c: char| c.is_alphabetic() || c == ' ' || c == ':');
+            before.ends_with('(')
+        })
 }
 
 fn has_word_any(t: &str, words: &[&str]) -> bool {
@@ -592,6 +632,9 @@ fn token_end(l: &str, ext: &str) -> bool {
     l.match_indices(ext).any(|(at, _)| {
         at > 0
             && l.as_bytes()[at - 1].is_ascii_alphanumeric()
-            && !l.as_bytes().get(at + ext.len()).is_some_and(|c| c.is_ascii_alphanumeric())
+            && !l
+                .as_bytes()
+                .get(at + ext.len())
+                .is_some_and(|c| c.is_ascii_alphanumeric())
     })
 }

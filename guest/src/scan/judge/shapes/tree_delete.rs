@@ -17,12 +17,37 @@ pub(super) const RAW: &[&str] = &["action :delete", "delete-tree"];
 
 /// Folders whose recursive delete breaks the machine or erases the user's files.
 const ROOTS: &[&str] = &[
-    "/", "/etc", "/usr", "/usr/local", "/usr/bin", "/usr/lib", "/usr/share", "/var", "/var/lib",
-    "/var/log", "/bin", "/sbin", "/boot", "/lib", "/lib64", "/opt", "/root", "/home", "/users",
-    "/system", "/library", "/applications", "~", "~/",
+    "/",
+    "/etc",
+    "/usr",
+    "/usr/local",
+    "/usr/bin",
+    "/usr/lib",
+    "/usr/share",
+    "/var",
+    "/var/lib",
+    "/var/log",
+    "/bin",
+    "/sbin",
+    "/boot",
+    "/lib",
+    "/lib64",
+    "/opt",
+    "/root",
+    "/home",
+    "/users",
+    "/system",
+    "/library",
+    "/applications",
+    "~",
+    "~/",
 ];
 /// Expressions that are the home folder itself.
-const HOMES: &[&str] = &["(fs/home))", "(fs/home) ", "(system/getproperty \"user.home\"))"];
+const HOMES: &[&str] = &[
+    "(fs/home))",
+    "(fs/home) ",
+    "(system/getproperty \"user.home\"))",
+];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
@@ -63,8 +88,12 @@ fn deletes(f: &File<'_>) -> Option<Finding> {
                 .find(|&k| low[k] == "end")
                 .unwrap_or((i + 8).min(low.len()));
             let body = &low[i + 1..end];
-            if body.iter().any(|t| t.starts_with("recursive") && t.has("true"))
-                && let Some(k) = body.iter().position(|t| t.starts_with("action") && t.has(":delete"))
+            if body
+                .iter()
+                .any(|t| t.starts_with("recursive") && t.has("true"))
+                && let Some(k) = body
+                    .iter()
+                    .position(|t| t.starts_with("action") && t.has(":delete"))
             {
                 return Some(found(
                     "destructive.rm-root-or-home",
@@ -86,7 +115,9 @@ fn deletes(f: &File<'_>) -> Option<Finding> {
         for (at, _) in l.match_indices("delete-tree") {
             let rest = &l[at + "delete-tree".len()..];
             let hit = literal(rest).is_some_and(root)
-                || HOMES.iter().any(|h| rest.trim_start().starts_with(h) || rest.trim_start() == h.trim_end());
+                || HOMES
+                    .iter()
+                    .any(|h| rest.trim_start().starts_with(h) || rest.trim_start() == h.trim_end());
             if hit {
                 return Some(found(
                     "destructive.rm-root-or-home",
