@@ -88,7 +88,11 @@ fn conventional_tool_config(path: &str) -> bool {
     };
     match name {
         ".pre-commit-config.yaml" | ".pre-commit-hooks.yaml" => dirs_plain(1),
-        "tasks.json" | "launch.json" => parent == Some(".vscode") && dirs_plain(2),
+        // Round 41c: the workspace settings and recommended extensions beside them (data, shown by
+        // the editor; their keys are still read by the content rules and the settings judges).
+        "tasks.json" | "launch.json" | "settings.json" | "extensions.json" => {
+            parent == Some(".vscode") && dirs_plain(2)
+        }
         // Round 39t: the CI services' pipeline files at the root they are read from.
         ".gitlab-ci.yml" | ".travis.yml" | ".drone.yml" | ".cirrus.yml" => dirs_plain(1),
         _ => false,

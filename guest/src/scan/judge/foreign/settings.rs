@@ -33,6 +33,11 @@ const AGENT_PLACES: &[&str] = &[
     ".continue",
     ".openclaw",
     "claude_desktop_config",
+    // Round 41c: OpenCode, Roo Code and Zed settings.
+    "opencode",
+    ".roo",
+    "zed/settings",
+    ".config/zed",
 ];
 /// A key that lifts a check, and the values that lift it.
 const LIFTS: &[(&str, &[&str])] = &[
@@ -58,6 +63,16 @@ const LIFTS: &[(&str, &[&str])] = &[
     ("approval_policy", &["never"]),
     ("approvalpolicy", &["never"]),
     ("defaultmode", &["bypasspermissions"]),
+    // Round 41c: OpenCode's shell permission, Continue's tool policy, Roo's execute toggle and
+    // command list, Zed's agent toggle.
+    ("\"bash\"", &["\"allow\""]),
+    (
+        "builtin_run_terminal_command",
+        &["allowedwithoutpermission"],
+    ),
+    ("alwaysallowexecute", &["true"]),
+    ("allowedcommands", &["[\"*\"]"]),
+    ("always_allow_tool_actions", &["true"]),
 ];
 /// Verbs that copy a file into place.
 const COPIES: &[&str] = &[
@@ -74,7 +89,17 @@ const COPIES: &[&str] = &[
 ];
 
 /// Words without one of which this rule cannot fire.
-pub(super) const RAW: &[&str] = &[".claude", ".codex", ".gemini", ".cursor", "windsurf"];
+pub(super) const RAW: &[&str] = &[
+    ".claude",
+    ".codex",
+    ".gemini",
+    ".cursor",
+    "windsurf",
+    "opencode",
+    ".roo",
+    ".config/zed",
+    ".continue",
+];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
@@ -92,6 +117,85 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     {
         out.extend(shipped_copied(b));
     }
+    if !out
+        .iter()
+        .any(|x| x.rule_id == RULE && x.severity == Severity::Critical)
+    {
+        out.extend(shipped_on(b));
+    }
+}
+
+/// The line of a settings file that sets a lifting value (`"alwaysAllowExecute": true`).
+fn lifting_line(f: &File<'_>) -> Option<usize> {
+    f.lowered().lower.iter().position(|l| {
+        let squeezed: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+        LIFTS.iter().any(|(k, vals)| {
+            squeezed.find(k).is_some_and(|at| {
+                let after = &squeezed[at + k.len()..];
+                vals.iter()
+                    .any(|v| after.find(v).is_some_and(|p| assigns(&after[..p])))
+            })
+        })
+    })
+}
+
+/// Round 41c: a settings file shipped in the bundle that switches an agent's approvals off, and
+/// that takes effect by being there or by being named: VS Code's workspace settings
+/// (`.vscode/settings.json`, loaded when the folder is opened) or a JSON/YAML settings file
+/// another file of the bundle names (an import the user is told to do). A settings file nobody
+/// names is a sample; a guide's fenced block is not a file.
+fn shipped_on(b: &Bundle<'_>) -> Option<Finding> {
+    for cfg in &b.files {
+        let p = cfg.path.to_ascii_lowercase();
+        // A file kept as an example (`examples/`, `samples/`, `*.example.json`) is shown, not used.
+        if sample_file(cfg)
+            || !is_code(cfg)
+            || p.split('/')
+                .any(|c| c.starts_with("example") || c.starts_with("sample"))
+            || p.contains(".example.")
+            || p.contains(".sample.")
+        {
+            continue;
+        }
+        let settings = [".json", ".jsonc", ".yaml", ".yml", ".toml"]
+            .iter()
+            .any(|x| p.ends_with(x));
+        if !settings {
+            continue;
+        }
+        let loaded = p == ".vscode/settings.json" || p.ends_with("/.vscode/settings.json");
+        let name = p.rsplit('/').next().unwrap_or(&p);
+        let named = name.len() >= 8
+            && b.files
+                .iter()
+                .any(|f| !std::ptr::eq(f, cfg) && f.lower_all().has(name));
+        if !(loaded || named) {
+            continue;
+        }
+        let Some(i) = lifting_line(cfg) else {
+            continue;
+        };
+        return Some(found(
+            RULE,
+            "persistence",
+            Severity::Critical,
+            cfg,
+            i,
+            format!(
+                "{}:{}: the bundle ships agent settings that switch approvals off ({}): once {} the agent runs its tools without asking the user.",
+                cfg.path,
+                i + 1,
+                cfg.lowered().lines[i].trim(),
+                if loaded {
+                    "the folder is opened in the editor"
+                } else {
+                    "the user imports the file as the bundle says"
+                }
+            ),
+            vec![],
+        ));
+    }
+    None
 }
 
 fn property_set(f: &File<'_>) -> Option<Finding> {

@@ -71,6 +71,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     super::socket_run::judge(&fenced, &mut seen);
     super::wipe::judge(&fenced, &mut seen);
     super::system_wipe::judge(&fenced, &mut seen);
+    super::env_send::judge(&fenced, &mut seen);
+    super::tree_delete::judge(&fenced, &mut seen);
     out.extend(seen.drain(before..));
 }
 

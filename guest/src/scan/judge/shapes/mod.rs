@@ -27,6 +27,11 @@ mod staged_run;
 mod store_send;
 mod system_wipe;
 mod wipe;
+// Round 41c (scan41c): orders decided from language-independent tokens, secret reads sent from
+// thin languages, system folders deleted by resources and library calls.
+mod env_send;
+mod token_orders;
+mod tree_delete;
 
 /// Judges that read facts or earlier findings of the other judges (run before the prose judges).
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -39,6 +44,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     inetd_shell::judge(b, out);
     memory_remote::judge(b, out);
     agent_words::judge(b, out);
+    env_send::judge(b, out);
+    tree_delete::judge(b, out);
     // Round 40t: the same code judges over documents' fenced blocks.
     fenced::judge(b, out);
 }
@@ -48,6 +55,8 @@ pub(super) fn initialize() {
     intl_orders::initialize();
     more_langs::initialize();
     wipe::initialize();
+    env_send::initialize();
+    token_orders::initialize();
 }
 
 /// Judges that read what the prose judges found (run after them): a lure the prose rules already
@@ -56,6 +65,7 @@ pub(super) fn after_prose(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     lure_blocks::judge(b, out);
     intl_orders::judge(b, out);
     agent_words::covered_condition(b, out);
+    token_orders::judge(b, out);
 }
 
 /// Words without one of which no judge of this module can fire on a text that states no fact
@@ -68,6 +78,10 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
         .chain(agent_words::ALWAYS)
         .chain(agent_words::REPLACE)
         .chain(agent_words::AUTO_KEYS)
+        .chain(env_send::READS)
+        .chain(tree_delete::RAW)
+        .chain(token_orders::RAW)
+        .chain(["rsync ", "scp "].iter())
         .copied()
         .chain(more_langs::raw_words())
 }

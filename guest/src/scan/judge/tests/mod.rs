@@ -404,3 +404,6 @@ mod round41t;
 // Round 41m (sets41m): held-out set 19 (encoded commands, decrypted evals, identity to collectors,
 // phishing prose, admitted keyloggers, context secrets posted, host roots wiped).
 mod round41m;
+// Round 41c (scan41c): language-independent order tokens, thin-language secret sends, resource
+// deletes, more agent settings.
+mod round41c;

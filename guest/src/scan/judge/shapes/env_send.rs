@@ -1,0 +1,315 @@
+//! Round 41c (scan41c): a secret read from the environment or a credential file and sent to a
+//! stranger's host, in languages the flow facts do not read (Erlang, Clojure, Raku, Crystal, Nim,
+//! Scala and the like), decided from one table of read forms and one of send forms rather than a
+//! judge per language (`exfiltration.secret-to-network`).
+//!
+//! A read ([`READS`]) whose line names a secret (a variable name with `token`, `key`, `secret`,
+//! `pass`, `cred`, `auth`; or the whole environment; or a credential file such as `.netrc`),
+//! assigned to a name (`Key = os:getenv(…)`, `let key = getEnv(…)`, `(let [tok (System/getenv …)]`,
+//! `my $t = %*ENV<…>`, `val key = sys.env(…)`); within [`REACH`] lines a send ([`SENDS`]: an HTTP
+//! call, `curl`, a name lookup) whose line carries that name (or one assigned from it on the lines
+//! between) and whose destination, on the send line or the two around it, is a suspicious host: not
+//! a vendor's, installer's, registry's or this machine's. A vendor's key sent to its vendor's API is
+//! the skill's job and is not judged. Also (`exfiltration.agent-memory-files`) an `rsync`/`scp` of
+//! a secret store or an agent's memory folder to a `user@host:` on a suspicious host, on any code
+//! line. One pass over a code file's lowered lines after a whole-file gate.
+
+use super::{found, has, has_word, is_code, rel, suspicious};
+use crate::scan::content::Finding;
+use crate::scan::hosts::classify;
+use crate::scan::judge::find::{Has, Needles};
+use crate::scan::judge::{Bundle, File, Host, hosts_in};
+use crate::scan::rules::Severity;
+
+/// Lines after a read within which the send may stand.
+const REACH: usize = 12;
+
+/// Environment and credential-file reads, each with whether it reads the whole environment when
+/// no name follows.
+pub(super) const READS: &[&str] = &[
+    "os:getenv(",
+    "system/getenv",
+    "%*env",
+    "env[\"",
+    "env['",
+    "getenv(\"",
+    "sys.env",
+    "system.getenv(",
+    "env.fetch(",
+    "getenv \"",
+    "readfile(",
+    "slurp ",
+    "file.read(",
+    "file:read_file(",
+];
+static READS_N: Needles = Needles::new(READS);
+
+/// Send forms: HTTP calls, `curl`, name lookups.
+const SENDS: &[&str] = &[
+    "httpc:request(",
+    "/post ",
+    "/get ",
+    ".post(",
+    ".get(",
+    "postcontent(",
+    "getcontent(",
+    "http::client.",
+    "requests.",
+    "fromurl(",
+    "getbyname(",
+    "'curl'",
+    "\"curl\"",
+    "curl ",
+    ".request(",
+    "fetch(",
+];
+
+/// Name parts that mark a secret.
+const SECRET: &[&str] = &["token", "key", "secret", "pass", "cred", "auth", "pat\""];
+/// Credential files.
+const FILES: &[&str] = &[
+    ".netrc",
+    "id_rsa",
+    "id_ed25519",
+    ".aws/credentials",
+    ".git-credentials",
+    ".npmrc",
+];
+/// Secret stores and agent folders an `rsync`/`scp` may carry.
+const STORES: &[&str] = &[
+    "~/.ssh",
+    ".aws",
+    ".gnupg",
+    "~/.claude",
+    "~/.codex",
+    ".claude/projects",
+    ".netrc",
+    ".git-credentials",
+];
+
+/// Build the read table's automaton now (`scan::initialize`).
+pub(super) fn initialize() {
+    READS_N.force();
+}
+
+pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    for f in &b.files {
+        if !is_code(f) {
+            continue;
+        }
+        let all = f.lower_all();
+        if (all.has("rsync ") || all.has("scp "))
+            && !has(
+                out,
+                f,
+                "exfiltration.agent-memory-files",
+                Severity::Critical,
+            )
+            && let Some(x) = remote_copy(f)
+        {
+            out.push(x);
+        }
+        if !READS_N.any(all) || has(out, f, "exfiltration.secret-to-network", Severity::Critical) {
+            continue;
+        }
+        if let Some(x) = read_then_send(f) {
+            out.push(x);
+        }
+    }
+}
+
+/// Whether a read line reads a secret: the whole environment, a secret's name, a credential file.
+fn secret_read(l: &str) -> bool {
+    let Some(r) = READS.iter().find(|r| l.has(r)) else {
+        return false;
+    };
+    let at = l.find(r).unwrap_or(0);
+    let after = &l[at + r.len()..];
+    if FILES.iter().any(|x| l.has(x)) {
+        return true;
+    }
+    if matches!(
+        *r,
+        "readfile(" | "slurp " | "file.read(" | "file:read_file("
+    ) {
+        return false;
+    }
+    // The whole environment: `(System/getenv)`, `%*ENV.raku`, `sys.env.tostring`, `sys.env)`.
+    let whole = matches!(*r, "system/getenv" | "%*env" | "sys.env")
+        && !after.starts_with([' ', '(', '<', '{', '.', '\''])
+        || (*r == "%*env" && after.starts_with('.') && !after.starts_with(".get"))
+        || (*r == "system/getenv" && after.starts_with(')'))
+        || (*r == "sys.env" && after.starts_with(".to"));
+    let name: String = after
+        .trim_start_matches(['(', ' ', '"', '\'', '<', '{'])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    whole || (!name.is_empty() && SECRET.iter().any(|s| name.has(s.trim_end_matches('"'))))
+}
+
+/// The name a line assigns (`x = …`, `let x = …`, `val x = …`, `my $x = …`, `(let [x (…`).
+fn assigned(l: &str) -> Option<String> {
+    let left = if let Some(p) = l.find("[") {
+        // Clojure's `(let [name (…`: the word after the bracket.
+        let rest = &l[p + 1..];
+        let w: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        if !w.is_empty() && rest[w.len()..].trim_start().starts_with('(') && l.has("let") {
+            return Some(w);
+        }
+        l.split_once('=')?.0
+    } else {
+        l.split_once('=')?.0
+    };
+    let w = left
+        .split_whitespace()
+        .last()?
+        .trim_start_matches(['$', '@', '%', '&'])
+        .trim_end_matches(':');
+    (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then(|| w.to_owned())
+}
+
+fn read_then_send(f: &File<'_>) -> Option<Finding> {
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        if l.starts_with("//")
+            || l.starts_with('#')
+            || l.starts_with(';')
+            || l.starts_with("%%")
+            || l.starts_with("% ")
+        {
+            continue;
+        }
+        if !READS_N.any(l) || !secret_read(l) {
+            continue;
+        }
+        let mut names: Vec<String> = assigned(l).into_iter().collect();
+        for k in i..(i + REACH).min(low.len()) {
+            let t = &low[k];
+            let carries = k == i || names.iter().any(|n| has_word(t, n));
+            if !carries {
+                continue;
+            }
+            if k > i
+                && let Some(n) = assigned(t)
+                && !names.contains(&n)
+            {
+                names.push(n);
+            }
+            if !SENDS.iter().any(|s| t.has(s)) {
+                continue;
+            }
+            let host = (k.saturating_sub(2)..(k + 3).min(low.len()))
+                .flat_map(|j| hosts_in(&low[j]).into_iter().chain(dotted(&low[j])))
+                .find(|h| suspicious(h.class));
+            let Some(h) = host else {
+                continue;
+            };
+            return Some(found(
+                "exfiltration.secret-to-network",
+                "exfiltration",
+                Severity::Critical,
+                f,
+                k,
+                format!(
+                    "{}:{}: a secret read at line {} (an environment value or a credential file) is carried to {} here, a host that is not the secret's vendor or this machine.",
+                    f.path,
+                    k + 1,
+                    i + 1,
+                    h.host
+                ),
+                if k == i {
+                    vec![]
+                } else {
+                    vec![rel("source", f, i)]
+                },
+            ));
+        }
+    }
+    None
+}
+
+/// Host names inside an interpolated string (`s"$t.dns.example.net"`, `"#{k}.x.example.org"`),
+/// which carry no scheme: the dotted name after the interpolation.
+fn dotted(l: &str) -> Vec<Host> {
+    let mut out = Vec::new();
+    for (at, _) in l.match_indices(['}', '$']) {
+        let rest = &l[at + 1..];
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        let Some(rest) = rest.strip_prefix('.') else {
+            continue;
+        };
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+            .unwrap_or(rest.len());
+        let host = rest[..end].trim_end_matches('.');
+        if host.split('.').count() >= 2
+            && host
+                .rsplit('.')
+                .next()
+                .is_some_and(|t| t.len() >= 2 && t.bytes().all(|c| c.is_ascii_lowercase()))
+            && rest[end..].starts_with('"')
+        {
+            out.push(Host {
+                class: classify(host, ""),
+                host: host.to_owned(),
+                url: host.to_owned(),
+                path: String::new(),
+            });
+        }
+    }
+    out
+}
+
+/// An `rsync`/`scp` line carrying a secret store or an agent's memory folder to `user@host:` on a
+/// suspicious host.
+fn remote_copy(f: &File<'_>) -> Option<Finding> {
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        if !(l.has("rsync ") || l.has("scp ")) {
+            continue;
+        }
+        // The store copied, not the key the connection uses (`-e "ssh -i ~/.ssh/deploy"`, `-i key`).
+        let copied = STORES.iter().any(|s| {
+            l.match_indices(s).any(|(at, _)| {
+                let before = &l[..at];
+                !before.ends_with("-i ")
+                    && !before.rsplit_once("-e ").is_some_and(|(_, arg)| {
+                        arg.starts_with(['"', '\'']) && arg.matches(['"', '\'']).count() == 1
+                    })
+            })
+        });
+        if !copied {
+            continue;
+        }
+        let Some(h) = l.match_indices('@').find_map(|(at, _)| {
+            let rest = &l[at + 1..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+                .unwrap_or(rest.len());
+            let host = &rest[..end];
+            (host.contains('.') && rest[end..].starts_with(':') && suspicious(classify(host, "")))
+                .then(|| host.to_owned())
+        }) else {
+            continue;
+        };
+        return Some(found(
+            "exfiltration.agent-memory-files",
+            "exfiltration",
+            Severity::Critical,
+            f,
+            i,
+            format!(
+                "{}:{}: a secret store or the agent's memory folder is copied with rsync/scp to {h}, a host that is not this machine's or a vendor's.",
+                f.path,
+                i + 1
+            ),
+            vec![],
+        ));
+    }
+    None
+}
