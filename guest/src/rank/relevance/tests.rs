@@ -626,8 +626,9 @@ fn a_match_on_one_action_topic_or_free_word_of_a_longer_request_is_single() {
         "pdf merge",
         "Combine several PDFs into a single file.",
     );
-    // Only the action of a request that also names something else matches: single.
-    let m = strength(&mut v, &seo, "tune my guitar");
+    // Only the action of a request that also names something else matches: single. (Not "tune
+    // my guitar": instrument tuning is a concept of its own since heldout-41.)
+    let m = strength(&mut v, &seo, "tune my sourdough starter");
     assert!(m.strength > 0.0 && m.single, "{m:?}");
     // A specific object carries its own evidence (a right pet-health pick often shares only
     // the pet), and so does a match on two places of the request.
