@@ -12,8 +12,9 @@
 //! [`WINDOW`] lines of it, an identity datum ([`IDENTITY`]); and a request call in the file
 //! ([`SENDS`]). Judged `critical` at the host, the identity related. One pass over the lowered lines.
 
+use super::shapes::{found, rel};
 use super::{Bundle, hosts_in};
-use crate::scan::content::{Finding, Related, evidence};
+use crate::scan::content::Finding;
 use crate::scan::hosts::{HostClass, classify};
 use crate::scan::rules::Severity;
 
@@ -117,27 +118,19 @@ pub(super) fn identity_to_collector(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let Some((i, k)) = hit else {
             continue;
         };
-        let t = lw.lines[i].trim();
-        let kt = lw.lines[k].trim();
-        out.push(Finding {
-            rule_id: "exfiltration.identity-to-collector".into(),
-            category: "exfiltration".into(),
-            severity: Severity::Critical,
-            file: file.path.into(),
-            line: i + 1,
-            evidence: evidence(t, 0, t.len()),
-            description: format!(
+        out.push(found(
+            "exfiltration.identity-to-collector",
+            "exfiltration",
+            Severity::Critical,
+            file,
+            i,
+            format!(
                 "{}:{}: the code sends to a request-collector host (made to catch requests for inspection) a payload holding the user's or the machine's identity or environment (line {}). A package reporting who installed it and where is reconnaissance for an attacker. Do not install this skill.",
                 file.path,
                 i + 1,
                 k + 1
             ),
-            related: vec![Related {
-                role: "identity read".into(),
-                file: file.path.into(),
-                line: k + 1,
-                evidence: evidence(kt, 0, kt.len()),
-            }],
-        });
+            vec![rel("identity read", file, k)],
+        ));
     }
 }

@@ -13,7 +13,8 @@
 //! machine nor to a host named after the skill. Judged `critical` at the post, the prompt related.
 
 use super::Bundle;
-use crate::scan::content::{Finding, Related, evidence};
+use super::shapes::{found, rel};
+use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
 /// Verbs that ask the model to give something out (lower-case).
@@ -82,27 +83,19 @@ pub(super) fn context_secrets_posted(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let Some(i) = post else {
             continue;
         };
-        let t = lw.lines[i].trim();
-        let at = lw.lines[ask].trim();
-        out.push(Finding {
-            rule_id: "exfiltration.context-secrets-posted".into(),
-            category: "exfiltration".into(),
-            severity: Severity::Critical,
-            file: file.path.into(),
-            line: i + 1,
-            evidence: evidence(t, 0, t.len()),
-            description: format!(
+        out.push(found(
+            "exfiltration.context-secrets-posted",
+            "exfiltration",
+            Severity::Critical,
+            file,
+            i,
+            format!(
                 "{}:{}: the code asks the model to list the keys, tokens, credentials or system prompt it has seen (line {}) and posts the answer to an outside host. Harvesting secrets out of the agent's context is exfiltration. Do not install this skill.",
                 file.path,
                 i + 1,
                 ask + 1
             ),
-            related: vec![Related {
-                role: "prompt asking for secrets".into(),
-                file: file.path.into(),
-                line: ask + 1,
-                evidence: evidence(at, 0, at.len()),
-            }],
-        });
+            vec![rel("prompt asking for secrets", file, ask)],
+        ));
     }
 }

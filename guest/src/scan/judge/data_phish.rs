@@ -14,7 +14,8 @@
 //! One pass over a prose file's lowered lines (Markdown or plain text), windows of [`WINDOW`] lines.
 
 use super::Bundle;
-use crate::scan::content::{FileKind, Finding, Related, evidence};
+use super::shapes::{found, rel};
+use crate::scan::content::{FileKind, Finding};
 use crate::scan::rules::Severity;
 
 /// Kinds of identity or payment data (each a list of lower-case phrases).
@@ -134,28 +135,20 @@ pub(super) fn data_phish(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 }
             }
             if let Some((i, k)) = hit {
-                let t = lw.lines[i].trim();
-                let kt = lw.lines[k].trim();
-                out.push(Finding {
-                    rule_id: "prompt_injection.personal-data-request".into(),
-                    category: "prompt_injection".into(),
-                    severity: Severity::Critical,
-                    file: file.path.into(),
-                    line: i + 1,
-                    evidence: evidence(t, 0, t.len()),
-                    description: format!(
+                out.push(found(
+                    "prompt_injection.personal-data-request",
+                    "prompt_injection",
+                    Severity::Critical,
+                    file,
+                    i,
+                    format!(
                         "{}:{}: the text has the agent ask the user for several kinds of identity or payment data (also line {}) under a prize, claim or deadline lure or while hiding where the message comes from. That is a phishing script run through the agent. Do not install this skill.",
                         file.path,
                         i + 1,
                         k + 1
                     ),
-                    related: vec![Related {
-                        role: "more personal data".into(),
-                        file: file.path.into(),
-                        line: k + 1,
-                        evidence: evidence(kt, 0, kt.len()),
-                    }],
-                });
+                    vec![rel("more personal data", file, k)],
+                ));
             }
         }
         // A component that logs keystrokes and captures credentials, in a text that installs.
@@ -174,21 +167,19 @@ pub(super) fn data_phish(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                         .any(|k| CAPTURED.iter().any(|w| lw.lower[k].contains(w)))
             });
             if let Some(i) = hit {
-                let t = lw.lines[i].trim();
-                out.push(Finding {
-                    rule_id: "exfiltration.credential-capture-admitted".into(),
-                    category: "exfiltration".into(),
-                    severity: Severity::Critical,
-                    file: file.path.into(),
-                    line: i + 1,
-                    evidence: evidence(t, 0, t.len()),
-                    description: format!(
+                out.push(found(
+                    "exfiltration.credential-capture-admitted",
+                    "exfiltration",
+                    Severity::Critical,
+                    file,
+                    i,
+                    format!(
                         "{}:{}: the text says a component it installs logs keystrokes and captures passwords, seed phrases or credentials. A skill that records what the user types is a stealer, whatever feature it is sold as. Do not install this skill.",
                         file.path,
                         i + 1
                     ),
-                    related: Vec::new(),
-                });
+                    Vec::new(),
+                ));
             }
         }
     }

@@ -21,7 +21,8 @@
 
 use super::Bundle;
 use super::prose::{b64_decode, b64_value};
-use crate::scan::content::{Finding, Related, evidence};
+use super::shapes::{found, rel};
+use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
 /// Decoded text that makes a command hostile (lower-case).
@@ -192,21 +193,19 @@ pub(super) fn decoded_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 let raw = lw.lines[i];
                 if quoted_b64(raw).any(|w| b64_decode(w.as_bytes()).is_some_and(|d| hostile(&d))) {
                     decoded_done = true;
-                    let t = raw.trim();
-                    out.push(Finding {
-                        rule_id: "execution.decoded-command".into(),
-                        category: "execution".into(),
-                        severity: Severity::Critical,
-                        file: file.path.into(),
-                        line: i + 1,
-                        evidence: evidence(t, 0, t.len()),
-                        description: format!(
+                    out.push(found(
+                        "execution.decoded-command",
+                        "execution",
+                        Severity::Critical,
+                        file,
+                        i,
+                        format!(
                             "{}:{}: a base64 string literal decodes to a shell command that opens a shell to a remote socket, runs an interactive shell or pipes a download into an interpreter, and the file runs commands. Keeping a command encoded in code and running it is how a package hides a backdoor from a reader. Do not install this skill.",
                             file.path,
                             i + 1
                         ),
-                        related: Vec::new(),
-                    });
+                        Vec::new(),
+                    ));
                 }
             }
             if !eval_done {
@@ -217,28 +216,20 @@ pub(super) fn decoded_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     && evaluates_a_name(l).is_some()
                 {
                     eval_done = true;
-                    let t = lw.lines[i].trim();
-                    let dt = lw.lines[d].trim();
-                    out.push(Finding {
-                        rule_id: "execution.decrypted-eval".into(),
-                        category: "execution".into(),
-                        severity: Severity::Critical,
-                        file: file.path.into(),
-                        line: i + 1,
-                        evidence: evidence(t, 0, t.len()),
-                        description: format!(
+                    out.push(found(
+                        "execution.decrypted-eval",
+                        "execution",
+                        Severity::Critical,
+                        file,
+                        i,
+                        format!(
                             "{}:{}: code is decrypted (line {}) and the result evaluated a few lines later. A program shipped encrypted inside a package and run at install or import cannot be read before it runs; that is how droppers hide their payload. Do not install this skill.",
                             file.path,
                             i + 1,
                             d + 1
                         ),
-                        related: vec![Related {
-                            role: "decryption".into(),
-                            file: file.path.into(),
-                            line: d + 1,
-                            evidence: evidence(dt, 0, dt.len()),
-                        }],
-                    });
+                        vec![rel("decryption", file, d)],
+                    ));
                 }
             }
         }

@@ -14,7 +14,8 @@
 //! One pass over the lowered lines to collect, one to find the deletion.
 
 use super::Bundle;
-use crate::scan::content::{Finding, Related, evidence};
+use super::shapes::{found, rel};
+use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
 const DELETES: &[&str] = &[
@@ -97,27 +98,19 @@ pub(super) fn host_root_wipe(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let Some(i) = hit else {
             continue;
         };
-        let t = lw.lines[i].trim();
-        let rt = lw.lines[root].trim();
-        out.push(Finding {
-            rule_id: "destructive.host-root-wipe".into(),
-            category: "destructive".into(),
-            severity: Severity::Critical,
-            file: file.path.into(),
-            line: i + 1,
-            evidence: evidence(t, 0, t.len()),
-            description: format!(
+        out.push(found(
+            "destructive.host-root-wipe",
+            "destructive",
+            Severity::Critical,
+            file,
+            i,
+            format!(
                 "{}:{}: the host's root folder is mounted into a container (line {}) and the command deletes what is under the mount point: every file of the host machine or node. Do not install this skill.",
                 file.path,
                 i + 1,
                 root + 1
             ),
-            related: vec![Related {
-                role: "host root mounted".into(),
-                file: file.path.into(),
-                line: root + 1,
-                evidence: evidence(rt, 0, rt.len()),
-            }],
-        });
+            vec![rel("host root mounted", file, root)],
+        ));
     }
 }

@@ -177,7 +177,7 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.
-pub(super) fn found(
+pub(in crate::scan::judge) fn found(
     rule: &str,
     category: &str,
     severity: Severity,
@@ -200,7 +200,7 @@ pub(super) fn found(
 }
 
 /// A related place at line index `i` (0-based) of `file`.
-pub(super) fn rel(role: &str, file: &File<'_>, i: usize) -> Related {
+pub(in crate::scan::judge) fn rel(role: &str, file: &File<'_>, i: usize) -> Related {
     let line = file.lowered().lines.get(i).copied().unwrap_or("").trim();
     Related {
         role: role.into(),
