@@ -13,6 +13,7 @@
 //! - `prompt_injection.conditional-action` (after the prose judges): a conditional order that also
 //!   has the agent cover its tracks (clear the history, leave things looking unchanged).
 
+use super::langs42 as l42;
 use super::more_langs as more;
 use super::{found, has, is_code, rel};
 use crate::scan::content::{FileKind, Finding};
@@ -382,9 +383,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let prose = !(f.kind == FileKind::Code || f.place.test);
         if prose && f.content.is_ascii() {
             let all = f.lower_all();
-            let always = any(all, ALWAYS) || any(all, more::ALWAYS);
-            let replace = any(all, REPLACE) || any(all, more::REPLACE);
-            let forbid = any(all, FORBID) || any(all, more::FORBID);
+            let always = any(all, ALWAYS) || (any(all, more::ALWAYS) || any(all, l42::ALWAYS));
+            let replace = any(all, REPLACE) || (any(all, more::REPLACE) || any(all, l42::REPLACE));
+            let forbid = any(all, FORBID) || (any(all, more::FORBID) || any(all, l42::FORBID));
             if !(always || (replace && forbid)) {
                 continue;
             }
@@ -423,6 +424,7 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
     let (at, phrase) = ALWAYS
         .iter()
         .chain(more::ALWAYS)
+        .chain(l42::ALWAYS)
         .filter_map(|w| t.find(w).map(|i| (i, *w)))
         .min_by_key(|x| x.0)?;
     // The words just before it: a warning never to press it.
@@ -435,9 +437,11 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
     if any(&t[before_start..at], NEVER) {
         return None;
     }
-    let every = any(t, EVERY) || any(t, more::EVERY);
+    let every = any(t, EVERY) || (any(t, more::EVERY) || any(t, l42::EVERY));
     let no_look = sentences(t).any(|s| {
-        any(s, SCRIPT) && (any(s, NOT) || any(s, more::NOT)) && (any(s, LOOK) || any(s, more::LOOK))
+        (any(s, SCRIPT) || any(s, l42::SCRIPT))
+            && (any(s, NOT) || (any(s, more::NOT) || any(s, l42::NOT)))
+            && (any(s, LOOK) || (any(s, more::LOOK) || any(s, l42::LOOK)))
     });
     if !(every || no_look) {
         return None;
@@ -451,7 +455,8 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
             .iter()
             .position(|l| {
                 let l = l.to_lowercase();
-                any(&l, SCRIPT) && (any(&l, NOT) || any(&l, more::NOT))
+                (any(&l, SCRIPT) || any(&l, l42::SCRIPT))
+                    && (any(&l, NOT) || (any(&l, more::NOT) || any(&l, l42::NOT)))
             })
             .filter(|&k| k != i)
     {
@@ -478,14 +483,18 @@ fn approve_all(f: &File<'_>, t: &str) -> Option<Finding> {
 
 fn shadowing(f: &File<'_>, t: &str) -> Option<Finding> {
     let claim = sentences(t).find(|s| {
-        (any(s, REPLACE) || any(s, more::REPLACE))
-            && (any(s, BUILTIN) || any(s, more::BUILTIN))
-            && (any(s, TOOLISH) || any(s, more::TOOLISH))
+        (any(s, REPLACE) || (any(s, more::REPLACE) || any(s, l42::REPLACE)))
+            && (any(s, BUILTIN) || (any(s, more::BUILTIN) || any(s, l42::BUILTIN)))
+            && (any(s, TOOLISH) || (any(s, more::TOOLISH) || any(s, l42::TOOLISH)))
     })?;
-    if !(any(t, FORBID) || any(t, more::FORBID)) {
+    if !(any(t, FORBID) || (any(t, more::FORBID) || any(t, l42::FORBID))) {
         return None;
     }
-    let word = REPLACE.iter().chain(more::REPLACE).find(|w| claim.has(w))?;
+    let word = REPLACE
+        .iter()
+        .chain(more::REPLACE)
+        .chain(l42::REPLACE)
+        .find(|w| claim.has(w))?;
     let i = line_of(f, word);
     Some(found(
         "prompt_injection.tool-shadowing",

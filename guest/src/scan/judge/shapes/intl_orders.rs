@@ -17,6 +17,7 @@
 //! - `prompt_injection.secret-to-output` (`critical`): a report or summary ordered to hold the full,
 //!   unmasked values of keys, tokens or passwords.
 
+use super::langs42 as l42;
 use super::more_langs as more;
 use super::{found, has, prose_blocks};
 use crate::scan::content::{FileKind, Finding};
@@ -252,7 +253,14 @@ const TRANSFER_MORE: &[&str] = &[
 ];
 /// Round 40c: transfer verbs written in two parts around their object (Vietnamese "tải … lên",
 /// "gửi … đi"); the second part within [`SPLIT_REACH`] bytes of the first.
-const TRANSFER_SPLIT: &[(&str, &str)] = &[("tải ", " lên"), ("gửi ", " đi")];
+/// Round 42t: a forced push told in words around its object ("push every branch … force", "force
+/// … push") moves the history to the address the sentence names.
+const TRANSFER_SPLIT: &[(&str, &str)] = &[
+    ("tải ", " lên"),
+    ("gửi ", " đi"),
+    ("push ", "force"),
+    ("force", "push"),
+];
 const SPLIT_REACH: usize = 48;
 /// What such a verb moves that makes it a leak: a secret store or an address.
 const SENSITIVE: &[&str] = &[
@@ -585,6 +593,12 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let para = lines[s..e].join("\n").to_lowercase();
             out.extend(paragraph(b, out, f, s, &para));
         }
+        // Round 42t: a Mermaid diagram's labels and notes are drawn as text: each diagram is read
+        // as one paragraph.
+        for (ds, de) in super::lure_blocks::diagrams(f) {
+            let para = lines[ds..de].join("\n").to_lowercase();
+            out.extend(paragraph(b, out, f, ds, &para));
+        }
         // Round 39t: a Mermaid comment (`%% …` inside a diagram) is never drawn: an order there
         // is hidden from whoever looks at the rendered page. Each is read as a paragraph.
         for (i, l) in lines.iter().enumerate() {
@@ -648,6 +662,12 @@ fn paragraph(
                     .then(|| unquoted(para, more::CONCEAL))
                     .flatten()
             })
+            .or_else(|| {
+                l42::CONCEAL_N
+                    .any(para)
+                    .then(|| unquoted(para, l42::CONCEAL))
+                    .flatten()
+            })
         && let Some(a) = act_or_cover(para)
     {
         let k = line_in(f, s, c);
@@ -667,12 +687,13 @@ fn paragraph(
     // at line ends too, so they are read from the lines as written).
     let para = para_lines;
     if !seen("prompt_injection.conditional")
-        && (CONDITION_N.any(para) || more::CONDITION_N.any(para))
+        && (CONDITION_N.any(para) || more::CONDITION_N.any(para) || l42::CONDITION_N.any(para))
     {
         for sent in sentences(para) {
             let c = CONDITION_N
                 .first(sent)
-                .or_else(|| more::CONDITION_N.first(sent));
+                .or_else(|| more::CONDITION_N.first(sent))
+                .or_else(|| l42::CONDITION_N.first(sent));
             let (Some(c), Some(a)) = (c, act(sent)) else {
                 continue;
             };
@@ -694,11 +715,17 @@ fn paragraph(
         }
     }
     if !seen("prompt_injection.secret-to-output")
-        && let Some(r) = REPORT_N.first(para).or_else(|| more::REPORT_N.first(para))
+        && let Some(r) = REPORT_N
+            .first(para)
+            .or_else(|| more::REPORT_N.first(para))
+            .or_else(|| l42::REPORT_N.first(para))
         && let Some(v) = FULL_VALUE_N
             .first(para)
             .or_else(|| more::FULL_VALUE_N.first(para))
-        && (SECRET_WORDS_N.any(para) || more::SECRET_WORDS_N.any(para))
+            .or_else(|| l42::FULL_VALUE_N.first(para))
+        && (SECRET_WORDS_N.any(para)
+            || more::SECRET_WORDS_N.any(para)
+            || l42::SECRET_WORDS_N.any(para))
     {
         let k = line_in(f, s, v);
         return Some(found(

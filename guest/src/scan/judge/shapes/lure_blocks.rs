@@ -11,6 +11,7 @@
 //! and Russian words. Blocks that warn about such steps ("never", "malware", "phishing") are
 //! teaching, not telling.
 
+use super::langs42 as l42;
 use super::more_langs as more;
 use super::{found, has, prose_blocks, quoted, rel, worst_suspicious};
 use crate::scan::content::{FileKind, Finding};
@@ -401,7 +402,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 }
 
 /// The inner line ranges of a document's Mermaid fences (```` ```mermaid ```` … ```` ``` ````).
-fn diagrams(f: &File<'_>) -> Vec<(usize, usize)> {
+pub(super) fn diagrams(f: &File<'_>) -> Vec<(usize, usize)> {
     let low = &f.lowered().lower;
     let mut out = Vec::new();
     let mut open: Option<usize> = None;
@@ -434,21 +435,21 @@ fn block(f: &File<'_>, s: usize, e: usize) -> Option<Finding> {
     let archive = names_any(&low, ARCHIVES);
     // The password is the archive's (or program's) when its own line unpacks or names one.
     let archive_password = low.lines().any(|l| {
-        (any(l, PASSWORD) || any(l, more::PASSWORD))
+        (any(l, PASSWORD) || (any(l, more::PASSWORD) || any(l, l42::PASSWORD)))
             && (any(l, EXTRACT)
-                || any(l, more::EXTRACT)
+                || (any(l, more::EXTRACT) || any(l, l42::EXTRACT))
                 || names_any(l, ARCHIVES)
                 || names_any(l, PROGRAMS))
     });
     let why = if (program || archive) && archive_password {
         "gives the password of the archive or program it points at"
-    } else if (any(&low, PASTE) || any(&low, more::PASTE))
-        && (any(&low, TERMINAL) || any(&low, more::TERMINAL))
+    } else if (any(&low, PASTE) || (any(&low, more::PASTE) || any(&low, l42::PASTE)))
+        && (any(&low, TERMINAL) || (any(&low, more::TERMINAL) || any(&low, l42::TERMINAL)))
     {
         "has the user paste a page's text into a terminal"
     } else if program
-        && (any(&low, RUN) || any(&low, more::RUN))
-        && (any(&low, PUSH) || any(&low, more::PUSH))
+        && (any(&low, RUN) || (any(&low, more::RUN) || any(&low, l42::RUN)))
+        && (any(&low, PUSH) || (any(&low, more::PUSH) || any(&low, l42::PUSH)))
     {
         "has the program run, pushed past a protection or required before first use"
     } else {

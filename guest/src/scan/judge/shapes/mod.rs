@@ -19,6 +19,8 @@ pub(in crate::scan::judge) use fenced::fenced_only_for_tests;
 mod fetch_run;
 mod inetd_shell;
 mod intl_orders;
+// Round 42t (sets42t): the prose judges' words in this set's languages.
+mod langs42;
 mod lure_blocks;
 mod memory_remote;
 mod more_langs;
@@ -54,6 +56,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 pub(super) fn initialize() {
     intl_orders::initialize();
     more_langs::initialize();
+    langs42::initialize();
     wipe::initialize();
     env_send::initialize();
     token_orders::initialize();
@@ -84,6 +87,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
         .chain(["rsync ", "scp "].iter())
         .copied()
         .chain(more_langs::raw_words())
+        .chain(langs42::raw_words())
 }
 
 /// A destination that is not the machine, a vendor, an installer host or a registry.

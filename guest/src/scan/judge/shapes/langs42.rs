@@ -1,0 +1,478 @@
+//! Round 42t (sets42t): the prose judges' words in languages and forms their lists did not read —
+//! Icelandic, Welsh, Azerbaijani, Georgian, and more forms of Italian, Portuguese, Turkish, Hebrew,
+//! Ukrainian, Greek, Thai, Persian, Malay, Bengali, Tagalog, Czech and Swahili. Each list extends
+//! the list of the same name in `lure_blocks` (an install lure told as a block), `intl_orders`
+//! (concealment, conditional orders, secrets in reports) or `agent_words` (an "always allow"
+//! pressed, a script not to be opened, a built-in tool replaced); the judges' logic is unchanged.
+//! Words are lower-case (Unicode lowering, as the judges read).
+
+use crate::scan::judge::find::Needles;
+
+/// `lure_blocks::PASSWORD`.
+pub(super) const PASSWORD: &[&str] = &[
+    "lykilorð",
+    "cyfrinair",
+    "şifrə",
+    "პაროლ",
+    "סיסמ",
+    "κωδικό",
+    "รหัสผ่าน",
+    "رمز عبور",
+    "گذرواژه",
+    "kata laluan",
+    "পাসওয়ার্ড",
+    "heslem",
+    "nenosiri",
+];
+/// `lure_blocks::EXTRACT`.
+pub(super) const EXTRACT: &[&str] = &[
+    "afþjappa",
+    "þjappa upp",
+    "dadsipio",
+    "echdynnu",
+    "arxivi aç",
+    "ამოარქივ",
+    "გახსენით არქივი",
+    "חלץ",
+    "פרוס את",
+    "розпакуй",
+    "розпакуйте",
+    "αποσυμπίεσ",
+    "แตกไฟล์",
+    "استخراج",
+    "ekstrak",
+    "nyahzip",
+    "এক্সট্র্যাক্ট",
+    "আনজিপ",
+    "i-extract",
+    "i-unzip",
+    "rozbal",
+];
+/// `lure_blocks::PASTE`.
+pub(super) const PASTE: &[&str] = &[
+    "límdu",
+    "límið",
+    "gludo",
+    "gludwch",
+    "yapışdır",
+    "ჩასვით",
+    "הדבק",
+    "вставте",
+    "встав ",
+    "επικόλλησ",
+    "วางลงใน",
+    "جایگذاری",
+    "پیست کنید",
+    "tampal",
+    "পেস্ট",
+    "i-paste",
+    "idikit",
+    "vložte",
+    "bandika",
+];
+/// `lure_blocks::TERMINAL`.
+pub(super) const TERMINAL: &[&str] = &[
+    "terfynell",
+    "ტერმინალ",
+    "טרמינל",
+    "термінал",
+    "τερματικ",
+    "เทอร์มินัล",
+    "ترمینال",
+    "টার্মিনাল",
+];
+/// `lure_blocks::RUN`.
+pub(super) const RUN: &[&str] = &[
+    "keyrðu",
+    "keyra ",
+    "rhedwch",
+    "rhedeg",
+    "işə sal",
+    "icra edin",
+    "გაუშვით",
+    "הרץ",
+    "הפעל",
+    "запустіть",
+    "запусти",
+    "εκτελέστε",
+    "τρέξτε",
+    "เรียกใช้",
+    "รันไฟล์",
+    "اجرا کنید",
+    "jalankan",
+    "চালান",
+    "patakbuhin",
+    "spusťte",
+    "spusť",
+    "endesha",
+    "execute o",
+    "esegui",
+    "çalıştırın",
+];
+/// `lure_blocks::PUSH`: required before first use, or run as administrator.
+pub(super) const PUSH: &[&str] = &[
+    "áður en þú notar",
+    "sem stjórnandi",
+    "cyn defnyddio",
+    "fel gweinyddwr",
+    "istifadədən əvvəl",
+    "administrator kimi",
+    "გამოყენებამდე",
+    "ადმინისტრატორის",
+    "לפני השימוש",
+    "כמנהל",
+    "перед використанням",
+    "від імені адміністратора",
+    "πριν από τη χρήση",
+    "πριν τη χρήση",
+    "ως διαχειριστ",
+    "ก่อนใช้งาน",
+    "ผู้ดูแลระบบ",
+    "قبل از استفاده",
+    "پیش از استفاده",
+    "به عنوان مدیر",
+    "sebelum digunakan",
+    "sebelum menggunakan",
+    "sebagai pentadbir",
+    "ব্যবহারের আগে",
+    "অ্যাডমিনিস্ট্রেটর",
+    "bago gamitin",
+    "bilang administrator",
+    "před použitím",
+    "jako správce",
+    "kabla ya kutumia",
+    "kama msimamizi",
+    "prima dell'uso",
+    "come amministratore",
+    "antes do primeiro uso",
+    "como administrador",
+    "kullanmadan önce",
+    "yönetici olarak",
+];
+
+/// `intl_orders::CONCEAL`.
+pub(super) const CONCEAL: &[&str] = &[
+    "ห้ามแจ้ง",
+    "อย่าแจ้ง",
+    "ไม่ต้องแจ้ง",
+    "জানাবেন না",
+    "জানাবে না",
+    "জানিও না",
+    "ekki segja notandanum",
+    "án þess að láta",
+    "peidiwch â dweud",
+    "heb ddweud",
+    "istifadəçiyə demə",
+    "xəbər vermədən",
+    "არ უთხრათ",
+    "jangan maklumkan",
+    "huwag ipaalam",
+    "usimjulishe",
+    "не повідомляйте",
+    "μην ενημερώσεις",
+    "μην ενημερώνετε",
+    "אל תודיע",
+    "اطلاع ندهید",
+    "اطلاع نده",
+    "neinformuj",
+    "non informare",
+    "non avvisare",
+    "não avise",
+    "não informe",
+    "haber verme",
+];
+/// `intl_orders::CONDITION`: the user away, or a later approval.
+pub(super) const CONDITION: &[&str] = &[
+    "selepas semakan diluluskan",
+    "selepas diluluskan",
+    "หลังจากอนุมัติ",
+    "เมื่อผ่านการตรวจ",
+    "অনুমোদনের পরে",
+    "ব্যবহারকারী দূরে",
+    "kapag naaprubahan",
+    "pagkatapos maaprubahan",
+    "baada ya kuidhinishwa",
+    "notandinn er fjarverandi",
+    "notandinn er ekki við",
+    "defnyddiwr i ffwrdd",
+    "istifadəçi olmadıqda",
+    "მომხმარებელი არ არის",
+    "אחרי שהסקירה אושרה",
+    "αφού εγκριθεί",
+    "після схвалення",
+    "پس از تأیید",
+    "po schválení",
+    "dopo l'approvazione",
+    "após a aprovação",
+];
+/// `intl_orders::REPORT`: a report, summary or description the agent writes.
+pub(super) const REPORT: &[&str] = &[
+    "รายงาน",
+    "สรุปงาน",
+    "گزارش",
+    "প্রতিবেদন",
+    "রিপোর্ট",
+    "paglalarawan ng pr",
+    " ulat",
+    "ripoti",
+    "zprávě",
+    "zprávu",
+    "דוח",
+    "звіт",
+    "skýrsl",
+    "adroddiad",
+    "hesabat",
+    "ანგარიშ",
+    "rapporto",
+    "resoconto",
+    "pr description",
+    "pull request description",
+];
+/// `intl_orders::FULL_VALUE`: the whole, unmasked content.
+pub(super) const FULL_VALUE: &[&str] = &[
+    "محتوای کامل",
+    "مقادیر کامل",
+    "بدون سانسور",
+    "ค่าเต็ม",
+    "โดยไม่ปิดบัง",
+    "সম্পূর্ণ মান",
+    "পুরো বিষয়বস্তু",
+    "সম্পূর্ণ বিষয়বস্তু",
+    "buong laman",
+    "buong halaga",
+    "maudhui yote",
+    "thamani kamili",
+    "plné hodnoty",
+    "התוכן המלא",
+    "הערכים המלאים",
+    "повний вміст",
+    "повні значення",
+    "πλήρες περιεχόμενο",
+    "allt innihald",
+    "fullt gildi",
+    "cynnwys llawn",
+    "gwerthoedd llawn",
+    "tam məzmun",
+    "tam dəyər",
+    "სრული შინაარს",
+    "სრული მნიშვნელობ",
+    "contenuto completo",
+    "valori completi",
+    "conteúdo completo",
+    "kandungan penuh",
+    "tam içerik",
+    "içeriğin tamamı",
+];
+/// `intl_orders::SECRET_WORDS`.
+pub(super) const SECRET_WORDS: &[&str] = &[
+    "کلید",
+    "توکن",
+    "โทเคน",
+    "টোকেন",
+    "מפתח",
+    "lykil",
+    "allwedd",
+    "açar",
+    "გასაღებ",
+    "ufunguo",
+    "klíč",
+];
+
+/// `agent_words::ALWAYS`.
+pub(super) const ALWAYS: &[&str] = &[
+    "дозволити завжди",
+    "завжди дозволяти",
+    "завжди дозволяй",
+    "ναι, πάντα",
+    "να επιτρέπεται πάντα",
+    "leyfa alltaf",
+    "caniatáu bob amser",
+    "həmişə icazə ver",
+    "ყოველთვის დაშვება",
+    "אפשר תמיד",
+    "תמיד לאפשר",
+    "อนุญาตเสมอ",
+    "همیشه اجازه",
+    "sentiasa benarkan",
+    "benarkan sentiasa",
+    "laging payagan",
+    "palaging payagan",
+    "vždy povolit",
+    "ruhusu kila wakati",
+    "ruhusu daima",
+];
+/// `agent_words::EVERY`.
+pub(super) const EVERY: &[&str] = &[
+    "кожного запиту",
+    "кожен запит",
+    "кожному запиту",
+    "hverja beiðni",
+    "pob cais",
+    "hər sorğu",
+    "ყოველ მოთხოვნ",
+    "כל בקשה",
+    "ทุกคำขอ",
+    "هر درخواست",
+    "setiap permintaan",
+    "bawat kahilingan",
+    "každý požadavek",
+    "každou žádost",
+    "kila ombi",
+];
+/// `agent_words::SCRIPT`.
+pub(super) const SCRIPT: &[&str] = &[
+    "σκριπτ",
+    "סקריפט",
+    "สคริปต์",
+    "اسکریپت",
+    "skrip",
+    "skript",
+    "sgript",
+];
+/// `agent_words::NOT` and `LOOK`: "do not open / read" (the script).
+pub(super) const NOT: &[&str] = &[
+    "δεν χρειάζεται",
+    "ekki ",
+    "peidiwch",
+    "açmayın",
+    "oxumayın",
+    "אל ",
+    "อย่า",
+    "نکنید",
+    "jangan",
+    "huwag",
+    "neotvírej",
+    "nečti",
+    "usifungue",
+    "usisome",
+];
+pub(super) const LOOK: &[&str] = &[
+    "відкрива",
+    "читай",
+    "перевіря",
+    "ελέγξ",
+    "διαβάσ",
+    "opna",
+    "lesa",
+    "agor",
+    "darllen",
+    "oxu",
+    "გახსნ",
+    "תפתח",
+    "תקרא",
+    "เปิด",
+    "อ่าน",
+    "باز",
+    "بخوان",
+    "buka",
+    "baca",
+    "buksan",
+    "basahin",
+    "otvír",
+    "čti",
+    "fungua",
+    "soma",
+];
+/// `agent_words::REPLACE`, `BUILTIN`, `TOOLISH`, `FORBID`: a built-in tool replaced and forbidden.
+pub(super) const REPLACE: &[&str] = &[
+    "замінює",
+    "kemur í stað",
+    "disodli",
+    "əvəz edir",
+    "ცვლის",
+    "מחליפ",
+    "แทนที่",
+    "جایگزین",
+    "menggantikan",
+    "প্রতিস্থাপন",
+    "pumapalit",
+    "nahrazuje",
+    "inachukua nafasi",
+    "yerine geçer",
+];
+pub(super) const BUILTIN: &[&str] = &[
+    "nativa",
+    "nativo",
+    "nativas",
+    "native tool",
+    "embutid",
+    "вбудован",
+    "innbyggð",
+    "adeiledig",
+    "daxili",
+    "ჩაშენებულ",
+    "המובנ",
+    "ในตัว",
+    "داخلی",
+    "terbina",
+    "বিল্ট-ইন",
+    "অন্তর্নির্মিত",
+    "vestavěn",
+    "iliyojengwa",
+];
+pub(super) const TOOLISH: &[&str] = &[
+    "інструмент",
+    "verkfær",
+    "offeryn",
+    "alət",
+    "ხელსაწყო",
+    "כלי",
+    "เครื่องมือ",
+    "ابزار",
+    "alat",
+    "টুল",
+    "zana",
+];
+pub(super) const FORBID: &[&str] = &[
+    "nunca use",
+    "não use",
+    "ніколи не використовуй",
+    "не використовуйте",
+    "aldrei nota",
+    "ekki nota",
+    "peidiwch â defnyddio",
+    "istifadə etməyin",
+    "არ გამოიყენოთ",
+    "אל תשתמש",
+    "ห้ามใช้",
+    "อย่าใช้",
+    "استفاده نکنید",
+    "jangan gunakan",
+    "ব্যবহার করবেন না",
+    "huwag gamitin",
+    "nepoužívej",
+    "usitumie",
+    "non usare",
+    "asla kullanma",
+    "kullanmayın",
+    "μην χρησιμοποιείς",
+    "μη χρησιμοποιείτε",
+];
+
+pub(super) static CONCEAL_N: Needles = Needles::new(CONCEAL);
+pub(super) static CONDITION_N: Needles = Needles::new(CONDITION);
+pub(super) static REPORT_N: Needles = Needles::new(REPORT);
+pub(super) static FULL_VALUE_N: Needles = Needles::new(FULL_VALUE);
+pub(super) static SECRET_WORDS_N: Needles = Needles::new(SECRET_WORDS);
+
+/// Build the lists' automata now (`scan::initialize`).
+pub(super) fn initialize() {
+    CONCEAL_N.force();
+    CONDITION_N.force();
+    REPORT_N.force();
+    FULL_VALUE_N.force();
+    SECRET_WORDS_N.force();
+}
+
+/// Words without one of which these lists add nothing to a text that states no fact (chained into
+/// `prose::reads_raw_text` through `shapes::raw_words`).
+pub(super) fn raw_words() -> impl Iterator<Item = &'static str> {
+    ALWAYS
+        .iter()
+        .chain(REPLACE)
+        .chain(CONCEAL)
+        .chain(CONDITION)
+        .chain(FULL_VALUE)
+        .chain(PASSWORD)
+        .copied()
+}
