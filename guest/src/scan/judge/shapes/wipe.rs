@@ -44,6 +44,10 @@ pub(super) const RAW: &[&str] = &[
     // Round 41t: AutoIt's `DirRemove`, Dart's `deleteSync(recursive: true)`.
     "dirremove(",
     "deletesync(",
+    // Round 42t: C++'s `std::filesystem::remove_all`, xmake's `os.rmdir`, WSH's `DeleteFolder`.
+    "remove_all(",
+    "os.rmdir(",
+    "deletefolder",
 ];
 
 const WIN_ROOTS: &[&str] = &[
@@ -78,6 +82,10 @@ const DELETES: &[&str] = &[
     "deletedirectory(",
     "rm_rf!(",
     "unlink(",
+    // Round 42t: C++'s `std::filesystem::remove_all(p)` (every entry below `p`), xmake's
+    // `os.rmdir(p)` (recursive there).
+    "remove_all(",
+    "os.rmdir(",
 ];
 /// Expressions that are the home folder itself.
 const HOME: &[&str] = &[
@@ -101,6 +109,11 @@ const HOME: &[&str] = &[
     "platform.environment[\"home\"]",
     "platform.environment['userprofile']",
     "platform.environment[\"userprofile\"]",
+    // Round 42t: the variable read by name (C/C++ `getenv("HOME")`, Lua/xmake `os.getenv("HOME")`).
+    "getenv(\"home\")",
+    "getenv('home')",
+    "getenv(\"userprofile\")",
+    "getenv('userprofile')",
 ];
 static HOME_N: Needles = Needles::new(HOME);
 
@@ -156,7 +169,10 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
             || ((t.starts_with("dirdelete") || t.starts_with("fileremovedir"))
                 && (t.ends_with("true") || t.ends_with(", 1") || t.ends_with(",1")))
             // AutoIt: `DirRemove(dir, 1)` (the flag 1 deletes what the folder holds too).
-            || (t.starts_with("dirremove(") && (t.ends_with(", 1)") || t.ends_with(",1)")));
+            || (t.starts_with("dirremove(") && (t.ends_with(", 1)") || t.ends_with(",1)")))
+            // Round 42t: WSH's `fso.DeleteFolder "dir", True` (always deletes what it holds).
+            || t.has(".deletefolder ")
+            || t.has(".deletefolder(");
         if !recursive || t.has("temp") || t.has("\\tmp") {
             continue;
         }
@@ -232,6 +248,15 @@ fn home_value(f: &File<'_>) -> Option<Finding> {
                 let after = &l[at + h.len()..];
                 after.starts_with(").deleterecursively()")
                     || after.starts_with(".deleterecursively()")
+                    // Round 42t: the expression as a recursive delete's whole argument
+                    // (`os.rmdir(os.getenv("HOME"))`).
+                    || (after.starts_with(')')
+                        && DELETES
+                            .iter()
+                            .any(|d| {
+                                let pre = l[..at].trim_end_matches("os.").trim_end_matches("std::");
+                                d.ends_with('(') && pre.ends_with(d)
+                            }))
             })
         });
         let hit = if direct {
