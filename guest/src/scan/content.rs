@@ -110,6 +110,10 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
             // Round 41t: Arch and Alpine package build scripts (bash functions run by makepkg/abuild).
             | "pkgbuild"
             | "apkbuild"
+            // Round 42t: SCons build files (Python) and CocoaPods' Podfile (Ruby).
+            | "sconstruct"
+            | "sconscript"
+            | "podfile"
     ) {
         return FileKind::Code;
     }

@@ -13,6 +13,7 @@ use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
 mod agent_words;
+mod bind_run;
 mod fenced;
 #[cfg(test)]
 pub(in crate::scan::judge) use fenced::fenced_only_for_tests;
@@ -24,6 +25,7 @@ mod langs42;
 mod lure_blocks;
 mod memory_remote;
 mod more_langs;
+mod service_args;
 mod socket_run;
 mod staged_run;
 mod store_send;
@@ -41,6 +43,8 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     staged_run::judge(b, out);
     store_send::judge(b, out);
     socket_run::judge(b, out);
+    bind_run::judge(b, out);
+    service_args::judge(b, out);
     wipe::judge(b, out);
     system_wipe::judge(b, out);
     inetd_shell::judge(b, out);
@@ -77,6 +81,8 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
     socket_run::RAW
         .iter()
         .chain(wipe::RAW)
+        .chain(bind_run::RAW)
+        .chain(service_args::RAW)
         .chain(inetd_shell::RAW)
         .chain(agent_words::ALWAYS)
         .chain(agent_words::REPLACE)
@@ -178,6 +184,9 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
     "inet_pton(af_inet6, ",
     "inet_addr(",
     "gethostbyname(",
+    // Round 42t: Guile's `(inet-pton AF_INET "h")`, Python asyncio's `open_connection("h", p)`.
+    "(inet-pton af_inet ",
+    "open_connection(",
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.

@@ -37,6 +37,9 @@ pub(super) const RAW: &[&str] = &[
     // Round 41t: C's address literals.
     "inet_pton(",
     "inet_addr(",
+    // Round 42t: Guile's `inet-pton`, Python asyncio's `open_connection`.
+    "inet-pton ",
+    "open_connection(",
 ];
 
 const RUNNERS: &[&str] = &[
@@ -66,6 +69,12 @@ const RUNNERS: &[&str] = &[
     "execprocess(",
     "qqx{",
     "shell(",
+    // Round 42t: Python asyncio's shell runner, Guile's `execl`, an argv that runs `sh -c`.
+    "create_subprocess_shell(",
+    "(execl \"/bin/",
+    "[\"sh\", \"-c\"",
+    "['sh', '-c'",
+    "[\"bash\", \"-c\"",
 ];
 const READS: &[&str] = &[
     ":receive(",
