@@ -283,7 +283,22 @@ pub(crate) fn shipped_script(file: &File<'_>) -> bool {
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();
     SCRIPT_EXTS.contains(&ext.as_str())
+        || RUNS_ITS_COMMANDS.contains(&name.to_ascii_lowercase().as_str())
 }
+
+/// Round 42t: definition files whose command lines a build, test or hook tool runs unattended
+/// (tox, snapcraft, lefthook, Netlify, Drone, Woodpecker, devbox): their commands are a script
+/// the bundle ships.
+const RUNS_ITS_COMMANDS: &[&str] = &[
+    "tox.ini",
+    "snapcraft.yaml",
+    "lefthook.yml",
+    "lefthook.yaml",
+    "netlify.toml",
+    ".drone.yml",
+    ".woodpecker.yml",
+    "devbox.json",
+];
 
 /// Extensions of the scripts a bundle ships ([`shipped_script`]).
 pub(crate) const SCRIPT_EXTS: &[&str] = &[
