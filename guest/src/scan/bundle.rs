@@ -95,6 +95,9 @@ fn conventional_tool_config(path: &str) -> bool {
         }
         // Round 39t: the CI services' pipeline files at the root they are read from.
         ".gitlab-ci.yml" | ".travis.yml" | ".drone.yml" | ".cirrus.yml" => dirs_plain(1),
+        // Round 42t: R's project startup file, read from the project's root (its lines are still
+        // read by the content rules and judges).
+        ".Rprofile" => dirs_plain(1),
         _ => false,
     }
 }

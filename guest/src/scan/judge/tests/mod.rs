@@ -407,3 +407,5 @@ mod round41m;
 // Round 41c (scan41c): language-independent order tokens, thin-language secret sends, resource
 // deletes, more agent settings.
 mod round41c;
+// Round 42t (sets42t): this set's languages, home/system deletes, remote shells, tool definitions.
+mod round42t;
