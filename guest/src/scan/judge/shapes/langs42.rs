@@ -457,22 +457,19 @@ pub(super) static SECRET_WORDS_N: Needles = Needles::new(SECRET_WORDS);
 
 /// Build the lists' automata now (`scan::initialize`).
 pub(super) fn initialize() {
-    CONCEAL_N.force();
-    CONDITION_N.force();
-    REPORT_N.force();
-    FULL_VALUE_N.force();
-    SECRET_WORDS_N.force();
+    for n in [
+        &CONCEAL_N,
+        &CONDITION_N,
+        &REPORT_N,
+        &FULL_VALUE_N,
+        &SECRET_WORDS_N,
+    ] {
+        n.force();
+    }
 }
 
 /// Words without one of which these lists add nothing to a text that states no fact (chained into
 /// `prose::reads_raw_text` through `shapes::raw_words`).
 pub(super) fn raw_words() -> impl Iterator<Item = &'static str> {
-    ALWAYS
-        .iter()
-        .chain(REPLACE)
-        .chain(CONCEAL)
-        .chain(CONDITION)
-        .chain(FULL_VALUE)
-        .chain(PASSWORD)
-        .copied()
+    super::more_langs::trigger_words([ALWAYS, REPLACE, CONCEAL, CONDITION, FULL_VALUE, PASSWORD])
 }

@@ -511,12 +511,13 @@ pub(super) fn initialize() {
 /// Words without one of which these lists add nothing to a text that states no fact (chained into
 /// `prose::reads_raw_text` through `shapes::raw_words`).
 pub(super) fn raw_words() -> impl Iterator<Item = &'static str> {
-    ALWAYS
-        .iter()
-        .chain(REPLACE)
-        .chain(CONCEAL)
-        .chain(CONDITION)
-        .chain(FULL_VALUE)
-        .chain(PASSWORD)
-        .copied()
+    trigger_words([ALWAYS, REPLACE, CONCEAL, CONDITION, FULL_VALUE, PASSWORD])
+}
+
+/// The words of a language module's trigger lists (`ALWAYS`, `REPLACE`, `CONCEAL`, `CONDITION`,
+/// `FULL_VALUE`, `PASSWORD`), in that order (round 42t: shared with `langs42`).
+pub(super) fn trigger_words(
+    lists: [&'static [&'static str]; 6],
+) -> impl Iterator<Item = &'static str> {
+    lists.into_iter().flatten().copied()
 }
