@@ -407,3 +407,6 @@ mod round41m;
 // Round 41c (scan41c): language-independent order tokens, thin-language secret sends, resource
 // deletes, more agent settings.
 mod round41c;
+// Round 42m (sets42m): wallet keys in requests, secrets printed encoded, forged consent, hidden
+// remote scripts, code-host drop boxes, blank-literal code, discussion-run workflows.
+mod round42m;
