@@ -6,8 +6,8 @@
 //! an innocent field name (`"gas": myprivatekey`) or glued to a URL decoded at run time
 //! (`requests.request("GET", url + KEY)`), so no host or key word sits on the request's line.
 //!
-//! Facts, in one JavaScript/TypeScript or Python file (not a test) that speaks of wallets
-//! ([`CONTEXT`]): the names that hold a secret — an identifier named as one ([`TAILS`]:
+//! Facts, in one JavaScript/TypeScript or Python file (not a test) that speaks of wallets or
+//! private keys ([`CONTEXT`]): the names that hold a secret — an identifier named as one ([`TAILS`]:
 //! `myprivatekey`, `seed_phrase`), or a name assigned from a read whose quoted key names one
 //! (`KEY = cfg["wallet"]["PRIVATE_KEY"]`, `k = os.getenv("MNEMONIC")`); and a request call
 //! ([`REQUESTS`]) whose line or next [`CALL_LINES`] lines use such a name outside quotes. Judged
@@ -23,9 +23,12 @@ use crate::scan::content::Finding;
 use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
-/// Words that make a file one about wallets (lower-case); also this rule's raw words.
+/// Words that make a file one about wallets or private keys (lower-case); also this rule's raw
+/// words.
 pub(super) const CONTEXT: &[&str] = &[
     "wallet",
+    "privatekey",
+    "private_key",
     "mnemonic",
     "seed phrase",
     "web3",
@@ -119,6 +122,31 @@ fn bare_idents(l: &str) -> Vec<&str> {
     out
 }
 
+/// One past the last line of the request call opened on line `i`: where its parentheses close,
+/// at most [`CALL_LINES`] lines on.
+fn call_end(lower: &[String], i: usize, n: usize) -> usize {
+    let start = REQUESTS
+        .iter()
+        .filter_map(|w| lower[i].find(w))
+        .min()
+        .unwrap_or(0);
+    let mut depth = 0i32;
+    for k in i..(i + CALL_LINES + 1).min(n) {
+        let l = if k == i { &lower[i][start..] } else { lower[k].as_str() };
+        for c in l.bytes() {
+            match c {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 {
+            return k + 1;
+        }
+    }
+    (i + CALL_LINES + 1).min(n)
+}
+
 fn secret_named(ident: &str) -> bool {
     TAILS.iter().any(|t| ident.ends_with(t)) && !ident.starts_with("is_") && !ident.starts_with("has")
 }
@@ -172,7 +200,7 @@ pub(super) fn wallet_key_in_request(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if !REQUESTS.iter().any(|w| has(l, w)) {
                 continue;
             }
-            let end = (i + CALL_LINES + 1).min(n);
+            let end = call_end(&lw.lower, i, n);
             let hosts: Vec<_> = (i..end).flat_map(|k| hosts_in(lw.lines[k])).collect();
             if !hosts.is_empty() && hosts.iter().all(|h| h.class == HostClass::Local) {
                 continue;

