@@ -10,25 +10,36 @@
 //! file ([`EVALS`]). Judged `critical` at the literal. Padding strings (one kind of blank) and
 //! blank literals in files that evaluate nothing are not judged.
 
+use super::Bundle;
 use super::find::has;
 use super::shapes::found;
-use super::Bundle;
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
 /// Evaluation calls (lower-case); also this rule's raw words.
-pub(super) const EVALS: &[&str] = &["exec(", "eval(", "new function(", "compile(", "instance_eval("];
+pub(super) const EVALS: &[&str] = &[
+    "exec(",
+    "eval(",
+    "new function(",
+    "compile(",
+    "instance_eval(",
+];
 
 /// Shortest blank literal judged.
 const MIN: usize = 64;
 
 fn is_code(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
-    [".py", ".js", ".mjs", ".cjs", ".ts", ".rb"].iter().any(|e| p.ends_with(e))
+    [".py", ".js", ".mjs", ".cjs", ".ts", ".rb"]
+        .iter()
+        .any(|e| p.ends_with(e))
 }
 
 fn zero_width(c: char) -> bool {
-    matches!(c, '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}')
+    matches!(
+        c,
+        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+    )
 }
 
 /// Whether the raw line holds a quoted literal of blanks only.
@@ -40,12 +51,13 @@ fn blank_literal(raw: &str) -> bool {
             let Some(e) = body.find(q) else { break };
             let lit = &body[..e];
             if lit.chars().count() >= MIN {
-                let (sp, tab, zw, other) = lit.chars().fold((0, 0, 0, 0), |(a, b, c, d), ch| match ch {
-                    ' ' => (a + 1, b, c, d),
-                    '\t' => (a, b + 1, c, d),
-                    ch if zero_width(ch) => (a, b, c + 1, d),
-                    _ => (a, b, c, d + 1),
-                });
+                let (sp, tab, zw, other) =
+                    lit.chars().fold((0, 0, 0, 0), |(a, b, c, d), ch| match ch {
+                        ' ' => (a + 1, b, c, d),
+                        '\t' => (a, b + 1, c, d),
+                        ch if zero_width(ch) => (a, b, c + 1, d),
+                        _ => (a, b, c, d + 1),
+                    });
                 if other == 0 && ((sp > 0 && tab > 0 && zw == 0) || (zw > 0 && sp + tab == 0)) {
                     return true;
                 }
@@ -63,11 +75,15 @@ pub(super) fn whitespace_encoded_exec(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .filter(|f| is_code(f.path) && !f.place.test && !f.place.signature)
     {
         let all = file.lower_all();
-        if !EVALS.iter().any(|w| has(all, w)) || !(has(file.content, "\t") || has(file.content, "\u{200b}")) {
+        if !EVALS.iter().any(|w| has(all, w))
+            || !(has(file.content, "\t") || has(file.content, "\u{200b}"))
+        {
             continue;
         }
         let lw = file.lowered();
-        let Some(i) = (0..lw.lines.len()).find(|&i| lw.lines[i].len() >= MIN && blank_literal(lw.lines[i])) else {
+        let Some(i) =
+            (0..lw.lines.len()).find(|&i| lw.lines[i].len() >= MIN && blank_literal(lw.lines[i]))
+        else {
             continue;
         };
         out.push(found(

@@ -12,9 +12,9 @@
 //! on a hosted runner (a script-injection weakness, not a back door), or passed through `env:`, is
 //! not judged.
 
+use super::Bundle;
 use super::find::has;
 use super::shapes::{found, rel};
-use super::Bundle;
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
@@ -33,7 +33,10 @@ pub(super) fn ci_event_backdoor(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         has(&p, ".github/workflows/") && (p.ends_with(".yml") || p.ends_with(".yaml"))
     }) {
         let all = file.lower_all();
-        if !has(all, "self-hosted") || !has(all, "${{ github.event.") || !TRIGGERS.iter().any(|t| has(all, t)) {
+        if !has(all, "self-hosted")
+            || !has(all, "${{ github.event.")
+            || !TRIGGERS.iter().any(|t| has(all, t))
+        {
             continue;
         }
         let lw = file.lowered();
@@ -51,7 +54,8 @@ pub(super) fn ci_event_backdoor(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .take_while(|&k| !has(&lw.lower[k], "env:") && !has(&lw.lower[k], "with:"))
                 .find(|&k| {
                     let p = &lw.lower[k];
-                    (p.starts_with("run:") || p.starts_with("- run:")) && (p.ends_with('|') || p.ends_with('>'))
+                    (p.starts_with("run:") || p.starts_with("- run:"))
+                        && (p.ends_with('|') || p.ends_with('>'))
                 })
                 .map(|k| (i, k))
         });

@@ -13,9 +13,9 @@
 //! `critical` at the write, the loot related. A workflow step committing a generated file with
 //! `GITHUB_TOKEN` (no environment dump, no credential file) is not judged.
 
+use super::Bundle;
 use super::find::has;
 use super::shapes::{found, rel};
-use super::Bundle;
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
@@ -55,7 +55,9 @@ const WINDOW: usize = 12;
 
 fn is_code(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
-    [".js", ".mjs", ".cjs", ".ts", ".py", ".sh"].iter().any(|e| p.ends_with(e))
+    [".js", ".mjs", ".cjs", ".ts", ".py", ".sh"]
+        .iter()
+        .any(|e| p.ends_with(e))
 }
 
 pub(super) fn code_host_dead_drop(b: &Bundle<'_>, out: &mut Vec<Finding>) {

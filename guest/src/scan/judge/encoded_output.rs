@@ -13,33 +13,64 @@
 //! redaction that assigns a mask (`"***"`, `[redacted]`) inside the window, and an encoded print with
 //! no sweep before it (a Kubernetes secret manifest of one named value) are not judged.
 
+use super::Bundle;
 use super::find::has;
 use super::shapes::{found, rel};
-use super::Bundle;
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
 /// Output calls (lower-case); also this rule's raw words with [`ENCODES`].
-pub(super) const PRINTS: &[&str] = &["print(", "console.log(", "sys.stdout.write(", "process.stdout.write("];
+pub(super) const PRINTS: &[&str] = &[
+    "print(",
+    "console.log(",
+    "sys.stdout.write(",
+    "process.stdout.write(",
+];
 
 /// Encodings on the printed line (lower-case).
 pub(super) const ENCODES: &[&str] = &["b64encode", "base64", "btoa(", ".hex()", "'hex'", "\"hex\""];
 
 /// Secret words a sweep quotes (lower-case, without quotes).
-const WORDS: &[&str] = &["key", "token", "secret", "password", "passwd", "credential", "apikey", "api_key"];
+const WORDS: &[&str] = &[
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "credential",
+    "apikey",
+    "api_key",
+];
 
 /// Tests a sweep selects with (lower-case).
-const TESTS: &[&str] = &["any(", "if ", "for ", ".some(", ".includes(", "filter(", " in "];
+const TESTS: &[&str] = &[
+    "any(",
+    "if ",
+    "for ",
+    ".some(",
+    ".includes(",
+    "filter(",
+    " in ",
+];
 
 /// Masks a redaction writes (lower-case).
-const MASKS: &[&str] = &["\"***", "'***", "redacted]", "<redacted>", "\"[redacted", "'[redacted"];
+const MASKS: &[&str] = &[
+    "\"***",
+    "'***",
+    "redacted]",
+    "<redacted>",
+    "\"[redacted",
+    "'[redacted",
+];
 
 /// Lines after the sweep within which the encoded print comes.
 const WINDOW: usize = 12;
 
 fn is_code(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
-    [".py", ".js", ".mjs", ".cjs", ".ts", ".rb"].iter().any(|e| p.ends_with(e))
+    [".py", ".js", ".mjs", ".cjs", ".ts", ".rb"]
+        .iter()
+        .any(|e| p.ends_with(e))
 }
 
 fn quoted(l: &str, w: &str) -> bool {

@@ -70,11 +70,14 @@ const WARN: &[&str] = &[
 ];
 
 /// Orders to put something into generated output (lower-case); also raw words.
-pub(super) const EMBED: &[&str] = &["attach", "insert", "inject", "append", "include", "add ", "place "];
+pub(super) const EMBED: &[&str] = &[
+    "attach", "insert", "inject", "append", "include", "add ", "place ",
+];
 
 fn hushed(lower: &[String], i: usize, before: usize, after: usize) -> Option<usize> {
     let n = lower.len();
-    (i.saturating_sub(before)..(i + after + 1).min(n)).find(|&k| HUSH.iter().any(|h| has(&lower[k], h)))
+    (i.saturating_sub(before)..(i + after + 1).min(n))
+        .find(|&k| HUSH.iter().any(|h| has(&lower[k], h)))
 }
 
 fn warned(l: &str) -> bool {
@@ -88,7 +91,11 @@ fn outside_script(raw: &str, l: &str) -> bool {
 }
 
 pub(super) fn forged_consent(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for file in b.files.iter().filter(|f| !f.place.test && !f.place.signature) {
+    for file in b
+        .files
+        .iter()
+        .filter(|f| !f.place.test && !f.place.signature)
+    {
         let all = file.lower_all();
         let consent = CONSENT.iter().any(|w| has(all, w));
         let script = has(all, "src=") && (has(all, "<script") || has(all, "<iframe"));
@@ -132,7 +139,8 @@ pub(super) fn forged_consent(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 if !outside_script(lw.lines[i], l) || warned(l) {
                     return None;
                 }
-                let order = (i.saturating_sub(2)..=i).find(|&k| EMBED.iter().any(|e| has(&lw.lower[k], e)))?;
+                let order = (i.saturating_sub(2)..=i)
+                    .find(|&k| EMBED.iter().any(|e| has(&lw.lower[k], e)))?;
                 hushed(&lw.lower, i, 3, 3).map(|k| (i, order, k))
             });
             if let Some((i, o, k)) = hit {

@@ -132,7 +132,11 @@ fn call_end(lower: &[String], i: usize, n: usize) -> usize {
         .unwrap_or(0);
     let mut depth = 0i32;
     for k in i..(i + CALL_LINES + 1).min(n) {
-        let l = if k == i { &lower[i][start..] } else { lower[k].as_str() };
+        let l = if k == i {
+            &lower[i][start..]
+        } else {
+            lower[k].as_str()
+        };
         for c in l.bytes() {
             match c {
                 b'(' => depth += 1,
@@ -148,7 +152,9 @@ fn call_end(lower: &[String], i: usize, n: usize) -> usize {
 }
 
 fn secret_named(ident: &str) -> bool {
-    TAILS.iter().any(|t| ident.ends_with(t)) && !ident.starts_with("is_") && !ident.starts_with("has")
+    TAILS.iter().any(|t| ident.ends_with(t))
+        && !ident.starts_with("is_")
+        && !ident.starts_with("has")
 }
 
 /// `name` when the lowered line assigns it from a read whose quoted key names a wallet secret.
@@ -211,8 +217,7 @@ pub(super) fn wallet_key_in_request(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 }
                 bare_idents(&lw.lower[k]).into_iter().find_map(|id| {
                     if secret_named(id) {
-                        let def =
-                            (0..k).find(|&d| bare_idents(&lw.lower[d]).contains(&id));
+                        let def = (0..k).find(|&d| bare_idents(&lw.lower[d]).contains(&id));
                         Some((k, def.unwrap_or(k)))
                     } else {
                         held.iter().find(|(h, _)| *h == id).map(|(_, d)| (k, *d))

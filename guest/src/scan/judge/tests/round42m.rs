@@ -189,8 +189,12 @@ fn round_42m_code_host_dead_drop_does_not_fire() {
 /// A literal of spaces and tabs evaluated, in Python and JavaScript.
 #[test]
 fn round_42m_whitespace_encoded_exec_fires() {
-    let blanks: String = (0..96).map(|i| if i % 3 == 0 { '\t' } else { ' ' }).collect();
-    let py = format!("def _d(s):\n    return bytes(int(s[i:i+8].replace(' ', '0').replace('\\t', '1'), 2) for i in range(0, len(s), 8))\nHIDDEN = \"{blanks}\"\nexec(_d(HIDDEN))\n");
+    let blanks: String = (0..96)
+        .map(|i| if i % 3 == 0 { '\t' } else { ' ' })
+        .collect();
+    let py = format!(
+        "def _d(s):\n    return bytes(int(s[i:i+8].replace(' ', '0').replace('\\t', '1'), 2) for i in range(0, len(s), 8))\nHIDDEN = \"{blanks}\"\nexec(_d(HIDDEN))\n"
+    );
     let js = format!("const pad = '{blanks}';\neval(decode(pad));\n");
     at(&[("lib/core.py", &py)], BLANK, Some(Critical));
     at(&[("lib/core.js", &js)], BLANK, Some(Critical));
@@ -200,7 +204,9 @@ fn round_42m_whitespace_encoded_exec_fires() {
 #[test]
 fn round_42m_whitespace_encoded_exec_does_not_fire() {
     let spaces = " ".repeat(80);
-    let mixed: String = (0..80).map(|i| if i % 2 == 0 { '\t' } else { ' ' }).collect();
+    let mixed: String = (0..80)
+        .map(|i| if i % 2 == 0 { '\t' } else { ' ' })
+        .collect();
     let pad = format!("INDENT = \"{spaces}\"\nexec(compile(src, 'x', 'exec'))\n");
     let table = format!("SEP = \"{mixed}\"\nprint(SEP.join(cols))\n");
     at(&[("fmt/pad.py", &pad)], BLANK, None);
@@ -214,7 +220,11 @@ fn round_42m_ci_event_backdoor_fires() {
         "on:\n  discussion:\njobs:\n  go:\n    runs-on: self-hosted\n    steps:\n      - run: ${{ github.event.discussion.body }}\n",
         "on:\n  issue_comment:\njobs:\n  go:\n    runs-on: [self-hosted, linux]\n    steps:\n      - name: handle\n        run: |\n          cd /srv\n          ${{ github.event.comment.body }}\n",
     ] {
-        at(&[(".github/workflows/handle.yml", body)], CI, Some(Critical));
+        at(
+            &[(".github/workflows/handle.yml", body)],
+            CI,
+            Some(Critical),
+        );
     }
 }
 
