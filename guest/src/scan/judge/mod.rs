@@ -81,6 +81,28 @@ mod context_ask;
 mod data_phish;
 mod decoded_run;
 mod host_wipe;
+// Round 42m (sets42m): held-out set 20 (wallet keys put in requests, secrets printed encoded past
+// the redaction, forged user consent and hidden remote scripts, repositories used as drop boxes,
+// code hidden in blank literals, workflows running discussion text on self-hosted runners).
+mod blank_exec;
+mod ci_event_run;
+mod dead_drop;
+mod encoded_output;
+mod forged_consent;
+mod wallet_request;
+
+/// Words without one of which no round-42m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round42m_raw_words() -> impl Iterator<Item = &'static str> {
+    wallet_request::CONTEXT
+        .iter()
+        .chain(encoded_output::ENCODES)
+        .chain(forged_consent::CONSENT)
+        .chain(dead_drop::WRITES)
+        .chain(blank_exec::EVALS)
+        .chain(["<script", "<iframe", "${{ github.event."].iter())
+        .copied()
+}
 
 /// Words without one of which no round-41m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -800,6 +822,14 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     collector_beacon::identity_to_collector(b, &mut out);
     data_phish::data_phish(b, &mut out);
     context_ask::context_secrets_posted(b, &mut out);
+    // Round 42m: wallet keys in requests, secrets printed encoded, forged consent and hidden
+    // remote scripts, code-host drop boxes, blank-literal code, discussion-run workflows.
+    wallet_request::wallet_key_in_request(b, &mut out);
+    encoded_output::secrets_encoded_to_output(b, &mut out);
+    forged_consent::forged_consent(b, &mut out);
+    dead_drop::code_host_dead_drop(b, &mut out);
+    blank_exec::whitespace_encoded_exec(b, &mut out);
+    ci_event_run::ci_event_backdoor(b, &mut out);
     // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.

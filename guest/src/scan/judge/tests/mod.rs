@@ -409,3 +409,6 @@ mod round41m;
 mod round41c;
 // Round 42t (sets42t): this set's languages, home/system deletes, remote shells, tool definitions.
 mod round42t;
+// Round 42m (sets42m): wallet keys in requests, secrets printed encoded, forged consent, hidden
+// remote scripts, code-host drop boxes, blank-literal code, discussion-run workflows.
+mod round42m;
