@@ -10,12 +10,13 @@
 //! a host named after the skill (an observability skill's own service), a block naming no
 //! context (badges, version-only templates). One pass over each document's prose blocks.
 
+use super::model_relay::skill_words;
 use super::{found, has, prose_blocks, rel, suspicious};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::judge::find::{Has, has_any};
-use super::model_relay::skill_words;
 use crate::scan::judge::foreign::own_host;
 use crate::scan::judge::{Bundle, File, hosts_in};
+use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 const RULE: &str = "exfiltration.agent-context-leak";
@@ -66,12 +67,53 @@ pub(super) const CONVERSATION: &[&str] = &[
 ];
 /// Words that put the context somewhere.
 const PUT: &[&str] = &[
-    "include", "paste", "put ", "add ", "append", "copy", "send", "attach", "embed", "full",
-    "entire", "complete", "contents", "verbatim", "filling", "includi", "incolla", "completo",
-    "incluye", "añade", "pega", "toda", "inclua", "cole ", "conteúdo", "включи", "отправь",
-    "полный", "содержимое", "вставь", "füge", "vollständig", "inhalt", "sende", "inclus",
-    "ajoute", "colle", "complet", "contenu", "envoie", "含め", "貼り付け", "送信", "包含",
-    "粘贴", "发送", "完整",
+    "include",
+    "paste",
+    "put ",
+    "add ",
+    "append",
+    "copy",
+    "send",
+    "attach",
+    "embed",
+    "full",
+    "entire",
+    "complete",
+    "contents",
+    "verbatim",
+    "filling",
+    "includi",
+    "incolla",
+    "completo",
+    "incluye",
+    "añade",
+    "pega",
+    "toda",
+    "inclua",
+    "cole ",
+    "conteúdo",
+    "включи",
+    "отправь",
+    "полный",
+    "содержимое",
+    "вставь",
+    "füge",
+    "vollständig",
+    "inhalt",
+    "sende",
+    "inclus",
+    "ajoute",
+    "colle",
+    "complet",
+    "contenu",
+    "envoie",
+    "含め",
+    "貼り付け",
+    "送信",
+    "包含",
+    "粘贴",
+    "发送",
+    "完整",
 ];
 /// Outputs others read.
 const OUTPUTS: &[&str] = &[
@@ -115,6 +157,8 @@ const WARNS: &[&str] = &[
     "no incluyas",
     "禁止",
     "しないで",
+    "泄露",
+    "泄漏",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -139,15 +183,18 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 
 fn leak(f: &File<'_>, words: &[String]) -> Option<Finding> {
     let lw = f.lowered();
+    let places = fence_places(lw.lines.iter().copied());
     for (s, e) in prose_blocks(f) {
         let block = &lw.lower[s..e];
         if block.iter().any(|l| has_any(l, WARNS)) {
             continue;
         }
         for i in s..e {
-            let l = &lw.lower[i];
-            let hard = has_any(l, CONTEXT);
-            if !hard && !has_any(l, CONVERSATION) {
+            // The context named in the sentence itself, not inside a quoted code span (a probe
+            // payload, a template shown).
+            let l = prose_only(&lw.lower[i]);
+            let hard = has_any(&l, CONTEXT);
+            if !hard && !has_any(&l, CONVERSATION) {
                 continue;
             }
             let (a, z) = (i.saturating_sub(NEAR).max(s), (i + NEAR + 1).min(e));
@@ -156,12 +203,14 @@ fn leak(f: &File<'_>, words: &[String]) -> Option<Finding> {
             }
             // The sink's URL may stand in the next block (a badge or link shown on its own).
             let (ha, hz) = (i.saturating_sub(NEAR), (i + NEAR + 1).min(lw.lower.len()));
-            let host = (ha..hz).find_map(|k| {
-                hosts_in(lw.lines[k])
-                    .into_iter()
-                    .find(|h| h.url.has("://") && suspicious(h.class) && !own_host(h, words))
-                    .map(|h| (k, h.host))
-            });
+            let host = (ha..hz)
+                .filter(|&k| places[k] == FencePlace::Outside)
+                .find_map(|k| {
+                    hosts_in(lw.lines[k])
+                        .into_iter()
+                        .find(|h| h.url.has("://") && suspicious(h.class) && !own_host(h, words))
+                        .map(|h| (k, h.host))
+                });
             let sink = host.map(|(k, h)| (k, format!("a URL on {h}"))).or_else(|| {
                 hard.then(|| {
                     (a..z)
@@ -183,9 +232,18 @@ fn leak(f: &File<'_>, words: &[String]) -> Option<Finding> {
                     i + 1,
                     k + 1
                 ),
-                if k == i { vec![] } else { vec![rel("sink", f, k)] },
+                if k == i {
+                    vec![]
+                } else {
+                    vec![rel("sink", f, k)]
+                },
             ));
         }
     }
     None
+}
+
+/// A line with its inline code spans (between single backticks) left out.
+fn prose_only(l: &str) -> String {
+    l.split('`').step_by(2).collect::<Vec<_>>().join(" ")
 }

@@ -72,8 +72,18 @@ const OWN: &[&str] = &[
 /// agent the skill runs in, not the skill's own service, so a host named after them is not the
 /// skill's.
 const BRANDS: &[&str] = &[
-    "claude", "anthropic", "openai", "chatgpt", "codex", "gemini", "copilot", "cursor", "llama",
-    "mistral", "model", "models",
+    "claude",
+    "anthropic",
+    "openai",
+    "chatgpt",
+    "codex",
+    "gemini",
+    "copilot",
+    "cursor",
+    "llama",
+    "mistral",
+    "model",
+    "models",
 ];
 
 /// The skill's own words ([`own_words`]) without the model vendors' and agents' names.
@@ -195,7 +205,10 @@ fn relay(f: &File<'_>, words: &[String]) -> Option<Finding> {
 /// An environment secret a header line carries (`${GITHUB_TOKEN}`, `$env:OPENAI_API_KEY`) whose
 /// name's first part (its service) the host does not name.
 fn foreign_secret(l: &str, h: &Host) -> Option<String> {
-    let at = l.find("${").map(|p| p + 2).or_else(|| l.find("env:").map(|p| p + 4))?;
+    let at = l
+        .find("${")
+        .map(|p| p + 2)
+        .or_else(|| l.find("env:").map(|p| p + 4))?;
     let name: String = l[at..]
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -204,7 +217,9 @@ fn foreign_secret(l: &str, h: &Host) -> Option<String> {
         return None;
     }
     let service = name.split('_').next().unwrap_or("");
-    let generic = ["api", "access", "secret", "auth", "mcp", "x", "bearer", "token", "key"];
+    let generic = [
+        "api", "access", "secret", "auth", "mcp", "x", "bearer", "token", "key",
+    ];
     if service.len() < 3 || generic.contains(&service) {
         return None;
     }
@@ -225,12 +240,16 @@ fn key_helper(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let Some(at) = l.find("apikeyhelper") else {
                 continue;
             };
-            let value = l[at + "apikeyhelper".len()..]
-                .trim_start_matches(['"', '\'', ':', '=', ' ', '`']);
+            let value =
+                l[at + "apikeyhelper".len()..].trim_start_matches(['"', '\'', ':', '=', ' ', '`']);
             let end = value
                 .find(['"', '\'', '`', ' ', ','])
                 .unwrap_or(value.len());
-            let Some(base) = value[..end].rsplit(['/', '\\']).next().filter(|x| x.len() > 2) else {
+            let Some(base) = value[..end]
+                .rsplit(['/', '\\'])
+                .next()
+                .filter(|x| x.len() > 2)
+            else {
                 continue;
             };
             for g in &b.files {

@@ -29,57 +29,212 @@ pub(super) const RAW: &[&str] = &["skill.md", "txt"];
 
 /// Verbs that carry out what they are given (lowered; non-ASCII letters as written).
 const OBEY: &[&str] = &[
-    "follow", "execute", "obey", "carry out", "do what it says", "run every", "run each",
-    "run all", "befolge", "führe", "fuhre", "ausführen", "ejecuta", "sigue ", "obedece",
-    "cumple", "exécute", "suis ", "suivez", "obéis", "esegui", "segui ", "obbedisci", "siga ",
-    "obedeça", "cumpra", "выполни", "следуй", "исполни", "実行", "従", "执行", "遵循", "照做",
-    "voer ", "volg ", "wykonaj", "postępuj", "çalıştır", "uygula",
+    "follow",
+    "execute",
+    "obey",
+    "carry out",
+    "do what it says",
+    "run every",
+    "run each",
+    "run all",
+    "befolge",
+    "führe",
+    "fuhre",
+    "ausführen",
+    "ejecuta",
+    "sigue ",
+    "obedece",
+    "cumple",
+    "exécute",
+    "suis ",
+    "suivez",
+    "obéis",
+    "esegui",
+    "segui ",
+    "obbedisci",
+    "siga ",
+    "obedeça",
+    "cumpra",
+    "выполни",
+    "следуй",
+    "исполни",
+    "実行",
+    "従",
+    "执行",
+    "遵循",
+    "照做",
+    "voer ",
+    "volg ",
+    "wykonaj",
+    "postępuj",
+    "çalıştır",
+    "uygula",
 ];
 /// What is carried out: orders, not data.
 const ORDERS: &[&str] = &[
-    "instruction", "command", "directive", "what it says", "whatever it says", "anweisung",
-    "befehl", "instrucci", "comando", "orden", "commande", "consigne", "istruzion", "instruç",
-    "инструкц", "команд", "указани", "指示", "命令", "コマンド", "指令", "instructie",
-    "opdracht", "instrukcj", "polecen", "talimat", "komut",
+    "instruction",
+    "command",
+    "directive",
+    "what it says",
+    "whatever it says",
+    "anweisung",
+    "befehl",
+    "instrucci",
+    "comando",
+    "orden",
+    "commande",
+    "consigne",
+    "istruzion",
+    "instruç",
+    "инструкц",
+    "команд",
+    "указани",
+    "指示",
+    "命令",
+    "コマンド",
+    "指令",
+    "instructie",
+    "opdracht",
+    "instrukcj",
+    "polecen",
+    "talimat",
+    "komut",
 ];
 /// Quantifiers and standing words: every order, every run, when told.
 const STANDING: &[&str] = &[
-    "every", "each", "all ", "always", "whenever", "when told", "when asked", "precedence",
-    "overrides", "jede", "alle ", "immer", "cada", "todas", "todos", "siempre", "chaque",
-    "toutes", "tous ", "toujours", "quand", "lorsque", "ogni", "tutte", "sempre", "каждый",
-    "каждую", "каждом", "все ", "всегда", "когда", "毎", "すべて", "全て", "常に", "每",
-    "所有", "总是", "始终", "elke", "altijd", "każd", "wszystk", "zawsze", "her ", "tüm",
+    "every",
+    "each",
+    "all ",
+    "always",
+    "whenever",
+    "when told",
+    "when asked",
+    "precedence",
+    "overrides",
+    "jede",
+    "alle ",
+    "immer",
+    "cada",
+    "todas",
+    "todos",
+    "siempre",
+    "chaque",
+    "toutes",
+    "tous ",
+    "toujours",
+    "quand",
+    "lorsque",
+    "ogni",
+    "tutte",
+    "sempre",
+    "каждый",
+    "каждую",
+    "каждом",
+    "все ",
+    "всегда",
+    "когда",
+    "毎",
+    "すべて",
+    "全て",
+    "常に",
+    "每",
+    "所有",
+    "总是",
+    "始终",
+    "elke",
+    "altijd",
+    "każd",
+    "wszystk",
+    "zawsze",
+    "her ",
+    "tüm",
 ];
 /// Blocks that warn or teach.
 const WARNS: &[&str] = &[
-    "never", "do not follow", "don't follow", "do not execute", "don't execute", "untrusted",
-    "injection", "attacker", "malicious", "nunca", "niemals", "jamais", "никогда", "絶対に",
-    "切勿", "nigdy", "asla",
+    "never",
+    "do not follow",
+    "don't follow",
+    "do not execute",
+    "don't execute",
+    "untrusted",
+    "injection",
+    "attacker",
+    "malicious",
+    "nunca",
+    "niemals",
+    "jamais",
+    "никогда",
+    "絶対に",
+    "切勿",
+    "nigdy",
+    "asla",
 ];
 /// A link to an install or setup guide, or a documentation page: read, not obeyed.
 const GUIDES: &[&str] = &["install", "setup", "set up", "getting started", "readme"];
 
 /// Downloads in code.
 const FETCHES: &[&str] = &[
-    "curl ", "wget ", "urlopen(", "requests.get(", "httpx.get(", "fetch(", "invoke-webrequest",
-    "iwr ", "urlretrieve(", "http.get(", "download(",
+    "curl ",
+    "wget ",
+    "urlopen(",
+    "requests.get(",
+    "httpx.get(",
+    "fetch(",
+    "invoke-webrequest",
+    "iwr ",
+    "urlretrieve(",
+    "http.get(",
+    "download(",
 ];
 /// Writes of what was fetched.
 const WRITES: &[&str] = &[
-    " -o ", " -o\"", "--output", "write_bytes(", "write_text(", "writefile", "open(", "> ",
-    "set-content", "out-file", "-outfile", "urlretrieve(", "copyfile",
+    " -o ",
+    " -o\"",
+    "--output",
+    "write_bytes(",
+    "write_text(",
+    "writefile",
+    "open(",
+    "> ",
+    "set-content",
+    "out-file",
+    "-outfile",
+    "urlretrieve(",
+    "copyfile",
 ];
 /// Tokens that locate the running skill's own folder.
 const SELF: &[&str] = &[
-    "__file__", "$0", "skill_dir", "__dirname", "$psscriptroot", "import.meta.url",
-    "dirname \"$0\"", "bash_source",
+    "__file__",
+    "$0",
+    "skill_dir",
+    "__dirname",
+    "$psscriptroot",
+    "import.meta.url",
+    "dirname \"$0\"",
+    "bash_source",
 ];
 /// DNS TXT lookups.
-const TXT: &[&str] = &["dig ", "nslookup", "host -t", "resolve-dnsname", "resolver", "resolvetxt"];
+const TXT: &[&str] = &[
+    "dig ",
+    "nslookup",
+    "host -t",
+    "resolve-dnsname",
+    "resolver",
+    "resolvetxt",
+];
 /// Runs of a value.
 const RUNS: &[&str] = &[
-    "| sh", "|sh", "| bash", "|bash", "eval ", "eval(", "iex", "invoke-expression", "exec(",
-    "sh -c", "bash -c",
+    "| sh",
+    "|sh",
+    "| bash",
+    "|bash",
+    "eval ",
+    "eval(",
+    "iex",
+    "invoke-expression",
+    "exec(",
+    "sh -c",
+    "bash -c",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -106,7 +261,12 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if all.has("skill.md")
             && has_any(all, FETCHES)
             && has_any(all, SELF)
-            && !has(out, f, "persistence.remote-skills-overwrite", Severity::Critical)
+            && !has(
+                out,
+                f,
+                "persistence.remote-skills-overwrite",
+                Severity::Critical,
+            )
             && let Some(x) = self_overwrite(f)
         {
             out.push(x);
@@ -170,7 +330,11 @@ fn remote_orders(f: &File<'_>) -> Option<Finding> {
                     h.host,
                     o + 1
                 ),
-                if o == i { vec![] } else { vec![rel("order", f, o)] },
+                if o == i {
+                    vec![]
+                } else {
+                    vec![rel("order", f, o)]
+                },
             ));
         }
     }
@@ -212,7 +376,11 @@ fn self_overwrite(f: &File<'_>) -> Option<Finding> {
                 fe + 1,
                 host.host
             ),
-            if fe == i { vec![] } else { vec![rel("download", f, fe)] },
+            if fe == i {
+                vec![]
+            } else {
+                vec![rel("download", f, fe)]
+            },
         ));
     }
     None
@@ -225,9 +393,9 @@ fn txt_host(l: &str) -> Option<String> {
         .find(|t| {
             t.contains('.')
                 && !t.starts_with('-')
-                && t.rsplit('.')
-                    .next()
-                    .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_lowercase()))
+                && t.rsplit('.').next().is_some_and(|tld| {
+                    tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_lowercase())
+                })
                 && suspicious(classify(t, ""))
         })
         .map(str::to_owned)
@@ -250,13 +418,15 @@ fn txt_run(f: &File<'_>) -> Option<Finding> {
                     .trim_start_matches(['$', ' '])
                     .to_owned()
             });
-            name.filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-                .and_then(|n| {
-                    (i + 1..(i + NEAR + 3).min(low.len())).find(|&k| {
-                        has_any(&low[k], RUNS)
-                            && (low[k].has(&format!("${n}")) || low[k].has(&format!("({n}")))
-                    })
+            name.filter(|n| {
+                !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+            .and_then(|n| {
+                (i + 1..(i + NEAR + 3).min(low.len())).find(|&k| {
+                    has_any(&low[k], RUNS)
+                        && (low[k].has(&format!("${n}")) || low[k].has(&format!("({n}")))
                 })
+            })
         };
         let Some(r) = run else { continue };
         return Some(found(
@@ -271,7 +441,11 @@ fn txt_run(f: &File<'_>) -> Option<Finding> {
                 r + 1,
                 i + 1
             ),
-            if r == i { vec![] } else { vec![rel("lookup", f, i)] },
+            if r == i {
+                vec![]
+            } else {
+                vec![rel("lookup", f, i)]
+            },
         ));
     }
     None

@@ -407,3 +407,6 @@ mod round41m;
 // Round 41c (scan41c): language-independent order tokens, thin-language secret sends, resource
 // deletes, more agent settings.
 mod round41c;
+// Round 42c (scan42c): remote texts obeyed, skills overwritten from a URL, DNS records run, model
+// traffic relayed, the agent's context ordered out, Lisp secret sends.
+mod round42c;
