@@ -14,10 +14,12 @@
 //! - `supply_chain.eval-remote`: a DNS TXT record of a suspicious domain evaluated or piped to a
 //!   shell (on its line, or through the variable it is assigned to within [`NEAR`] lines).
 
+use super::model_relay::skill_words;
 use super::{found, has, prose_blocks, rel, suspicious};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::classify;
 use crate::scan::judge::find::{Has, has_any};
+use crate::scan::judge::foreign::own_host;
 use crate::scan::judge::{Bundle, File, Host, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -238,6 +240,7 @@ const RUNS: &[&str] = &[
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    let mut words: Option<Vec<String>> = None;
     for f in &b.files {
         if f.place.test || f.place.signature {
             continue;
@@ -251,7 +254,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     "prompt_injection.standing-remote-orders",
                     Severity::Critical,
                 )
-                && let Some(x) = remote_orders(f)
+                && let Some(x) = remote_orders(f, words.get_or_insert_with(|| skill_words(b)))
             {
                 out.push(x);
             }
@@ -281,8 +284,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// A suspicious URL of `line` that is not a documentation page.
-fn order_host(line: &str) -> Option<Host> {
+/// A suspicious URL of `line` that is not a documentation page or the skill's own host (a
+/// runbook skill reading its own runbook server).
+fn order_host(line: &str, words: &[String]) -> Option<Host> {
     hosts_in(line).into_iter().find(|h| {
         let host = h.host.to_ascii_lowercase();
         let path = h.path.to_ascii_lowercase();
@@ -294,10 +298,11 @@ fn order_host(line: &str) -> Option<Host> {
             && !path.has("/docs")
             && !path.has("/wiki")
             && !path.has("#")
+            && !own_host(h, words)
     })
 }
 
-fn remote_orders(f: &File<'_>) -> Option<Finding> {
+fn remote_orders(f: &File<'_>, words: &[String]) -> Option<Finding> {
     let lw = f.lowered();
     for (s, e) in prose_blocks(f) {
         let block = &lw.lower[s..e];
@@ -309,7 +314,7 @@ fn remote_orders(f: &File<'_>) -> Option<Finding> {
             if !l.has("://") || has_any(l, GUIDES) {
                 continue;
             }
-            let Some(h) = order_host(lw.lines[i]) else {
+            let Some(h) = order_host(lw.lines[i], words) else {
                 continue;
             };
             let (a, z) = (i.saturating_sub(NEAR).max(s), (i + NEAR + 1).min(e));
