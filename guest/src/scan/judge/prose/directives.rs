@@ -55,7 +55,12 @@ pub(super) fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             Vec::new(),
         ));
     }
-    if let Some(r) = b.all(FactKind::RemoteInstructions).next() {
+    // Round 42c: a vendor's own page (its API reference, its docs) is read for reference; only a
+    // line whose every URL is a vendor's is left out.
+    if let Some(r) = b.all(FactKind::RemoteInstructions).find(|r| {
+        let hosts = hosts_in(&r.text());
+        hosts.is_empty() || hosts.iter().any(|h| h.class != HostClass::Vendor)
+    }) {
         let why = format!(
             "{}: instructions fetched at run time can change after review, so what was checked is not what runs.",
             b.title(r.fact)

@@ -62,6 +62,12 @@ const SENDS: &[&str] = &[
     "curl ",
     ".request(",
     "fetch(",
+    // Round 42c: Racket's `string->url` / `get-pure-port`, Common Lisp's `drakma:http-request`,
+    // `dex:post`.
+    "string->url",
+    "get-pure-port",
+    "http-request",
+    "dex:post",
 ];
 
 /// Name parts that mark a secret.
@@ -148,8 +154,12 @@ fn secret_read(l: &str) -> bool {
     whole || (!name.is_empty() && SECRET.iter().any(|s| name.has(s.trim_end_matches('"'))))
 }
 
-/// The name a line assigns (`x = …`, `let x = …`, `val x = …`, `my $x = …`, `(let [x (…`).
+/// The name a line assigns (`x = …`, `let x = …`, `val x = …`, `my $x = …`, `(let [x (…`;
+/// Lisp's `(define x (…`, `(let ((x (…`).
 fn assigned(l: &str) -> Option<String> {
+    if let Some(w) = lisp_binding(l) {
+        return Some(w);
+    }
     let left = if let Some(p) = l.find("[") {
         // Clojure's `(let [name (…`: the word after the bracket.
         let rest = &l[p + 1..];
@@ -171,6 +181,20 @@ fn assigned(l: &str) -> Option<String> {
         .trim_end_matches(':');
     (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .then(|| w.to_owned())
+}
+
+/// A Lisp binding's name: `(define name (…`, `(let ((name (…`, `((name (…`.
+fn lisp_binding(l: &str) -> Option<String> {
+    let rest = l
+        .strip_prefix("(define ")
+        .or_else(|| l.strip_prefix("(let* (("))
+        .or_else(|| l.strip_prefix("(let (("))
+        .or_else(|| l.strip_prefix("(("))?;
+    let w: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    (!w.is_empty() && rest[w.len()..].trim_start().starts_with('(')).then_some(w)
 }
 
 fn read_then_send(f: &File<'_>) -> Option<Finding> {
@@ -200,7 +224,11 @@ fn read_then_send(f: &File<'_>) -> Option<Finding> {
             {
                 names.push(n);
             }
-            if !SENDS.iter().any(|s| t.has(s)) {
+            // The send may open the call on one of the two lines above (a Lisp call whose
+            // arguments run on: `(http-request "https://…"` … `:parameters (… secret)`).
+            let sends = |x: &str| SENDS.iter().any(|s| x.has(s));
+            if !(sends(t) || (k > i && (k.saturating_sub(2).max(i + 1)..k).any(|j| sends(&low[j]))))
+            {
                 continue;
             }
             let host = (k.saturating_sub(2)..(k + 3).min(low.len()))

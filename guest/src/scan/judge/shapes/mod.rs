@@ -36,6 +36,11 @@ mod wipe;
 mod env_send;
 mod token_orders;
 mod tree_delete;
+// Round 42c (scan42c): control handed elsewhere — remote texts obeyed, the skill overwritten from
+// a URL, DNS records run, model traffic routed through a relay, the agent's context ordered out.
+mod context_leak;
+mod model_relay;
+mod remote_follow;
 
 /// Judges that read facts or earlier findings of the other judges (run before the prose judges).
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -52,6 +57,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     agent_words::judge(b, out);
     env_send::judge(b, out);
     tree_delete::judge(b, out);
+    remote_follow::judge(b, out);
+    model_relay::judge(b, out);
+    context_leak::judge(b, out);
     // Round 40t: the same code judges over documents' fenced blocks.
     fenced::judge(b, out);
 }
@@ -90,6 +98,10 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
         .chain(env_send::READS)
         .chain(tree_delete::RAW)
         .chain(token_orders::RAW)
+        .chain(remote_follow::RAW)
+        .chain(model_relay::RAW)
+        .chain(context_leak::CONTEXT)
+        .chain(context_leak::CONVERSATION)
         .chain(["rsync ", "scp "].iter())
         .copied()
         .chain(more_langs::raw_words())

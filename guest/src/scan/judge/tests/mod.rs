@@ -412,3 +412,6 @@ mod round42t;
 // Round 42m (sets42m): wallet keys in requests, secrets printed encoded, forged consent, hidden
 // remote scripts, code-host drop boxes, blank-literal code, discussion-run workflows.
 mod round42m;
+// Round 42c (scan42c): remote texts obeyed, skills overwritten from a URL, DNS records run, model
+// traffic relayed, the agent's context ordered out, Lisp secret sends.
+mod round42c;

