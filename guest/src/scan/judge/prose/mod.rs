@@ -55,6 +55,11 @@ mod hidden_payloads;
 pub(super) use hidden_payloads::{b64_decode, b64_value};
 mod impostor;
 mod leaks;
+
+/// The words these judges' whole-text gates ask ([`super::File::words`]).
+pub(super) fn gate_words() -> impl Iterator<Item = &'static [&'static str]> {
+    leaks::gate_words().chain(roundup::gate_words())
+}
 mod lure;
 mod permits;
 mod phishing;
@@ -208,9 +213,18 @@ fn gated_prose<'b, 'a: 'b>(
     b: &'b Bundle<'a>,
     gate: &'static aho_corasick::AhoCorasick,
 ) -> impl Iterator<Item = (&'b super::File<'a>, Vec<&'a str>, Vec<bool>)> + 'b {
+    gated_prose_if(b, gate, |_| true)
+}
+
+/// [`gated_prose`] of the files `also` keeps too (asked after the gate, before lines are split).
+fn gated_prose_if<'b, 'a: 'b>(
+    b: &'b Bundle<'a>,
+    gate: &'static aho_corasick::AhoCorasick,
+    also: impl Fn(&super::File<'a>) -> bool + 'b,
+) -> impl Iterator<Item = (&'b super::File<'a>, Vec<&'a str>, Vec<bool>)> + 'b {
     b.files
         .iter()
-        .filter(move |f| f.kind != FileKind::Code && gate.is_match(f.content))
+        .filter(move |f| f.kind != FileKind::Code && gate.is_match(f.content) && also(f))
         .map(|file| {
             let lines: Vec<&'a str> = file.content.lines().collect();
             let prose = prose_lines(&lines, file.kind == FileKind::Markdown);
