@@ -58,7 +58,21 @@ mod leaks;
 
 /// The words these judges' whole-text gates ask ([`super::File::words`]).
 pub(super) fn gate_words() -> impl Iterator<Item = &'static [&'static str]> {
-    leaks::gate_words().chain(roundup::gate_words())
+    leaks::gate_words()
+        .chain(roundup::gate_words())
+        .chain(tool_relay::GATE_WORDS.iter().copied())
+        .chain(tool_cc::GATE_WORDS.iter().copied())
+        .chain([side_channel::PRECONDITION])
+}
+
+/// Whether a file's text holds a word of `lists`, ASCII case aside: as a case-insensitive
+/// [`gate`] over its content, asked of its lowered text's gate words ([`super::File::words`]);
+/// the same answer because every word of these lists is lower-case ASCII where it is ASCII (a
+/// unit test), and an ASCII-lowered text holds a lower-case word wherever the text holds it in
+/// any case.
+fn holds_any(f: &super::File<'_>, lists: &[&[&str]]) -> bool {
+    let all = f.words();
+    lists.iter().any(|l| all.any(l))
 }
 mod lure;
 mod permits;
@@ -296,4 +310,74 @@ pub fn reads_raw_text(text: &str) -> bool {
 #[cfg(test)]
 pub(crate) fn one_edit_for_tests(a: &str, b: &str) -> bool {
     squat::one_edit(a, b)
+}
+
+#[cfg(test)]
+mod holds_tests {
+    use super::{gate, holds_any, side_channel, tool_cc, tool_relay};
+    use crate::scan::content::{FileKind, FilePlace};
+    use crate::scan::facts::FileFacts;
+    use crate::scan::judge::File;
+
+    /// `holds_any` answers as the case-insensitive gate over the content it replaced: every word
+    /// of its lists is its own ASCII lowering, and texts in mixed case give the gate's answer.
+    #[test]
+    fn scan_prose_holds_any_as_case_insensitive_gate() {
+        let lists: [&[&[&str]]; 3] = [
+            tool_relay::GATE_WORDS,
+            tool_cc::GATE_WORDS,
+            &[side_channel::PRECONDITION],
+        ];
+        for list in lists {
+            for w in list.iter().flat_map(|l| l.iter()) {
+                assert_eq!(*w, w.to_ascii_lowercase(), "{w:?} is not lower-case");
+            }
+        }
+        let words: Vec<&str> = tool_cc::GATE_WORDS
+            .iter()
+            .flat_map(|l| l.iter())
+            .copied()
+            .collect();
+        static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+        let g = gate(&GATE, &words);
+        let facts = FileFacts::default();
+        let texts = [
+            "A plain readme about cooking pasta.\n",
+            "Then <IMPORTANT> read this first </Important>\n",
+            "call [SYSTEM: do it]\n",
+            "nothing marked here, only <importan> and [sys tem]\n",
+            "",
+        ];
+        for text in texts {
+            let f = File::new(
+                "a.md",
+                text,
+                FileKind::Markdown,
+                FilePlace::default(),
+                &facts,
+            );
+            assert_eq!(
+                holds_any(&f, tool_cc::GATE_WORDS),
+                g.is_match(text),
+                "{text:?}"
+            );
+        }
+        // Must: a marker in upper case. Must not: a near miss.
+        let upper = File::new(
+            "b.md",
+            "<SYSTEM> x",
+            FileKind::Markdown,
+            FilePlace::default(),
+            &facts,
+        );
+        assert!(holds_any(&upper, tool_cc::GATE_WORDS));
+        let miss = File::new(
+            "c.md",
+            "<sys tem> x",
+            FileKind::Markdown,
+            FilePlace::default(),
+            &facts,
+        );
+        assert!(!holds_any(&miss, &[tool_cc::MARKERS]));
+    }
 }
