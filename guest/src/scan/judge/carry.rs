@@ -234,6 +234,18 @@ fn extracts(l: &str) -> bool {
 
 const ARCHIVES: &[&str] = &[".zip", ".tgz", ".tar.gz", ".tar", ".tar.xz"];
 
+/// The words this judge's whole-text gates ask ([`super::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[
+    LOGINS,
+    LOGIN_WORDS,
+    MODEL_HOSTS,
+    ARCHIVES,
+    EXTRACTS,
+    AGENT_DIRS,
+    MEMORY_FILES,
+    &["tar ", "skills_dir", "skillsdir", "plugins_dir"],
+];
+
 fn downloads(l: &str) -> bool {
     [
         "curl ",
@@ -280,11 +292,11 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
         let super::Lowered { lines, lower } = f.lowered();
         let code = f.kind == FileKind::Code;
-        let all = f.lower_all();
+        let all = f.words();
         // Agent logins carried into a container or an image: every hit needs a login path on some
         // line (code) or a login path or login words (prose), so a file without any is skipped.
         let logins =
-            LOGINS.iter().any(|w| has(all, w)) || !code && LOGIN_WORDS.iter().any(|w| has(all, w));
+            LOGINS.iter().any(|w| all.has(w)) || !code && LOGIN_WORDS.iter().any(|w| all.has(w));
         let mut names: Vec<String> = Vec::new();
         let mut login_at: Option<usize> = None;
         let mut carried = false;
@@ -341,7 +353,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         // TLS verification off next to a model API host: the host must be on some line, so a file
         // whose lowered text names none is skipped before `tls_off` reads (and copies) each line.
-        if MODEL_HOSTS.iter().any(|m| has(all, m))
+        if MODEL_HOSTS.iter().any(|m| all.has(m))
             && let Some(off) = lower.iter().position(|l| tls_off(l))
             && let Some(h) = lower
                 .iter()
@@ -363,15 +375,15 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             );
         }
         // Remote archive into the agent's folders (a download needs an archive name nearby).
-        let archives = ARCHIVES.iter().any(|a| has(all, a));
+        let archives = ARCHIVES.iter().any(|a| all.has(a));
         // An extraction needs an extracting word (`extracts`: one of its words, or `tar `) and an
         // agent folder (`agent_folder`: an agent folder name, `skills_dir`, `skillsdir` or
         // `plugins_dir`) on lines of the file: without both in its lowered text none is found.
-        let extractable = (EXTRACTS.iter().any(|w| has(all, w)) || has(all, "tar "))
-            && (AGENT_DIRS.iter().any(|w| has(all, w))
-                || has(all, "skills_dir")
-                || has(all, "skillsdir")
-                || has(all, "plugins_dir"));
+        let extractable = (EXTRACTS.iter().any(|w| all.has(w)) || all.has("tar "))
+            && (AGENT_DIRS.iter().any(|w| all.has(w))
+                || all.has("skills_dir")
+                || all.has("skillsdir")
+                || all.has("plugins_dir"));
         let looking = (download.is_none() && archives) || (extract.is_none() && extractable);
         for (i, l) in lower.iter().enumerate().filter(|_| looking) {
             if download.is_none() && archives {
@@ -445,14 +457,14 @@ fn copied_into_image(b: &Bundle<'_>, l: &str) -> bool {
 
 fn memory_public_gist(
     path: &str,
-    all: &str,
+    all: super::find::Found<'_>,
     lines: &[&str],
     lower: &[String],
     out: &mut Vec<Finding>,
 ) {
     // A hit needs a memory file named on a line, so a file's whole lowered text without one is
     // skipped before `public_gist` reads (and copies) each line.
-    if !MEMORY_FILES.iter().any(|w| has(all, w)) {
+    if !MEMORY_FILES.iter().any(|w| all.has(w)) {
         return;
     }
     let Some(m) = lower

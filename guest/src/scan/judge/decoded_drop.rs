@@ -25,6 +25,9 @@ use crate::scan::rules::Severity;
 const REACH: usize = 60;
 
 /// Words without one of which this rule cannot fire (`prose::reads_raw_text`).
+/// The words this judge's whole-text gate asks ([`super::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[RAW];
+
 pub(super) const RAW: &[&str] = &[
     "b64decode",
     "decodebytes",
@@ -149,7 +152,8 @@ pub(super) fn decoded_file_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // Gate: a hit needs a decoding line (a decoder of `DECODERS`, a local alias of one, which
         // only an import line naming the decoder makes, or `base64 -d`), and every such word holds
         // one of `RAW`: a file whose lowered text has none of them cannot fire.
-        if !RAW.iter().any(|w| f.lower_all().has(w)) {
+        let all = f.words();
+        if !RAW.iter().any(|w| all.has(w)) {
             continue;
         }
         let lower = &f.lowered().lower;

@@ -59,6 +59,9 @@ pub(super) const ENCODE: &[&str] = &[
 ];
 
 /// Name lookups whose argument is not a quoted literal (lower-case prefixes).
+/// The words this judge's whole-text gate asks ([`super::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[DATA, ENCODE, LOOKUPS];
+
 const LOOKUPS: &[&str] = &[
     "gethostbyname(",
     "getaddrinfo(",
@@ -131,7 +134,7 @@ pub(super) fn dns_carry(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // Gate: a finding needs a line with a `DATA` word, one with an `ENCODE` word and one
         // holding a `LOOKUPS` call (`computed_arg` finds the call in the line first): a file whose
         // lowered text lacks a word of any of the three lists has no finding.
-        let all = file.lower_all();
+        let all = file.words();
         if !(DATA.iter().any(|w| all.has(w))
             && ENCODE.iter().any(|w| all.has(w))
             && LOOKUPS.iter().any(|w| all.has(w)))

@@ -50,6 +50,16 @@ fn core(w: &str) -> &str {
     w.split(' ').max_by_key(|p| p.len()).unwrap_or(w)
 }
 
+/// The words this judge's whole-text gates ask ([`super::File::words`]).
+pub(super) fn gate_words() -> impl Iterator<Item = &'static str> {
+    let cores = PASTE.iter().chain(CREDS).map(|w| core(w));
+    [PLACES, ENCRYPT, ENV_FILES, STARTS, PIN, CJK_SECRETS]
+        .into_iter()
+        .flatten()
+        .copied()
+        .chain(cores)
+}
+
 const CREDS: &[&str] = &[
     "api key",
     "api_key",
@@ -610,14 +620,14 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let super::Lowered { lines, lower } = f.lowered();
         // Each rule needs words of one list on some line: a file without any of them anywhere is
         // skipped in one search of the whole lowered text instead of many per line.
-        let all = f.lower_all();
+        let all = f.words();
         // Strings a model reads count too: seeded data and tool text live in code files.
         // A hit also needs a `PASTE` word on its line and a `CREDS` word near it. A code line is
         // read masked (some words blanked to spaces), so the words are asked of the whole text by
         // their longest space-free part ([`core`]), which a masked match keeps from the original.
-        if any(all, PLACES)
-            && PASTE.iter().any(|w| has(all, core(w)))
-            && CREDS.iter().any(|w| has(all, core(w)))
+        if all.any(PLACES)
+            && PASTE.iter().any(|w| all.has(core(w)))
+            && CREDS.iter().any(|w| all.has(core(w)))
         {
             if f.kind == FileKind::Code {
                 // In code, an HTTP method (`-X POST`) is no verb and a variable named like a place
@@ -629,19 +639,19 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 paste_credentials(f.path, lines, lower, out);
             }
         }
-        if any(all, ENCRYPT) {
+        if all.any(ENCRYPT) {
             encrypt_destroy(f.path, lines, lower, out);
         }
         if f.kind == FileKind::Code {
             continue;
         }
-        if any(all, ENV_FILES) && any(all, STARTS) {
+        if all.any(ENV_FILES) && all.any(STARTS) {
             split_errand(f.path, lines, lower, out);
         }
-        if any(all, PIN) {
+        if all.any(PIN) {
             vulnerable_pins(f.path, lines, lower, out);
         }
-        if !f.content.is_ascii() && any(all, CJK_SECRETS) {
+        if !f.content.is_ascii() && all.any(CJK_SECRETS) {
             cjk_secret_send(f.path, lines, lower, out);
         }
     }

@@ -205,6 +205,9 @@ fn serves_home(l: &str) -> bool {
 /// Static file servers ([`serves_files`]).
 const SERVERS: &[&str] = &["http.server", "simplehttprequesthandler", "http-server"];
 
+/// The words this judge's whole-text gates ask ([`super::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[&["0.0.0.0", "+= 1", "++"], SERVERS, ESCAPES, PERSISTS];
+
 /// A static file server without a loopback bind.
 fn serves_files(l: &str) -> bool {
     SERVERS.iter().any(|w| l.has(w)) && !l.has("127.0.0.1") && !l.has("localhost") && !l.has("::1")
@@ -319,7 +322,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // `serves_files`: a static server's name; `raised`: `+= 1` or `++`; `escapes_home`: one of
         // `ESCAPES`; `persists`: one of `PERSISTS`), so it is skipped when the file's whole lowered
         // text has none: one search of the text instead of one per line.
-        let all = b.files[*fi].lower_all();
+        let all = b.files[*fi].words();
         // Exposed runner.
         if all.has("0.0.0.0")
             && let Some(bind) = lower.iter().position(|l| binds_all(l))

@@ -121,6 +121,79 @@ impl Needles {
     }
 }
 
+/// Every judge's gate words, indexed: one Aho-Corasick automaton (all matches, overlapping) run
+/// once over a file's whole lowered text gives the set of these words that occur in it
+/// ([`Found`]), so a judge's whole-text gate asks a bit instead of searching the text again for
+/// each word. Built once (force it in `initialize` so the component's snapshot holds it).
+pub(crate) struct GateWords {
+    words: Vec<&'static str>,
+    index: rustc_hash::FxHashMap<&'static str, usize>,
+    ac: AhoCorasick,
+}
+
+impl GateWords {
+    /// The automaton over the words (each word once; an empty word is left out: it occurs in
+    /// every text and is answered by [`has`]).
+    pub(crate) fn new(all: impl IntoIterator<Item = &'static str>) -> Self {
+        let mut words: Vec<&'static str> = Vec::new();
+        let mut index = rustc_hash::FxHashMap::default();
+        for w in all {
+            if !w.is_empty() && !index.contains_key(w) {
+                index.insert(w, words.len());
+                words.push(w);
+            }
+        }
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(&words)
+            .expect("gate words build");
+        Self { words, index, ac }
+    }
+
+    /// Which of the words occur in `text`: every overlapping match of the automaton.
+    pub(crate) fn found(&self, text: &str) -> Vec<u64> {
+        let mut bits = vec![0u64; self.words.len().div_ceil(64)];
+        for m in self.ac.find_overlapping_iter(text) {
+            let i = m.pattern().as_usize();
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        bits
+    }
+}
+
+/// A whole text and the gate words found in it ([`GateWords::found`]): `has` answers as
+/// [`has`] over the text, from the set for an indexed word and by a search for any other.
+#[derive(Clone, Copy)]
+pub(crate) struct Found<'t> {
+    pub(crate) text: &'t str,
+    pub(crate) gates: &'t GateWords,
+    pub(crate) bits: &'t [u64],
+}
+
+impl Found<'_> {
+    /// Whether `needle` occurs in the text (as `has(text, needle)`).
+    #[inline]
+    pub(crate) fn has(&self, needle: &str) -> bool {
+        match self.gates.index.get(needle) {
+            Some(&i) => self.bits[i / 64] & (1 << (i % 64)) != 0,
+            None => has(self.text, needle),
+        }
+    }
+
+    /// Whether any of `words` occurs in the text (as `has_any(text, words)`).
+    pub(crate) fn any(&self, words: &[&str]) -> bool {
+        words.iter().any(|w| self.has(w))
+    }
+}
+
+impl std::ops::Deref for Found<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.text
+    }
+}
+
 #[cfg(any(
     all(target_arch = "wasm32", target_feature = "simd128"),
     target_arch = "x86_64"
@@ -142,7 +215,7 @@ fn find(h: &[u8], n: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Needles, has, has_any};
+    use super::{GateWords, Needles, has, has_any};
 
     /// Every substring (and some non-substrings) of haystacks short and long, at every offset,
     /// answered as `str::contains` answers.
@@ -226,5 +299,53 @@ mod tests {
         // Must not: none of the words.
         assert_eq!(N.first("nothing to see"), None);
         assert!(!N.any("pa ss wo rd"));
+    }
+
+    /// `Found` (the gate words found by one pass) answers as `has` over the text: for listed
+    /// words nested in one another, overlapping, repeated or multi-byte, and by a search for a
+    /// word not listed.
+    #[test]
+    fn scan_find_gate_words_answer_as_has() {
+        let gates = GateWords::new(
+            ["token", "to", "oke", "ken", "api key", "鍵", "to", "", "s"]
+                .into_iter()
+                .chain(["keys", "tok"]),
+        );
+        let texts = [
+            "",
+            "s",
+            "a token here",
+            "tokens and api keys",
+            "the api  key is not one",
+            "my 鍵 and ken",
+            "nothing but ok\nand lines",
+        ];
+        let asked = [
+            "token", "to", "oke", "ken", "api key", "鍵", "s", "keys", "tok", "",
+            // Not listed: answered by a search.
+            "here", "api  key", "lines", "zzz",
+        ];
+        for text in texts {
+            let bits = gates.found(text);
+            let f = super::Found {
+                text,
+                gates: &gates,
+                bits: &bits,
+            };
+            for w in asked {
+                assert_eq!(f.has(w), has(text, w), "{w:?} in {text:?}");
+            }
+            assert_eq!(f.any(&["zzz", "keys"]), has_any(text, &["zzz", "keys"]));
+        }
+        // Must: a word inside a longer listed word ("oke" and "ken" inside "token").
+        let bits = gates.found("token");
+        let f = super::Found {
+            text: "token",
+            gates: &gates,
+            bits: &bits,
+        };
+        assert!(f.has("oke") && f.has("ken") && f.has("to") && f.has("tok"));
+        // Must not: a listed word absent from the text, nor an unlisted one.
+        assert!(!f.has("api key") && !f.has("keys") && !f.has("here"));
     }
 }

@@ -28,7 +28,32 @@ pub(crate) mod find;
 /// Build the judges' needle automata now (`scan::initialize`, so the snapshot holds them).
 pub(crate) fn initialize() {
     shapes::initialize();
+    std::sync::LazyLock::force(&GATES);
 }
+
+/// Every gated judge's whole-text gate words ([`File::words`]): one automaton over all their
+/// lists, run once per file. A word asked and not listed here is still answered, by a search.
+static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(|| {
+    let mut lists: Vec<&[&'static str]> = Vec::new();
+    for judge in [
+        carry::GATE_WORDS,
+        decoded_drop::GATE_WORDS,
+        dns_carry::GATE_WORDS,
+        exposed::GATE_WORDS,
+        secret_reveal::GATE_WORDS,
+        staged_send::GATE_WORDS,
+        tool_sinks::GATE_WORDS,
+    ]
+    .into_iter()
+    .chain(shapes::GATE_WORDS.iter().copied())
+    {
+        lists.extend_from_slice(judge);
+    }
+    lists.extend(prose::gate_words());
+    lists.extend(foreign::gate_words());
+    let words = lists.into_iter().flatten().copied();
+    find::GateWords::new(words.chain(errands::gate_words()))
+});
 
 pub mod flow;
 mod guard_bypass;
@@ -253,6 +278,8 @@ pub struct File<'a> {
     lowered: Lowered<'a>,
     /// The whole text ASCII-lowered, computed once ([`File::lower_all`]).
     lower_all: Cow<'a, str>,
+    /// Which gate words occur in `lower_all`, computed on first use ([`File::words`]).
+    words: std::cell::OnceCell<Vec<u64>>,
 }
 
 /// A file's lines and their trimmed, ASCII-lowered copies, index for index (the shape the
@@ -280,6 +307,7 @@ impl<'a> File<'a> {
             hidden: Default::default(),
             lowered: lines_and_lowered(content),
             lower_all: crate::ascii_lowered(content),
+            words: Default::default(),
         }
     }
 
@@ -291,6 +319,17 @@ impl<'a> File<'a> {
     /// The whole text, ASCII-lowered (once per file).
     pub fn lower_all(&self) -> &str {
         &self.lower_all
+    }
+
+    /// The whole lowered text with the judges' gate words found in it by one pass (on first
+    /// use): `words().has(w)` answers as `has(lower_all(), w)`, for a listed word from the set.
+    pub(crate) fn words(&self) -> find::Found<'_> {
+        let gates: &find::GateWords = &GATES;
+        find::Found {
+            text: &self.lower_all,
+            gates,
+            bits: self.words.get_or_init(|| gates.found(&self.lower_all)),
+        }
     }
 }
 

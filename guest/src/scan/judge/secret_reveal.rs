@@ -24,6 +24,9 @@ use crate::scan::rules::Severity;
 
 const WINDOW: usize = 6;
 
+/// The words this judge's whole-text gates ask ([`super::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[WHOLE, STORES, SHOW, ORDER, TEACHES];
+
 const STORES: &[&str] = &[
     ".env",
     "credentials",
@@ -88,11 +91,11 @@ pub(super) fn secret_reveal(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let lower = &f.lowered().lower;
         // A finding needs lines with a `WHOLE`, a `STORES`, a `SHOW` and an `ORDER` word: a file
         // whose lowered text lacks one of the four lists is skipped before its lines are read.
-        let all = f.lower_all();
-        if !(any(all, WHOLE) && any(all, STORES) && any(all, SHOW) && any(all, ORDER)) {
+        let all = f.words();
+        if !(all.any(WHOLE) && all.any(STORES) && all.any(SHOW) && all.any(ORDER)) {
             continue;
         }
-        if !lower.iter().any(|l| any(l, WHOLE)) || any(f.lower_all(), TEACHES) {
+        if !lower.iter().any(|l| any(l, WHOLE)) || all.any(TEACHES) {
             continue;
         }
         for (k, l) in lower.iter().enumerate() {

@@ -20,6 +20,9 @@ use crate::scan::judge::find::has;
 use crate::scan::rules::Severity;
 
 /// What a collecting line reads: environment contents.
+/// The words this judge's whole-text gate asks ([`super::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[SENDS, ENVS, WHO];
+
 const ENVS: &[&str] = &[
     "os.environ",
     "environ.keys",
@@ -136,9 +139,9 @@ fn placeholder_address(raw: &str) -> Option<String> {
 pub(super) fn staged_send(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let words = b.name_words();
     for file in &b.files {
-        let all = file.lower_all();
-        if !SENDS.iter().any(|s| has(all, s))
-            || !(ENVS.iter().any(|e| has(all, e)) || WHO.iter().any(|w| has(all, w)))
+        let all = file.words();
+        if !SENDS.iter().any(|s| all.has(s))
+            || !(ENVS.iter().any(|e| all.has(e)) || WHO.iter().any(|w| all.has(w)))
         {
             continue;
         }

@@ -163,6 +163,9 @@ fn input_mirror(path: &str, lines: &[&str], lower: &[String], out: &mut Vec<Find
 /// Words of a memory tool.
 const MEMORY: &[&str] = &["memor", "remember", "recall", "记忆"];
 
+/// The words this judge's whole-text gates ask ([`super::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[SINKS, CREDENTIAL_FILES, MEMORY];
+
 /// Calls that send a request.
 const REQUESTS: &[&str] = &[
     "fetch(",
@@ -323,10 +326,10 @@ pub(super) fn raw_words() -> impl Iterator<Item = &'static str> {
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
-        let all = f.lower_all();
-        let sinks = any(all, SINKS);
-        let creds = any(all, CREDENTIAL_FILES);
-        let memory = f.kind == FileKind::Code && any(all, MEMORY);
+        let all = f.words();
+        let sinks = all.any(SINKS);
+        let creds = all.any(CREDENTIAL_FILES);
+        let memory = f.kind == FileKind::Code && all.any(MEMORY);
         if !(sinks || creds || memory) {
             continue;
         }

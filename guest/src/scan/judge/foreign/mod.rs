@@ -12,6 +12,11 @@ use crate::scan::content::Finding;
 mod dep_swap;
 mod mcp_out;
 mod registry;
+
+/// The words these judges' whole-text gates ask ([`super::File::words`]).
+pub(super) fn gate_words() -> impl Iterator<Item = &'static [&'static str]> {
+    registry::gate_words()
+}
 mod settings;
 mod token_host;
 mod wallet;

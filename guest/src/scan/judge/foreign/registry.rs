@@ -35,6 +35,13 @@ const KEYS: &[(&str, &[&str])] = &[
     ("sourcesadd", &["gem "]),
 ];
 /// What makes the setting the user's (it outlives the skill): a global config or a set command.
+/// The words this judge's whole-text gates ask ([`crate::scan::judge::File::words`]).
+pub(super) fn gate_words() -> impl Iterator<Item = &'static [&'static str]> {
+    [ANY_FILE, RAW, USER_LEVEL, INSTALLS]
+        .into_iter()
+        .chain(KEYS.iter().map(|(_, eco)| *eco))
+}
+
 const USER_LEVEL: &[&str] = &[
     "~/.npmrc",
     "$home/.npmrc",
@@ -213,7 +220,7 @@ fn project(
         .find(|(n, _)| *n == base && (!n.starts_with("config") || path.has(".cargo/")))
         .map(|(_, k)| *k)
         .unwrap_or(&[]);
-    let all = f.lower_all();
+    let all = f.words();
     if keys.is_empty() && !ANY_FILE.iter().any(|k| all.has(k)) {
         return None;
     }
@@ -240,7 +247,7 @@ fn project(
         let is_used = *used.get_or_insert_with(|| {
             b.files
                 .iter()
-                .any(|g| INSTALLS.iter().any(|w| g.lower_all().has(w)))
+                .any(|g| INSTALLS.iter().any(|w| g.words().has(w)))
         });
         if !is_used {
             return None;
@@ -270,7 +277,7 @@ fn mirror(host: &str) -> bool {
 
 fn redirect(f: &File<'_>, words: &[String]) -> Option<Finding> {
     let low = &f.lowered().lower;
-    let all = f.lower_all();
+    let all = f.words();
     if !RAW.iter().any(|w| all.has(w)) {
         return None;
     }

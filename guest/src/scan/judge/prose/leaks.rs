@@ -280,6 +280,11 @@ fn description_value(line: &str) -> &str {
 /// Words naming environment variables ([`source_of`]).
 const ENV_NAMES: &[&str] = &["environment variable", "env var", "环境变量"];
 
+/// The words this judge's whole-text gate asks ([`crate::scan::judge::File::words`]).
+pub(super) fn gate_words() -> impl Iterator<Item = &'static [&'static str]> {
+    SOURCES.iter().map(|s| s.words).chain([ENV_NAMES])
+}
+
 /// The source a lower-cased line names, if any.
 fn source_of(l: &str) -> Option<usize> {
     if let Some(i) = SOURCES.iter().position(|s| has_any(l, s.words)) {
@@ -423,8 +428,8 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // Gate: a line is read only when `source_of` names a source, which needs a word of
         // `SOURCES` or of `ENV_NAMES` in the line (or in its description value, a part of it),
         // lowered: a file whose lowered text has none of them has no such line.
-        let all = file.lower_all();
-        if !SOURCES.iter().any(|s| has_any(all, s.words)) && !has_any(all, ENV_NAMES) {
+        let all = file.words();
+        if !SOURCES.iter().any(|s| all.any(s.words)) && !all.any(ENV_NAMES) {
             continue;
         }
         let data = data_file(file.path, file.kind);

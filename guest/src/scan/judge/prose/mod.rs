@@ -55,6 +55,25 @@ mod hidden_payloads;
 pub(super) use hidden_payloads::{b64_decode, b64_value};
 mod impostor;
 mod leaks;
+
+/// The words these judges' whole-text gates ask ([`super::File::words`]).
+pub(super) fn gate_words() -> impl Iterator<Item = &'static [&'static str]> {
+    leaks::gate_words()
+        .chain(roundup::gate_words())
+        .chain(tool_relay::GATE_WORDS.iter().copied())
+        .chain(tool_cc::GATE_WORDS.iter().copied())
+        .chain([side_channel::PRECONDITION])
+}
+
+/// Whether a file's text holds a word of `lists`, ASCII case aside: as a case-insensitive
+/// [`gate`] over its content, asked of its lowered text's gate words ([`super::File::words`]);
+/// the same answer because every word of these lists is lower-case ASCII where it is ASCII (a
+/// unit test), and an ASCII-lowered text holds a lower-case word wherever the text holds it in
+/// any case.
+fn holds_any(f: &super::File<'_>, lists: &[&[&str]]) -> bool {
+    let all = f.words();
+    lists.iter().any(|l| all.any(l))
+}
 mod lure;
 mod permits;
 mod phishing;
@@ -208,9 +227,18 @@ fn gated_prose<'b, 'a: 'b>(
     b: &'b Bundle<'a>,
     gate: &'static aho_corasick::AhoCorasick,
 ) -> impl Iterator<Item = (&'b super::File<'a>, Vec<&'a str>, Vec<bool>)> + 'b {
+    gated_prose_if(b, gate, |_| true)
+}
+
+/// [`gated_prose`] of the files `also` keeps too (asked after the gate, before lines are split).
+fn gated_prose_if<'b, 'a: 'b>(
+    b: &'b Bundle<'a>,
+    gate: &'static aho_corasick::AhoCorasick,
+    also: impl Fn(&super::File<'a>) -> bool + 'b,
+) -> impl Iterator<Item = (&'b super::File<'a>, Vec<&'a str>, Vec<bool>)> + 'b {
     b.files
         .iter()
-        .filter(move |f| f.kind != FileKind::Code && gate.is_match(f.content))
+        .filter(move |f| f.kind != FileKind::Code && gate.is_match(f.content) && also(f))
         .map(|file| {
             let lines: Vec<&'a str> = file.content.lines().collect();
             let prose = prose_lines(&lines, file.kind == FileKind::Markdown);
@@ -283,4 +311,74 @@ pub fn reads_raw_text(text: &str) -> bool {
 #[cfg(test)]
 pub(crate) fn one_edit_for_tests(a: &str, b: &str) -> bool {
     squat::one_edit(a, b)
+}
+
+#[cfg(test)]
+mod holds_tests {
+    use super::{gate, holds_any, side_channel, tool_cc, tool_relay};
+    use crate::scan::content::{FileKind, FilePlace};
+    use crate::scan::facts::FileFacts;
+    use crate::scan::judge::File;
+
+    /// `holds_any` answers as the case-insensitive gate over the content it replaced: every word
+    /// of its lists is its own ASCII lowering, and texts in mixed case give the gate's answer.
+    #[test]
+    fn scan_prose_holds_any_as_case_insensitive_gate() {
+        let lists: [&[&[&str]]; 3] = [
+            tool_relay::GATE_WORDS,
+            tool_cc::GATE_WORDS,
+            &[side_channel::PRECONDITION],
+        ];
+        for list in lists {
+            for w in list.iter().flat_map(|l| l.iter()) {
+                assert_eq!(*w, w.to_ascii_lowercase(), "{w:?} is not lower-case");
+            }
+        }
+        let words: Vec<&str> = tool_cc::GATE_WORDS
+            .iter()
+            .flat_map(|l| l.iter())
+            .copied()
+            .collect();
+        static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+        let g = gate(&GATE, &words);
+        let facts = FileFacts::default();
+        let texts = [
+            "A plain readme about cooking pasta.\n",
+            "Then <IMPORTANT> read this first </Important>\n",
+            "call [SYSTEM: do it]\n",
+            "nothing marked here, only <importan> and [sys tem]\n",
+            "",
+        ];
+        for text in texts {
+            let f = File::new(
+                "a.md",
+                text,
+                FileKind::Markdown,
+                FilePlace::default(),
+                &facts,
+            );
+            assert_eq!(
+                holds_any(&f, tool_cc::GATE_WORDS),
+                g.is_match(text),
+                "{text:?}"
+            );
+        }
+        // Must: a marker in upper case. Must not: a near miss.
+        let upper = File::new(
+            "b.md",
+            "<SYSTEM> x",
+            FileKind::Markdown,
+            FilePlace::default(),
+            &facts,
+        );
+        assert!(holds_any(&upper, tool_cc::GATE_WORDS));
+        let miss = File::new(
+            "c.md",
+            "<sys tem> x",
+            FileKind::Markdown,
+            FilePlace::default(),
+            &facts,
+        );
+        assert!(!holds_any(&miss, &[tool_cc::MARKERS]));
+    }
 }

@@ -96,6 +96,11 @@ const SENDS: &[&str] = &[
     "sync",
 ];
 
+/// The words this rule's whole-text gate asks ([`crate::scan::judge::File::words`]).
+pub(super) fn gate_words() -> impl Iterator<Item = &'static [&'static str]> {
+    KINDS.iter().map(|(_, words)| *words).chain([BULK])
+}
+
 /// The kinds of secret a lower-cased line names.
 fn kinds(l: &str) -> Vec<&'static str> {
     KINDS
@@ -168,7 +173,13 @@ pub(super) fn credential_roundup(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
     let gate = super::gate(&GATE, SENDS);
     let name_words = b.name_words();
-    for (file, lines, prose) in super::gated_prose(b, gate) {
+    // A finding needs a `demand` line, which names a kind of secret (`kinds`) and holds a `BULK`
+    // word; the lines read are lines of the file ASCII-lowered, so both are in its lowered text.
+    let demands = |f: &super::super::File<'_>| {
+        let all = f.words();
+        KINDS.iter().any(|(_, words)| all.any(words)) && all.any(BULK)
+    };
+    for (file, lines, prose) in super::gated_prose_if(b, gate, demands) {
         // Prose lines only: fenced blocks in Markdown are code.
         let lower: Vec<String> = lines
             .iter()

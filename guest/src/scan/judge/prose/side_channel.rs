@@ -78,10 +78,8 @@ fn hands(l: &str) -> bool {
 }
 
 pub(super) fn contents_into_tool_argument(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
-    let gate = super::gate(&GATE, PRECONDITION);
     for file in &b.files {
-        if !gate.is_match(file.content) {
+        if !super::holds_any(file, &[PRECONDITION]) {
             continue;
         }
         let crate::scan::judge::Lowered { lines, lower } = file.lowered();

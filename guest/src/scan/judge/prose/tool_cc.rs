@@ -29,6 +29,9 @@ use crate::scan::rules::Severity;
 const SPAN: usize = 4;
 
 /// A copy going somewhere (lower-case).
+/// The words of this rule's gate ([`super::holds_any`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[COPY, EVERY_CALL, MARKERS];
+
 pub(super) const COPY: &[&str] = &[
     "send a copy",
     "also send",
@@ -266,16 +269,8 @@ fn push(out: &mut Vec<Finding>, rule: &str, path: &str, line: usize, text: &str,
 /// `prompt_injection.tool-cc`, `prompt_injection.tool-tap` and `prompt_injection.hidden-order`: at
 /// most one finding of each per file.
 pub(super) fn tool_cc(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
-    let words: Vec<&str> = COPY
-        .iter()
-        .chain(EVERY_CALL)
-        .chain(MARKERS)
-        .copied()
-        .collect();
-    let gate = super::gate(&GATE, &words);
     for file in &b.files {
-        if !gate.is_match(file.content) || specimen(b, file.path) {
+        if !super::holds_any(file, GATE_WORDS) || specimen(b, file.path) {
             continue;
         }
         let machine = machine_text(file.path, file.kind);

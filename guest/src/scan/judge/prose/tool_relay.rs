@@ -30,6 +30,9 @@ use crate::scan::rules::Severity;
 const SPAN: usize = 6;
 
 /// The user's data, gathered in bulk (lower-case).
+/// The words of this rule's gate ([`super::holds_any`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[GATHER, ESCAPES, EVERY_COMMAND];
+
 pub(super) const GATHER: &[&str] = &[
     "list_notes",
     "list_messages",
@@ -189,16 +192,8 @@ fn push(
 /// `prompt_injection.tool-relay`, `prompt_injection.terminal-escape` and
 /// `prompt_injection.command-prefix-beacon`: at most one finding of each per file.
 pub(super) fn tool_relay(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    static GATE: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
-    let words: Vec<&str> = GATHER
-        .iter()
-        .chain(ESCAPES)
-        .chain(EVERY_COMMAND)
-        .copied()
-        .collect();
-    let gate = super::gate(&GATE, &words);
     for file in &b.files {
-        if !gate.is_match(file.content) || specimen(b, file.path, file.kind) {
+        if !super::holds_any(file, GATE_WORDS) || specimen(b, file.path, file.kind) {
             continue;
         }
         let crate::scan::judge::Lowered { lines, lower } = file.lowered();

@@ -340,6 +340,20 @@ const COVER: &[&str] = &[
     "so no one notices",
 ];
 
+/// The words this judge's whole-text gates ask ([`crate::scan::judge::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[
+    ALWAYS,
+    more::ALWAYS,
+    l42::ALWAYS,
+    REPLACE,
+    more::REPLACE,
+    l42::REPLACE,
+    FORBID,
+    more::FORBID,
+    l42::FORBID,
+    SETTINGS,
+];
+
 fn any(t: &str, words: &[&str]) -> bool {
     words.iter().any(|w| t.has(w))
 }
@@ -382,10 +396,10 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // a word there is in the file's lowered text: without one, lowering it again is skipped.
         let prose = !(f.kind == FileKind::Code || f.place.test);
         if prose && f.content.is_ascii() {
-            let all = f.lower_all();
-            let always = any(all, ALWAYS) || (any(all, more::ALWAYS) || any(all, l42::ALWAYS));
-            let replace = any(all, REPLACE) || (any(all, more::REPLACE) || any(all, l42::REPLACE));
-            let forbid = any(all, FORBID) || (any(all, more::FORBID) || any(all, l42::FORBID));
+            let all = f.words();
+            let always = all.any(ALWAYS) || all.any(more::ALWAYS) || all.any(l42::ALWAYS);
+            let replace = all.any(REPLACE) || all.any(more::REPLACE) || all.any(l42::REPLACE);
+            let forbid = all.any(FORBID) || all.any(more::FORBID) || all.any(l42::FORBID);
             if !(always || (replace && forbid)) {
                 continue;
             }
@@ -510,7 +524,7 @@ fn shadowing(f: &File<'_>, t: &str) -> Option<Finding> {
 fn auto_approve(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     // A settings word on a line is in the whole lowered text: one search of it first.
-    if !any(f.lower_all(), SETTINGS) || !low.iter().any(|l| any(l, SETTINGS)) {
+    if !f.words().any(SETTINGS) || !low.iter().any(|l| any(l, SETTINGS)) {
         return None;
     }
     let i = low.iter().position(|l| {

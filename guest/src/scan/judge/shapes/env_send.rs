@@ -70,6 +70,9 @@ const SENDS: &[&str] = &[
     "dex:post",
 ];
 
+/// The words this judge's whole-text gates ask ([`crate::scan::judge::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[&["rsync ", "scp "], READS, SENDS];
+
 /// Name parts that mark a secret.
 const SECRET: &[&str] = &["token", "key", "secret", "pass", "cred", "auth", "pat\""];
 /// Credential files.
@@ -103,7 +106,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if !is_code(f) {
             continue;
         }
-        let all = f.lower_all();
+        let all = f.words();
         if (all.has("rsync ") || all.has("scp "))
             && !has(
                 out,
@@ -115,7 +118,11 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         {
             out.push(x);
         }
-        if !READS_N.any(all) || has(out, f, "exfiltration.secret-to-network", Severity::Critical) {
+        // `read_then_send` needs a line with a `READS` word (`secret_read` finds one first) and a
+        // line with a `SENDS` word after it: a file whose lowered text lacks either has no hit.
+        if !(all.any(READS) && all.any(SENDS))
+            || has(out, f, "exfiltration.secret-to-network", Severity::Critical)
+        {
             continue;
         }
         if let Some(x) = read_then_send(f) {

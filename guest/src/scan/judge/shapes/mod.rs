@@ -64,6 +64,14 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     fenced::judge(b, out);
 }
 
+/// The words these judges' whole-text gates ask ([`super::File::words`]).
+pub(super) const GATE_WORDS: &[&[&[&str]]] = &[
+    agent_words::GATE_WORDS,
+    env_send::GATE_WORDS,
+    socket_run::GATE_WORDS,
+    store_send::GATE_WORDS,
+];
+
 /// Build this module's needle automata now (`scan::initialize`).
 pub(super) fn initialize() {
     intl_orders::initialize();

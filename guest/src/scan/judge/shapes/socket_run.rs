@@ -42,6 +42,9 @@ pub(super) const RAW: &[&str] = &[
     "open_connection(",
 ];
 
+/// The words this judge's whole-text gate asks ([`crate::scan::judge::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[RUNNERS, READS];
+
 const RUNNERS: &[&str] = &[
     "io.popen(",
     "os.execute(",
@@ -114,7 +117,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         // Gate: a finding needs a line with a `RUNNERS` word and one with a `READS` word: a file
         // whose lowered text lacks either is skipped before each line's hosts are read.
-        let all = f.lower_all();
+        let all = f.words();
         if !(RUNNERS.iter().any(|r| all.has(r)) && READS.iter().any(|r| all.has(r))) {
             continue;
         }

@@ -140,13 +140,11 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
     // file's lowered text: one of `STORE`, one of `CREDENTIAL_FILES` (`at_credential`,
     // `reads_credential`), `env |` / `env|` (`pipe_head_env`, also `printenv |`), `env >` /
     // `set >` (a dump by a line of its own, also `printenv >`) or a password-hash table.
-    let all = f.lower_all();
+    let all = f.words();
     if sources.is_empty()
         && !STORE.iter().any(|w| all.has(w))
         && !CREDENTIAL_FILES.iter().any(|w| all.has(w))
-        && !["env |", "env|", "env >", "set >", "pg_shadow", "pg_authid"]
-            .iter()
-            .any(|w| all.has(w))
+        && !DUMPS.iter().any(|w| all.has(w))
     {
         return None;
     }
@@ -226,6 +224,12 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
     }
     None
 }
+
+/// Environment dumps and password-hash tables (a gate of [`store_sent`]).
+const DUMPS: &[&str] = &["env |", "env|", "env >", "set >", "pg_shadow", "pg_authid"];
+
+/// The words this judge's whole-text gate asks ([`crate::scan::judge::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] = &[STORE, CREDENTIAL_FILES, DUMPS];
 
 /// What a line reading or uploading one of [`CREDENTIAL_FILES`] reads.
 const LOGIN_FILE: &str = "a tool's login file";
