@@ -407,3 +407,6 @@ mod round41m;
 // Round 41c (scan41c): language-independent order tokens, thin-language secret sends, resource
 // deletes, more agent settings.
 mod round41c;
+// Round 42b (sets42b): environment reads by a helper's or a declared list's names judged as those
+// named reads; a response a value is read from is not an output.
+mod round42b;
