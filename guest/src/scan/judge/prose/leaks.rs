@@ -426,8 +426,7 @@ fn destination_word(l: &str, w: &str) -> bool {
             .filter(|x| !x.is_empty())
             .collect();
         let near = &words[words.len().saturating_sub(3)..];
-        let taken_from =
-            near.iter().any(|x| *x == "from") || before.chars().rev().take(8).any(|c| c == '从');
+        let taken_from = near.contains(&"from") || before.chars().rev().take(8).any(|c| c == '从');
         !taken_from
     })
 }
