@@ -20,6 +20,7 @@ mod dotenv_key;
 mod fetch_to_file;
 mod imported;
 mod keychain_item;
+pub(crate) mod named_reads;
 mod own_endpoint;
 mod own_remote;
 mod ssh_identity;
@@ -222,6 +223,106 @@ struct Verdict {
     why: String,
 }
 
+/// The verdict for one named secret (`os.environ.get("X_KEY")`, or a name a helper's caller
+/// passes, [`named_reads`]) reaching a request to `dest`.
+fn named_key(key: &str, dest: &Host, sink_text: &str, via: &[String]) -> Option<Verdict> {
+    let to = format!("{} ({})", dest.host, dest.class.phrase());
+    if is_connection_string(key) {
+        // A database's connection string (user, password and its own host) is handed to a
+        // database driver, never to a web request: sent to any host, in a body, a query or a
+        // header (a `User-Agent`, a cookie), it leaves with the password.
+        return Some(Verdict {
+            severity: Severity::Critical,
+            rule: "exfiltration.secret-to-network",
+            why: format!(
+                "the connection string `{key}` (the database's address with its password) is sent to {to}; a database URL goes to its database driver, not into a web request"
+            ),
+        });
+    }
+    // A token printed by a vendor's CLI (`$(gh auth token)`) has no variable name of its own;
+    // the rule's tag names the vendor's key, so its own API and a third party stay apart.
+    if let Some(v) = vendor_of_key(key) {
+        if belongs_to(v, &dest.host) {
+            return None;
+        }
+        return Some(Verdict {
+            severity: Severity::Critical,
+            rule: "exfiltration.key-to-foreign-host",
+            why: format!(
+                "`{key}` is named for {} (whose API is at {}), but it is sent to {to}: the key leaves for a third party",
+                v.name,
+                v.domains.join(", ")
+            ),
+        });
+    }
+    if dest.class.is_suspicious() {
+        return Some(Verdict {
+            severity: Severity::Critical,
+            rule: "exfiltration.secret-to-network",
+            why: format!("the secret `{key}` is sent to {to}"),
+        });
+    }
+    let mut names: Vec<&str> = via.iter().map(String::as_str).collect();
+    names.push(key);
+    if dest.class.is_known_good() || in_header(sink_text, &names) {
+        return None;
+    }
+    Some(Verdict {
+        severity: Severity::Medium,
+        rule: "exfiltration.secret-to-network",
+        why: format!(
+            "the secret `{key}` is put into the body, query or path of a request to {to}, not into an authorization header; check that this host is the service the key belongs to"
+        ),
+    })
+}
+
+/// The verdict for an environment read by a variable name whose names the bundle shows
+/// ([`named_reads`]): the worst of its credential-named variables judged as named reads, a key
+/// named for the destination host (`FEISHU_APP_SECRET` to `open.feishu.cn`) being its own; a list
+/// of names defined outside the bundle, `critical` to a suspicious host and `medium` elsewhere.
+fn named_reads_verdict(
+    named: named_reads::Named,
+    dest: Option<&Host>,
+    sink_text: &str,
+    via: &[String],
+) -> Option<Verdict> {
+    let dest = dest.filter(|d| d.class != HostClass::Local);
+    match named {
+        named_reads::Named::Keys(keys) => {
+            let d = dest?;
+            let reg = crate::scan::hosts::second_level(&d.host);
+            keys.iter()
+                .filter(|k| named_reads::credential(k))
+                .filter(|k| {
+                    !reg.as_ref()
+                        .is_some_and(|r| dotenv_key::services(k).contains(r))
+                })
+                .filter_map(|k| named_key(k, d, sink_text, via))
+                .fold(None, |best: Option<Verdict>, v| match best {
+                    Some(b) if b.severity >= v.severity => Some(b),
+                    _ => Some(v),
+                })
+        }
+        named_reads::Named::Listed(list) => {
+            let to = dest.map_or("an address the file does not show".to_string(), |d| {
+                format!("{} ({})", d.host, d.class.phrase())
+            });
+            let suspicious = dest.is_some_and(|d| d.class.is_suspicious());
+            Some(Verdict {
+                severity: if suspicious {
+                    Severity::Critical
+                } else {
+                    Severity::Medium
+                },
+                rule: "exfiltration.secret-to-network",
+                why: format!(
+                    "the environment variables listed in `{list}` (a list defined outside this bundle, not the whole environment) reach a request to {to}; check which variables it names and that the destination is their service"
+                ),
+            })
+        }
+    }
+}
+
 /// Judge one source reaching one destination.
 fn decide(
     b: &Bundle<'_>,
@@ -253,6 +354,12 @@ fn decide(
                 }
             ),
         });
+    }
+    // An environment read by a variable name whose names the bundle shows (round 42b).
+    if src.fact.kind == FactKind::EnvDump
+        && let Some(named) = named_reads::resolve(b, src)
+    {
+        return named_reads_verdict(named, dest, sink_text, via);
     }
     // One keychain item named for a vendor (`find-generic-password -s "Claude Code-credentials"`)
     // sent to that vendor's host: the vendor's own login refreshed or used (round 38b).
@@ -324,56 +431,8 @@ fn decide(
         return None;
     }
     let to = format!("{} ({})", dest.host, dest.class.phrase());
-    if src.fact.kind == FactKind::SecretEnv && is_connection_string(key_name(b, src)) {
-        // A database's connection string (user, password and its own host) is handed to a
-        // database driver, never to a web request: sent to any host, in a body, a query or a
-        // header (a `User-Agent`, a cookie), it leaves with the password.
-        return Some(Verdict {
-            severity: Severity::Critical,
-            rule: "exfiltration.secret-to-network",
-            why: format!(
-                "the connection string `{}` (the database's address with its password) is sent to {to}; a database URL goes to its database driver, not into a web request",
-                key_name(b, src)
-            ),
-        });
-    }
     if src.fact.kind == FactKind::SecretEnv {
-        // A token printed by a vendor's CLI (`$(gh auth token)`) has no variable name of its own;
-        // the rule's tag names the vendor's key, so its own API and a third party stay apart.
-        let key = key_name(b, src);
-        if let Some(v) = vendor_of_key(key) {
-            if belongs_to(v, &dest.host) {
-                return None;
-            }
-            return Some(Verdict {
-                severity: Severity::Critical,
-                rule: "exfiltration.key-to-foreign-host",
-                why: format!(
-                    "`{key}` is named for {} (whose API is at {}), but it is sent to {to}: the key leaves for a third party",
-                    v.name,
-                    v.domains.join(", ")
-                ),
-            });
-        }
-        if dest.class.is_suspicious() {
-            return Some(Verdict {
-                severity: Severity::Critical,
-                rule: "exfiltration.secret-to-network",
-                why: format!("the secret `{key}` is sent to {to}"),
-            });
-        }
-        let mut names: Vec<&str> = via.iter().map(String::as_str).collect();
-        names.push(key);
-        if dest.class.is_known_good() || in_header(sink_text, &names) {
-            return None;
-        }
-        return Some(Verdict {
-            severity: Severity::Medium,
-            rule: "exfiltration.secret-to-network",
-            why: format!(
-                "the secret `{key}` is put into the body, query or path of a request to {to}, not into an authorization header; check that this host is the service the key belongs to"
-            ),
-        });
+        return named_key(key_name(b, src), dest, sink_text, via);
     }
     if src.fact.kind == FactKind::SecretFile && b.tag(src.fact) == "dotenv" {
         // A project's `.env` sent to its vendor is odd but normal for some tools; anywhere else it
@@ -533,7 +592,9 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             .filter(|f| match f.kind {
                 FactKind::SecretHarvest | FactKind::SecretCommand => true,
                 FactKind::SecretFile => bulk_file_tag(b.tag(f)),
-                FactKind::EnvDump => true,
+                // An environment read by the names a helper's callers or a declared list give
+                // is those named reads, not credentials in bulk (round 42b).
+                FactKind::EnvDump => named_reads::resolve(b, &At { file, fact: f }).is_none(),
                 _ => false,
             })
             .map(|fact| At { file, fact })

@@ -417,6 +417,25 @@ fn ends_statement(l: &str) -> bool {
     l.trim_end().ends_with(['.', '。', '!', '！', '?', '？'])
 }
 
+/// Round 42b: whether output word `w` occurs in a lower-cased statement as somewhere things go, not
+/// only as where they come from. "Parse `connection_string` from the JSON response", "the token
+/// received from the API", "从响应中读取" name the response a value is taken out of: the statement
+/// reads the response, it does not write into one. An occurrence counts unless `from` is one of
+/// the three words before it (English) or `从` stands in the eight characters before it (Chinese);
+/// "in the reply", "at the top of the report" stay destinations.
+fn destination_word(l: &str, w: &str) -> bool {
+    l.match_indices(w).any(|(i, _)| {
+        let before = &l[..i];
+        let words: Vec<&str> = before
+            .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
+            .filter(|x| !x.is_empty())
+            .collect();
+        let near = &words[words.len().saturating_sub(3)..];
+        let taken_from = near.contains(&"from") || before.chars().rev().take(8).any(|c| c == '从');
+        !taken_from
+    })
+}
+
 pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     // A lone text with no facts never reaches the judge (`text_file_findings`); SKILL.md always
     // does. The same here, so both paths agree.
@@ -482,12 +501,15 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             let output = if SOURCES[src].hard {
-                OUTPUTS.iter().find(|w| has(&lower, w)).or_else(|| {
-                    GENERATED
-                        .iter()
-                        .find(|w| has(&lower, w))
-                        .filter(|_| real_secret_values(&lower) || src != ENV)
-                })
+                OUTPUTS
+                    .iter()
+                    .find(|w| destination_word(&lower, w))
+                    .or_else(|| {
+                        GENERATED
+                            .iter()
+                            .find(|w| has(&lower, w))
+                            .filter(|_| real_secret_values(&lower) || src != ENV)
+                    })
             } else {
                 None
             };

@@ -32,7 +32,7 @@ const GENERIC: &[&str] = &[
 
 /// The service names a credential name gives: its first word and its words before the suffix
 /// run together (`OPEN_ROUTER_API_KEY` gives `open` and `openrouter`).
-fn services(name: &str) -> Vec<String> {
+pub(super) fn services(name: &str) -> Vec<String> {
     let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
     let Some(last) = words.last() else {
         return Vec::new();

@@ -124,6 +124,13 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
         FactKind::SecretHarvest,
     ] {
         for at in b.in_file(f, kind) {
+            // An environment read by the names a helper's callers or a declared list give is
+            // those named reads, not the environment (round 42b).
+            if kind == FactKind::EnvDump
+                && crate::scan::judge::secrets::named_reads::resolve(b, &at).is_some()
+            {
+                continue;
+            }
             if !at.fact.prose {
                 sources.push((
                     (at.fact.line as usize).saturating_sub(1),

@@ -415,3 +415,6 @@ mod round42m;
 // Round 42c (scan42c): remote texts obeyed, skills overwritten from a URL, DNS records run, model
 // traffic relayed, the agent's context ordered out, Lisp secret sends.
 mod round42c;
+// Round 42b (sets42b): environment reads by a helper's or a declared list's names judged as those
+// named reads; a response a value is read from is not an output.
+mod round42b;
