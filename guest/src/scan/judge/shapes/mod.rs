@@ -70,6 +70,7 @@ pub(super) const GATE_WORDS: &[&[&[&str]]] = &[
     env_send::GATE_WORDS,
     socket_run::GATE_WORDS,
     store_send::GATE_WORDS,
+    remote_follow::GATE_WORDS,
 ];
 
 /// Build this module's needle automata now (`scan::initialize`).

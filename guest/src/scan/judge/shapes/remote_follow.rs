@@ -26,6 +26,10 @@ use crate::scan::rules::Severity;
 /// Lines on either side of the URL within which the order's words count.
 const NEAR: usize = 3;
 
+/// The words this judge's whole-text gates ask ([`crate::scan::judge::File::words`]).
+pub(super) const GATE_WORDS: &[&[&str]] =
+    &[ORDERS, &["://", "skill.md", "txt"], FETCHES, SELF, TXT];
+
 /// Words without one of which no rule of this file can fire on a text with no facts.
 pub(super) const RAW: &[&str] = &["skill.md", "txt"];
 
@@ -245,9 +249,10 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if f.place.test || f.place.signature {
             continue;
         }
+        let all = f.words();
         if f.kind != FileKind::Code {
-            if has_any(f.lower_all(), ORDERS)
-                && f.lower_all().has("://")
+            if all.any(ORDERS)
+                && all.has("://")
                 && !has(
                     out,
                     f,
@@ -260,10 +265,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
             continue;
         }
-        let all = f.lower_all();
         if all.has("skill.md")
-            && has_any(all, FETCHES)
-            && has_any(all, SELF)
+            && all.any(FETCHES)
+            && all.any(SELF)
             && !has(
                 out,
                 f,
@@ -275,7 +279,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             out.push(x);
         }
         if all.has("txt")
-            && has_any(all, TXT)
+            && all.any(TXT)
             && !has(out, f, "supply_chain.eval-remote", Severity::Critical)
             && let Some(x) = txt_run(f)
         {
@@ -305,10 +309,9 @@ fn order_host(line: &str, words: &[String]) -> Option<Host> {
 fn remote_orders(f: &File<'_>, words: &[String]) -> Option<Finding> {
     let lw = f.lowered();
     for (s, e) in prose_blocks(f) {
-        let block = &lw.lower[s..e];
-        if block.iter().any(|l| has_any(l, WARNS)) {
-            continue;
-        }
+        // A block that warns is never judged; asked only once a line of it would fire (most
+        // blocks have no such line, and the warning words are many).
+        let mut warns = None;
         for i in s..e {
             let l = &lw.lower[i];
             if !l.has("://") || has_any(l, GUIDES) {
@@ -322,6 +325,9 @@ fn remote_orders(f: &File<'_>, words: &[String]) -> Option<Finding> {
             let (Some(o), Some(_), Some(_)) = (at(OBEY), at(ORDERS), at(STANDING)) else {
                 continue;
             };
+            if *warns.get_or_insert_with(|| lw.lower[s..e].iter().any(|l| has_any(l, WARNS))) {
+                break;
+            }
             return Some(found(
                 "prompt_injection.standing-remote-orders",
                 "prompt_injection",
