@@ -15,10 +15,10 @@ fn matched(v: &mut Vocab, name: &str, description: &str, task: &str) -> Match {
 #[test]
 fn a_match_outside_the_name_counts_less_in_the_order() {
     let mut v = Vocab::default();
-    // Must: the request's train is only in the body's ear-training.
+    // Must: the request's train is only in the body (quizzes for the train ride).
     let (name, description, task) = (
         "Music Theory Buddy",
-        "A patient tutor for music theory: explains scales and chords, and runs ear-training quizzes at your level.",
+        "A patient tutor for music theory: explains scales and chords, with short quizzes for the train ride home.",
         "Book me a train from Shenzhen to Guilin on Friday",
     );
     let m = matched(&mut v, name, description, task);
@@ -52,7 +52,7 @@ fn a_match_outside_the_name_counts_less_in_the_order() {
 #[test]
 fn the_strength_the_cut_off_reads_is_unchanged() {
     let mut v = Vocab::default();
-    let description = "A patient tutor for music theory: explains scales and chords, and runs ear-training quizzes at your level.";
+    let description = "A patient tutor for music theory: explains scales and chords, with short quizzes for the train ride home.";
     let task = "Book me a train from Shenzhen to Guilin on Friday";
     let m = matched(&mut v, "Music Theory Buddy", description, task);
     assert!(m.no_name_evidence && m.order_weight < 1.0, "{m:?}");
