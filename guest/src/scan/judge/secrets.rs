@@ -60,8 +60,29 @@ fn what(b: &Bundle<'_>, at: &At<'_>) -> String {
             "the secret `{}`",
             at.fact.capture.as_deref().unwrap_or("variable")
         ),
-        _ => b.title(at.fact).to_lowercase(),
+        _ => read_thing(b.title(at.fact)),
     }
+}
+
+/// A source rule's title as the thing it reads, for the sentences that say where it goes ("This
+/// file reads …", "… is sent to …"): "Reads SSH keys or configuration" gives "SSH keys or
+/// configuration", "Copies the environment into a value" "the environment, copied into a value",
+/// "Collects environment variables by secret-like names" "environment variables collected by
+/// secret-like names". Any other title is kept, its first letter lowered.
+fn read_thing(title: &str) -> String {
+    if let Some(rest) = title.strip_prefix("Reads ") {
+        return rest.to_owned();
+    }
+    if let Some(rest) = title.strip_prefix("Copies ") {
+        return rest.replacen(" into ", ", copied into ", 1);
+    }
+    if let Some(rest) = title.strip_prefix("Collects ") {
+        return rest.replacen(" by ", " collected by ", 1);
+    }
+    let mut c = title.chars();
+    c.next().map_or_else(String::new, |f| {
+        f.to_lowercase().chain(c).collect::<String>()
+    })
 }
 
 /// Whether every mention of `names` in a request's text sits in a header (`-H "Authorization: …"`,
@@ -826,6 +847,31 @@ fn fixed_fetch(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::in_header;
+
+    #[test]
+    fn a_source_is_named_as_the_thing_it_reads() {
+        use super::read_thing;
+        // Must: the verb goes, the thing stays as written (its capitals kept).
+        assert_eq!(
+            read_thing("Reads SSH keys or configuration"),
+            "SSH keys or configuration"
+        );
+        assert_eq!(
+            read_thing("Reads the whole environment"),
+            "the whole environment"
+        );
+        assert_eq!(
+            read_thing("Copies the environment into a value"),
+            "the environment, copied into a value"
+        );
+        assert_eq!(
+            read_thing("Collects environment variables by secret-like names"),
+            "environment variables collected by secret-like names"
+        );
+        // Must not: a title without one of those verbs is kept, only its first letter lowered.
+        assert_eq!(read_thing("Harvested secrets"), "harvested secrets");
+        assert_eq!(read_thing(""), "");
+    }
 
     #[test]
     fn bodies_are_told_from_gets() {
