@@ -588,9 +588,66 @@ fn slices(bench: &Bench, i: usize) -> Vec<String> {
     s
 }
 
-pub fn evaluate(bench: &Bench) -> Run {
+/// What ours and the baseline did on every task and no-match request of a benchmark: the costly
+/// part of an evaluation (the real pipeline once per request), computed once and shared by every
+/// view of the benchmark that leaves batches out ([`Bench::without_batch`]). A request's outcome
+/// depends on the listings and the request only, never on which other tasks are counted.
+pub struct Outcomes {
+    usable: BTreeSet<String>,
+    /// Per task id: (ours, the baseline).
+    tasks: BTreeMap<String, (Outcome, Outcome)>,
+    /// Per no-match request (lang, text): ours.
+    no_match: BTreeMap<(String, String), Outcome>,
+}
+
+/// Runs ours and the baseline on every request of `bench`, spread over the machine's cores.
+pub fn outcomes(bench: &Bench) -> Outcomes {
     let usable = usable(&bench.listings, &bench.ids);
     let base = Baseline::new(&bench.listings, &usable);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = bench.tasks.len().div_ceil(workers).max(1);
+    let tasks = std::thread::scope(|s| {
+        let runs: Vec<_> = bench
+            .tasks
+            .chunks(chunk)
+            .map(|part| {
+                let base = &base;
+                s.spawn(move || {
+                    part.iter()
+                        .map(|t| {
+                            let (o, _) = ours(&bench.listings, &t.lang, &t.text);
+                            (t.id.clone(), (o, base.run(&t.text)))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .flat_map(|r| r.join().expect("a benchmark worker panicked"))
+            .collect()
+    });
+    let no_match = bench
+        .no_match
+        .iter()
+        .map(|(lang, text)| {
+            let (o, _) = ours(&bench.listings, lang, text);
+            ((lang.clone(), text.clone()), o)
+        })
+        .collect();
+    Outcomes {
+        usable,
+        tasks,
+        no_match,
+    }
+}
+
+pub fn evaluate(bench: &Bench) -> Run {
+    evaluate_with(bench, &outcomes(bench))
+}
+
+/// Scores `bench` from outcomes computed on it or on a benchmark it was cut from.
+pub fn evaluate_with(bench: &Bench, outcomes: &Outcomes) -> Run {
+    let usable = &outcomes.usable;
     let mut run = Run {
         ours: Report::new(),
         baseline: Report::new(),
@@ -599,11 +656,13 @@ pub fn evaluate(bench: &Bench) -> Run {
         baseline_wins: Vec::new(),
     };
     for (i, t) in bench.tasks.iter().enumerate() {
-        let (o, _) = ours(&bench.listings, &t.lang, &t.text);
-        let b = base.run(&t.text);
+        let (o, b) = outcomes
+            .tasks
+            .get(&t.id)
+            .unwrap_or_else(|| panic!("task {} was not evaluated", t.id));
         for s in slices(bench, i) {
-            run.ours.entry(s.clone()).or_default().add(t, &o, &usable);
-            run.baseline.entry(s).or_default().add(t, &b, &usable);
+            run.ours.entry(s.clone()).or_default().add(t, o, usable);
+            run.baseline.entry(s).or_default().add(t, b, usable);
         }
         let g = o
             .pick
@@ -634,9 +693,9 @@ pub fn evaluate(bench: &Bench) -> Run {
         }
     }
     for (lang, text) in &bench.no_match {
-        let (o, _) = ours(&bench.listings, lang, text);
-        if let Some(p) = o.pick {
-            run.false_picks.push((text.clone(), p));
+        let o = &outcomes.no_match[&(lang.clone(), text.clone())];
+        if let Some(p) = &o.pick {
+            run.false_picks.push((text.clone(), p.clone()));
         }
     }
     run
