@@ -115,6 +115,16 @@ mod dead_drop;
 mod encoded_output;
 mod forged_consent;
 mod wallet_request;
+// Round 43m (sets43m): held-out set 21 (droppers and beacons in Rust and Go build and import code,
+// commands spelled one character at a time, data spelled out one request per character).
+mod char_fetch;
+mod native_run;
+
+/// Words without one of which no round-43m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round43m_raw_words() -> impl Iterator<Item = &'static str> {
+    native_run::RAW.iter().chain(char_fetch::EACH).copied()
+}
 
 /// Words without one of which no round-42m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -869,6 +879,10 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     dead_drop::code_host_dead_drop(b, &mut out);
     blank_exec::whitespace_encoded_exec(b, &mut out);
     ci_event_run::ci_event_backdoor(b, &mut out);
+    // Round 43m: native droppers and build-script sockets, commands spelled in one-character
+    // pieces, data spelled out one request per character.
+    native_run::native_droppers(b, &mut out);
+    char_fetch::per_character_fetch(b, &mut out);
     // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.
