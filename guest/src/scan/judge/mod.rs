@@ -879,14 +879,15 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     dead_drop::code_host_dead_drop(b, &mut out);
     blank_exec::whitespace_encoded_exec(b, &mut out);
     ci_event_run::ci_event_backdoor(b, &mut out);
-    // Round 43m: native droppers and build-script sockets, commands spelled in one-character
-    // pieces, data spelled out one request per character.
-    native_run::native_droppers(b, &mut out);
-    char_fetch::per_character_fetch(b, &mut out);
     // Round 37t: lures told in blocks and other languages, downloads run through process APIs,
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.
     shapes::judge(b, &mut out);
+    // Round 43m: native droppers and build-script sockets (after the shapes, whose read-and-send
+    // keeps a build script's harvest), commands spelled in one-character pieces, data spelled out
+    // one request per character.
+    native_run::native_droppers(b, &mut out);
+    char_fetch::per_character_fetch(b, &mut out);
     // Round 41m: after the shapes, whose system-part deletes keep their own finding.
     host_wipe::host_root_wipe(b, &mut out);
     // Round 38c: package indexes pointed elsewhere, wallets drained to a fixed address, MCP

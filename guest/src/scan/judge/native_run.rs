@@ -21,7 +21,8 @@
 //!   a command spelled one letter at a time so no reader or pattern sees it.
 //! - `exfiltration.build-script-socket` (`critical`): a Rust build script (`build.rs`) opening a
 //!   raw TCP or UDP socket to a literal address. A build needs no socket to a fixed host; what it
-//!   writes there is the machine's.
+//!   writes there is the machine's. A build script already judged critical for exfiltration (a
+//!   harvest read and sent) keeps that finding alone.
 
 use super::Bundle;
 use super::File;
@@ -106,7 +107,11 @@ pub(super) fn native_droppers(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         if let Some(x) = pieces_command(file, all) {
             out.push(x);
         }
-        if let Some(x) = build_socket(file, all) {
+        // A build script whose harvest another rule already judged keeps that finding.
+        let judged = out.iter().any(|f| {
+            f.file == file.path && f.category == "exfiltration" && f.severity == Severity::Critical
+        });
+        if !judged && let Some(x) = build_socket(file, all) {
             out.push(x);
         }
     }
