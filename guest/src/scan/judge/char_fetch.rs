@@ -73,7 +73,11 @@ fn placeholder_url(l: &str) -> bool {
 }
 
 pub(super) fn per_character_fetch(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for file in b.files.iter().filter(|f| !f.place.test && !f.place.signature) {
+    for file in b
+        .files
+        .iter()
+        .filter(|f| !f.place.test && !f.place.signature)
+    {
         let all = file.lower_all();
         if !EACH.iter().any(|w| has(all, w)) || !has(all, "://") {
             continue;

@@ -66,7 +66,13 @@ const RUN: &[&str] = &["command::new(", "exec.command("];
 /// A digest checked: a fetched tool compared to a known hash.
 const VERIFIES: &[&str] = &["sha256", "sha2::", "checksum", "digest", "verify_hash"];
 /// A shell given a command string.
-const SHELLS: &[&str] = &["\"/bin/sh\"", "\"sh\"", "\"bash\"", "\"/bin/bash\"", "\"cmd\""];
+const SHELLS: &[&str] = &[
+    "\"/bin/sh\"",
+    "\"sh\"",
+    "\"bash\"",
+    "\"/bin/bash\"",
+    "\"cmd\"",
+];
 /// A raw socket opened.
 const SOCKETS: &[&str] = &["tcpstream::connect(", "udpsocket::bind("];
 
@@ -140,7 +146,10 @@ fn download_run(file: &File<'_>, all: &str) -> Option<Finding> {
             let t = &low[k];
             words.iter().any(|w| t.contains(w)) && super::shapes::has_word(t, arg)
         };
-        let Some(w) = (from..r).rev().find(|&k| names(WRITE, k) || names(CHMOD, k)) else {
+        let Some(w) = (from..r)
+            .rev()
+            .find(|&k| names(WRITE, k) || names(CHMOD, k))
+        else {
             continue;
         };
         let Some(f) = (from..w + 1).find(|&k| FETCH.iter().any(|x| low[k].contains(x))) else {
