@@ -115,6 +115,16 @@ mod dead_drop;
 mod encoded_output;
 mod forged_consent;
 mod wallet_request;
+// Round 43m (sets43m): held-out set 21 (droppers and beacons in Rust and Go build and import code,
+// commands spelled one character at a time, data spelled out one request per character).
+mod char_fetch;
+mod native_run;
+
+/// Words without one of which no round-43m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round43m_raw_words() -> impl Iterator<Item = &'static str> {
+    native_run::RAW.iter().chain(char_fetch::EACH).copied()
+}
 
 /// Words without one of which no round-42m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -873,6 +883,11 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // notebooks and WSH, whole stores uploaded, socket shells in Lua and the JVM, system and home
     // folders deleted, agent tampering in other languages.
     shapes::judge(b, &mut out);
+    // Round 43m: native droppers and build-script sockets (after the shapes, whose read-and-send
+    // keeps a build script's harvest), commands spelled in one-character pieces, data spelled out
+    // one request per character.
+    native_run::native_droppers(b, &mut out);
+    char_fetch::per_character_fetch(b, &mut out);
     // Round 41m: after the shapes, whose system-part deletes keep their own finding.
     host_wipe::host_root_wipe(b, &mut out);
     // Round 38c: package indexes pointed elsewhere, wallets drained to a fixed address, MCP

@@ -2,7 +2,8 @@
 //! written into the code — an unlimited token approval (`approve(X, MaxUint256)`,
 //! `2**256 - 1`, `type(uint256).max`) or an operator approval for every NFT
 //! (`setApprovalForAll(X, true)`) whose spender is a fixed address literal, or a transfer to a
-//! fixed address whose amount is the wallet's balance (read a few lines above). Not judged: a
+//! fixed address (a literal, or a name bound to one) whose amount is the wallet's balance (read a
+//! few lines above). Not judged: a
 //! spender or recipient the user supplies (an argument, a prompt), an approval of an exact
 //! amount, and an approval in a skill that says it trades (swap, stake, bridge…) and asks the
 //! user to confirm before it signs.
@@ -202,11 +203,11 @@ fn drain(f: &File<'_>, declared: bool) -> Option<Finding> {
         let end = (s + WINDOW).min(low.len());
         for k in s + 1..end {
             let t = &low[k];
-            let to_fixed = addresses(t).iter().any(|_| {
-                ["\"to\"", "'to'", "to:", "to=", "transfer(", "send("]
-                    .iter()
-                    .any(|w| t.contains(w))
-            });
+            // The recipient: an address literal on the line, or a name bound to one (round 43m).
+            let to_fixed = ["\"to\"", "'to'", "to:", "to=", "transfer(", "send("]
+                .iter()
+                .any(|w| t.contains(w))
+                && (!addresses(t).is_empty() || names.iter().any(|n| has_word(t, n)));
             if !to_fixed {
                 continue;
             }

@@ -298,6 +298,7 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::round40m_raw_words())
             .chain(super::round41m_raw_words())
             .chain(super::round42m_raw_words())
+            .chain(super::round43m_raw_words())
             .collect();
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)

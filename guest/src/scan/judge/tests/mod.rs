@@ -418,3 +418,6 @@ mod round42c;
 // Round 42b (sets42b): environment reads by a helper's or a declared list's names judged as those
 // named reads; a response a value is read from is not an output.
 mod round42b;
+// Round 43m (sets43m): native droppers and build-script sockets, commands spelled in
+// one-character pieces, data spelled out one request per character, named wallet sinks.
+mod round43m;
