@@ -418,3 +418,6 @@ mod round42c;
 // Round 42b (sets42b): environment reads by a helper's or a declared list's names judged as those
 // named reads; a response a value is read from is not an output.
 mod round42b;
+// Round 43b (sets43b): a short key prefix names every service that uses it; patterns a deny or
+// detection policy matches against are data.
+mod round43b;
