@@ -78,38 +78,6 @@ pub(super) fn set_before_read(text: &str, name: &str) -> bool {
     false
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_name_set_before_it_is_read() {
-        assert!(set_before_read(
-            "f() {\n  key=\"$B\"\n  send \"$key\"\n}",
-            "key"
-        ));
-        assert!(!set_before_read(
-            "f() {\n  send \"$key\"\n  key=\"\"\n}",
-            "key"
-        ));
-        assert!(!set_before_read("f() {\n  key=\"$key-x\"\n}", "key"));
-        assert!(!set_before_read("f() {\n  other=1\n}", "key"));
-    }
-
-    #[test]
-    fn undeclared_names_escape_declared_ones_do_not() {
-        let outer = BTreeMap::new();
-        let text = "load() {\n  local a=\"$K\"\n  b=\"$a\"\n  c=1\n}";
-        // The source (fact 7) is on line 2 (the block starts on line 1).
-        let out = escaping(ScopeLang::Shell, text, 1, &[(7, 2)], &[], &outer);
-        assert_eq!(out, vec![("b".to_owned(), vec![7], 3)]);
-        // A request's line passes nothing on; other languages are not read this way.
-        let sent = "load() {\n  b=$(curl -H \"k: $K\" https://x.example)\n}";
-        assert!(escaping(ScopeLang::Shell, sent, 1, &[(7, 2)], &[2], &outer).is_empty());
-        assert!(escaping(ScopeLang::Python, text, 1, &[(7, 2)], &[], &outer).is_empty());
-    }
-}
-
 /// Whether a statement of several lines may run its lines more than once: a loop (`for`, `while`,
 /// `until`, `loop`, `.forEach(`, `.map(`), a timer or an event handler (round 43b).
 pub(super) fn repeats(text: &str) -> bool {
@@ -150,4 +118,36 @@ pub(super) fn closed_between(content: &str, sink: u32, later: u32) -> bool {
         .any(|l| {
             matches!(l.trim(), "fi" | "esac" | "done" | "}" | "};" | "end") && indent(l) <= depth
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_set_before_it_is_read() {
+        assert!(set_before_read(
+            "f() {\n  key=\"$B\"\n  send \"$key\"\n}",
+            "key"
+        ));
+        assert!(!set_before_read(
+            "f() {\n  send \"$key\"\n  key=\"\"\n}",
+            "key"
+        ));
+        assert!(!set_before_read("f() {\n  key=\"$key-x\"\n}", "key"));
+        assert!(!set_before_read("f() {\n  other=1\n}", "key"));
+    }
+
+    #[test]
+    fn undeclared_names_escape_declared_ones_do_not() {
+        let outer = BTreeMap::new();
+        let text = "load() {\n  local a=\"$K\"\n  b=\"$a\"\n  c=1\n}";
+        // The source (fact 7) is on line 2 (the block starts on line 1).
+        let out = escaping(ScopeLang::Shell, text, 1, &[(7, 2)], &[], &outer);
+        assert_eq!(out, vec![("b".to_owned(), vec![7], 3)]);
+        // A request's line passes nothing on; other languages are not read this way.
+        let sent = "load() {\n  b=$(curl -H \"k: $K\" https://x.example)\n}";
+        assert!(escaping(ScopeLang::Shell, sent, 1, &[(7, 2)], &[2], &outer).is_empty());
+        assert!(escaping(ScopeLang::Python, text, 1, &[(7, 2)], &[], &outer).is_empty());
+    }
 }
