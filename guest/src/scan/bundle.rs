@@ -29,6 +29,7 @@ mod disclosed_launch;
 mod guard_literals;
 mod hand_set_default;
 mod image_build;
+mod policy_matchers;
 mod taught_paragraphs;
 // Round 36b (sets36b): bare key headers, scoped and once-approved hook allows.
 mod hook_policy;
@@ -542,6 +543,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     probe_payload::demote_probe_payloads(bundle, &mut out);
     specimen_literals::demote_specimen_literals(bundle, &mut out);
     guard_literals::demote_guard_literals(bundle, &mut out);
+    policy_matchers::demote_policy_matchers(bundle, &mut out);
     taught_paragraphs::demote_taught_paragraphs(bundle, &mut out);
     permission_patterns::demote_refused_patterns(bundle, &mut out);
     log_upkeep::demote_log_upkeep(bundle, conceals, &mut out);

@@ -33,7 +33,7 @@ use super::flow::FileFlow;
 use super::{At, Bundle, File, Host, finding, hosts_in, worst};
 use crate::scan::content::Finding;
 use crate::scan::facts::{Fact, FactKind};
-use crate::scan::hosts::{HostClass, belongs_to, vendor_of_key};
+use crate::scan::hosts::{HostClass, belongs_to, key_owns_host, vendor_of_key};
 use crate::scan::rules::Severity;
 
 /// Secret-file tags that are credentials in bulk (a dotenv file is read by most API clients).
@@ -191,13 +191,14 @@ fn names_own_vendor(b: &Bundle<'_>, file: &File<'_>, src: &At<'_>) -> bool {
     if src.fact.kind != FactKind::SecretEnv {
         return false;
     }
-    let Some(v) = vendor_of_key(key_name(b, src)) else {
+    let key = key_name(b, src);
+    if vendor_of_key(key).is_none() {
         return false;
-    };
+    }
     b.in_file(file, FactKind::Url)
         .filter(|u| !u.fact.prose)
         .flat_map(|u| hosts_in(&u.text()))
-        .any(|h| belongs_to(v, &h.host))
+        .any(|h| key_owns_host(key, &h.host))
 }
 
 /// The vendor whose agent keeps its credentials at the path a line names: Claude Code's
@@ -263,7 +264,7 @@ fn named_key(key: &str, dest: &Host, sink_text: &str, via: &[String]) -> Option<
     // A token printed by a vendor's CLI (`$(gh auth token)`) has no variable name of its own;
     // the rule's tag names the vendor's key, so its own API and a third party stay apart.
     if let Some(v) = vendor_of_key(key) {
-        if belongs_to(v, &dest.host) {
+        if key_owns_host(key, &dest.host) {
             return None;
         }
         return Some(Verdict {

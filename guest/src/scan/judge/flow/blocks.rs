@@ -78,6 +78,48 @@ pub(super) fn set_before_read(text: &str, name: &str) -> bool {
     false
 }
 
+/// Whether a statement of several lines may run its lines more than once: a loop (`for`, `while`,
+/// `until`, `loop`, `.forEach(`, `.map(`), a timer or an event handler (round 43b).
+pub(super) fn repeats(text: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "for ",
+        "for(",
+        "while ",
+        "while(",
+        "until ",
+        "loop ",
+        "loop{",
+        ".foreach(",
+        ".map(",
+        "setinterval(",
+        "settimeout(",
+        ".on(",
+        "addeventlistener(",
+        "goto ",
+        "retry",
+    ];
+    let l = crate::ascii_lowered(text);
+    WORDS.iter().any(|w| l.contains(w))
+}
+
+/// Whether a block holding 1-based line `sink` closes before line `later`: a line between them is
+/// only a closer (`fi`, `esac`, `done`, `}`, `end`) indented no deeper than the sink's line (round
+/// 43b). A call continued over several lines (`fetch(url, {` … `})`) or a here-document has no
+/// such line before its own end.
+pub(super) fn closed_between(content: &str, sink: u32, later: u32) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut lines = content.lines().skip((sink as usize).saturating_sub(1));
+    let Some(first) = lines.next() else {
+        return false;
+    };
+    let depth = indent(first);
+    lines
+        .take(later.saturating_sub(sink + 1) as usize)
+        .any(|l| {
+            matches!(l.trim(), "fi" | "esac" | "done" | "}" | "};" | "end") && indent(l) <= depth
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

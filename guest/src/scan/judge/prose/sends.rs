@@ -4,7 +4,7 @@
 use super::super::{At, Bundle, finding, hosts_in};
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
-use crate::scan::hosts::{HostClass, belongs_to, vendor_of_key};
+use crate::scan::hosts::{HostClass, key_owns_host, vendor_of_key};
 use crate::scan::rules::Severity;
 
 /// Prose that sends something, with a destination on its line or the next two that is neither
@@ -147,7 +147,7 @@ pub(super) fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .collect();
             for name in secret_placeholders(&written) {
                 let foreign = match vendor_of_key(name) {
-                    Some(v) => !belongs_to(v, &h.host),
+                    Some(_) => !key_owns_host(name, &h.host),
                     None => !h.class.is_known_good(),
                 };
                 if !foreign {

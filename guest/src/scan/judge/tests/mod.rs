@@ -421,3 +421,6 @@ mod round42b;
 // Round 43m (sets43m): native droppers and build-script sockets, commands spelled in
 // one-character pieces, data spelled out one request per character, named wallet sinks.
 mod round43m;
+// Round 43b (sets43b): a short key prefix names every service that uses it; patterns a deny or
+// detection policy matches against are data.
+mod round43b;
