@@ -418,3 +418,7 @@ mod round42c;
 // Round 42b (sets42b): environment reads by a helper's or a declared list's names judged as those
 // named reads; a response a value is read from is not an output.
 mod round42b;
+// Round 43t (sets43t): secret reads in Elixir, VBA, Julia and cookie stores; staged runs by Perl
+// and Pascal; D and libuv socket runners; whole folders deleted; a persisted cleanup; orders in
+// this set's languages.
+mod round43t;
