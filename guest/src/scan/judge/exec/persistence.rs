@@ -228,12 +228,17 @@ fn persists_stealthy(b: &Bundle<'_>, write: &At<'_>) -> bool {
 /// `ExecStart=` or a cron line's schedule), with no pipe or second command after it.
 fn only_deletes(content: &str) -> bool {
     let t = content.trim();
-    let cmd = t.split_once("ExecStart=").map_or(t, |(_, c)| c).trim_start_matches(['-', '@', '+', '!']);
+    let cmd = t
+        .split_once("ExecStart=")
+        .map_or(t, |(_, c)| c)
+        .trim_start_matches(['-', '@', '+', '!']);
     let Some(prog) = cmd.split_whitespace().next() else {
         return false;
     };
     let prog = prog.rsplit('/').next().unwrap_or(prog);
-    let single = ![";", "&&", "||", "|", "`", "$("].iter().any(|w| cmd.contains(w));
+    let single = ![";", "&&", "||", "|", "`", "$("]
+        .iter()
+        .any(|w| cmd.contains(w));
     single
         && match prog {
             "find" => cmd.contains(" -delete") && !cmd.contains(" -exec") && !cmd.contains(" -ok"),

@@ -235,7 +235,12 @@ fn arrow_param(l: &str) -> Option<String> {
 fn loop_var(l: &str) -> Option<String> {
     let rest = l.trim_start().strip_prefix("for ")?;
     let (vars, _) = rest.split_once(" in ")?;
-    let w = vars.trim().trim_end_matches(')').rsplit([',', '(', ' ']).next()?.trim();
+    let w = vars
+        .trim()
+        .trim_end_matches(')')
+        .rsplit([',', '(', ' '])
+        .next()?
+        .trim();
     (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .then(|| w.to_owned())
 }
@@ -301,10 +306,15 @@ fn read_then_send(f: &File<'_>) -> Option<Finding> {
                 f,
                 k,
                 format!(
-                    "{}:{}: a secret read at line {} (an environment value, a credential file or a cookie store) is carried to {} here, a host that is not the secret's vendor or this machine.",
+                    "{}:{}: a secret read at line {} ({}) is carried to {} here, a host that is not the secret's vendor or this machine.",
                     f.path,
                     k + 1,
                     i + 1,
+                    if l.has("cookies.getall(") || l.has("document.cookie") {
+                        "a browser's cookies"
+                    } else {
+                        "an environment value or a credential file"
+                    },
                     h.host
                 ),
                 if k == i {

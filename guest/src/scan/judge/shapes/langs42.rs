@@ -4,7 +4,8 @@
 //! the list of the same name in `lure_blocks` (an install lure told as a block), `intl_orders`
 //! (concealment, conditional orders, secrets in reports) or `agent_words` (an "always allow"
 //! pressed, a script not to be opened, a built-in tool replaced); the judges' logic is unchanged.
-//! Words are lower-case (Unicode lowering, as the judges read).
+//! Words are lower-case (Unicode lowering, as the judges read). Round 43t (sets43t) added Nepali,
+//! Marathi, Kazakh, Slovak, Irish, Khmer and Uzbek words to the same lists.
 
 use crate::scan::judge::find::Needles;
 

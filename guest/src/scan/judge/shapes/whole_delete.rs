@@ -25,21 +25,65 @@ pub(super) const RAW: &[&str] = &["-delete", "-exec rm", "-exec /bin/rm", "rm -"
 
 /// Folders whose every file deleted breaks the system or loses the user's work.
 const TARGETS: &[&str] = &[
-    "/", "/home", "/etc", "/usr", "/var", "/root", "/boot", "/opt", "~", "$home", "\"$home\"",
-    "${home}", "\"${home}\"", "~/", "$home/", "\"$home\"/",
+    "/",
+    "/home",
+    "/etc",
+    "/usr",
+    "/var",
+    "/root",
+    "/boot",
+    "/opt",
+    "~",
+    "$home",
+    "\"$home\"",
+    "${home}",
+    "\"${home}\"",
+    "~/",
+    "$home/",
+    "\"$home\"/",
 ];
 
 /// `find` tests that narrow what is deleted to some files.
 const NARROW: &[&str] = &[
-    "-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-mtime", "-mmin",
-    "-atime", "-amin", "-ctime", "-cmin", "-newer", "-size", "-user", "-group", "-empty", "-perm",
-    "-prune", "-inum", "-samefile", "-links",
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-regex",
+    "-iregex",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-newer",
+    "-size",
+    "-user",
+    "-group",
+    "-empty",
+    "-perm",
+    "-prune",
+    "-inum",
+    "-samefile",
+    "-links",
 ];
 
 /// The home folder written with a trailing slash or glob: the folder's whole content.
 const HOME_ALL: &[&str] = &[
-    "~/", "~/*", "$home/", "$home/*", "\"$home\"/", "\"$home\"/*", "\"$home/\"", "\"$home/*\"",
-    "${home}/", "${home}/*", "\"${home}\"/", "\"${home}/\"",
+    "~/",
+    "~/*",
+    "$home/",
+    "$home/*",
+    "\"$home\"/",
+    "\"$home\"/*",
+    "\"$home/\"",
+    "\"$home/*\"",
+    "${home}/",
+    "${home}/*",
+    "\"${home}\"/",
+    "\"${home}/\"",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -68,17 +112,14 @@ fn scan(f: &File<'_>) -> Option<Finding> {
             continue;
         }
         let why = if let Some(at) = find_at(l) {
-            let cmd = command(&l[at..]);
+            let cmd = command(&l[at..], l[..at].chars().next_back());
             let words: Vec<&str> = cmd.split_whitespace().collect();
             let target = words
                 .get(1)
                 .map(|w| w.trim_end_matches(['\'', ')', ',']))
                 .unwrap_or("");
             let deletes = cmd.has(" -delete") || cmd.has("-exec rm ") || cmd.has("-exec /bin/rm ");
-            if !deletes
-                || !TARGETS.contains(&target)
-                || words.iter().any(|w| NARROW.contains(w))
-            {
+            if !deletes || !TARGETS.contains(&target) || words.iter().any(|w| NARROW.contains(w)) {
                 continue;
             }
             format!("`find {target}` deletes every file it walks (no test narrows it)")
@@ -107,16 +148,19 @@ fn scan(f: &File<'_>) -> Option<Finding> {
 /// Where a `find` command starts on the line (at its start or after a separator or quote).
 fn find_at(l: &str) -> Option<usize> {
     l.match_indices("find ").map(|(p, _)| p).find(|&p| {
-        l[..p]
-            .chars()
-            .next_back()
-            .is_none_or(|c| c.is_whitespace() || matches!(c, '\'' | '"' | '(' | ';' | '&' | '|' | '`' | '['))
+        l[..p].chars().next_back().is_none_or(|c| {
+            c.is_whitespace() || matches!(c, '\'' | '"' | '(' | ';' | '&' | '|' | '`' | '[')
+        })
     })
 }
 
-/// One command: the text up to a separator.
-fn command(t: &str) -> &str {
-    let end = t.find([';', '|', '&', '`', '"']).unwrap_or(t.len());
+/// One command: the text up to a separator, or up to the quote that opened it when it stands in
+/// a string (`shell('find …')`).
+fn command(t: &str, before: Option<char>) -> &str {
+    let quote = before.filter(|c| matches!(c, '\'' | '"'));
+    let end = t
+        .find(|c: char| matches!(c, ';' | '|' | '&' | '`') || Some(c) == quote)
+        .unwrap_or(t.len());
     &t[..end]
 }
 
