@@ -338,11 +338,9 @@ fn lua_load(f: &File<'_>) -> Option<Finding> {
         };
         let url = low[i..end].join("\n") + "\n" + &low[..i].join("\n");
         let host = worst_suspicious(&hosts_in(&url)).cloned()?;
-        return Some(found(
-            RULE,
-            "supply_chain",
-            Severity::Critical,
+        return Some(critical_run(
             f,
+            i,
             run,
             format!(
                 "Code is read from a process fetching {} ({}) at line {} and loaded as code at line {}: it runs in memory, never saved where it could be read.",
@@ -351,7 +349,6 @@ fn lua_load(f: &File<'_>) -> Option<Finding> {
                 i + 1,
                 run + 1
             ),
-            vec![rel("download", f, i), rel("execute", f, run)],
         ));
     }
     None
@@ -384,11 +381,9 @@ fn wsh_text(f: &File<'_>) -> Option<Finding> {
             continue;
         };
         let host = url_host_near(f, i.saturating_sub(4), i + 1)?;
-        return Some(found(
-            RULE,
-            "supply_chain",
-            Severity::Critical,
+        return Some(critical_run(
             f,
+            i,
             run,
             format!(
                 "A script reads the text an HTTP request to {} ({}) answers into `{name}` (line {}) and runs it as a command (line {}): whatever that host sends runs on this machine.",
@@ -397,8 +392,20 @@ fn wsh_text(f: &File<'_>) -> Option<Finding> {
                 i + 1,
                 run + 1
             ),
-            vec![rel("download", f, i), rel("execute", f, run)],
         ));
     }
     None
+}
+
+/// A `critical` download-execute finding at the run (line index `run`), the fetch at `i` related.
+fn critical_run(f: &File<'_>, i: usize, run: usize, why: String) -> Finding {
+    found(
+        RULE,
+        "supply_chain",
+        Severity::Critical,
+        f,
+        run,
+        why,
+        vec![rel("download", f, i), rel("execute", f, run)],
+    )
 }

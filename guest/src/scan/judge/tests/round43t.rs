@@ -69,7 +69,8 @@ fn round_43t_whole_folder_deletes() {
     }
     at(&[("t.rb", "system(\"rm -r ~/*\")\n")], rule, Some(Critical));
     for body in [
-        "#!/bin/sh\nfind / -name '*.pyc' -delete\n",
+        "#!/bin/sh\nfind /home -name '*.pyc' -delete\n",
+        "#!/bin/sh\nfind /var -user nobody -mtime +30 -delete\n",
         "#!/bin/sh\nrm -rf ~/.cache/tool/\n",
         "#!/bin/sh\nfind . -type d -empty -delete\n",
         "#!/bin/sh\nfind \"$HOME/.tmp-skill\" -delete\n",
