@@ -157,7 +157,10 @@ fn persists_stealthy(b: &Bundle<'_>, write: &At<'_>) -> bool {
     // An agent's home on the way to its skills or plugins folder is where installed skills live
     // (round 31).
     let skills = crate::scan::judge::own_forms::in_agent_skills(&content);
+    // Round 43t: a hidden folder that a `find … -delete` (nothing run on what it finds) or an `rm`
+    // only deletes from is what the job cleans, not where what it runs lives.
     let hidden_dir = b.tag(write.fact) != "shell-rc"
+        && !only_deletes(&content)
         && content.split(['/', '\\']).any(|c| {
             c.len() > 1
                 && c.starts_with('.')
@@ -218,4 +221,28 @@ fn persists_stealthy(b: &Bundle<'_>, write: &At<'_>) -> bool {
         ]
         .iter()
         .any(|w| lower.contains(w))
+}
+
+/// Whether a persisted command only deletes files: a `find` whose action is `-delete` (no `-exec`,
+/// `-execdir`, `-ok`) or an `rm`, the program named by the command's first word (after a unit's
+/// `ExecStart=` or a cron line's schedule), with no pipe or second command after it.
+fn only_deletes(content: &str) -> bool {
+    let t = content.trim();
+    let cmd = t
+        .split_once("ExecStart=")
+        .map_or(t, |(_, c)| c)
+        .trim_start_matches(['-', '@', '+', '!']);
+    let Some(prog) = cmd.split_whitespace().next() else {
+        return false;
+    };
+    let prog = prog.rsplit('/').next().unwrap_or(prog);
+    let single = ![";", "&&", "||", "|", "`", "$("]
+        .iter()
+        .any(|w| cmd.contains(w));
+    single
+        && match prog {
+            "find" => cmd.contains(" -delete") && !cmd.contains(" -exec") && !cmd.contains(" -ok"),
+            "rm" => true,
+            _ => false,
+        }
 }

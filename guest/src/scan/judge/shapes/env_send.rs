@@ -41,6 +41,14 @@ pub(super) const READS: &[&str] = &[
     "slurp ",
     "file.read(",
     "file:read_file(",
+    // Round 43t: Elixir's `System.get_env`, VBA's `Environ("…")`, Julia's `get(ENV, "…", d)`;
+    // a browser's whole cookie store (`chrome.cookies.getAll`, `document.cookie`).
+    "system.get_env(",
+    "environ(\"",
+    "environ$(\"",
+    "get(env, \"",
+    "cookies.getall(",
+    "document.cookie",
 ];
 static READS_N: Needles = Needles::new(READS);
 
@@ -68,6 +76,14 @@ const SENDS: &[&str] = &[
     "get-pure-port",
     "http-request",
     "dex:post",
+    // Round 43t: name lookups (Julia `getaddrinfo`, Ruby `Resolv.getaddress`), COM's XMLHTTP
+    // `.Open "GET", url`, a userscript's `GM_xmlhttpRequest`, `navigator.sendBeacon`.
+    "getaddrinfo(",
+    "getaddress(",
+    ".open \"get\"",
+    ".open \"post\"",
+    "gm_xmlhttprequest(",
+    "sendbeacon(",
 ];
 
 /// The words this judge's whole-text gates ask ([`crate::scan::judge::File::words`]).
@@ -141,6 +157,10 @@ fn secret_read(l: &str) -> bool {
     if FILES.iter().any(|x| l.has(x)) {
         return true;
     }
+    // A browser's cookie store is a secret store whole.
+    if matches!(*r, "cookies.getall(" | "document.cookie") {
+        return true;
+    }
     if matches!(
         *r,
         "readfile(" | "slurp " | "file.read(" | "file:read_file("
@@ -164,6 +184,14 @@ fn secret_read(l: &str) -> bool {
 /// The name a line assigns (`x = …`, `let x = …`, `val x = …`, `my $x = …`, `(let [x (…`;
 /// Lisp's `(define x (…`, `(let ((x (…`).
 fn assigned(l: &str) -> Option<String> {
+    // Round 43t: else a callback's parameter (`(cookies) => {`, `c => …`) or a loop's variable
+    // (`for (i, part) in …`, `for x in …`), bound from what the line reads.
+    plain_assigned(l)
+        .or_else(|| arrow_param(l))
+        .or_else(|| loop_var(l))
+}
+
+fn plain_assigned(l: &str) -> Option<String> {
     if let Some(w) = lisp_binding(l) {
         return Some(w);
     }
@@ -186,6 +214,33 @@ fn assigned(l: &str) -> Option<String> {
         .last()?
         .trim_start_matches(['$', '@', '%', '&'])
         .trim_end_matches(':');
+    (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then(|| w.to_owned())
+}
+
+/// The last parameter of an arrow callback on the line (`(err, cookies) => {`, `c => …`).
+fn arrow_param(l: &str) -> Option<String> {
+    let at = l.find("=>")?;
+    let w = l[..at]
+        .trim_end()
+        .trim_end_matches(')')
+        .rsplit(['(', ',', ' '])
+        .next()?
+        .trim();
+    (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then(|| w.to_owned())
+}
+
+/// The last variable a `for … in` loop binds (`for (i, part) in …` → `part`).
+fn loop_var(l: &str) -> Option<String> {
+    let rest = l.trim_start().strip_prefix("for ")?;
+    let (vars, _) = rest.split_once(" in ")?;
+    let w = vars
+        .trim()
+        .trim_end_matches(')')
+        .rsplit([',', '(', ' '])
+        .next()?
+        .trim();
     (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .then(|| w.to_owned())
 }
@@ -234,11 +289,11 @@ fn read_then_send(f: &File<'_>) -> Option<Finding> {
             // The send may open the call on one of the two lines above (a Lisp call whose
             // arguments run on: `(http-request "https://…"` … `:parameters (… secret)`).
             let sends = |x: &str| SENDS.iter().any(|s| x.has(s));
-            if !(sends(t) || (k > i && (k.saturating_sub(2).max(i + 1)..k).any(|j| sends(&low[j]))))
+            if !(sends(t) || (k > i && (k.saturating_sub(3).max(i + 1)..k).any(|j| sends(&low[j]))))
             {
                 continue;
             }
-            let host = (k.saturating_sub(2)..(k + 3).min(low.len()))
+            let host = (k.saturating_sub(3)..(k + 3).min(low.len()))
                 .flat_map(|j| hosts_in(&low[j]).into_iter().chain(dotted(&low[j])))
                 .find(|h| suspicious(h.class));
             let Some(h) = host else {
@@ -251,10 +306,15 @@ fn read_then_send(f: &File<'_>) -> Option<Finding> {
                 f,
                 k,
                 format!(
-                    "{}:{}: a secret read at line {} (an environment value or a credential file) is carried to {} here, a host that is not the secret's vendor or this machine.",
+                    "{}:{}: a secret read at line {} ({}) is carried to {} here, a host that is not the secret's vendor or this machine.",
                     f.path,
                     k + 1,
                     i + 1,
+                    if l.has("cookies.getall(") || l.has("document.cookie") {
+                        "a browser's cookies"
+                    } else {
+                        "an environment value or a credential file"
+                    },
                     h.host
                 ),
                 if k == i {
@@ -272,8 +332,12 @@ fn read_then_send(f: &File<'_>) -> Option<Finding> {
 /// which carry no scheme: the dotted name after the interpolation.
 fn dotted(l: &str) -> Vec<Host> {
     let mut out = Vec::new();
-    for (at, _) in l.match_indices(['}', '$']) {
+    // Round 43t: a quoted name suffix joined to a value (`".w.example.net"`) too.
+    for (at, m) in l.match_indices(['}', '$', '"']) {
         let rest = &l[at + 1..];
+        if m == "\"" && !rest.starts_with('.') {
+            continue;
+        }
         let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
         let Some(rest) = rest.strip_prefix('.') else {
             continue;

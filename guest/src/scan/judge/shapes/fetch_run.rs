@@ -5,6 +5,8 @@
 //! - a notebook cell (`!wget … -O P`) and a later cell running `P` (`%run P`, `!python P`);
 //! - a WSH script saving an HTTP response body (`responseBody` → `.SaveToFile P`) and running `P`
 //!   (`.Run P`, `ShellExecute P`);
+//! - (round 43t) a WSH script reading an HTTP response's text into a name (`cmd =
+//!   http.responseText`) that a later `.Exec(`/`.Run(` runs: commands polled from a host;
 //! - a Lua chunk read from a fetching process (`io.popen("curl …"):read`) and `load`ed.
 //!
 //! From a host that is not a vendor's, installer's or registry's. `critical` when the file is
@@ -52,7 +54,10 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         let found = if f.path.to_ascii_lowercase().ends_with(".ipynb") {
             notebook(f)
         } else if is_code(f) {
-            process_api(f).or_else(|| wsh(f)).or_else(|| lua_load(f))
+            process_api(f)
+                .or_else(|| wsh(f))
+                .or_else(|| wsh_text(f))
+                .or_else(|| lua_load(f))
         } else {
             None
         };
@@ -333,11 +338,9 @@ fn lua_load(f: &File<'_>) -> Option<Finding> {
         };
         let url = low[i..end].join("\n") + "\n" + &low[..i].join("\n");
         let host = worst_suspicious(&hosts_in(&url)).cloned()?;
-        return Some(found(
-            RULE,
-            "supply_chain",
-            Severity::Critical,
+        return Some(critical_run(
             f,
+            i,
             run,
             format!(
                 "Code is read from a process fetching {} ({}) at line {} and loaded as code at line {}: it runs in memory, never saved where it could be read.",
@@ -346,8 +349,63 @@ fn lua_load(f: &File<'_>) -> Option<Finding> {
                 i + 1,
                 run + 1
             ),
-            vec![rel("download", f, i), rel("execute", f, run)],
         ));
     }
     None
+}
+
+/// Round 43t: a WSH script's HTTP response text bound to a name (`var cmd = http.responseText`)
+/// that a later line within [`WINDOW`] runs (`sh.Exec("cmd /c " + cmd)`, `.Run(cmd)`): whatever the
+/// host answers runs as a command. From a host that is not a vendor's, installer's or registry's.
+fn wsh_text(f: &File<'_>) -> Option<Finding> {
+    if !f.lower_all().has("responsetext") {
+        return None;
+    }
+    let low = &f.lowered().lower;
+    for (i, l) in low.iter().enumerate() {
+        let Some(at) = l.find(".responsetext") else {
+            continue;
+        };
+        let Some((left, _)) = l[..at].rsplit_once('=') else {
+            continue;
+        };
+        let name = left.split_whitespace().last().unwrap_or("");
+        if name.len() < 2 || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let end = (i + WINDOW).min(low.len());
+        let Some(run) = (i + 1..end).find(|&k| {
+            let t = &low[k];
+            (t.has(".exec(") || t.has(".run(") || t.has("shellexecute")) && has_word(t, name)
+        }) else {
+            continue;
+        };
+        let host = url_host_near(f, i.saturating_sub(4), i + 1)?;
+        return Some(critical_run(
+            f,
+            i,
+            run,
+            format!(
+                "A script reads the text an HTTP request to {} ({}) answers into `{name}` (line {}) and runs it as a command (line {}): whatever that host sends runs on this machine.",
+                host.host,
+                host.class.phrase(),
+                i + 1,
+                run + 1
+            ),
+        ));
+    }
+    None
+}
+
+/// A `critical` download-execute finding at the run (line index `run`), the fetch at `i` related.
+fn critical_run(f: &File<'_>, i: usize, run: usize, why: String) -> Finding {
+    found(
+        RULE,
+        "supply_chain",
+        Severity::Critical,
+        f,
+        run,
+        why,
+        vec![rel("download", f, i), rel("execute", f, run)],
+    )
 }

@@ -4,7 +4,8 @@
 //! the list of the same name in `lure_blocks` (an install lure told as a block), `intl_orders`
 //! (concealment, conditional orders, secrets in reports) or `agent_words` (an "always allow"
 //! pressed, a script not to be opened, a built-in tool replaced); the judges' logic is unchanged.
-//! Words are lower-case (Unicode lowering, as the judges read).
+//! Words are lower-case (Unicode lowering, as the judges read). Round 43t (sets43t) added Nepali,
+//! Marathi, Kazakh, Slovak, Irish, Khmer and Uzbek words to the same lists.
 
 use crate::scan::judge::find::Needles;
 
@@ -108,6 +109,9 @@ pub(super) const RUN: &[&str] = &[
     "execute o",
     "esegui",
     "çalıştırın",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "चलाउनुहोस्",
+    "चलाउनुहोस",
 ];
 /// `lure_blocks::PUSH`: required before first use, or run as administrator.
 pub(super) const PUSH: &[&str] = &[
@@ -148,6 +152,9 @@ pub(super) const PUSH: &[&str] = &[
     "como administrador",
     "kullanmadan önce",
     "yönetici olarak",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "प्रयोग गर्नु अघि",
+    "open anyway",
 ];
 
 /// `intl_orders::CONCEAL`.
@@ -180,6 +187,12 @@ pub(super) const CONCEAL: &[&str] = &[
     "não avise",
     "não informe",
     "haber verme",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "कोणालाही सांगू नका",
+    "उल्लेख करू नका",
+    "айтпаңыз",
+    "nezmieňuj",
+    "nehovor používateľovi",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[
@@ -204,6 +217,10 @@ pub(super) const CONDITION: &[&str] = &[
     "po schválení",
     "dopo l'approvazione",
     "após a aprovação",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "मंजूर झाल्यानंतर",
+    "len v ci",
+    "iba v ci",
 ];
 /// `intl_orders::REPORT`: a report, summary or description the agent writes.
 pub(super) const REPORT: &[&str] = &[
@@ -227,6 +244,10 @@ pub(super) const REPORT: &[&str] = &[
     "resoconto",
     "pr description",
     "pull request description",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "tuarascáil",
+    "do logu",
+    "logu buildu",
 ];
 /// `intl_orders::FULL_VALUE`: the whole, unmasked content.
 pub(super) const FULL_VALUE: &[&str] = &[
@@ -262,6 +283,9 @@ pub(super) const FULL_VALUE: &[&str] = &[
     "kandungan penuh",
     "tam içerik",
     "içeriğin tamamı",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "inneachar iomlán",
+    "gan iad a cheilt",
 ];
 /// `intl_orders::SECRET_WORDS`.
 pub(super) const SECRET_WORDS: &[&str] = &[
@@ -276,6 +300,10 @@ pub(super) const SECRET_WORDS: &[&str] = &[
     "გასაღებ",
     "ufunguo",
     "klíč",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "eochair",
+    "comhartha",
+    "tajomst",
 ];
 
 /// `agent_words::ALWAYS`.
@@ -300,6 +328,8 @@ pub(super) const ALWAYS: &[&str] = &[
     "vždy povolit",
     "ruhusu kila wakati",
     "ruhusu daima",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "អនុញ្ញាតជានិច្ច",
 ];
 /// `agent_words::EVERY`.
 pub(super) const EVERY: &[&str] = &[
@@ -318,6 +348,8 @@ pub(super) const EVERY: &[&str] = &[
     "každý požadavek",
     "každou žádost",
     "kila ombi",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "រាល់សំណើ",
 ];
 /// `agent_words::SCRIPT`.
 pub(super) const SCRIPT: &[&str] = &[
@@ -328,6 +360,8 @@ pub(super) const SCRIPT: &[&str] = &[
     "skrip",
     "skript",
     "sgript",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "ស្គ្រីប",
 ];
 /// `agent_words::NOT` and `LOOK`: "do not open / read" (the script).
 pub(super) const NOT: &[&str] = &[
@@ -345,6 +379,8 @@ pub(super) const NOT: &[&str] = &[
     "nečti",
     "usifungue",
     "usisome",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "កុំ",
 ];
 pub(super) const LOOK: &[&str] = &[
     "відкрива",
@@ -372,6 +408,9 @@ pub(super) const LOOK: &[&str] = &[
     "čti",
     "fungua",
     "soma",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "អាន",
+    "បើក",
 ];
 /// `agent_words::REPLACE`, `BUILTIN`, `TOOLISH`, `FORBID`: a built-in tool replaced and forbidden.
 pub(super) const REPLACE: &[&str] = &[
@@ -389,6 +428,8 @@ pub(super) const REPLACE: &[&str] = &[
     "nahrazuje",
     "inachukua nafasi",
     "yerine geçer",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "almashtiradi",
 ];
 pub(super) const BUILTIN: &[&str] = &[
     "nativa",
@@ -409,6 +450,8 @@ pub(super) const BUILTIN: &[&str] = &[
     "অন্তর্নির্মিত",
     "vestavěn",
     "iliyojengwa",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "o'rnatilgan",
 ];
 pub(super) const TOOLISH: &[&str] = &[
     "інструмент",
@@ -422,6 +465,8 @@ pub(super) const TOOLISH: &[&str] = &[
     "alat",
     "টুল",
     "zana",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "vosita",
 ];
 pub(super) const FORBID: &[&str] = &[
     "nunca use",
@@ -447,6 +492,8 @@ pub(super) const FORBID: &[&str] = &[
     "kullanmayın",
     "μην χρησιμοποιείς",
     "μη χρησιμοποιείτε",
+    // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
+    "foydalanmang",
 ];
 
 pub(super) static CONCEAL_N: Needles = Needles::new(CONCEAL);

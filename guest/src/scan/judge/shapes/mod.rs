@@ -41,6 +41,8 @@ mod tree_delete;
 mod context_leak;
 mod model_relay;
 mod remote_follow;
+// Round 43t (sets43t): whole folders deleted by `find … -delete` or `rm -r "$HOME"/`.
+mod whole_delete;
 
 /// Judges that read facts or earlier findings of the other judges (run before the prose judges).
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -57,6 +59,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     agent_words::judge(b, out);
     env_send::judge(b, out);
     tree_delete::judge(b, out);
+    whole_delete::judge(b, out);
     remote_follow::judge(b, out);
     model_relay::judge(b, out);
     context_leak::judge(b, out);
@@ -106,6 +109,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
         .chain(agent_words::AUTO_KEYS)
         .chain(env_send::READS)
         .chain(tree_delete::RAW)
+        .chain(whole_delete::RAW)
         .chain(token_orders::RAW)
         .chain(remote_follow::RAW)
         .chain(model_relay::RAW)
@@ -208,6 +212,8 @@ pub(super) const SOCKET_CALLS: &[&str] = &[
     // Round 42t: Guile's `(inet-pton AF_INET "h")`, Python asyncio's `open_connection("h", p)`.
     "(inet-pton af_inet ",
     "open_connection(",
+    // Round 43t: D's `InternetAddress("h", p)`.
+    "internetaddress(",
 ];
 
 /// A finding at line index `i` (0-based) of `file`, its evidence the whole line.

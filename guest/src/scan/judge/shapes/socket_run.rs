@@ -40,6 +40,8 @@ pub(super) const RAW: &[&str] = &[
     // Round 42t: Guile's `inet-pton`, Python asyncio's `open_connection`.
     "inet-pton ",
     "open_connection(",
+    // Round 43t: D's `new InternetAddress("h", p)`.
+    "internetaddress(",
 ];
 
 /// The words this judge's whole-text gate asks ([`crate::scan::judge::File::words`]).
@@ -78,6 +80,8 @@ const RUNNERS: &[&str] = &[
     "[\"sh\", \"-c\"",
     "['sh', '-c'",
     "[\"bash\", \"-c\"",
+    // Round 43t: D's `executeShell(cmd)`.
+    "executeshell(",
 ];
 const READS: &[&str] = &[
     ":receive(",
@@ -108,6 +112,9 @@ const READS: &[&str] = &[
     "input: ",
     // Round 41t: C's `dup2(sock, 0)` (the socket made the shell's standard streams).
     "dup2(",
+    // Round 43t: D's `sock.receive(buf)`, libuv's `read_start` callback (Neovim's `vim.loop`).
+    ".receive(",
+    "read_start(",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {

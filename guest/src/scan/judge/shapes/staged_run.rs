@@ -97,6 +97,8 @@ const RUNS: &[&str] = &[
     // Round 41t: NSIS installers' `ExecWait '"$TEMP\x.exe"'` and `nsExec::Exec`.
     "execwait ",
     "nsexec::exec",
+    // Round 43t: Free Pascal's `TProcess` (`p.Executable := f` then `p.Execute`).
+    "executable :=",
 ];
 /// Words of a download on the statement's line or the two above it (a task's module name).
 const FETCHES: &[&str] = &[
@@ -137,6 +139,11 @@ const FETCHES: &[&str] = &[
     "curl,",
     "getbytearrayasync(",
     "downloadfile(",
+    // Round 43t: Perl's `LWP::Simple::getstore(URL, file)`, an HTTP client's `.Get(URL, file)`
+    // (Free Pascal's `TFPHTTPClient`).
+    "getstore(",
+    ".get('http",
+    ".get(\"http",
 ];
 /// A check of what was downloaded (a verified install).
 const CHECKS: &[&str] = &[
@@ -454,7 +461,10 @@ fn saved_names(low: &[String], i: usize, hosts: &[Host]) -> Vec<String> {
         }
         if let Some(args) = after.strip_prefix(',') {
             let arg = args.split(',').next().unwrap_or("").trim();
+            // Round 43t: a statement's `);` and a Perl scalar's sigil (`getstore(URL, $f);`).
+            let arg = arg.trim_end_matches(';').trim_end();
             let arg = arg.strip_suffix(')').unwrap_or(arg).trim();
+            let arg = arg.strip_prefix('$').unwrap_or(arg);
             if arg.chars().all(ident) && !arg.contains('=') {
                 push(arg, &mut names);
             }

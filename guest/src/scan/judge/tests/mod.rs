@@ -424,3 +424,7 @@ mod round43m;
 // Round 43b (sets43b): a short key prefix names every service that uses it; patterns a deny or
 // detection policy matches against are data.
 mod round43b;
+// Round 43t (sets43t): secret reads in Elixir, VBA, Julia and cookie stores; staged runs by Perl
+// and Pascal; D and libuv socket runners; whole folders deleted; a persisted cleanup; orders in
+// this set's languages.
+mod round43t;
