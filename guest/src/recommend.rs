@@ -60,6 +60,15 @@ pub const RELEVANCE_FLOOR: f64 = 0.2;
 /// whose match strength passes only by the request's generic words. With no candidate passing, the
 /// cut-off holds as before (no-match requests stay silent).
 pub const NEAR_CUTOFF_MARGIN: f64 = 0.03;
+/// The first candidate of the order is also the pick over a candidate further down that passes the
+/// cut-off when its relevance is at least this many times the passing one's and its own match
+/// reaches [`CORE_MATCH_SHARE`] of its cut-off (`rank47`): the order leads by that much on the words
+/// the request shares with it (rare words, the name), and the passing one got past the cut-off on
+/// the request's other, commoner words. On a domain the concept map does not know yet, a request's
+/// own words are free words of small weight, so the right listing is first in the order and under
+/// the cut-off, while a listing that shares one misread action passes it. With no candidate passing,
+/// the cut-off holds as before (no-match requests stay silent).
+pub const LEAD_OVER_PASSING: f64 = 2.0;
 
 /// The pick's cut-off for a task.
 pub fn min_task_match(task: &str) -> f64 {
@@ -240,6 +249,9 @@ pub struct ManualPick {
     /// The pick is the first of the order, within [`NEAR_CUTOFF_MARGIN`] under its cut-off, chosen
     /// over the first candidate that passes it.
     pub near_cutoff: bool,
+    /// Of those, one further under its cut-off that leads the passing candidate's relevance
+    /// [`LEAD_OVER_PASSING`] times over.
+    pub lead: bool,
 }
 
 /// The manual pick among `previews` (the ranked order's matches): the first candidate whose match
@@ -253,10 +265,16 @@ pub fn manual_pick(previews: &[Preview], has_task: bool, floor: f64) -> Option<M
         .collect();
     let &first = passing.first()?;
     let top = &previews[0];
-    let near_cutoff = has_task
+    let near = has_task
         && first > 0
         && top.strength + NEAR_CUTOFF_MARGIN >= cutoff_for(top, floor)
         && top.relevance >= previews[first].relevance;
+    let lead = has_task
+        && first > 0
+        && !near
+        && top.strength >= cutoff_for(top, floor) * CORE_MATCH_SHARE
+        && top.relevance >= LEAD_OVER_PASSING * previews[first].relevance;
+    let near_cutoff = near || lead;
     let pick = if near_cutoff { 0 } else { first };
     let alternatives = passing
         .iter()
@@ -268,6 +286,7 @@ pub fn manual_pick(previews: &[Preview], has_task: bool, floor: f64) -> Option<M
         pick,
         alternatives,
         near_cutoff,
+        lead,
     })
 }
 
@@ -616,6 +635,7 @@ fn run_cow(
     }
     let positions: Vec<usize> = (0..ranking.ranked.len()).collect();
     let mut near_cutoff = false;
+    let mut lead = false;
     let (pick, alternatives): (usize, Vec<usize>) = match mode {
         Mode::Manual => {
             let previews: Vec<Preview> = ranking.ranked.iter().map(preview).collect();
@@ -624,6 +644,7 @@ fn run_cow(
                 return Ok(out);
             };
             near_cutoff = chosen.near_cutoff;
+            lead = chosen.lead;
             (chosen.pick, chosen.alternatives)
         }
         Mode::Daily => {
@@ -714,6 +735,10 @@ fn run_cow(
     out["pick"]["near_cutoff"] = json!(near_cutoff);
     if near_cutoff {
         let why = match lang {
+            Lang::Zh if lead => "排在第一，匹配度低于门槛，但相关度是后面刚过门槛的候选的两倍以上",
+            Lang::En if lead => {
+                "ranked first; its match is under the cut-off, but it is more than twice as relevant as the next listing that passes it"
+            }
             Lang::Zh => "排在第一，匹配度略低于门槛，但比后面刚过门槛的候选更相关",
             Lang::En => {
                 "ranked first; its match is just under the cut-off, and it is more relevant than the next listing that passes it"

@@ -87,3 +87,23 @@ fn without_a_task_the_order_alone_decides() {
     let got = manual_pick(&[p(0.0, 0.0), p(0.0, 0.0)], false, 0.0).unwrap();
     assert_eq!((got.pick, got.near_cutoff), (0, false));
 }
+
+#[test]
+fn a_first_that_leads_the_passing_one_twice_over_is_the_pick() {
+    // Must match: 0.15 is under 0.22 by more than the margin but above 0.6 of it (0.132), and its
+    // relevance (0.50) is at least twice the passing one's (0.24).
+    let got = manual_pick(&[p(0.15, 0.50), p(0.30, 0.24)], true, FLOOR).unwrap();
+    assert_eq!((got.pick, got.near_cutoff), (0, true));
+    assert_eq!(got.alternatives, vec![1]);
+}
+
+#[test]
+fn a_lead_under_twice_or_a_match_under_the_core_share_does_not_block_the_passing_one() {
+    // Must not match: a lead of 1.9 times; then a lead of 3 times with a match of 0.12 (< 0.132).
+    let got = manual_pick(&[p(0.15, 0.38), p(0.30, 0.20)], true, FLOOR).unwrap();
+    assert_eq!((got.pick, got.near_cutoff), (1, false));
+    let got = manual_pick(&[p(0.12, 0.60), p(0.30, 0.20)], true, FLOOR).unwrap();
+    assert_eq!((got.pick, got.near_cutoff), (1, false));
+    // And with nothing passing, a far lead picks nothing.
+    assert!(manual_pick(&[p(0.15, 0.90), p(0.10, 0.05)], true, FLOOR).is_none());
+}
