@@ -20,6 +20,8 @@
 //! rest of the line is plain words (no pipe, no chaining, no substitution) and its first word is no
 //! shell or runner (`ssh`, `sudo`, `bash`, `tmux`, `xargs`…).
 
+use std::collections::BTreeMap;
+
 use crate::scan::bundle::Bundle;
 use crate::scan::content::Finding;
 use crate::scan::markdown::{FencePlace, fence_places};
@@ -133,16 +135,41 @@ fn doc_file(path: &str) -> bool {
     l.ends_with(".md") || l.ends_with(".markdown") || l.ends_with(".txt") || l.ends_with(".mdx")
 }
 
+/// A file's lines, and for documentation where its fences are: split once per file, however many
+/// of its findings are looked at.
+struct Text<'a> {
+    path: &'a str,
+    lines: Vec<&'a str>,
+    /// Per line, for a documentation file; empty otherwise.
+    places: Vec<FencePlace>,
+}
+
+impl<'a> Text<'a> {
+    fn new(path: &'a str, content: &'a str) -> Self {
+        let lines: Vec<&str> = content.lines().collect();
+        let places = if doc_file(path) {
+            fence_places(lines.iter().copied())
+        } else {
+            Vec::new()
+        };
+        Text {
+            path,
+            lines,
+            places,
+        }
+    }
+}
+
 /// The YAML block holding 0-based line `i`: the whole file for a YAML file; for documentation,
 /// the inside of the ```yaml/```yml fence around it. `(first, end)`, end exclusive.
-fn yaml_block(path: &str, lines: &[&str], i: usize) -> Option<(usize, usize)> {
-    if yaml_file(path) {
+fn yaml_block(text: &Text<'_>, i: usize) -> Option<(usize, usize)> {
+    let (lines, places) = (&text.lines, &text.places);
+    if yaml_file(text.path) {
         return Some((0, lines.len()));
     }
-    if !doc_file(path) {
+    if !doc_file(text.path) {
         return None;
     }
-    let places = fence_places(lines.iter().copied());
     if places.get(i) != Some(&FencePlace::Inside) {
         return None;
     }
@@ -210,8 +237,9 @@ fn key_value(line: &str) -> Option<(String, String)> {
 }
 
 /// Whether 0-based line `i` of `lines` is an item a policy matches against (module documentation).
-fn policy_item(path: &str, lines: &[&str], i: usize) -> bool {
-    let Some((first, end)) = yaml_block(path, lines, i) else {
+fn policy_item(text: &Text<'_>, i: usize) -> bool {
+    let lines = &text.lines;
+    let Some((first, end)) = yaml_block(text, i) else {
         return false;
     };
     let line = lines[i];
@@ -321,20 +349,29 @@ fn checker_argument(line: &str) -> bool {
 
 /// Lower findings whose lines are items a policy matches against or a checker's argument.
 pub(super) fn demote_policy_matchers(bundle: &Bundle, out: &mut [Finding]) {
+    let mut texts: BTreeMap<&str, Text<'_>> = BTreeMap::new();
     for f in out.iter_mut() {
         if f.severity < Severity::High || f.line == 0 || !CATEGORIES.contains(&f.category.as_str())
         {
             continue;
         }
-        let Some(content) = bundle.text_of(&f.file) else {
+        let Some((path, content)) = bundle
+            .files
+            .iter()
+            .find(|b| b.path == f.file)
+            .and_then(|b| Some((b.path.as_str(), b.content.as_deref()?)))
+        else {
             continue;
         };
-        let lines: Vec<&str> = content.lines().collect();
+        let text = texts
+            .entry(path)
+            .or_insert_with(|| Text::new(path, content));
+        let lines = &text.lines;
         let Some(line) = lines.get(f.line - 1) else {
             continue;
         };
         let item = |file: &str, n: usize| {
-            file == f.file && n >= 1 && n <= lines.len() && policy_item(file, &lines, n - 1)
+            file == f.file && n >= 1 && n <= lines.len() && policy_item(text, n - 1)
         };
         let listed = item(&f.file, f.line) && f.related.iter().all(|r| item(&r.file, r.line));
         let checked = f.related.is_empty() && doc_file(&f.file) && checker_argument(line);
@@ -351,15 +388,16 @@ pub(super) fn demote_policy_matchers(bundle: &Bundle, out: &mut [Finding]) {
 
 #[cfg(test)]
 mod tests {
-    use super::{checker_argument, policy_item};
+    use super::{Text, checker_argument, policy_item};
 
     fn at(path: &str, text: &str, needle: &str) -> bool {
-        let lines: Vec<&str> = text.lines().collect();
-        let i = lines
+        let text = Text::new(path, text);
+        let i = text
+            .lines
             .iter()
             .position(|l| l.contains(needle))
             .expect("needle");
-        policy_item(path, &lines, i)
+        policy_item(&text, i)
     }
 
     #[test]

@@ -12,7 +12,6 @@
 //! tutor names no user data.
 
 use super::Bundle;
-use super::find::has;
 use super::shapes::{found, rel};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
@@ -78,8 +77,8 @@ pub(super) fn per_character_fetch(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .iter()
         .filter(|f| !f.place.test && !f.place.signature)
     {
-        let all = file.lower_all();
-        if !EACH.iter().any(|w| has(all, w)) || !has(all, "://") {
+        let words = file.words();
+        if !words.any(EACH) || !words.has("://") {
             continue;
         }
         let low = &file.lowered().lower;

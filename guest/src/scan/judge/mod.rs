@@ -43,6 +43,7 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
         secret_reveal::GATE_WORDS,
         staged_send::GATE_WORDS,
         tool_sinks::GATE_WORDS,
+        &[native_run::RAW, char_fetch::EACH],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())

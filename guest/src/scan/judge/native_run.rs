@@ -103,10 +103,10 @@ pub(super) fn native_droppers(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .iter()
         .filter(|f| native(f.path) && !f.place.test && !f.place.signature)
     {
-        let all = file.lower_all();
-        if !RAW.iter().any(|w| has(all, w)) {
+        if !file.words().any(RAW) {
             continue;
         }
+        let all = file.lower_all();
         if let Some(x) = download_run(file, all) {
             out.push(x);
         }

@@ -74,6 +74,7 @@ pub(super) const GATE_WORDS: &[&[&[&str]]] = &[
     socket_run::GATE_WORDS,
     store_send::GATE_WORDS,
     remote_follow::GATE_WORDS,
+    &[whole_delete::RAW],
 ];
 
 /// Build this module's needle automata now (`scan::initialize`).

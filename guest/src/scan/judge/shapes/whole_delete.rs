@@ -95,8 +95,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         {
             continue;
         }
-        let all = f.lower_all();
-        if !RAW.iter().any(|w| all.has(w)) {
+        if !f.words().any(RAW) {
             continue;
         }
         if let Some(x) = scan(f) {
