@@ -338,11 +338,13 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 // A read on a later line of the same statement (a shell function or `if` block
                 // read as one statement), after the block of the request has closed, cannot feed
                 // that request, unless the statement repeats (round 43b).
-                let read_after = here.contains(&o)
-                    && facts[o].line > sink.line
-                    && !blocks::repeats(text)
-                    && blocks::closed_between(file.content, sink.line, facts[o].line);
-                let record = if secret_sink && is_secret_source(src) && !read_after {
+                let read_after = || {
+                    here.contains(&o)
+                        && facts[o].line > sink.line
+                        && !blocks::repeats(text)
+                        && blocks::closed_between(&file.lowered().lines, sink.line, facts[o].line)
+                };
+                let record = if secret_sink && is_secret_source(src) && !read_after() {
                     Some(&mut ff.secret_flows)
                 } else if code_sink && is_code_source(src) {
                     // A run in the same statement as a download must name the downloaded file.

@@ -106,9 +106,12 @@ pub(super) fn repeats(text: &str) -> bool {
 /// only a closer (`fi`, `esac`, `done`, `}`, `end`) indented no deeper than the sink's line (round
 /// 43b). A call continued over several lines (`fetch(url, {` … `})`) or a here-document has no
 /// such line before its own end.
-pub(super) fn closed_between(content: &str, sink: u32, later: u32) -> bool {
+pub(super) fn closed_between(lines: &[&str], sink: u32, later: u32) -> bool {
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let mut lines = content.lines().skip((sink as usize).saturating_sub(1));
+    let mut lines = lines
+        .iter()
+        .copied()
+        .skip((sink as usize).saturating_sub(1));
     let Some(first) = lines.next() else {
         return false;
     };
