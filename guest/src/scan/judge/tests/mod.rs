@@ -428,3 +428,7 @@ mod round43b;
 // and Pascal; D and libuv socket runners; whole folders deleted; a persisted cleanup; orders in
 // this set's languages.
 mod round43t;
+// Round 44m (sets44m): agent configuration entries running fetched scripts, tools aliased to the
+// shell, unchecked agents sent after credentials, process memory read and sent, machine identity
+// carried to a stranger's address.
+mod round44m;
