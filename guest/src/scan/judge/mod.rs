@@ -44,6 +44,14 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
         staged_send::GATE_WORDS,
         tool_sinks::GATE_WORDS,
         &[native_run::RAW, char_fetch::EACH],
+        &[
+            agent_cfg_run::CFG_KEYS,
+            agent_cfg_run::UNCHECKED,
+            agent_cfg_run::ALIAS_RAW,
+            agent_cfg_run::KEEP_FROM_USER,
+            mem_beacon::MEM_READS,
+            mem_beacon::IDENTITY_SUBS,
+        ],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -125,6 +133,25 @@ mod native_run;
 /// `prose::reads_raw_text`).
 pub(crate) fn round43m_raw_words() -> impl Iterator<Item = &'static str> {
     native_run::RAW.iter().chain(char_fetch::EACH).copied()
+}
+
+// Round 44m (sets44m): held-out set 22 (agent configuration entries running fetched scripts, tools
+// aliased to the shell, unchecked agents sent after credentials, process memory read and sent,
+// machine identity carried to a stranger's address).
+mod agent_cfg_run;
+mod mem_beacon;
+
+/// Words without one of which no round-44m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round44m_raw_words() -> impl Iterator<Item = &'static str> {
+    agent_cfg_run::CFG_KEYS
+        .iter()
+        .chain(agent_cfg_run::UNCHECKED)
+        .chain(agent_cfg_run::ALIAS_RAW)
+        .chain(agent_cfg_run::KEEP_FROM_USER)
+        .chain(mem_beacon::MEM_READS)
+        .chain(mem_beacon::IDENTITY_SUBS)
+        .copied()
 }
 
 /// Words without one of which no round-42m judge can fire on a text (chained into
@@ -905,6 +932,14 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // Round 32m: what a lone concealment covers (after the prose rules, which raise it).
     concealed_acts::concealed_acts(b, &mut out);
     shapes::after_prose(b, &mut out);
+    // Round 44m: last, so that no earlier rule's reading changes; each skips a line already
+    // judged critical.
+    agent_cfg_run::agent_config_remote_run(b, &mut out);
+    agent_cfg_run::tool_alias_shell(b, &mut out);
+    agent_cfg_run::unchecked_agent_harvest(b, &mut out);
+    agent_cfg_run::tool_description_concealment(b, &mut out);
+    mem_beacon::process_memory(b, &mut out);
+    mem_beacon::identity_beacon(b, &mut out);
     out
 }
 

@@ -431,3 +431,7 @@ mod round43t;
 // Round 44b (sets44b): a login file a redirect writes is not read, a folder test is no curl body,
 // and a document titled as prompt-injection teaching shows specimens.
 mod round44b;
+// Round 44m (sets44m): agent configuration entries running fetched scripts, tools aliased to the
+// shell, unchecked agents sent after credentials, process memory read and sent, machine identity
+// carried to a stranger's address.
+mod round44m;
