@@ -428,3 +428,6 @@ mod round43b;
 // and Pascal; D and libuv socket runners; whole folders deleted; a persisted cleanup; orders in
 // this set's languages.
 mod round43t;
+// Round 44t (sets44t): CMake/Tcl deletes, Windows deletes in strings, whole-env sends from Deno and
+// Makefiles, Zig and Node socket shells, red-flag tables, orders in this set's languages.
+mod round44t;
