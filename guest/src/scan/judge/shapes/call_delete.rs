@@ -110,7 +110,7 @@ fn scan(f: &File<'_>) -> Option<Finding> {
         let rest = &l[at + "file delete ".len()..];
         let rest = rest.split([';', ']']).next().unwrap_or(rest);
         let words: Vec<&str> = rest.split_whitespace().collect();
-        if !words.iter().any(|w| *w == "-force") {
+        if !words.contains(&"-force") {
             continue;
         }
         let args = words.iter().filter(|w| !w.starts_with('-'));
