@@ -59,10 +59,16 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         };
         let run = (s..e).find(|&k| {
             let l = &low[k];
-            SHELLS.iter().any(|w| l.has(w)) && {
+            let bare = bare_exec(l);
+            (SHELLS.iter().any(|w| l.has(w)) || bare.is_some()) && {
                 // The command is what came in: a received name as a whole word on the line,
                 // after the shell words.
-                let at = SHELLS.iter().filter_map(|w| l.find(w)).min().unwrap_or(0);
+                let at = SHELLS
+                    .iter()
+                    .filter_map(|w| l.find(w))
+                    .chain(bare)
+                    .min()
+                    .unwrap_or(0);
                 RECEIVED.iter().any(|r| super::has_word(&l[at..], r))
             }
         });
@@ -83,4 +89,17 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             vec![rel("source", f, bind), rel("signal", f, listen)],
         ));
     }
+}
+
+/// Round 44t: Node's `child_process` `exec(text, cb)` called bare or through the module
+/// (`exec(`, `child_process.exec(`, `cp.exec(`; it runs its text in a shell): where it starts. A
+/// method `exec` of another object (`pattern.exec(line)`, a regular expression) is not this.
+fn bare_exec(l: &str) -> Option<usize> {
+    l.match_indices("exec(").map(|(at, _)| at).find(|&at| {
+        let before = &l[..at];
+        let prev = before.chars().next_back();
+        prev.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
+            || before.ends_with("child_process.")
+            || before.ends_with("cp.")
+    })
 }

@@ -49,6 +49,13 @@ pub(super) const READS: &[&str] = &[
     "get(env, \"",
     "cookies.getall(",
     "document.cookie",
+    // Round 44t: the whole environment as Deno hands it over (`Deno.env.toObject()`) and as a
+    // Makefile captures it at parse time (`VAR := $(shell env | …)`).
+    "deno.env.toobject()",
+    "$(shell env |",
+    "$(shell env)",
+    "$(shell printenv |",
+    "$(shell printenv)",
 ];
 static READS_N: Needles = Needles::new(READS);
 
@@ -84,6 +91,8 @@ const SENDS: &[&str] = &[
     ".open \"post\"",
     "gm_xmlhttprequest(",
     "sendbeacon(",
+    // Round 44t: Deno's name lookup (`Deno.resolveDns(`${chunk}.host`, "A")`).
+    "resolvedns(",
 ];
 
 /// The words this judge's whole-text gates ask ([`crate::scan::judge::File::words`]).
@@ -157,8 +166,17 @@ fn secret_read(l: &str) -> bool {
     if FILES.iter().any(|x| l.has(x)) {
         return true;
     }
-    // A browser's cookie store is a secret store whole.
-    if matches!(*r, "cookies.getall(" | "document.cookie") {
+    // A browser's cookie store is a secret store whole; so is the whole environment read at once.
+    if matches!(
+        *r,
+        "cookies.getall("
+            | "document.cookie"
+            | "deno.env.toobject()"
+            | "$(shell env |"
+            | "$(shell env)"
+            | "$(shell printenv |"
+            | "$(shell printenv)"
+    ) {
         return true;
     }
     if matches!(
@@ -209,6 +227,8 @@ fn plain_assigned(l: &str) -> Option<String> {
     } else {
         l.split_once('=')?.0
     };
+    // Round 44t: a Makefile's `NAME := …`, `NAME ?= …`, `NAME += …` (the sign apart from the name).
+    let left = left.trim_end().trim_end_matches([':', '?', '+']);
     let w = left
         .split_whitespace()
         .last()?
@@ -351,7 +371,8 @@ fn dotted(l: &str) -> Vec<Host> {
                 .rsplit('.')
                 .next()
                 .is_some_and(|t| t.len() >= 2 && t.bytes().all(|c| c.is_ascii_lowercase()))
-            && rest[end..].starts_with('"')
+            // Round 44t: a JavaScript template literal's closing backtick too.
+            && rest[end..].starts_with(['"', '`'])
         {
             out.push(Host {
                 class: classify(host, ""),

@@ -304,6 +304,9 @@ const PERSIST: &[&str] = &[
     "alwaysallow",
     "autoapprove",
     "commandsautoexecution",
+    // Round 44t: a scheduled job added (it runs again later, unseen), whatever the language.
+    "cron job",
+    "crontab",
 ];
 /// The user being away, or a later approval, as the condition of an order.
 const CONDITION: &[&str] = &[

@@ -193,6 +193,13 @@ pub(super) const CONCEAL: &[&str] = &[
     "айтпаңыз",
     "nezmieňuj",
     "nehovor používateľovi",
+    // Round 44t: Lao, Bosnian/Croatian/Serbian, Catalan.
+    "ບໍ່ຕ້ອງບອກ",
+    "ຢ່າບອກ",
+    "ne govori korisniku",
+    "nemojte reći",
+    "no cal mencionar",
+    "no ho diguis",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[
@@ -248,6 +255,8 @@ pub(super) const REPORT: &[&str] = &[
     "tuarascáil",
     "do logu",
     "logu buildu",
+    // Round 44t: Sinhala.
+    "වාර්තා",
 ];
 /// `intl_orders::FULL_VALUE`: the whole, unmasked content.
 pub(super) const FULL_VALUE: &[&str] = &[
@@ -286,6 +295,9 @@ pub(super) const FULL_VALUE: &[&str] = &[
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "inneachar iomlán",
     "gan iad a cheilt",
+    // Round 44t: Sinhala.
+    "සම්පූර්ණ අන්තර්ගතය",
+    "සම්පූර්ණ අගය",
 ];
 /// `intl_orders::SECRET_WORDS`.
 pub(super) const SECRET_WORDS: &[&str] = &[
@@ -304,6 +316,11 @@ pub(super) const SECRET_WORDS: &[&str] = &[
     "eochair",
     "comhartha",
     "tajomst",
+    // Round 44t: Sinhala, and secret files named whatever the language.
+    "රහස්",
+    "යතුර",
+    ".env",
+    "id_rsa",
 ];
 
 /// `agent_words::ALWAYS`.
@@ -330,6 +347,11 @@ pub(super) const ALWAYS: &[&str] = &[
     "ruhusu daima",
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "អនុញ្ញាតជានិច្ច",
+    // Round 44t: the agents' own button label (quoted in any language), Bosnian/Croatian/Serbian.
+    "don't ask again",
+    "don’t ask again",
+    "uvijek dozvoli",
+    "uvijek odobri",
 ];
 /// `agent_words::EVERY`.
 pub(super) const EVERY: &[&str] = &[
@@ -350,6 +372,9 @@ pub(super) const EVERY: &[&str] = &[
     "kila ombi",
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "រាល់សំណើ",
+    // Round 44t: Bosnian/Croatian/Serbian.
+    "svaki zahtjev",
+    "svakom zahtjevu",
 ];
 /// `agent_words::SCRIPT`.
 pub(super) const SCRIPT: &[&str] = &[
@@ -381,6 +406,9 @@ pub(super) const NOT: &[&str] = &[
     "usisome",
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "កុំ",
+    // Round 44t: Bosnian/Croatian/Serbian.
+    "nemojte",
+    "nemoj ",
 ];
 pub(super) const LOOK: &[&str] = &[
     "відкрива",
@@ -411,6 +439,10 @@ pub(super) const LOOK: &[&str] = &[
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "អាន",
     "បើក",
+    // Round 44t: Bosnian/Croatian/Serbian.
+    "otvara",
+    "čita",
+    "pregleda",
 ];
 /// `agent_words::REPLACE`, `BUILTIN`, `TOOLISH`, `FORBID`: a built-in tool replaced and forbidden.
 pub(super) const REPLACE: &[&str] = &[
@@ -430,6 +462,9 @@ pub(super) const REPLACE: &[&str] = &[
     "yerine geçer",
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "almashtiradi",
+    // Round 44t: Catalan.
+    "substitueix",
+    "reemplaça",
 ];
 pub(super) const BUILTIN: &[&str] = &[
     "nativa",
@@ -452,6 +487,8 @@ pub(super) const BUILTIN: &[&str] = &[
     "iliyojengwa",
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "o'rnatilgan",
+    // Round 44t: Catalan.
+    "integrad",
 ];
 pub(super) const TOOLISH: &[&str] = &[
     "інструмент",
@@ -467,6 +504,9 @@ pub(super) const TOOLISH: &[&str] = &[
     "zana",
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "vosita",
+    // Round 44t: Catalan.
+    "eines",
+    "eina ",
 ];
 pub(super) const FORBID: &[&str] = &[
     "nunca use",
@@ -494,6 +534,9 @@ pub(super) const FORBID: &[&str] = &[
     "μη χρησιμοποιείτε",
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "foydalanmang",
+    // Round 44t: Catalan.
+    "no facis servir",
+    "no utilitzis",
 ];
 
 pub(super) static CONCEAL_N: Needles = Needles::new(CONCEAL);

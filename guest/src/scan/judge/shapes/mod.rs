@@ -43,6 +43,8 @@ mod model_relay;
 mod remote_follow;
 // Round 43t (sets43t): whole folders deleted by `find … -delete` or `rm -r "$HOME"/`.
 mod whole_delete;
+// Round 44t (sets44t): recursive deletes written as CMake's and Tcl's own calls.
+mod call_delete;
 
 /// Judges that read facts or earlier findings of the other judges (run before the prose judges).
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -60,6 +62,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     env_send::judge(b, out);
     tree_delete::judge(b, out);
     whole_delete::judge(b, out);
+    call_delete::judge(b, out);
     remote_follow::judge(b, out);
     model_relay::judge(b, out);
     context_leak::judge(b, out);
@@ -75,6 +78,7 @@ pub(super) const GATE_WORDS: &[&[&[&str]]] = &[
     store_send::GATE_WORDS,
     remote_follow::GATE_WORDS,
     &[whole_delete::RAW],
+    &[call_delete::RAW],
 ];
 
 /// Build this module's needle automata now (`scan::initialize`).

@@ -135,6 +135,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .chain(inet_host(l))
                 .chain(tcl_host(l))
                 .chain(angle_host(l))
+                .chain(after_first_arg(l))
                 .find(|h| super::suspicious(h.class))
             else {
                 continue;
@@ -167,6 +168,24 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             break;
         }
     }
+}
+
+/// Round 44t: the remote host of a connect call that takes an allocator or a context first
+/// (Zig's `std.net.tcpConnectToHost(alloc, "h", port)`): the quoted second argument.
+fn after_first_arg(l: &str) -> Option<crate::scan::judge::Host> {
+    let at = l.find("tcpconnecttohost(")?;
+    let rest = &l[at + "tcpconnecttohost(".len()..];
+    let rest = rest.split_once(',')?.1.trim_start().strip_prefix('"')?;
+    let host: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+        .collect();
+    (host.contains('.')).then(|| crate::scan::judge::Host {
+        class: crate::scan::hosts::classify(&host, ""),
+        url: host.clone(),
+        host,
+        path: String::new(),
+    })
 }
 
 /// The remote host of a Raku socket named in angle brackets (`:host<h.example>`).

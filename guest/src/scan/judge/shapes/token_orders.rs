@@ -201,6 +201,34 @@ fn judge_file(f: &File<'_>, out: &mut Vec<Finding>) {
     lures(f, &places, out);
 }
 
+/// Hostile commands a catalogue of red flags lists in code spans beside a bypass value.
+const HOSTILE_SPANS: &[&str] = &[
+    "| sh", "|sh", "| bash", "|bash", "nc -e", "/dev/tcp", "rm -rf", "ncat -e",
+];
+
+/// Round 44t: whether line `s` is a row of a table (contiguous `|` lines, read at most 30 rows
+/// either way) in which at least two other rows quote a hostile command in a code span: a table
+/// of red flags to report (a detection table), not a setting ordered.
+fn pattern_table(low: &[String], s: usize) -> bool {
+    let row = |i: usize| low[i].trim_start().starts_with('|');
+    if !row(s) {
+        return false;
+    }
+    let mut from = s;
+    while from > 0 && s - from < 30 && row(from - 1) {
+        from -= 1;
+    }
+    let mut to = s + 1;
+    while to < low.len() && to - s < 30 && row(to) {
+        to += 1;
+    }
+    (from..to)
+        .filter(|&i| i != s)
+        .filter(|&i| spans(&low[i]).any(|sp| HOSTILE_SPANS.iter().any(|h| sp.contains(h))))
+        .count()
+        >= 2
+}
+
 /// A line that opens a list item, a table row or a definition.
 fn item_start(l: &str) -> bool {
     l.starts_with("- ")
@@ -459,6 +487,7 @@ fn block(
         });
     if let Some(w) = bypass
         && !SAFER.iter().any(|x| t.has(x))
+        && !pattern_table(&lw.lower, s)
     {
         let i = line_of(w);
         push(

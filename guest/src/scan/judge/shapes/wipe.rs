@@ -161,7 +161,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 fn windows_roots(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
-        let t = l.trim_start_matches('@');
+        // Round 44t: the command may stand in a string another program hands to `cmd`
+        // (`RunWait A_ComSpec ' /c rd /s /q C:\Users'`, `cmd.exe /c rmdir /s …`): read from it.
+        let t = cmd_string_delete(l).unwrap_or_else(|| l.trim_start_matches('@'));
         let recursive = ((t.starts_with("rd ") || t.starts_with("rmdir ")) && t.has("/s"))
             || (t.starts_with("del ") || t.starts_with("erase ")) && t.has("/s")
             || (t.starts_with("remove-item") && t.has("-recurse"))
@@ -208,6 +210,14 @@ fn windows_roots(f: &File<'_>) -> Option<Finding> {
         ));
     }
     None
+}
+
+/// Round 44t: a `rd /s` / `rmdir /s` that a `/c` or `/k` hands to `cmd` inside a longer line
+/// (a string of AutoHotkey, a task's arguments): the text from the command on.
+fn cmd_string_delete(l: &str) -> Option<&str> {
+    ["/c rd ", "/c rmdir ", "/k rd ", "/k rmdir "]
+        .iter()
+        .find_map(|w| l.find(w).map(|at| &l[at + 3..]))
 }
 
 /// The name a line assigns, when its value is exactly the home folder.

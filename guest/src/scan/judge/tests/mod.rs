@@ -435,3 +435,6 @@ mod round44b;
 // shell, unchecked agents sent after credentials, process memory read and sent, machine identity
 // carried to a stranger's address.
 mod round44m;
+// Round 44t (sets44t): CMake/Tcl deletes, Windows deletes in strings, whole-env sends from Deno and
+// Makefiles, Zig and Node socket shells, red-flag tables, orders in this set's languages.
+mod round44t;
