@@ -110,13 +110,6 @@ pub const BREADTH_FREE: f64 = 9.0;
 /// household catch-all and 家里), not evidence that it does the job asked.
 pub const BROAD_TOPIC: f64 = 0.5;
 pub const BREADTH_POWER: f64 = 0.8;
-/// The share of a rare free word's raise ([`RARE_WORD_WEIGHT`]) that is match strength as well as
-/// order (`rank48`), for a listing that matches the request in more than one place: the cut-off
-/// reads a rare word the way BM25 credits it, so a right listing first in the order is not silent
-/// for lack of known concepts. A rare word shared alone (a place, a brand, a hobby named by
-/// chance) stays order only, as `rank35` had it for every rare word.
-pub const RARE_STRENGTH: f64 = 0.5;
-
 /// Share of relevance that comes from BM25F relative to the best candidate.
 pub const LEXICAL_SHARE: f64 = 0.15;
 /// A listing written only in the other language than the request (an English request, a
@@ -314,6 +307,3 @@ mod name_tests;
 
 #[cfg(test)]
 mod concept_tests;
-
-#[cfg(test)]
-mod rare_strength_tests;

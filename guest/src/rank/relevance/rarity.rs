@@ -13,14 +13,12 @@
 //! the request is about something no listing names (no-match requests stay silent).
 //! The total weight of the free words is unchanged, so the concept units weigh as before.
 //!
-//! A word at most [`RARE_SHARE`] of the candidates have (a written word, a Chinese dictionary word,
-//! or, since `rank48`, a stretch of Chinese bigrams by the mean idf of the bigrams some candidate
-//! has) also earns a listing that has it a raise towards [`RARE_WORD_WEIGHT`] (nearly a specific
+//! A written word (not a stretch of Chinese bigrams) at most [`RARE_SHARE`] of the candidates have
+//! also earns a listing that has it a raise towards [`RARE_WORD_WEIGHT`] (nearly a specific
 //! object's weight), whatever its share (`rank35`).
 //! The raise orders the candidates (a rare exact match goes before listings that share only the
-//! request's common words); since `rank48`, [`super::RARE_STRENGTH`] of it is match strength for a
-//! listing that matches the request in more than one place. A rare word shared alone never lifts a
-//! listing over the cut-off, so a request that shares one rare word with some listing by
+//! request's common words) but is no part of the match strength the pick's cut-off reads: it never
+//! lifts a listing over the cut-off, so a request that shares one rare word with some listing by
 //! chance (a place, a brand, a hobby) stays as silent as before. `rank33` tried the raise in the
 //! strength as well: more right picks, but 22 of the 114 no-match requests answered.
 //!
@@ -104,17 +102,12 @@ impl Query {
             let u = &mut self.units[i];
             u.weight *= f * scale;
             let mut bonus = 0.0;
-            // A written word (Latin script, digits) earns the raise; so does a Chinese dictionary
-            // word (`rank48`; a lone character does not).
-            let cjk_word = u.surface.chars().count() >= 2
-                && u.surface.chars().all(crate::rank::lexicon::is_cjk);
-            // A stretch of bigrams: its idf is the mean of the bigrams some listing has (a chance
-            // join no listing has counts for nothing), and a listing earns the raise in proportion
-            // to the share of the stretch's bigrams it has (`match_doc`).
-            let stretch = u.surface.is_empty();
-            let word = stretch
-                || (!u.surface.is_empty()
-                    && (cjk_word || !u.surface.chars().any(crate::rank::lexicon::is_cjk)));
+            // A stretch of Chinese is read as character bigrams, and a bigram rare among the
+            // candidates is as often a chance join of two words (把会, 议录) as a word of the
+            // subject: only a written word (Latin script, digits) earns the raise. A stretch's
+            // unit keeps no surface (`Query::new`), a lone character's is Chinese.
+            let word =
+                !u.surface.is_empty() && !u.surface.chars().any(crate::rank::lexicon::is_cjk);
             if let Some(x) = x
                 && word
                 && top > common

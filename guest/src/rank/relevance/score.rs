@@ -30,9 +30,8 @@ pub struct Match {
     /// what was asked, but the listing still matches (it is not what makes the pick silent).
     pub order_weight: f64,
     /// What the request's rare free words add for the order ([`super::rarity::RARE_WORD_WEIGHT`]),
-    /// on the strength's scale and less what of it is strength ([`super::RARE_STRENGTH`], when the
-    /// listing matches the request in more than one place): the order reads
-    /// `strength + rare_lift`, the cut-off `strength` alone.
+    /// on the strength's scale: the order reads `strength + rare_lift`, the cut-off `strength`
+    /// alone, so a rare word reorders the candidates but never lifts one over the cut-off.
     pub rare_lift: f64,
     /// Coverage before the object rule and the breadth weight.
     pub coverage: f64,
@@ -55,8 +54,7 @@ pub struct Match {
     /// pet-health pick often shares only the pet), and so is a concept the request names in
     /// several places ('查一下 … 新进展 … 来源'). So is a match on generic actions alone (make,
     /// ask: `generic` in the lexicon) when the request also says what to act on and the listing
-    /// has none of it. And so is a match on the request's objects alone when the request asks
-    /// more about them (`rank48`: a dive planner for a dive watch's battery).
+    /// has none of it.
     pub single: bool,
     /// The candidate names none of the request's objects.
     pub object_miss: bool,
@@ -298,35 +296,9 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let generic_actions_only = !matched.is_empty()
         && matched.iter().all(|&i| generic_action(&q.units[i]))
         && q.units.iter().any(|u| !u.side && !is_action(u));
-    // Only objects of the request matched (`rank48`): the listing is about what the request is
-    // about, but nothing of what the request asks (an action, a topic, a word beside the object)
-    // is in it. A dive planner for a dive watch's battery, a tennis coach for the year the balls
-    // turned yellow: the object alone is no evidence of the job, so the match needs
-    // `recommend::SINGLE_MATCH_FLOOR`, as a single word does. A request that
-    // says nothing beside its objects ('tennis') keeps the plain cut-off.
-    let is_object = |u: &Unit| {
-        matches!(
-            u.kind,
-            UnitKind::Concept {
-                kind: Kind::Object,
-                ..
-            }
-        )
-    };
-    let object_only = matched.iter().any(|&i| !q.units[i].side)
-        && matched
-            .iter()
-            .map(|&i| &q.units[i])
-            .filter(|u| !u.side)
-            .all(|u| is_object(u))
-        && q.units
-            .iter()
-            .enumerate()
-            .any(|(i, u)| !u.side && !is_object(u) && !generic_action(u) && !matched.contains(&i));
-    let single = object_only
-        || (places(&mut matched.iter().map(|&i| &q.units[i])) == 1
-            && !matched.iter().any(|&i| specific_object(&q.units[i]))
-            && places(&mut q.units.iter().filter(|u| !u.side)) > 1)
+    let single = (places(&mut matched.iter().map(|&i| &q.units[i])) == 1
+        && !matched.iter().any(|&i| specific_object(&q.units[i]))
+        && places(&mut q.units.iter().filter(|u| !u.side)) > 1)
         || generic_actions_only;
     // A conversion the other way round, or from the same source to another target.
     // One conversion the listing offers is enough ("into a GIF for the README" reads as two
@@ -470,24 +442,13 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         1.0
     } * bw
         * if library { LIBRARY } else { 1.0 };
+    let strength = coverage * kept;
     // The raise as the coverage it would add (at most full coverage), kept as the strength is.
-    let lift = if all > 0.0 && rare_have > 0.0 {
+    let rare_lift = if all > 0.0 && rare_have > 0.0 {
         (((have + rare_have) / all).min(1.0) - coverage).max(0.0) * kept
     } else {
         0.0
     };
-    // A rare word the listing shares is match strength too (`rank48`, [`RARE_STRENGTH`]) when the
-    // listing matches the request in more than one place: the rare word names the subject and
-    // something else of the request (an action, an object, another word) says the listing does
-    // the job. A rare word shared alone stays order only (a place or a brand shared by chance).
-    let corroborated = places(&mut matched.iter().map(|&i| &q.units[i])) >= 2;
-    let moved = if corroborated && !object_only {
-        lift * RARE_STRENGTH
-    } else {
-        0.0
-    };
-    let strength = coverage * kept + moved;
-    let rare_lift = lift - moved;
     Match {
         strength,
         rare_lift,
