@@ -45,6 +45,15 @@ mod remote_follow;
 mod whole_delete;
 // Round 44t (sets44t): recursive deletes written as CMake's and Tcl's own calls.
 mod call_delete;
+/// Round 44t's words for shapes that read files stating no fact (CMake/Tcl deletes, Zig's
+/// `tcpConnectToHost`): a text holding one is judged even with no fact or finding
+/// (`judge_adds_nothing_without_facts_or_findings`).
+pub(super) fn raw_words_44t() -> impl Iterator<Item = &'static str> {
+    call_delete::RAW
+        .iter()
+        .copied()
+        .chain(["tcpconnecttohost("])
+}
 
 /// Judges that read facts or earlier findings of the other judges (run before the prose judges).
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
