@@ -72,6 +72,29 @@ fn known(class: HostClass) -> bool {
     )
 }
 
+/// Words by which a skill's front matter (name, description) declares a monitoring or reporting
+/// job, where a request naming the machine is what the skill is for (a heartbeat to a cron
+/// monitor, an uptime push, an alert that says which host failed).
+const MONITORING: &[&str] = &[
+    "heartbeat",
+    "uptime",
+    "monitor",
+    "health check",
+    "healthcheck",
+    "status page",
+    "alert",
+    "dead man",
+    "cron job",
+    "心跳",
+    "监控",
+    "告警",
+];
+
+/// Whether the lower-cased front matter declares a monitoring job ([`MONITORING`]).
+fn declares_monitoring(front: &str) -> bool {
+    MONITORING.iter().any(|w| front.contains(w))
+}
+
 /// Whether the line reads a process's memory (`/proc/<pid>/mem`, not `/proc/meminfo`).
 fn reads_memory(l: &str) -> bool {
     if l.contains("process_vm_readv") || l.contains("readprocessmemory") {
@@ -133,6 +156,7 @@ fn judged(b: &Bundle<'_>, out: &[Finding], file: &File<'_>, i: usize) -> bool {
 
 pub(super) fn identity_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     let mut new = Vec::new();
+    let mut declared_monitoring: Option<bool> = None;
     for file in b
         .files
         .iter()
@@ -166,20 +190,40 @@ pub(super) fn identity_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if judged(b, out, file, i) {
                 break;
             }
-            new.push(found(
-                "exfiltration.identity-beacon",
-                "exfiltration",
-                Severity::Critical,
-                file,
-                i,
-                format!(
-                    "{}:{}: the command sends this machine's or this user's identity (a command substitution in the address) to {} (a host that is not a known vendor). A skill has no need to tell a stranger which machine ran it; that report is how attackers pick their targets: do not install this skill.",
-                    file.path,
-                    i + 1,
-                    h.host
-                ),
-                Vec::new(),
-            ));
+            let monitoring = *declared_monitoring
+                .get_or_insert_with(|| declares_monitoring(&super::prose::front_matter(b)));
+            new.push(if monitoring {
+                found(
+                    "exfiltration.identity-beacon",
+                    "exfiltration",
+                    Severity::High,
+                    file,
+                    i,
+                    format!(
+                        "{}:{}: the command sends this machine's or this user's identity (a command substitution in the address) to {}. The skill says it monitors or reports (a heartbeat, uptime or alert service), where naming the machine is the point: check that {} is the service you use before installing.",
+                        file.path,
+                        i + 1,
+                        h.host,
+                        h.host
+                    ),
+                    Vec::new(),
+                )
+            } else {
+                found(
+                    "exfiltration.identity-beacon",
+                    "exfiltration",
+                    Severity::Critical,
+                    file,
+                    i,
+                    format!(
+                        "{}:{}: the command sends this machine's or this user's identity (a command substitution in the address) to {} (a host that is not a known vendor). A skill has no need to tell a stranger which machine ran it; that report is how attackers pick their targets: do not install this skill.",
+                        file.path,
+                        i + 1,
+                        h.host
+                    ),
+                    Vec::new(),
+                )
+            });
             break;
         }
     }

@@ -260,6 +260,11 @@ fn gate(
     })
 }
 
+/// SKILL.md's front matter, lower-cased (for judges outside `prose` that read the declared job).
+pub(super) fn front_matter(b: &super::Bundle<'_>) -> String {
+    release_page::front_matter(b)
+}
+
 /// Whether a text holds words that the prose rules reading raw text look for (tool-description
 /// preconditions and poisoning, install commands, advisories, attachments, code-host links): the
 /// judge must see such a text even when it states no fact (`text_file_findings`). One pass.
