@@ -192,38 +192,35 @@ pub(super) fn identity_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
             let monitoring = *declared_monitoring
                 .get_or_insert_with(|| declares_monitoring(&super::prose::front_matter(b)));
-            new.push(if monitoring {
-                found(
-                    "exfiltration.identity-beacon",
-                    "exfiltration",
+            let (severity, why) = if monitoring {
+                (
                     Severity::High,
-                    file,
-                    i,
                     format!(
-                        "{}:{}: the command sends this machine's or this user's identity (a command substitution in the address) to {}. The skill says it monitors or reports (a heartbeat, uptime or alert service), where naming the machine is the point: check that {} is the service you use before installing.",
-                        file.path,
-                        i + 1,
-                        h.host,
+                        "The skill says it monitors or reports (a heartbeat, uptime or alert service), where naming the machine is the point: check that {} is the service you use before installing.",
                         h.host
                     ),
-                    Vec::new(),
                 )
             } else {
-                found(
-                    "exfiltration.identity-beacon",
-                    "exfiltration",
+                (
                     Severity::Critical,
-                    file,
-                    i,
-                    format!(
-                        "{}:{}: the command sends this machine's or this user's identity (a command substitution in the address) to {} (a host that is not a known vendor). A skill has no need to tell a stranger which machine ran it; that report is how attackers pick their targets: do not install this skill.",
-                        file.path,
-                        i + 1,
-                        h.host
-                    ),
-                    Vec::new(),
+                    "A skill has no need to tell a stranger which machine ran it; that report is how attackers pick their targets: do not install this skill.".to_owned(),
                 )
-            });
+            };
+            new.push(found(
+                "exfiltration.identity-beacon",
+                "exfiltration",
+                severity,
+                file,
+                i,
+                format!(
+                    "{}:{}: the command sends this machine's or this user's identity (a command substitution in the address) to {}{}. {why}",
+                    file.path,
+                    i + 1,
+                    h.host,
+                    if monitoring { "" } else { " (a host that is not a known vendor)" },
+                ),
+                Vec::new(),
+            ));
             break;
         }
     }
