@@ -19,33 +19,9 @@ const RULE: &str = "destructive.rm-root-or-home";
 /// Words without one of which this rule cannot fire.
 pub(super) const RAW: &[&str] = &["remove_recurse", "file delete"];
 
-/// Folders whose recursive delete breaks the machine or erases the user's files (the folder
-/// itself; anything below is judged elsewhere or is cleanup).
-const ROOTS: &[&str] = &[
-    "/",
-    "/etc",
-    "/usr",
-    "/usr/local",
-    "/usr/bin",
-    "/usr/lib",
-    "/usr/share",
-    "/var",
-    "/var/lib",
-    "/var/log",
-    "/bin",
-    "/sbin",
-    "/boot",
-    "/lib",
-    "/lib64",
-    "/opt",
-    "/root",
-    "/home",
-    "/users",
-    "/system",
-    "/library",
-    "/applications",
-    "~",
-    // The home folder as CMake and Tcl read it.
+/// The home folder as CMake and Tcl spell it; the other folders are `tree_delete::ROOTS` (a
+/// root's trailing `/` is cut before either list is asked).
+const HOME: &[&str] = &[
     "$env{home}",
     "$env{userprofile}",
     "$env(home)",
@@ -80,7 +56,8 @@ fn clean(w: &str) -> &str {
 }
 
 fn root(w: &str) -> bool {
-    ROOTS.contains(&clean(w))
+    let w = clean(w);
+    super::tree_delete::ROOTS.contains(&w) || HOME.contains(&w)
 }
 
 fn scan(f: &File<'_>) -> Option<Finding> {

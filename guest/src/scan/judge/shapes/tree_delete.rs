@@ -15,8 +15,9 @@ use crate::scan::rules::Severity;
 /// Words without one of which this rule cannot fire.
 pub(super) const RAW: &[&str] = &["action :delete", "delete-tree"];
 
-/// Folders whose recursive delete breaks the machine or erases the user's files.
-const ROOTS: &[&str] = &[
+/// Folders whose recursive delete breaks the machine or erases the user's files (also read by
+/// `call_delete`).
+pub(super) const ROOTS: &[&str] = &[
     "/",
     "/etc",
     "/usr",
