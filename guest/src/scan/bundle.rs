@@ -38,7 +38,9 @@ mod key_material;
 // Round 40b (sets40b): a bypass shortcut the documentation offers under a new command name.
 mod own_command;
 // Round 41b: a memory skill that keeps its own memory saves out of its replies.
+mod own_etc;
 mod quiet_memory;
+mod timed_tasks;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -558,6 +560,8 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     presence_check::demote_presence_checks(&mut out);
     key_material::demote_bare_key_headers(bundle, &mut out);
     hook_policy::demote_scoped_hook_notes(bundle, conceals, &mut out);
+    timed_tasks::demote_timed_tasks(bundle, &mut out);
+    own_etc::demote_own_etc(bundle, &mut out);
     hook_policy::demote_consumed_approvals(bundle, conceals, &mut out);
     product_checker::demote_product_checkers(bundle, conceals, &mut out);
     if super::teaching::documents_attacks(bundle) {

@@ -488,7 +488,10 @@ pub fn classify(host: &str, path: &str) -> HostClass {
         .trim_start_matches('/')
         .split('/')
         .next()
-        .is_some_and(|owner| owner.contains('_') || owner.starts_with('-') || owner.ends_with('-'))
+        .is_some_and(|owner| {
+            (owner.contains('_') || owner.starts_with('-') || owner.ends_with('-'))
+                && !placeholder_owner(owner)
+        })
     {
         return HostClass::Lookalike;
     }
@@ -574,6 +577,57 @@ pub fn brand_names() -> impl Iterator<Item = &'static str> {
 }
 
 /// The class of the host of `url` (`None` when it has no host).
+/// Whether a code host's owner segment is a placeholder the reader replaces with their own account
+/// (`YOUR_USERNAME`, `your-org`, `MY_GITHUB_USER`, `<owner>`, `{user}`, `USERNAME`): the URL is a
+/// template of the reader's own repository, not an address of anyone's (round 45b). No account can
+/// hold such a name (GitHub names have no `_`, `<` or `{`; a `your-…` one would be an oddity no
+/// install guide relies on).
+pub fn placeholder_owner(owner: &str) -> bool {
+    // A shell or template variable (`$OWNER`, `${{ github.repository_owner }}`) is filled by the
+    // script, not by the reader.
+    if owner.starts_with('$') {
+        return false;
+    }
+    let o = owner.trim_matches(|c| matches!(c, '<' | '>' | '{' | '}' | '[' | ']'));
+    if o.len() != owner.len() && !o.is_empty() && !o.contains('$') {
+        return true;
+    }
+    let l = o.to_ascii_lowercase();
+    let bare = matches!(
+        l.as_str(),
+        "username" | "user" | "owner" | "org" | "organization" | "organisation" | "account"
+    );
+    let prefixed = ["your_", "your-", "my_", "my-"].iter().any(|p| {
+        l.strip_prefix(p).is_some_and(|rest| {
+            [
+                "user", "name", "org", "account", "owner", "github", "handle", "team", "company",
+            ]
+            .iter()
+            .any(|w| rest.contains(w))
+        })
+    });
+    bare || prefixed
+}
+
+/// Whether `url` is on a code host (`github.com`, `raw.githubusercontent.com`, a gist) under a
+/// [`placeholder_owner`]: a template of the reader's own repository (round 45b).
+pub fn template_repo_url(url: &str) -> bool {
+    let Some((host, rest)) = split_url(url) else {
+        return false;
+    };
+    matches!(
+        host.as_str(),
+        "github.com"
+            | "raw.githubusercontent.com"
+            | "gist.github.com"
+            | "gist.githubusercontent.com"
+    ) && rest
+        .trim_start_matches('/')
+        .split('/')
+        .next()
+        .is_some_and(placeholder_owner)
+}
+
 pub fn classify_url(url: &str) -> Option<(String, HostClass)> {
     let (host, rest) = split_url(url)?;
     let class = classify(&host, rest);

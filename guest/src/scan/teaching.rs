@@ -117,6 +117,35 @@ pub(super) fn declares(bundle: &Bundle, topic: &regex_automata::meta::Regex) -> 
     ["name", "description"]
         .iter()
         .any(|k| front_field(text, k).is_some_and(|v| topic.is_match(v.as_bytes())))
+        || LABEL_KEYS
+            .iter()
+            .any(|k| front_line(text, k).is_some_and(|v| topic.is_match(v.as_bytes())))
+}
+
+/// Front-matter keys whose values label what a skill is for (round 45b): a reference skill's
+/// `modes: [pentest, bugbounty]` or `tags: [red-team]` says what its `description` leaves implicit.
+const LABEL_KEYS: &[&str] = &[
+    "tags",
+    "modes",
+    "mode",
+    "category",
+    "categories",
+    "keywords",
+    "domain",
+];
+
+/// The raw value of a top-level front-matter line `key: …` (a flow list such as `[pentest, ctf]`
+/// included), whatever the rest of the front matter parses to.
+fn front_line<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let mut lines = text.lines();
+    if lines.next()?.trim_end() != "---" {
+        return None;
+    }
+    lines
+        .take_while(|l| l.trim() != "---")
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
 }
 
 /// Registered names and top-level domains that stand for "some host" in examples.

@@ -180,6 +180,9 @@ fn blank_literals(line: &str) -> String {
                     p,
                     '(' | ',' | '=' | ':' | '[' | '!' | '&' | '|' | '?' | '{' | ';'
                 )
+                // awk's or Perl's match operator, spaced from its pattern (`x ~ /re/`, round
+                // 45b); `~/` is a home folder.
+                || p == '~' && out.ends_with(char::is_whitespace)
             })
             && let Some(len) = regex_literal(&line[i..])
         {
@@ -263,6 +266,12 @@ fn quiet_grep(blank: &str) -> bool {
     })
 }
 
+/// Whether the blanked line matches a value against a regular-expression literal with awk's (or
+/// Perl's) match operator: `b ~ S`, `$0 !~ S` (round 45b): a test of the text, like `=~`.
+fn awk_match(blank: &str) -> bool {
+    blank.contains(" ~ S") || blank.contains("!~ S") || blank.contains(" ~S")
+}
+
 /// Whether a line is a bare element of a list: literals, separators and object keys only
 /// (`/rm\s+-rf/,`, `"rm -rf /",`, `{ pattern: /…/, label: '…' },`).
 fn bare_element(line: &str) -> bool {
@@ -338,6 +347,7 @@ pub(super) fn only_names_commands(line: &str) -> bool {
         || blank.contains("==")
         || blank.contains("!=")
         || blank.contains("=~")
+        || awk_match(&raw)
         || TESTS.iter().any(|c| blank.contains(c));
     let word_end = blank
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
@@ -366,15 +376,50 @@ pub(super) fn only_names_commands(line: &str) -> bool {
     test || assigned_message || listed || shown
 }
 
+/// Whether a line matches text against a pattern (`x ~ /re/`, `x =~ re`, a quiet `grep`) and,
+/// by [`only_names_commands`], runs nothing.
+fn pattern_test(line: &str) -> bool {
+    let l = line.to_ascii_lowercase();
+    (l.contains(" ~ /") || l.contains("!~ /") || l.contains("=~") || quiet_grep(&l))
+        && only_names_commands(line)
+}
+
+/// Whether a joined flow (a read, then a send: `source` and `sink` ends on other lines) has every
+/// end on a [`pattern_test`] line: a guard's matchers, not a flow.
+fn paired_matchers(bundle: &Bundle, f: &Finding) -> bool {
+    let line_of = |file: &str, n: usize| {
+        bundle
+            .text_of(file)
+            .and_then(|c| c.lines().nth(n.checked_sub(1)?))
+            .is_some_and(pattern_test)
+    };
+    f.related
+        .iter()
+        .all(|r| matches!(r.role.as_str(), "source" | "sink" | "transform"))
+        && f.related
+            .iter()
+            .any(|r| r.file != f.file || r.line != f.line)
+        && line_of(&f.file, f.line)
+        && f.related.iter().all(|r| line_of(&r.file, r.line))
+}
+
 /// Lower command findings whose line only names the command (see the module documentation).
 pub(super) fn demote_guard_literals(bundle: &Bundle, out: &mut [Finding]) {
     let mut named: Vec<(String, usize)> = Vec::new();
     for f in out.iter_mut() {
         if f.severity < Severity::High
             || f.line == 0
-            || !f.related.is_empty()
             || !COMMAND_CATEGORIES.contains(&f.category.as_str())
         {
+            continue;
+        }
+        // A flow the judge joined (a read, then a send) is named only when both of its ends are:
+        // a guard whose matchers list `env` beside `curl` reads and sends nothing (round 45b).
+        if !f.related.is_empty() {
+            if f.category == "exfiltration" && paired_matchers(bundle, f) {
+                f.severity = Severity::Low;
+                f.description.push_str(" (Informational: every line of this flow only matches text against a pattern, as a guard that refuses these commands does; nothing on them reads or sends.)");
+            }
             continue;
         }
         let Some(content) = bundle.text_of(&f.file) else {

@@ -305,7 +305,12 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
     }
     let _ = reported;
-    if let Some(l) = b.all(FactKind::PermissionBypass).next() {
+    // A flag named as the thing not to use ("do not use `--dangerously-skip-permissions`"), in
+    // any of several languages, launches nothing (round 45b).
+    if let Some(l) = b
+        .all(FactKind::PermissionBypass)
+        .find(|l| !super::refused_flag::refused(&l.text(), l.fact.at as usize, l.fact.to as usize))
+    {
         // A CI job runs on a fresh runner that is thrown away afterwards: the vendors document
         // skipping the prompts there (headless runs cannot answer them).
         let ci = ci_workflow(l.file);

@@ -50,6 +50,19 @@ fn grade(host: Option<&Host>) -> Option<(Severity, String)> {
         // An address the text hides (assembled at run time behind plain http, or encoded): no
         // vendor names its installer that way.
         Some(h) if h.url.is_empty() => Some((Severity::Critical, format!("from {}", h.host))),
+        // A code host under a placeholder owner (`raw.githubusercontent.com/YOUR_USERNAME/…`): a
+        // template of the reader's own repository, which no one else can fill (round 45b).
+        Some(h)
+            if h.url.starts_with("https://") && crate::scan::hosts::template_repo_url(&h.url) =>
+        {
+            Some((
+                Severity::Medium,
+                format!(
+                    "from {} under a placeholder owner (a template of the reader's own repository: check what your own copy runs)",
+                    h.host
+                ),
+            ))
+        }
         Some(h) => {
             let insecure = h.url.starts_with("http://");
             let sev = match h.class {

@@ -277,6 +277,7 @@ pub(crate) mod own_forms;
 mod pair;
 mod printed;
 pub mod prose;
+mod refused_flag;
 mod remote_push;
 mod sandboxed;
 mod scheduled_beacon;

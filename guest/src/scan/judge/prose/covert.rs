@@ -268,6 +268,26 @@ pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Findin
                 .is_none()
         })
         .collect();
+    // A hand-off to the next named step of the same flow, in a file that asks the user before it
+    // acts, is graded alone at `medium` (round 45b).
+    let (handoffs, facts): (Vec<At<'_>>, Vec<At<'_>>) =
+        facts.into_iter().partition(super::handoff::handoff);
+    if facts.is_empty() {
+        if let Some(h) = handoffs.first().copied() {
+            out.push(finding(
+                "prompt_injection.approval-manipulation",
+                "prompt_injection",
+                Severity::Medium,
+                h,
+                format!(
+                    "{}: said of moving on to the next named step of the same flow, in a file that asks the user before it acts; read what that step runs.",
+                    b.title(h.fact)
+                ),
+                Vec::new(),
+            ));
+        }
+        return;
+    }
     let Some(first) = facts.first().copied() else {
         return;
     };

@@ -49,6 +49,7 @@ mod covert;
 mod directives;
 mod disarm;
 mod encoded_steps;
+mod handoff;
 mod harvest;
 mod helper_lure;
 mod hidden_payloads;

@@ -438,3 +438,6 @@ mod round44m;
 // Round 44t (sets44t): CMake/Tcl deletes, Windows deletes in strings, whole-env sends from Deno and
 // Makefiles, Zig and Node socket shells, red-flag tables, orders in this set's languages.
 mod round44t;
+// Round 45b (sets45b): guard matcher pairs, refused bypass flags, PyPA's bootstrap, placeholder
+// owners, hand-offs to the next step, security labels in front matter, clock-triggered tasks.
+mod round45b;
