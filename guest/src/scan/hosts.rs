@@ -588,7 +588,7 @@ pub fn placeholder_owner(owner: &str) -> bool {
     if owner.starts_with('$') {
         return false;
     }
-    let o = owner.trim_matches(|c| matches!(c, '<' | '>' | '{' | '}' | '[' | ']'));
+    let o = owner.trim_matches(['<', '>', '{', '}', '[', ']']);
     if o.len() != owner.len() && !o.is_empty() && !o.contains('$') {
         return true;
     }

@@ -136,10 +136,7 @@ pub(super) fn demote_own_etc(bundle: &Bundle, out: &mut [Finding]) {
         while let Some(i) = rest.find("/etc/") {
             any = true;
             let folder = etc_folder(&rest[i..]).unwrap_or_default();
-            let first = folder
-                .split(|c: char| matches!(c, '-' | '_' | '.'))
-                .next()
-                .unwrap_or("");
+            let first = folder.split(['-', '_', '.']).next().unwrap_or("");
             if SYSTEM.contains(&folder.as_str()) || !words.iter().any(|w| w == first) {
                 own = false;
                 break;
