@@ -438,3 +438,6 @@ mod round44m;
 // Round 44t (sets44t): CMake/Tcl deletes, Windows deletes in strings, whole-env sends from Deno and
 // Makefiles, Zig and Node socket shells, red-flag tables, orders in this set's languages.
 mod round44t;
+// Stop 56 (the lead): extension-less configuration files read as code; a redirect into an
+// absolute path writes the agent's settings.
+mod lead56;
