@@ -11,6 +11,7 @@ use super::rules::{RuleSet, Severity, char_span, line_regex};
 
 mod checklist;
 pub(crate) mod echo_line;
+mod extless;
 mod invisible;
 mod reading;
 
@@ -132,6 +133,9 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
         "mdc" if !content.starts_with("#!") => FileKind::Markdown,
         "txt" | "rst" | "adoc" => FileKind::Text,
         _ if content.starts_with("#!") => FileKind::Code,
+        // Stop 56: an extension-less file copied into place as configuration (a logrotate block, an
+        // apt hook, a crontab) runs its commands: read it as code unless it reads as prose.
+        "" if extless::reads_as_code(content) => FileKind::Code,
         "" => FileKind::Text,
         _ => FileKind::Code,
     }

@@ -78,6 +78,19 @@ pub(crate) fn writes(file: &super::File<'_>) -> bool {
     ]
     .iter()
     .any(|w| c.contains(w))
+        || redirects_to_a_path(c)
+}
+
+/// Stop 56: a shell redirect into an absolute path (`> /root/.claude/settings.json`, in a
+/// Dockerfile's `RUN` or an installer), not into `/dev/` (`> /dev/null` writes nothing) and not an
+/// arrow (`=> /…/`).
+fn redirects_to_a_path(c: &str) -> bool {
+    [">/", "> /"].iter().any(|op| {
+        c.match_indices(op).any(|(i, _)| {
+            let before = c[..i].chars().next_back();
+            !matches!(before, Some('=' | '-')) && !c[i + op.len()..].starts_with("dev/")
+        })
+    })
 }
 
 /// Whether a bundle file is itself an agent's settings file (`.claude/settings.json`,

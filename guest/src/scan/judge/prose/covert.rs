@@ -61,10 +61,13 @@ fn risky_action<'a>(b: &'a Bundle<'a>, earlier: &[Finding]) -> Option<Related> {
             b.all(*k).find(|a| {
                 // A script that only reads or tests the agent's settings or instruction files
                 // (looks for an allow-list, checks a file exists) and writes nothing is not
-                // tampering with them (round 34b).
+                // tampering with them (round 34b); nor is a permission value such a script only
+                // looks for (`grep -q bypassPermissions settings.json`: an audit, stop 56).
                 !matches!(
                     k,
-                    FactKind::AgentConfigPath | FactKind::AgentInstructionsPath
+                    FactKind::AgentConfigPath
+                        | FactKind::AgentInstructionsPath
+                        | FactKind::PermissionValue
                 ) || a.fact.prose
                     || super::super::agent::writes(a.file)
                     || moves_files(&a.text())

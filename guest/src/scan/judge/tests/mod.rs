@@ -441,3 +441,6 @@ mod round44t;
 // Round 45b (sets45b): guard matcher pairs, refused bypass flags, PyPA's bootstrap, placeholder
 // owners, hand-offs to the next step, security labels in front matter, clock-triggered tasks.
 mod round45b;
+// Stop 56 (the lead): extension-less configuration files read as code; a redirect into an
+// absolute path writes the agent's settings.
+mod lead56;
