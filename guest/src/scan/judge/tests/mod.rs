@@ -438,3 +438,7 @@ mod round44m;
 // Round 44t (sets44t): CMake/Tcl deletes, Windows deletes in strings, whole-env sends from Deno and
 // Makefiles, Zig and Node socket shells, red-flag tables, orders in this set's languages.
 mod round44t;
+// Round 45t (sets45t): resource/library deletes, saved-then-run downloads, socket-fed and listener
+// shells, env reads in Fortran/Erlang/just, auto-approve keys, a monitor's own ping key, lures in
+// alerts and Esperanto, orders in this set's languages, hidden download-and-run text.
+mod round45t;
