@@ -80,7 +80,7 @@ fn sink(g: &File<'_>) -> Option<(usize, String, &'static str)> {
         if t.starts_with('#') || !SENDS.iter().any(|w| l.has(w)) {
             return None;
         }
-        let hosts = hosts_in(&g.lowered().lines[k]);
+        let hosts = hosts_in(g.lowered().lines[k]);
         let h = worst_suspicious(&hosts)?;
         Some((k, h.host.clone(), h.class.phrase()))
     })

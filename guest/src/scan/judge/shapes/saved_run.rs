@@ -7,9 +7,9 @@
 //!
 //! The saved name is the save call's target (a string literal or an identifier); the run must
 //! start with it (directly or as the script of `sh`/`bash`), not merely mention it — a file read
-//! back or handed to `cat` is not run. The fetch is a fetch call on the save's line or up to
-//! [`ABOVE`] lines above it, naming (on those lines) a host that is not a vendor's, an
-//! installer's or a registry's. `critical` when the file sits in a temporary place or is made
+//! back or handed to `cat` is not run. The fetch is a fetch call from [`ABOVE`] lines above the
+//! save up to the run, and a host that is not a vendor's, an installer's or a registry's is named
+//! on those lines. `critical` when the file sits in a temporary place or is made
 //! executable; `high` otherwise. One pass over a code file's lowered lines after a whole-file
 //! gate; windows are bounded.
 
@@ -28,6 +28,10 @@ pub(super) const RAW: &[&str] = &[
     "writefile(",
     "call-with-output-file",
     "file.writeallbytes(",
+    // Round 45t, round 44t's open cases: Haskell's `L.writeFile path body` and Zig's
+    // `createFile("/tmp/x", …)` (the fetch may fill the file on the lines below it).
+    "writefile ",
+    "createfile(",
 ];
 
 /// Lines above a save within which its fetch is looked for.
@@ -49,6 +53,8 @@ const FETCH: &[&str] = &[
     "fetch(",
     "httpget(",
     "readallbytes(",
+    "httplbs",
+    "httpbs ",
 ];
 
 /// Calls that run a program, followed by the program.
@@ -69,6 +75,7 @@ const RUNS: &[&str] = &[
     "system(",
     "spawn(",
     "callprocess ",
+    "child.init(&.{",
 ];
 
 /// Interpreters a saved script may be handed to.
@@ -124,7 +131,7 @@ fn target(l: &str) -> Option<String> {
         .find_map(|w| l.find(w).map(|at| (*w, &l[at + w.len()..])))?;
     let raw = if call == "downloadfile(" {
         arg.split(')').next()?.split(',').nth(1)?
-    } else if call == "call-with-output-file" {
+    } else if call == "call-with-output-file" || call == "writefile " {
         arg.split_whitespace().next()?
     } else {
         arg.split([',', ')']).next()?
@@ -186,17 +193,16 @@ fn scan(f: &File<'_>) -> Option<Finding> {
             continue;
         };
         let from = i.saturating_sub(ABOVE);
-        let Some(fetch) = (from..=i)
-            .rev()
-            .find(|&k| FETCH.iter().any(|w| low[k].has(w)))
-        else {
-            continue;
-        };
         let Some(run) = (i + 1..(i + 1 + WINDOW).min(low.len())).find(|&k| runs(&low[k], &name))
         else {
             continue;
         };
-        let near = f.lowered().lines[fetch..=i].join("\n");
+        // The fetch stands above the save, or between the save and the run (a file opened first
+        // and filled by the fetch: Zig's `createFile` then `client.fetch`).
+        let Some(fetch) = (from..run).find(|&k| FETCH.iter().any(|w| low[k].has(w))) else {
+            continue;
+        };
+        let near = f.lowered().lines[from..run].join("\n");
         let hosts = hosts_in(&near);
         let Some(host) = worst_suspicious(&hosts) else {
             continue;

