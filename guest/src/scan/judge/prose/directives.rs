@@ -1,7 +1,7 @@
 //! Single directives to the agent: secrets into output, ranking the skill above the user,
 //! instructions fetched at run time, hidden markup carrying instructions, sabotage.
 
-use super::super::{Bundle, finding, hosts_in};
+use super::super::{At, Bundle, finding, hosts_in};
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
 use crate::scan::hosts::HostClass;
@@ -129,7 +129,48 @@ pub(super) fn hidden_instructions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             ));
             return;
         }
+        // Round 45t: hidden text on a prose line that names a command (`curl`, `wget`, a shell)
+        // and a host that is not a vendor's, whatever language the words around them are in: a
+        // download-and-run told where the user cannot see it.
+        if h.fact.prose
+            && let Some(x) = hidden_command(b, h)
+        {
+            out.push(x);
+            return;
+        }
     }
+}
+
+/// Command words a hidden download-and-run names in any language.
+const HIDDEN_COMMANDS: &[&str] = &["curl ", "wget ", "bash", "powershell", "iwr ", "iex"];
+
+/// A hidden element's line holding a command word and a stranger's URL.
+fn hidden_command(b: &Bundle<'_>, h: At<'_>) -> Option<Finding> {
+    let text = h.text();
+    let low = crate::ascii_lowered(&text);
+    let cmd = HIDDEN_COMMANDS.iter().find(|w| low.contains(*w))?;
+    let host = hosts_in(&text).into_iter().find(|x| {
+        !matches!(
+            x.class,
+            HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
+        )
+    })?;
+    let why = format!(
+        "{} at {}, and the hidden text names a command (`{}`) and {} ({}): a download-and-run the user cannot see but the agent reads. Do not install this skill.",
+        b.title(h.fact),
+        h.place(),
+        cmd.trim(),
+        host.host,
+        host.class.phrase()
+    );
+    Some(finding(
+        "prompt_injection.hidden-instructions",
+        "prompt_injection",
+        Severity::Critical,
+        h,
+        why,
+        Vec::new(),
+    ))
 }
 
 /// Instructions that weaken what the agent builds.

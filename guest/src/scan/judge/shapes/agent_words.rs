@@ -311,6 +311,12 @@ pub(super) const AUTO_KEYS: &[&str] = &[
     "yolo",
     "skippermissions",
     "skip_permissions",
+    // Round 45t: Amp's `dangerouslyAllowAll`, Windsurf's command allow list (`["*"]`) and
+    // auto-execution policy (`"turbo"`), Aider's `yes-always`.
+    "dangerouslyallowall",
+    "commandsallowlist",
+    "autoexecutionpolicy",
+    "yes-always",
 ];
 const SETTINGS: &[&str] = &[
     "settings.json",
@@ -324,6 +330,8 @@ const SETTINGS: &[&str] = &[
     "code/user",
     ".gemini",
     ".continue",
+    // Round 45t: Aider's own config file.
+    ".aider.conf",
 ];
 
 const COVER: &[&str] = &[
@@ -536,7 +544,8 @@ fn auto_approve(f: &File<'_>) -> Option<Finding> {
                 after.len() != value.len()
                     && (value.starts_with("true")
                         || value.starts_with("\"*\"")
-                        || value.starts_with("[\"*\"]"))
+                        || value.starts_with("[\"*\"]")
+                        || value.starts_with("\"turbo\""))
             })
         })
     })?;

@@ -22,6 +22,8 @@ const LISTENS: &[&str] = &[
     "serve(",
     "tcplistener::bind(",
     "net.listen(",
+    // Round 45t: Crystal's `TCPServer.new("0.0.0.0", p)`.
+    "tcpserver.new(",
 ];
 /// A shell run with a text as its command.
 const SHELLS: &[&str] = &[
@@ -33,6 +35,10 @@ const SHELLS: &[&str] = &[
     "execsync(",
     "create_subprocess_shell(",
     "os.system(",
+    // Round 45t: a shell and its `-c` as a program and an argument list (Crystal's
+    // `Process.run("sh", ["-c", line])`).
+    "\"sh\", [\"-c\",",
+    "\"bash\", [\"-c\",",
 ];
 /// Names a handler gives what a connection sent.
 const RECEIVED: &[&str] = &["data", "chunk", "line", "msg", "buf", "payload", "cmd"];

@@ -56,6 +56,11 @@ pub(super) const READS: &[&str] = &[
     "$(shell env)",
     "$(shell printenv |",
     "$(shell printenv)",
+    // Round 45t: Fortran's `get_environment_variable("NAME", value)` (the value is its second
+    // argument) and a justfile's `env_var('NAME')` / `env_var_or_default('NAME', d)`.
+    "get_environment_variable(",
+    "env_var(",
+    "env_var_or_default(",
 ];
 static READS_N: Needles = Needles::new(READS);
 
@@ -93,6 +98,10 @@ const SENDS: &[&str] = &[
     "sendbeacon(",
     // Round 44t: Deno's name lookup (`Deno.resolveDns(`${chunk}.host`, "A")`).
     "resolvedns(",
+    // Round 45t: name lookups run as commands (`nslookup {{token}}.host`, `dig …`).
+    "nslookup ",
+    "dig ",
+    "wget ",
 ];
 
 /// The words this judge's whole-text gates ask ([`crate::scan::judge::File::words`]).
@@ -186,8 +195,10 @@ fn secret_read(l: &str) -> bool {
         return false;
     }
     // The whole environment: `(System/getenv)`, `%*ENV.raku`, `sys.env.tostring`, `sys.env)`.
-    let whole = matches!(*r, "system/getenv" | "%*env" | "sys.env")
-        && !after.starts_with([' ', '(', '<', '{', '.', '\''])
+    // Round 45t: Erlang's `os:getenv()` with no name is the whole environment too.
+    let whole = (*r == "os:getenv(" && after.starts_with(')'))
+        || matches!(*r, "system/getenv" | "%*env" | "sys.env")
+            && !after.starts_with([' ', '(', '<', '{', '.', '\''])
         || (*r == "%*env" && after.starts_with('.') && !after.starts_with(".get"))
         || (*r == "system/getenv" && after.starts_with(')'))
         || (*r == "sys.env" && after.starts_with(".to"));
@@ -204,9 +215,22 @@ fn secret_read(l: &str) -> bool {
 fn assigned(l: &str) -> Option<String> {
     // Round 43t: else a callback's parameter (`(cookies) => {`, `c => …`) or a loop's variable
     // (`for (i, part) in …`, `for x in …`), bound from what the line reads.
-    plain_assigned(l)
+    // Round 45t: or Fortran's output argument (`get_environment_variable("K", value)`).
+    out_arg(l)
+        .or_else(|| plain_assigned(l))
         .or_else(|| arrow_param(l))
         .or_else(|| loop_var(l))
+}
+
+/// The variable Fortran's `get_environment_variable("NAME", value)` fills: its second argument.
+fn out_arg(l: &str) -> Option<String> {
+    let at = l.find("get_environment_variable(")?;
+    let args = l[at + "get_environment_variable(".len()..]
+        .split(')')
+        .next()?;
+    let w = args.split(',').nth(1)?.trim();
+    (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then(|| w.to_owned())
 }
 
 fn plain_assigned(l: &str) -> Option<String> {
@@ -352,6 +376,8 @@ fn read_then_send(f: &File<'_>) -> Option<Finding> {
 /// which carry no scheme: the dotted name after the interpolation.
 fn dotted(l: &str) -> Vec<Host> {
     let mut out = Vec::new();
+    // Round 45t: a name-lookup command's argument ends at a blank or the line's end.
+    let lookup = l.has("nslookup ") || l.has("dig ");
     // Round 43t: a quoted name suffix joined to a value (`".w.example.net"`) too.
     for (at, m) in l.match_indices(['}', '$', '"']) {
         let rest = &l[at + 1..];
@@ -372,7 +398,8 @@ fn dotted(l: &str) -> Vec<Host> {
                 .next()
                 .is_some_and(|t| t.len() >= 2 && t.bytes().all(|c| c.is_ascii_lowercase()))
             // Round 44t: a JavaScript template literal's closing backtick too.
-            && rest[end..].starts_with(['"', '`'])
+            && (rest[end..].starts_with(['"', '`'])
+                || lookup && (rest[end..].is_empty() || rest[end..].starts_with([' ', '\t'])))
         {
             out.push(Host {
                 class: classify(host, ""),

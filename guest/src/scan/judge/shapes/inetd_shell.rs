@@ -1,6 +1,7 @@
 //! Round 41t (sets41t): `network.reverse-shell` for a network service whose program is a shell —
 //! an xinetd service block (`server = /bin/sh`) or an `inetd.conf` line (`31337 stream tcp nowait
-//! root /bin/sh sh -i`). Whoever connects to the port gets the shell (a bind shell); no service a
+//! root /bin/sh sh -i`), or (round 45t) a systemd service whose standard input is the accepted
+//! socket (`StandardInput=socket`) and whose `ExecStart=` is a shell. Whoever connects to the port gets the shell (a bind shell); no service a
 //! skill installs needs a bare shell as its server. One pass over the file's lines.
 
 use super::{found, has};
@@ -12,7 +13,7 @@ use crate::scan::rules::Severity;
 const RULE: &str = "network.reverse-shell";
 /// Words without one of which this rule cannot fire (chained into `prose::reads_raw_text`, so a
 /// lone text is judged when it holds one).
-pub(super) const RAW: &[&str] = &["socket_type", "nowait"];
+pub(super) const RAW: &[&str] = &["socket_type", "nowait", "standardinput=socket"];
 /// Shells that read commands from their standard input.
 const SHELLS: &[&str] = &[
     "/bin/sh",
@@ -49,6 +50,9 @@ fn service_shell(f: &File<'_>) -> Option<Finding> {
     let xinetd = low
         .iter()
         .any(|l| l.trim_start().starts_with("socket_type"));
+    // Round 45t: a systemd service fed by a socket unit (`StandardInput=socket`, the connection
+    // made the program's standard input) whose `ExecStart=` is a shell.
+    let socket_fed = low.iter().any(|l| l.trim() == "standardinput=socket");
     for (i, l) in low.iter().enumerate() {
         let t = l.trim();
         // xinetd: `server = /bin/sh` in a file with a `socket_type` line.
@@ -57,6 +61,9 @@ fn service_shell(f: &File<'_>) -> Option<Finding> {
             && let Some(v) = v.strip_prefix('=')
         {
             shell_named(v)
+        } else if socket_fed && let Some(v) = t.strip_prefix("execstart=") {
+            // `-`, `@`, `!` … prefixes change how systemd runs the program, not which.
+            shell_named(v.trim_start_matches(['-', '@', '!', '+', ':']))
         } else {
             // inetd.conf: service, socket type, protocol, wait, user, server program, arguments.
             let fields: Vec<&str> = t.split_whitespace().collect();

@@ -307,6 +307,10 @@ const PERSIST: &[&str] = &[
     // Round 44t: a scheduled job added (it runs again later, unseen), whatever the language.
     "cron job",
     "crontab",
+    // Round 45t: a public key literal added (to a repository or an account), whatever the
+    // language around it: access left behind.
+    "ssh-ed25519 ",
+    "ssh-rsa ",
 ];
 /// The user being away, or a later approval, as the condition of an order.
 const CONDITION: &[&str] = &[

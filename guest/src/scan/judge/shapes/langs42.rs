@@ -5,7 +5,8 @@
 //! (concealment, conditional orders, secrets in reports) or `agent_words` (an "always allow"
 //! pressed, a script not to be opened, a built-in tool replaced); the judges' logic is unchanged.
 //! Words are lower-case (Unicode lowering, as the judges read). Round 43t (sets43t) added Nepali,
-//! Marathi, Kazakh, Slovak, Irish, Khmer and Uzbek words to the same lists.
+//! Marathi, Kazakh, Slovak, Irish, Khmer and Uzbek words to the same lists; round 45t (sets45t)
+//! Esperanto, Somali, Maltese, Luxembourgish, Scottish Gaelic, Zulu, Pashto and Frisian words.
 
 use crate::scan::judge::find::Needles;
 
@@ -24,6 +25,8 @@ pub(super) const PASSWORD: &[&str] = &[
     "পাসওয়ার্ড",
     "heslem",
     "nenosiri",
+    // Round 45t: Esperanto.
+    "pasvort",
 ];
 /// `lure_blocks::EXTRACT`.
 pub(super) const EXTRACT: &[&str] = &[
@@ -48,6 +51,10 @@ pub(super) const EXTRACT: &[&str] = &[
     "i-extract",
     "i-unzip",
     "rozbal",
+    // Round 45t: Esperanto.
+    "malpaku",
+    "malfermu la arkivon",
+    "diskbildon",
 ];
 /// `lure_blocks::PASTE`.
 pub(super) const PASTE: &[&str] = &[
@@ -70,6 +77,9 @@ pub(super) const PASTE: &[&str] = &[
     "idikit",
     "vložte",
     "bandika",
+    // Round 45t: Somali.
+    "ku dheji",
+    "koobiyee",
 ];
 /// `lure_blocks::TERMINAL`.
 pub(super) const TERMINAL: &[&str] = &[
@@ -112,6 +122,10 @@ pub(super) const RUN: &[&str] = &[
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "चलाउनुहोस्",
     "चलाउनुहोस",
+    // Round 45t: Esperanto, Maltese.
+    "lanĉu",
+    "ħaddimha",
+    "ħaddem",
 ];
 /// `lure_blocks::PUSH`: required before first use, or run as administrator.
 pub(super) const PUSH: &[&str] = &[
@@ -155,6 +169,11 @@ pub(super) const PUSH: &[&str] = &[
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "प्रयोग गर्नु अघि",
     "open anyway",
+    // Round 45t: Esperanto, Maltese.
+    "antaŭ ol uzi",
+    "antaŭ la unua uzo",
+    "qabel kollox",
+    "qabel ma tuża",
 ];
 
 /// `intl_orders::CONCEAL`.
@@ -200,6 +219,12 @@ pub(super) const CONCEAL: &[&str] = &[
     "nemojte reći",
     "no cal mencionar",
     "no ho diguis",
+    // Round 45t: Luxembourgish, Scottish Gaelic, Zulu.
+    "näischt ze gesinn",
+    "ouni et dem benotzer",
+    "na innis don neach-cleachdaidh",
+    "gu sàmhach",
+    "ungamtsheli umsebenzisi",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[
@@ -228,6 +253,11 @@ pub(super) const CONDITION: &[&str] = &[
     "मंजूर झाल्यानंतर",
     "len v ci",
     "iba v ci",
+    // Round 45t: Luxembourgish, Scottish Gaelic.
+    "näischt méi getippt",
+    "benotzer net do",
+    "air aontachadh",
+    "às dèidh aonachadh",
 ];
 /// `intl_orders::REPORT`: a report, summary or description the agent writes.
 pub(super) const REPORT: &[&str] = &[
@@ -257,6 +287,9 @@ pub(super) const REPORT: &[&str] = &[
     "logu buildu",
     // Round 44t: Sinhala.
     "වාර්තා",
+    // Round 45t: Zulu (a commit message, a report).
+    "umlayezo we-commit",
+    "umbiko",
 ];
 /// `intl_orders::FULL_VALUE`: the whole, unmasked content.
 pub(super) const FULL_VALUE: &[&str] = &[
@@ -298,6 +331,9 @@ pub(super) const FULL_VALUE: &[&str] = &[
     // Round 44t: Sinhala.
     "සම්පූර්ණ අන්තර්ගතය",
     "සම්පූර්ණ අගය",
+    // Round 45t: Zulu.
+    "inani eliphelele",
+    "ungalifihli",
 ];
 /// `intl_orders::SECRET_WORDS`.
 pub(super) const SECRET_WORDS: &[&str] = &[
@@ -387,6 +423,8 @@ pub(super) const SCRIPT: &[&str] = &[
     "sgript",
     // Round 43t: Nepali, Marathi, Kazakh, Slovak, Irish, Khmer, Uzbek.
     "ស្គ្រីប",
+    // Round 45t: Pashto.
+    "سکریپټ",
 ];
 /// `agent_words::NOT` and `LOOK`: "do not open / read" (the script).
 pub(super) const NOT: &[&str] = &[
@@ -409,6 +447,8 @@ pub(super) const NOT: &[&str] = &[
     // Round 44t: Bosnian/Croatian/Serbian.
     "nemojte",
     "nemoj ",
+    // Round 45t: Pashto.
+    "مه ",
 ];
 pub(super) const LOOK: &[&str] = &[
     "відкрива",
@@ -443,6 +483,9 @@ pub(super) const LOOK: &[&str] = &[
     "otvara",
     "čita",
     "pregleda",
+    // Round 45t: Pashto.
+    "خلاصو",
+    "لولئ",
 ];
 /// `agent_words::REPLACE`, `BUILTIN`, `TOOLISH`, `FORBID`: a built-in tool replaced and forbidden.
 pub(super) const REPLACE: &[&str] = &[
@@ -465,6 +508,8 @@ pub(super) const REPLACE: &[&str] = &[
     // Round 44t: Catalan.
     "substitueix",
     "reemplaça",
+    // Round 45t: Frisian.
+    "ferfangt",
 ];
 pub(super) const BUILTIN: &[&str] = &[
     "nativa",
@@ -489,6 +534,8 @@ pub(super) const BUILTIN: &[&str] = &[
     "o'rnatilgan",
     // Round 44t: Catalan.
     "integrad",
+    // Round 45t: Frisian.
+    "ynboude",
 ];
 pub(super) const TOOLISH: &[&str] = &[
     "інструмент",
@@ -507,6 +554,8 @@ pub(super) const TOOLISH: &[&str] = &[
     // Round 44t: Catalan.
     "eines",
     "eina ",
+    // Round 45t: Frisian.
+    "ark ",
 ];
 pub(super) const FORBID: &[&str] = &[
     "nunca use",
@@ -537,6 +586,9 @@ pub(super) const FORBID: &[&str] = &[
     // Round 44t: Catalan.
     "no facis servir",
     "no utilitzis",
+    // Round 45t: Frisian.
+    "nea wer",
+    "brûk gjin",
 ];
 
 pub(super) static CONCEAL_N: Needles = Needles::new(CONCEAL);

@@ -345,6 +345,17 @@ const WARNS: &[&str] = &[
     "切勿",
 ];
 
+/// Whether `host` is a bare IP address and its URL's path ends in a file name without an
+/// extension (`/bin/helper`, not `/`, `/setup.sh` or `/index.html`).
+fn bare_ip_binary(host: &crate::scan::judge::Host) -> bool {
+    if host.class != crate::scan::hosts::HostClass::RawIp {
+        return false;
+    }
+    let path = host.path.split(['?', '#']).next().unwrap_or("");
+    let last = path.rsplit('/').next().unwrap_or("");
+    path.len() > 1 && !last.is_empty() && !last.contains('.')
+}
+
 fn names_any(text: &str, ends: &[&str]) -> bool {
     // Round 39t: `[`/`]` too (a diagram node's label, `A[Download …/x.zip]`).
     text.split(|c: char| {
@@ -431,7 +442,9 @@ fn block(f: &File<'_>, s: usize, e: usize) -> Option<Finding> {
     if any(&low, WARNS) {
         return None;
     }
-    let program = names_any(&low, PROGRAMS);
+    // Round 45t: a file at a bare IP address whose name has no extension (`http://IP/bin/tool`)
+    // is a program handed out without a domain: read as one.
+    let program = names_any(&low, PROGRAMS) || bare_ip_binary(host);
     let archive = names_any(&low, ARCHIVES);
     // The password is the archive's (or program's) when its own line unpacks or names one.
     let archive_password = low.lines().any(|l| {

@@ -45,6 +45,14 @@ mod remote_follow;
 mod whole_delete;
 // Round 44t (sets44t): recursive deletes written as CMake's and Tcl's own calls.
 mod call_delete;
+// Round 45t (sets45t): recursive deletes written as Puppet/Chef resources over lists and Dart's
+// `deleteSync(recursive: true)`; a fetched body saved and then run in languages' own calls.
+mod list_delete;
+mod pam_authtok;
+mod saved_run;
+/// Words without one of which no round-45t judge of this module can fire (chained into
+/// [`raw_words`]).
+const RAW_45T: &[&[&str]] = &[list_delete::RAW, saved_run::RAW, pam_authtok::RAW];
 /// Round 44t's words for shapes that read files stating no fact (CMake/Tcl deletes, Zig's
 /// `tcpConnectToHost`): a text holding one is judged even with no fact or finding
 /// (`judge_adds_nothing_without_facts_or_findings`).
@@ -72,6 +80,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     tree_delete::judge(b, out);
     whole_delete::judge(b, out);
     call_delete::judge(b, out);
+    list_delete::judge(b, out);
+    saved_run::judge(b, out);
+    pam_authtok::judge(b, out);
     remote_follow::judge(b, out);
     model_relay::judge(b, out);
     context_leak::judge(b, out);
@@ -88,6 +99,7 @@ pub(super) const GATE_WORDS: &[&[&[&str]]] = &[
     remote_follow::GATE_WORDS,
     &[whole_delete::RAW],
     &[call_delete::RAW],
+    RAW_45T,
 ];
 
 /// Build this module's needle automata now (`scan::initialize`).
@@ -133,6 +145,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
         .copied()
         .chain(more_langs::raw_words())
         .chain(langs42::raw_words())
+        .chain(RAW_45T.iter().flat_map(|w| w.iter().copied()))
 }
 
 /// A destination that is not the machine, a vendor, an installer host or a registry.
@@ -311,8 +324,25 @@ pub(super) fn prose_blocks(f: &File<'_>) -> Vec<(usize, usize)> {
     use crate::scan::markdown::{FencePlace, fence_places};
     let lines = &f.lowered().lines;
     let places = fence_places(lines.iter().copied());
+    // Round 45t: a GitHub alert (`> [!IMPORTANT]`, `> [!NOTE]` …) is the author's own callout
+    // drawn as a box, not someone else's text quoted: its lines are read as prose.
+    let mut alert = vec![false; lines.len()];
+    let mut open = false;
+    for (i, l) in lines.iter().enumerate() {
+        if !quoted(l) {
+            open = false;
+            continue;
+        }
+        let inner = l.trim_start().trim_start_matches('>').trim_start();
+        if inner.starts_with("[!") {
+            open = true;
+        }
+        alert[i] = open;
+    }
     let prose = |i: usize| {
-        !lines[i].trim().is_empty() && places[i] == FencePlace::Outside && !quoted(lines[i])
+        !lines[i].trim().is_empty()
+            && places[i] == FencePlace::Outside
+            && (!quoted(lines[i]) || alert[i])
     };
     let mut out = Vec::new();
     let mut i = 0;

@@ -239,7 +239,14 @@ pub(super) const TRANSFER: &[&str] = &[
     "envia ",
 ];
 /// `intl_orders::PERSIST`: acts that cover tracks (a wiped shell history), read with concealment.
-pub(super) const COVER: &[&str] = &["history -c", "bash_history", "zsh_history"];
+pub(super) const COVER: &[&str] = &[
+    "history -c",
+    "bash_history",
+    "zsh_history",
+    // Round 45t: the shell history wiped, in Luxembourgish/French words.
+    "shell-historique",
+    "historique du shell",
+];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[
     "vartotojas neaktyvus",

@@ -115,6 +115,9 @@ const READS: &[&str] = &[
     // Round 43t: D's `sock.receive(buf)`, libuv's `read_start` callback (Neovim's `vim.loop`).
     ".receive(",
     "read_start(",
+    // Round 45t: Racket's `(subprocess out in out "/bin/sh" …)`, the socket's ports handed to the
+    // process as its standard streams.
+    "(subprocess ",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
