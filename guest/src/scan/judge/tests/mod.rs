@@ -438,3 +438,7 @@ mod round44m;
 // Round 44t (sets44t): CMake/Tcl deletes, Windows deletes in strings, whole-env sends from Deno and
 // Makefiles, Zig and Node socket shells, red-flag tables, orders in this set's languages.
 mod round44t;
+// Round 45m (sets45m): downloads handed to Windows loaders, executables from attachment links,
+// secret files posted by prose orders, access planted after the review, orders in attributes,
+// secrets ordered into memory files and chat.
+mod round45m;
