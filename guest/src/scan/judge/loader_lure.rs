@@ -240,8 +240,7 @@ fn runs_file(seg: &str, name: &str) -> bool {
         "powershell",
         "powershell.exe",
     ]
-    .iter()
-    .any(|w| first == *w);
+    .contains(&first);
     let by_name = base_name(first) == name;
     loader || by_name
 }
