@@ -52,6 +52,17 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             mem_beacon::MEM_READS,
             mem_beacon::IDENTITY_SUBS,
         ],
+        &[
+            loader_lure::DOWNLOADS,
+            loader_lure::LOADERS,
+            loader_lure::ATTACHMENT_URLS,
+            quiet_orders::SECRET_FILES,
+            quiet_orders::QUIET,
+            quiet_orders::DEFER,
+            quiet_orders::PLANTS,
+            quiet_orders::ATTRS,
+            quiet_orders::SECRET_KINDS,
+        ],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -151,6 +162,26 @@ pub(crate) fn round44m_raw_words() -> impl Iterator<Item = &'static str> {
         .chain(agent_cfg_run::KEEP_FROM_USER)
         .chain(mem_beacon::MEM_READS)
         .chain(mem_beacon::IDENTITY_SUBS)
+        .copied()
+}
+
+// Round 45m (sets45m): held-out set 23 (downloads handed to Windows loaders, executables from
+// attachment links, secret files posted by prose orders, access planted after the review, orders in
+// image attributes, secrets ordered into memory files and chat).
+mod loader_lure;
+mod quiet_orders;
+
+/// Words without one of which no round-45m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round45m_raw_words() -> impl Iterator<Item = &'static str> {
+    loader_lure::DOWNLOADS
+        .iter()
+        .chain(loader_lure::ATTACHMENT_URLS)
+        .chain(["/files/"].iter())
+        .chain(quiet_orders::SECRET_FILES)
+        .chain(quiet_orders::DEFER)
+        .chain(quiet_orders::ATTRS)
+        .chain(quiet_orders::SECRET_KINDS)
         .copied()
 }
 
@@ -941,6 +972,14 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     agent_cfg_run::tool_description_concealment(b, &mut out);
     mem_beacon::process_memory(b, &mut out);
     mem_beacon::identity_beacon(b, &mut out);
+    // Round 45m: after round 44m's, for the same reason; each skips a line already judged
+    // critical.
+    loader_lure::download_loader_run(b, &mut out);
+    loader_lure::attachment_executable(b, &mut out);
+    quiet_orders::secret_file_posted(b, &mut out);
+    quiet_orders::deferred_access_plant(b, &mut out);
+    quiet_orders::attribute_orders(b, &mut out);
+    quiet_orders::secrets_to_memory_chat(b, &mut out);
     out
 }
 

@@ -448,3 +448,7 @@ mod lead56;
 // shells, env reads in Fortran/Erlang/just, auto-approve keys, a monitor's own ping key, lures in
 // alerts and Esperanto, orders in this set's languages, hidden download-and-run text.
 mod round45t;
+// Round 45m (sets45m): downloads handed to Windows loaders, executables from attachment links,
+// secret files posted by prose orders, access planted after the review, orders in attributes,
+// secrets ordered into memory files and chat.
+mod round45m;
