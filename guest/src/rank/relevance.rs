@@ -307,3 +307,6 @@ mod name_tests;
 
 #[cfg(test)]
 mod concept_tests;
+
+#[cfg(test)]
+mod stretch_tests;

@@ -64,6 +64,11 @@ pub struct Query {
     /// index ([`super::rarity::RARE_WORD_WEIGHT`]): not part of the request's total weight, and
     /// not of the match strength the cut-off reads ([`super::Match::rare_lift`]).
     pub rare_bonus: Vec<(usize, f64)>,
+    /// Per uncovered Chinese stretch (by unit index), each of its characters' weight in the
+    /// stretch's match (`rank49`, [`Query::weigh_by_rarity`]): the idf over the candidates of the
+    /// bigrams that hold it. Empty until the candidates are known; a stretch not in it matches by
+    /// the share of its bigrams a listing has.
+    pub stretch_weights: Vec<(usize, Vec<f64>)>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.

@@ -57,6 +57,7 @@ impl Query {
         let free: Vec<usize> = (0..self.units.len())
             .filter(|&i| matches!(self.units[i].kind, UnitKind::Words(_)))
             .collect();
+        self.weigh_stretches(&free, &idf);
         if free.is_empty() || RARITY_POWER == 0.0 {
             return;
         }
@@ -120,6 +121,47 @@ impl Query {
             if bonus > 0.0 {
                 self.rare_bonus.push((i, bonus));
             }
+        }
+    }
+
+    /// [`Query::stretch_weights`] (`rank49`): each uncovered Chinese stretch's characters weighed
+    /// by the idf over the candidates of the bigrams that hold them. The bigrams are consecutive
+    /// (bigram `j` holds characters `j` and `j + 1`), so a character weighs the highest idf of the
+    /// bigrams some candidate has among its two, and a listing matches it when it has one of them:
+    /// a chance join of two words (式八 of 中式|八球) that no listing has no longer dilutes the words
+    /// either side of it, and a rare pair weighs more than a common one. A character in no bigram
+    /// any candidate has weighs the stretch's mean: it is something the request names that no
+    /// listing does, and it keeps a listing that matches only the rest of the stretch from its
+    /// whole weight (no-match requests stay silent). A stretch none of whose bigrams any candidate
+    /// has gets no weights: it matches nothing anyway.
+    fn weigh_stretches(&mut self, free: &[usize], idf: &impl Fn(u32) -> Option<f64>) {
+        self.stretch_weights.clear();
+        for &i in free {
+            let u = &self.units[i];
+            let UnitKind::Words(ids) = &u.kind else {
+                continue;
+            };
+            // A stretch's unit keeps no surface (`Query::new`); a word's or a lone character's does.
+            if ids.len() < 2 || !u.surface.is_empty() {
+                continue;
+            }
+            let seen: Vec<Option<f64>> = ids.iter().map(|&t| idf(t)).collect();
+            let known: Vec<f64> = seen.iter().flatten().copied().collect();
+            if known.is_empty() {
+                continue;
+            }
+            let mean = known.iter().sum::<f64>() / known.len() as f64;
+            let w = (0..=ids.len())
+                .map(|c| {
+                    let before = c.checked_sub(1).and_then(|j| seen[j]);
+                    let after = seen.get(c).copied().flatten();
+                    match (before, after) {
+                        (None, None) => mean,
+                        (a, b) => a.unwrap_or(0.0).max(b.unwrap_or(0.0)),
+                    }
+                })
+                .collect();
+            self.stretch_weights.push((i, w));
         }
     }
 

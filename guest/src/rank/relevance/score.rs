@@ -223,15 +223,29 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                 m
             }
             UnitKind::Words(ids) => {
-                let per: f64 = ids
-                    .iter()
-                    .map(|&id| {
-                        doc.fields_with(id)
-                            .map(|f| FIELD_MATCH[f])
-                            .fold(0.0, f64::max)
-                    })
-                    .sum();
-                per / ids.len() as f64
+                let field = |id: u32| {
+                    doc.fields_with(id)
+                        .map(|f| FIELD_MATCH[f])
+                        .fold(0.0, f64::max)
+                };
+                match q.stretch_weights.iter().find(|(j, _)| *j == i) {
+                    // A stretch by its characters, each weighed by the idf of the bigrams that hold
+                    // it and matched when the listing has one of them (`rank49`).
+                    Some((_, w)) => {
+                        let total: f64 = w.iter().sum();
+                        let per: f64 = w
+                            .iter()
+                            .enumerate()
+                            .map(|(c, w)| {
+                                let before = c.checked_sub(1).map_or(0.0, |j| field(ids[j]));
+                                let after = ids.get(c).map_or(0.0, |&id| field(id));
+                                w * before.max(after)
+                            })
+                            .sum();
+                        if total > 0.0 { per / total } else { 0.0 }
+                    }
+                    None => ids.iter().map(|&id| field(id)).sum::<f64>() / ids.len() as f64,
+                }
             }
         };
         if m > 0.0 {
