@@ -143,7 +143,8 @@ fn listed(low: &[String], at: usize, var: &str) -> Option<(usize, String)> {
     })
 }
 
-fn hit(f: &File<'_>, i: usize, what: String, def: Option<usize>) -> Finding {
+/// The finding of a recursive delete of a system or home folder (also `list_delete`'s).
+pub(super) fn hit(f: &File<'_>, i: usize, what: String, def: Option<usize>) -> Finding {
     found(
         RULE,
         "destructive",

@@ -13,12 +13,11 @@
 //! A project's own folder (`'build'`, `'/srv/app/releases/old'`) is cleanup, not this. One pass
 //! over a code file's lowered lines after a whole-file gate; windows are bounded.
 
-use super::{found, has, is_code, rel};
+use super::call_delete::hit;
+use super::{has, is_code};
 use crate::scan::content::Finding;
 use crate::scan::judge::{Bundle, File};
 use crate::scan::rules::Severity;
-
-const RULE: &str = "destructive.rm-root-or-home";
 
 /// Words without one of which this rule cannot fire.
 pub(super) const RAW: &[&str] = &["action :delete", "absent", "recursive: true"];
@@ -216,21 +215,4 @@ fn home_name(low: &[String], at: usize, name: &str) -> bool {
             .find(&set)
             .is_some_and(|p| HOME.iter().any(|h| low[k][p..].contains(h)))
     })
-}
-
-fn hit(f: &File<'_>, i: usize, what: String, def: Option<usize>) -> Finding {
-    found(
-        RULE,
-        "destructive",
-        Severity::Critical,
-        f,
-        i,
-        format!(
-            "{}:{}: {what} deletes a system folder or the home folder itself, with everything below it. Do not install this skill.",
-            f.path,
-            i + 1
-        ),
-        def.map(|d| vec![rel("definition", f, d)])
-            .unwrap_or_default(),
-    )
 }
