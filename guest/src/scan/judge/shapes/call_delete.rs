@@ -31,11 +31,22 @@ const HOME: &[&str] = &[
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
+    each_code_file(b, out, RAW, scan);
+}
+
+/// Runs `scan` over the code files holding one of `raw` and not yet judged destructive at
+/// `critical` (also `list_delete`'s loop).
+pub(super) fn each_code_file(
+    b: &Bundle<'_>,
+    out: &mut Vec<Finding>,
+    raw: &[&str],
+    scan: fn(&File<'_>) -> Option<Finding>,
+) {
     for f in &b.files {
         if !is_code(f)
             || has(out, f, "destructive.", Severity::Critical)
             || has(b.prior, f, "destructive.", Severity::Critical)
-            || !f.words().any(RAW)
+            || !f.words().any(raw)
         {
             continue;
         }

@@ -14,10 +14,8 @@
 //! over a code file's lowered lines after a whole-file gate; windows are bounded.
 
 use super::call_delete::hit;
-use super::{has, is_code};
 use crate::scan::content::Finding;
 use crate::scan::judge::{Bundle, File};
-use crate::scan::rules::Severity;
 
 /// Words without one of which this rule cannot fire.
 pub(super) const RAW: &[&str] = &["action :delete", "absent", "recursive: true"];
@@ -35,18 +33,7 @@ const HOME: &[&str] = &[
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
-    for f in &b.files {
-        if !is_code(f)
-            || !f.words().any(RAW)
-            || has(out, f, "destructive.", Severity::Critical)
-            || has(b.prior, f, "destructive.", Severity::Critical)
-        {
-            continue;
-        }
-        if let Some(x) = scan(f) {
-            out.push(x);
-        }
-    }
+    super::call_delete::each_code_file(b, out, RAW, scan);
 }
 
 /// A word with its quotes, brackets and a trailing slash taken off.
