@@ -39,6 +39,7 @@ mod key_material;
 mod own_command;
 // Round 41b: a memory skill that keeps its own memory saves out of its replies.
 mod own_etc;
+mod payload_templates;
 mod quiet_memory;
 mod timed_tasks;
 #[cfg(test)]
@@ -562,6 +563,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     hook_policy::demote_scoped_hook_notes(bundle, conceals, &mut out);
     timed_tasks::demote_timed_tasks(bundle, &mut out);
     own_etc::demote_own_etc(bundle, &mut out);
+    payload_templates::demote_payload_templates(bundle, &mut out);
     hook_policy::demote_consumed_approvals(bundle, conceals, &mut out);
     product_checker::demote_product_checkers(bundle, conceals, &mut out);
     if super::teaching::documents_attacks(bundle) {

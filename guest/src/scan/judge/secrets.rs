@@ -23,6 +23,7 @@ mod keychain_item;
 pub(crate) mod named_reads;
 mod own_endpoint;
 mod own_remote;
+pub(crate) mod site_alias;
 mod ssh_identity;
 mod unseen;
 mod vendor_routes;

@@ -144,7 +144,17 @@ fn token_sent(f: &File<'_>, words: &[String]) -> Option<Finding> {
             };
             // The request's own host decides: a vendor's or the skill's own service is the job.
             let named_by_key = h.host.split(['.', '-']).any(|l| key_words.contains(&l));
-            if !foreign(&h) || own_host(&h, words) || named_by_key {
+            // Round 46b: the host written from the key's own vendor's site (`api.<DD_SITE>`, or a
+            // local alias of `$DD_SITE`) is no fixed outside host.
+            let vendor_site = vars.iter().any(|v| {
+                crate::scan::judge::secrets::site_alias::own_site(
+                    &v.to_ascii_uppercase(),
+                    line,
+                    f.content,
+                )
+                .is_some()
+            });
+            if !foreign(&h) || own_host(&h, words) || named_by_key || vendor_site {
                 continue;
             }
             let related = if k == i {

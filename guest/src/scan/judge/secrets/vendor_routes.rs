@@ -53,6 +53,16 @@ pub(super) fn soften(
             ),
         };
     }
+    // Round 46b: the same address written as a placeholder or through a local alias.
+    if let Some(var) = super::site_alias::own_site(key, sink_text, content) {
+        return Verdict {
+            severity: Severity::Low,
+            rule: RULE,
+            why: format!(
+                "`{key}` is sent to the site held in `{var}` (written as a placeholder or copied into a local variable), named for the same service as the key: the key goes to its own service wherever the user configures it"
+            ),
+        };
+    }
     if let Some(d) = dest
         && let Some((own_key, resource)) = delegation(vendor, d, sink_text, &span(content, lines))
     {

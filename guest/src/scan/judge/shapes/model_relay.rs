@@ -155,7 +155,11 @@ fn relay(f: &File<'_>, words: &[String]) -> Option<Finding> {
         let key = MODEL_KEYS
             .iter()
             .find(|k| l.has(k))
-            .or_else(|| SDK_KEYS.iter().find(|k| sdk && l.has(k)))
+            .or_else(|| {
+                SDK_KEYS
+                    .iter()
+                    .find(|k| sdk && l.has(k) && whole_key(lw.lines[i], l, k))
+            })
             .or_else(|| PROXY_KEYS.iter().find(|k| settings && l.has(k)));
         if let Some(key) = key
             && let Some(h) = relay_host(lw.lines[i], words)
@@ -200,6 +204,23 @@ fn relay(f: &File<'_>, words: &[String]) -> Option<Finding> {
         }
     }
     None
+}
+
+/// Whether SDK key `k` stands in lowered line `l` as a name of its own or a camel-case part of one
+/// (`base_url`, `OPENAI_BASE_URL`, `apiBaseURL`), not inside another word (`DATABASE_URL`,
+/// `firebase_url`) (round 46b). `orig` is the line as written, for the case of the letters.
+fn whole_key(orig: &str, l: &str, k: &str) -> bool {
+    let (o, lb) = (orig.as_bytes(), l.as_bytes());
+    let aligned = o.len() == lb.len();
+    l.match_indices(k).any(|(p, _)| {
+        let Some(&before) = lb.get(p.wrapping_sub(1)).filter(|_| p > 0) else {
+            return true;
+        };
+        if !before.is_ascii_alphanumeric() {
+            return true;
+        }
+        aligned && o[p].is_ascii_uppercase() && (o[p - 1].is_ascii_lowercase() || o[p - 1].is_ascii_digit())
+    })
 }
 
 /// An environment secret a header line carries (`${GITHUB_TOKEN}`, `$env:OPENAI_API_KEY`) whose

@@ -29,6 +29,13 @@ const RUNS: &[&str] = &[
     "sh ",
     "bash ",
     "zsh ",
+    // Round 46b: shells the bare `sh ` used to match inside their names, now that a run word
+    // counts at a word's start only (`head_has`).
+    "dash ",
+    "ksh ",
+    "mksh ",
+    "ash ",
+    "fish ",
     "source(",
     "source ",
     "include(",
@@ -397,7 +404,19 @@ fn head_has(t: &str, at: usize, r: &str) -> bool {
     while !t.is_char_boundary(from) {
         from += 1;
     }
-    t[from..at].has(r)
+    // Round 46b: a command word (a letter first, a space last) counts at a word's start only:
+    // `sh ` inside `fresh one` or `publish ` is no shell. A call (`system(`) keeps any prefix
+    // (`fpSystem(`, `os.system(`).
+    let w = &t[from..at];
+    if !(r.starts_with(|c: char| c.is_ascii_alphabetic()) && r.ends_with(' ')) {
+        return w.has(r);
+    }
+    w.match_indices(r).any(|(p, _)| {
+        w[..p]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+    })
 }
 
 fn ident(c: char) -> bool {

@@ -452,3 +452,6 @@ mod round45t;
 // secret files posted by prose orders, access planted after the review, orders in attributes,
 // secrets ordered into memory files and chat.
 mod round45m;
+// Round 46b (sets46b): vendor site placeholders and aliases, run words inside words, database
+// URLs that are no model base_url, reverse-shell templates returned as text.
+mod round46b;
