@@ -39,7 +39,16 @@ const CODE_EXTS: &[&str] = &[
 
 /// Words on a line outside its literals that make it a shell or socket statement.
 const LIVE: &[&str] = &[
-    "/dev/tcp", "socket", "subprocess", "dup2", "bash -i", "sh -i", "nc -", "ncat", "mkfifo", "pty",
+    "/dev/tcp",
+    "socket",
+    "subprocess",
+    "dup2",
+    "bash -i",
+    "sh -i",
+    "nc -",
+    "ncat",
+    "mkfifo",
+    "pty",
 ];
 
 /// Calls that run or save text, anywhere in the file (lower-cased).
@@ -75,10 +84,15 @@ const FILLED: &[&str] = &["${", "{", "%s", "$", "<"];
 
 /// Lower reverse-shell payloads a program only returns as text to `medium`.
 pub(super) fn demote_payload_templates(bundle: &Bundle, out: &mut [Finding]) {
-    for f in out.iter_mut().filter(|f| {
-        reverse_shell_rule(&f.rule_id) && f.severity > Severity::Medium && f.line > 0
-    }) {
-        let ext = f.file.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    for f in out
+        .iter_mut()
+        .filter(|f| reverse_shell_rule(&f.rule_id) && f.severity > Severity::Medium && f.line > 0)
+    {
+        let ext = f
+            .file
+            .rsplit_once('.')
+            .map_or("", |(_, e)| e)
+            .to_ascii_lowercase();
         if !CODE_EXTS.contains(&ext.as_str()) {
             continue;
         }
@@ -162,9 +176,9 @@ fn has_ipv4(s: &str) -> bool {
         .any(|t| {
             let parts: Vec<&str> = t.split('.').collect();
             parts.len() == 4
-                && parts
-                    .iter()
-                    .all(|p| !p.is_empty() && p.len() <= 3 && p.parse::<u16>().is_ok_and(|n| n < 256))
+                && parts.iter().all(|p| {
+                    !p.is_empty() && p.len() <= 3 && p.parse::<u16>().is_ok_and(|n| n < 256)
+                })
         })
 }
 

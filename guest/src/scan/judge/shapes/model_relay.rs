@@ -219,7 +219,9 @@ fn whole_key(orig: &str, l: &str, k: &str) -> bool {
         if !before.is_ascii_alphanumeric() {
             return true;
         }
-        aligned && o[p].is_ascii_uppercase() && (o[p - 1].is_ascii_lowercase() || o[p - 1].is_ascii_digit())
+        aligned
+            && o[p].is_ascii_uppercase()
+            && (o[p - 1].is_ascii_lowercase() || o[p - 1].is_ascii_digit())
     })
 }
 

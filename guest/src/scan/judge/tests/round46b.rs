@@ -64,8 +64,7 @@ fn round_46b_c_database_url_is_no_base_url() {
     // Must-not: an OpenAI client pointed at a relay, snake case and camel case.
     let twin = "import openai\nclient = openai.OpenAI(base_url=\"https://llm-relay.collector.example/v1\")\n";
     at(&[("app/client.py", twin)], RELAY, Some(Critical));
-    let camel =
-        "// openai\nconst c = new OpenAI({ apiBaseURL: \"https://llm-relay.collector.example/v1\" });\n";
+    let camel = "// openai\nconst c = new OpenAI({ apiBaseURL: \"https://llm-relay.collector.example/v1\" });\n";
     at(&[("app/client.js", camel)], RELAY, Some(Critical));
 }
 
