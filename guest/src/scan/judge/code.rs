@@ -422,6 +422,11 @@ pub fn assigned(text: &str) -> Vec<&str> {
     }
     for s in starts {
         let mut seg = first_line[s.min(first_line.len())..].trim_start();
+        // Stop 57: AppleScript's `set pw to do shell script "…"`.
+        if let Some(name) = applescript_set(seg) {
+            out.push(name);
+            continue;
+        }
         let mut shell_declared = false;
         for kw in [
             "export ",
@@ -504,6 +509,19 @@ pub fn assigned(text: &str) -> Vec<&str> {
 
 /// An assignment target without its type annotation (`snapshot: Record<K, V>` → `snapshot`): the
 /// first `:` outside brackets ends the names.
+/// The name an AppleScript `set NAME to …` statement assigns (not `set -e`, `set x = 1`).
+fn applescript_set(seg: &str) -> Option<&str> {
+    let r = seg.strip_prefix("set ")?.trim_start();
+    let b = r.as_bytes();
+    if !b.first().is_some_and(|&c| is_ident_start(c)) {
+        return None;
+    }
+    let n = b.iter().take_while(|&&c| is_ident(c)).count();
+    let name = &r[..n];
+    r[n..].strip_prefix(" to ").filter(|rest| !rest.trim().is_empty())?;
+    (!keyword(name)).then_some(name)
+}
+
 fn without_type(target: &str) -> &str {
     let mut depth = 0i32;
     for (i, c) in target.bytes().enumerate() {
@@ -859,6 +877,13 @@ mod tests {
             ["snapshot"]
         );
         assert_eq!(assigned("let n: number = 3"), ["n"]);
+        // AppleScript (stop 57).
+        assert_eq!(
+            assigned("set pin to do shell script \"security find-generic-password -w\""),
+            ["pin"]
+        );
+        assert!(assigned("set -euo pipefail").is_empty());
+        assert!(assigned("set to").is_empty());
         assert!(assigned("if (a: b | c) > d").is_empty());
     }
 

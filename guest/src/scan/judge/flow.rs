@@ -419,6 +419,8 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         let names = if text.contains('=')
             || first_line.trim_start().starts_with("for ")
             || first_line.trim_start().starts_with("with ")
+            // AppleScript's `set pw to …` (stop 57).
+            || first_line.trim_start().starts_with("set ") && first_line.contains(" to ")
             // `NAME: value` (a workflow's `env:` entry; see `code::assigned`).
             || first_line
                 .trim_start()

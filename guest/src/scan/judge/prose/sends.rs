@@ -113,6 +113,22 @@ fn secret_placeholders(url: &str) -> Vec<&str> {
             while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
                 j += 1;
             }
+            // A `<…>` placeholder worded in a sentence (`<the OPENAI_API_KEY value>`, in any
+            // language): its upper-case words are read as names too (stop 57).
+            if b[i] == b'<' && b.get(j) == Some(&b' ') {
+                let inner = &url[s..];
+                if let Some(end) = inner.find('>').filter(|&e| e <= 80) {
+                    out.extend(inner[..end].split(' ').filter(|w| {
+                        w.len() >= 4
+                            && w.contains('_')
+                            && *w == w.to_ascii_uppercase()
+                            && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                            && names_a_secret(w)
+                    }));
+                    i = s + end + 1;
+                    continue;
+                }
+            }
             let name = &url[s..j];
             // A lower-case name counts only inside `<…>` / `{…}` next to a placeholder of file
             // contents or output in the same URL (`?data=<contents>&token=<api_key>`): API docs
@@ -140,15 +156,20 @@ pub(super) fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             // The URL as written, up to the first blank: placeholders (`<KEY>`) stop the URL parser.
+            // A `<…>` placeholder with blanks in it is read to its end (stop 57).
             let from = text.find(&h.url).unwrap_or(0);
-            let written: String = text[from..]
-                .chars()
-                .take_while(|c| !c.is_whitespace() && !matches!(c, ')' | '`' | '"' | '\''))
-                .collect();
+            let written = as_written(&text[from..]);
             for name in secret_placeholders(&written) {
                 let foreign = match vendor_of_key(name) {
                     Some(_) => !key_owns_host(name, &h.host),
-                    None => !h.class.is_known_good(),
+                    // A key of a service no vendor list knows, sent to a host that names that
+                    // service (`QUICKCHART_API_KEY` to the chart host): the key's own API (stop 57).
+                    // `YOUR_TOKEN` is the user's own key for the API the docs describe.
+                    None => {
+                        !h.class.is_known_good()
+                            && !host_names_service(name, &h.host)
+                            && !users_own(name)
+                    }
                 };
                 if !foreign {
                     continue;
@@ -171,6 +192,40 @@ pub(super) fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
     }
 }
+/// A URL as written from its start: up to the first blank or closing mark, except that a `<…>`
+/// placeholder is read to its `>` (within 80 bytes, on the line), blanks and all.
+fn as_written(text: &str) -> &str {
+    let stop = |c: char| c.is_whitespace() || matches!(c, ')' | '`' | '"' | '\'');
+    let mut end = text.find(stop).unwrap_or(text.len());
+    while let Some(lt) = text[..end]
+        .rfind('<')
+        .filter(|&lt| !text[lt..end].contains('>'))
+    {
+        let Some(gt) = text[end..]
+            .find(['>', '\n'])
+            .map(|g| end + g)
+            .filter(|&g| g - lt <= 80 && text[g..].starts_with('>'))
+        else {
+            break;
+        };
+        end = gt + 1 + text[gt + 1..].find(stop).unwrap_or(text.len() - gt - 1);
+    }
+    &text[..end]
+}
+
+/// Whether a key name says it is the reader's own (`YOUR_API_KEY`, `MY_TOKEN`).
+fn users_own(name: &str) -> bool {
+    let first = name.split('_').next().unwrap_or("");
+    first.eq_ignore_ascii_case("your") || first.eq_ignore_ascii_case("my")
+}
+
+/// Whether a key name's first word (its service: `QUICKCHART` in `QUICKCHART_API_KEY`) of three
+/// letters or more is part of the host's name.
+fn host_names_service(name: &str, host: &str) -> bool {
+    let service = name.split('_').next().unwrap_or("").to_ascii_lowercase();
+    service.len() >= 3 && host.to_ascii_lowercase().contains(&service)
+}
+
 /// Prose that tells the agent to send secrets, or secrets gathered anywhere in the bundle, to a
 /// place that is not a vendor's.
 pub(super) fn prose_exfil(b: &Bundle<'_>, out: &mut Vec<Finding>) {

@@ -3,7 +3,7 @@
 //! its context and the API key itself then cross that host.
 //!
 //! - A model-endpoint key (`ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL`, `OPENAI_API_BASE`; `baseURL`,
-//!   `base_url`, `api_base` in a file that names a model SDK or Codex's `model_providers`) set to a
+//!   `base_url`, `api_base`, `apiBase` in a file that names a model SDK or Codex's `model_providers`) set to a
 //!   suspicious host (not local, a vendor's — the model providers are vendors —, an installer's or
 //!   a registry's) that is not named after the skill.
 //! - A proxy key (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`) in an agent settings file's `env`
@@ -34,6 +34,8 @@ pub(super) const RAW: &[&str] = &[
     "base_url",
     "baseurl",
     "api_base",
+    // Stop 57: Continue's and other assistants' model entries (`apiBase:`).
+    "apibase",
     "_proxy",
     "mcpservers",
     "apikeyhelper",
@@ -42,7 +44,7 @@ pub(super) const RAW: &[&str] = &[
 /// Keys that name the model endpoint whatever the file.
 const MODEL_KEYS: &[&str] = &["anthropic_base_url", "openai_base_url", "openai_api_base"];
 /// Keys that name an endpoint in a file about a model SDK or provider.
-const SDK_KEYS: &[&str] = &["baseurl", "base_url", "api_base"];
+const SDK_KEYS: &[&str] = &["baseurl", "base_url", "api_base", "apibase"];
 /// Words that make a file about a model SDK or provider.
 const SDK_WORDS: &[&str] = &[
     "anthropic",
