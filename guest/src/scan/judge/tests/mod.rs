@@ -452,3 +452,6 @@ mod round45t;
 // secret files posted by prose orders, access planted after the review, orders in attributes,
 // secrets ordered into memory files and chat.
 mod round45m;
+// Round 46m (sets46m): wallet secrets packed into a request, wallet files dropped to a chat bot or
+// a hub, session strings sent to a stranger, editor tasks that fetch and run code on folder open.
+mod round46m;
