@@ -63,6 +63,14 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             quiet_orders::ATTRS,
             quiet_orders::SECRET_KINDS,
         ],
+        &[
+            wallet_drop::WALLET_CONTEXT,
+            wallet_drop::WALLET_STORES,
+            wallet_drop::DROPS,
+            wallet_drop::SESSION_NAMES,
+            editor_autorun::GATE,
+            env_stage::FILTERS,
+        ],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -182,6 +190,24 @@ pub(crate) fn round45m_raw_words() -> impl Iterator<Item = &'static str> {
         .chain(quiet_orders::DEFER)
         .chain(quiet_orders::ATTRS)
         .chain(quiet_orders::SECRET_KINDS)
+        .copied()
+}
+
+// Round 46m (sets46m): held-out set 24 (wallet secrets packed into a request, wallet files dropped
+// to a chat bot or a hub, session strings sent to a stranger, editor tasks that fetch and run code
+// when a folder opens) and round 45m's open item (secrets of the environment staged in /tmp).
+mod editor_autorun;
+mod env_stage;
+mod wallet_drop;
+
+/// Words without one of which no round-46m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round46m_raw_words() -> impl Iterator<Item = &'static str> {
+    wallet_drop::RAW
+        .iter()
+        .chain(wallet_drop::WALLET_CONTEXT)
+        .chain(wallet_drop::SESSION_NAMES)
+        .chain(editor_autorun::GATE)
         .copied()
 }
 
@@ -980,6 +1006,13 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     quiet_orders::deferred_access_plant(b, &mut out);
     quiet_orders::attribute_orders(b, &mut out);
     quiet_orders::secrets_to_memory_chat(b, &mut out);
+    // Round 46m: after round 45m's, for the same reason; each skips a line already judged
+    // critical.
+    wallet_drop::wallet_secret_carried(b, &mut out);
+    wallet_drop::wallet_files_dropped(b, &mut out);
+    wallet_drop::session_string_sent(b, &mut out);
+    editor_autorun::editor_autorun_task(b, &mut out);
+    env_stage::secret_env_staged(b, &mut out);
     out
 }
 

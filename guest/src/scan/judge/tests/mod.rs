@@ -456,3 +456,6 @@ mod round45m;
 // Round 46b (sets46b): vendor site placeholders and aliases, run words inside words, database
 // URLs that are no model base_url, reverse-shell templates returned as text.
 mod round46b;
+// Round 46m (sets46m): wallet secrets packed into a request, wallet files dropped to a chat bot or
+// a hub, session strings sent to a stranger, editor tasks that fetch and run code on folder open.
+mod round46m;
