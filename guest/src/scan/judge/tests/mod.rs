@@ -452,3 +452,7 @@ mod round45t;
 // secret files posted by prose orders, access planted after the review, orders in attributes,
 // secrets ordered into memory files and chat.
 mod round45m;
+// Round 46t (sets46t): lures and orders in more languages, auto-approve keys of Zed/Roo/Kilo, saved
+// downloads run from V/Octave, Perl tree deletes, listener and web shells, Elvish/PowerShell reads
+// sent, temp cleanup jobs, Woodpecker CI files, quoted attack samples.
+mod round46t;
