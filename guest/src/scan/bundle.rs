@@ -100,6 +100,8 @@ fn conventional_tool_config(path: &str) -> bool {
         }
         // Round 39t: the CI services' pipeline files at the root they are read from.
         ".gitlab-ci.yml" | ".travis.yml" | ".drone.yml" | ".cirrus.yml" => dirs_plain(1),
+        // Round 46t: Woodpecker CI's pipeline file at the root it is read from.
+        ".woodpecker.yml" | ".woodpecker.yaml" => dirs_plain(1),
         // Round 42t: R's project startup file, read from the project's root (its lines are still
         // read by the content rules and judges).
         ".Rprofile" => dirs_plain(1),

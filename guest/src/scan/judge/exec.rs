@@ -236,6 +236,12 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             if shipped {
                 sev = Severity::Critical;
             }
+            // Round 46t: in prose, inside a quoted attack sample whose injection phrase the line
+            // rules already read as quoted (a lesson's or a detector's list of examples).
+            let sample = sev < Severity::Critical && quoted_attack_sample(b, &at);
+            if sample {
+                sev = Severity::Low;
+            }
             let why = format!(
                 "This line runs code fetched {from} without saving or checking it first ({}){}. {}",
                 b.title(at.fact).to_lowercase(),
@@ -248,6 +254,8 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
                     ", with administrator rights or the script execution policy bypassed just before".to_string()
                 } else if hidden {
                     ", in a hidden window".to_string()
+                } else if sample {
+                    " (Informational: it stands inside a quoted attack sample whose injection phrase is read as quoted too, so it is mentioned rather than done)".to_string()
                 } else if own_tool {
                     ", the installer site of the tool the skill is named after".to_string()
                 } else if let Some(h) = &handover {
@@ -279,6 +287,27 @@ fn remote_code(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
     }
 }
 
+/// Round 46t: whether a prose fact's match stands inside a quotation (not words the text tells the
+/// agent to say) on a line where a prompt-injection rule's hit was read as quoted (`low`): the
+/// command is part of an attack sample shown, not an instruction.
+fn quoted_attack_sample(b: &Bundle<'_>, at: &At<'_>) -> bool {
+    use crate::scan::content::{is_quoted_match, is_scripted_speech};
+    if !at.fact.prose {
+        return false;
+    }
+    let text = at.text();
+    let (s, e) = (at.fact.at as usize, at.fact.to as usize);
+    if e > text.len() || !is_quoted_match(&text, s, e) || is_scripted_speech(&text, s) {
+        return false;
+    }
+    b.prior.iter().any(|f| {
+        f.file == at.file.path
+            && f.line == at.fact.line as usize
+            && f.rule_id.starts_with("prompt_injection.")
+            && f.severity <= Severity::Low
+    })
+}
+
 /// Whether a file is a script the bundle ships (a shell, Python, JavaScript/TypeScript,
 /// PowerShell, Ruby, Perl or batch file, or any file starting with `#!`), outside test and
 /// signature folders: code that runs when the skill does, unlike a document, a fenced example or a
@@ -297,6 +326,9 @@ pub(crate) fn shipped_script(file: &File<'_>) -> bool {
         .unwrap_or_default();
     SCRIPT_EXTS.contains(&ext.as_str())
         || RUNS_ITS_COMMANDS.contains(&name.to_ascii_lowercase().as_str())
+        // Round 46t: an Apptainer/Singularity definition file, whose `%post` section the image
+        // build runs as root.
+        || (ext == "def" && file.content.contains("\n%post"))
 }
 
 /// Round 42t: definition files whose command lines a build, test or hook tool runs unattended
@@ -311,6 +343,9 @@ const RUNS_ITS_COMMANDS: &[&str] = &[
     ".drone.yml",
     ".woodpecker.yml",
     "devbox.json",
+    // Round 46t: Terragrunt's config (its `before_hook` / `after_hook` `execute` lists run on
+    // every plan and apply).
+    "terragrunt.hcl",
 ];
 
 /// Extensions of the scripts a bundle ships ([`shipped_script`]).

@@ -198,21 +198,17 @@ fn persists_stealthy(b: &Bundle<'_>, write: &At<'_>) -> bool {
                 )
         });
     let lower = content.to_ascii_lowercase();
+    // Round 46t: a temporary folder a `find … -delete` or an `rm` only deletes from is what the
+    // job cleans too (as for hidden folders above), not where what it runs lives.
+    let temp = !only_deletes(&content)
+        && ["/tmp/", "/var/tmp/", "/dev/shm/"]
+            .iter()
+            .any(|w| content.contains(w));
     hidden_dir
-        || [
-            "/tmp/",
-            "/var/tmp/",
-            "/dev/shm/",
-            "curl ",
-            "wget ",
-            "base64",
-            "| sh",
-            "|sh",
-            "| bash",
-            " nc ",
-        ]
-        .iter()
-        .any(|w| content.contains(w))
+        || temp
+        || ["curl ", "wget ", "base64", "| sh", "|sh", "| bash", " nc "]
+            .iter()
+            .any(|w| content.contains(w))
         || [
             "-w hidden",
             "-windowstyle hidden",

@@ -317,6 +317,12 @@ pub(super) const AUTO_KEYS: &[&str] = &[
     "commandsallowlist",
     "autoexecutionpolicy",
     "yes-always",
+    // Round 46t: Zed's `always_allow_tool_actions`, Roo Code's and Kilo Code's command allow list
+    // (`allowedCommands`: `["*"]`) and auto-approval switches.
+    "always_allow_tool_actions",
+    "allowedcommands",
+    "autoapprovalenabled",
+    "alwaysallowexecute",
 ];
 const SETTINGS: &[&str] = &[
     "settings.json",
@@ -399,7 +405,7 @@ fn line_of(f: &File<'_>, word: &str) -> usize {
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
         // Gate: a prose file's two rules need an `ALWAYS` word (`approve_all`), or a `REPLACE`
-        // word and a `FORBID` word (`shadowing`) — each list with its `more_langs` twin — in its text outside fences lowered. An ASCII
+        // word (`shadowing`, with a `FORBID` or a conceal word) — each list with its `more_langs` twin — in its text outside fences lowered. An ASCII
         // file's Unicode lowering is its ASCII lowering and those lines are lines of the file, so
         // a word there is in the file's lowered text: without one, lowering it again is skipped.
         let prose = !(f.kind == FileKind::Code || f.place.test);
@@ -407,8 +413,9 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let all = f.words();
             let always = all.any(ALWAYS) || all.any(more::ALWAYS) || all.any(l42::ALWAYS);
             let replace = all.any(REPLACE) || all.any(more::REPLACE) || all.any(l42::REPLACE);
-            let forbid = all.any(FORBID) || all.any(more::FORBID) || all.any(l42::FORBID);
-            if !(always || (replace && forbid)) {
+            // Round 46t: a replacement may be forbidden or concealed; the conceal words are read
+            // from the lowered text (`intl_orders::conceals`) once a replace word is found.
+            if !(always || replace) {
                 continue;
             }
         }
@@ -509,7 +516,10 @@ fn shadowing(f: &File<'_>, t: &str) -> Option<Finding> {
             && (any(s, BUILTIN) || (any(s, more::BUILTIN) || any(s, l42::BUILTIN)))
             && (any(s, TOOLISH) || (any(s, more::TOOLISH) || any(s, l42::TOOLISH)))
     })?;
-    if !(any(t, FORBID) || (any(t, more::FORBID) || any(t, l42::FORBID))) {
+    // Round 46t: or the text keeps the replacement from the user (the originals are then never
+    // chosen on purpose, and nobody is told).
+    let forbids = any(t, FORBID) || (any(t, more::FORBID) || any(t, l42::FORBID));
+    if !(forbids || super::intl_orders::conceals(t)) {
         return None;
     }
     let word = REPLACE
@@ -524,7 +534,14 @@ fn shadowing(f: &File<'_>, t: &str) -> Option<Finding> {
         Severity::Critical,
         f,
         i,
-        "The skill says it replaces one of the agent's built-in tools and forbids the original: every call the agent meant for that tool then goes through the skill.".into(),
+        format!(
+            "The skill says it replaces one of the agent's built-in tools and {}: every call the agent meant for that tool then goes through the skill.",
+            if forbids {
+                "forbids the original"
+            } else {
+                "tells the agent to keep that from the user"
+            }
+        ),
         vec![],
     ))
 }
@@ -540,11 +557,18 @@ fn auto_approve(f: &File<'_>) -> Option<Finding> {
         AUTO_KEYS.iter().any(|k| {
             squeezed.find(k).is_some_and(|at| {
                 let after = squeezed[at + k.len()..].trim_start_matches(['"', '\'', ']']);
-                let value = after.trim_start_matches([':', '=']);
+                // Round 46t: PowerShell's `Add-Member … -NotePropertyValue v` sets the value too.
+                let value = after
+                    .strip_prefix("-notepropertyvalue")
+                    .or_else(|| after.strip_prefix("-value"))
+                    .unwrap_or_else(|| after.trim_start_matches([':', '=']));
                 after.len() != value.len()
                     && (value.starts_with("true")
+                        || value.starts_with("$true")
                         || value.starts_with("\"*\"")
                         || value.starts_with("[\"*\"]")
+                        || value.starts_with("@('*')")
+                        || value.starts_with("@(\"*\")")
                         || value.starts_with("\"turbo\""))
             })
         })

@@ -75,7 +75,17 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .chain(bare)
                     .min()
                     .unwrap_or(0);
-                RECEIVED.iter().any(|r| super::has_word(&l[at..], r))
+                // Round 46t: a call left open at the line's end (`create_subprocess_shell(`) takes
+                // its command from the next line.
+                let open = l.trim_end().ends_with(['(', ',']);
+                let next = if open {
+                    low.get(k + 1).map_or("", |x| x.as_str())
+                } else {
+                    ""
+                };
+                RECEIVED
+                    .iter()
+                    .any(|r| super::has_word(&l[at..], r) || super::has_word(next, r))
             }
         });
         let Some(run) = run else {

@@ -12,7 +12,9 @@
 //! a vendor's, installer's, registry's or this machine's. A vendor's key sent to its vendor's API is
 //! the skill's job and is not judged. Also (`exfiltration.agent-memory-files`) an `rsync`/`scp` of
 //! a secret store or an agent's memory folder to a `user@host:` on a suspicious host, on any code
-//! line. One pass over a code file's lowered lines after a whole-file gate.
+//! line. One pass over a code file's lowered lines after a whole-file gate. Round 46t: Elvish's
+//! `$E:NAME`, PowerShell's `Get-Content` of a credential file (through the variable naming it)
+//! and `Invoke-RestMethod` / `Invoke-WebRequest`.
 
 use super::{found, has, has_word, is_code, rel, suspicious};
 use crate::scan::content::Finding;
@@ -61,6 +63,10 @@ pub(super) const READS: &[&str] = &[
     "get_environment_variable(",
     "env_var(",
     "env_var_or_default(",
+    // Round 46t: Elvish's `$E:NAME`; PowerShell's `Get-Content` of a credential file (named on
+    // its line or in the variable it reads, set a few lines above).
+    "$e:",
+    "get-content ",
 ];
 static READS_N: Needles = Needles::new(READS);
 
@@ -102,6 +108,9 @@ const SENDS: &[&str] = &[
     "nslookup ",
     "dig ",
     "wget ",
+    // Round 46t: PowerShell's web calls.
+    "invoke-restmethod ",
+    "invoke-webrequest ",
 ];
 
 /// The words this judge's whole-text gates ask ([`crate::scan::judge::File::words`]).
@@ -117,6 +126,10 @@ const FILES: &[&str] = &[
     ".aws/credentials",
     ".git-credentials",
     ".npmrc",
+    // Round 46t: the GitHub CLI's token file.
+    "gh/hosts.yml",
+    "gh\\hosts.yml",
+    "github cli\\hosts.yml",
 ];
 /// Secret stores and agent folders an `rsync`/`scp` may carry.
 const STORES: &[&str] = &[
@@ -190,7 +203,7 @@ fn secret_read(l: &str) -> bool {
     }
     if matches!(
         *r,
-        "readfile(" | "slurp " | "file.read(" | "file:read_file("
+        "readfile(" | "slurp " | "file.read(" | "file:read_file(" | "get-content "
     ) {
         return false;
     }
@@ -208,6 +221,26 @@ fn secret_read(l: &str) -> bool {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
     whole || (!name.is_empty() && SECRET.iter().any(|s| name.has(s.trim_end_matches('"'))))
+}
+
+/// Lines above a file read within which the variable naming its file is looked for.
+const FILE_VAR_ABOVE: usize = 3;
+
+/// Round 46t: a file read (`Get-Content -Raw $cfg`, `readFile(p)`) whose variable was set on one
+/// of the lines just above to a path naming a credential file (`$cfg = Join-Path … 'gh\hosts.yml'`).
+fn file_var_read(low: &[String], i: usize) -> bool {
+    let l = &low[i];
+    let Some(r) = ["get-content ", "readfile(", "file.read(", "slurp "]
+        .iter()
+        .find(|r| l.has(r))
+    else {
+        return false;
+    };
+    let after = &l[l.find(r).unwrap_or(0) + r.len()..];
+    (i.saturating_sub(FILE_VAR_ABOVE)..i).any(|k| {
+        FILES.iter().any(|x| low[k].has(x))
+            && plain_assigned(&low[k]).is_some_and(|n| has_word(after, &n))
+    })
 }
 
 /// The name a line assigns (`x = …`, `let x = …`, `val x = …`, `my $x = …`, `(let [x (…`;
@@ -314,7 +347,7 @@ fn read_then_send(f: &File<'_>) -> Option<Finding> {
         {
             continue;
         }
-        if !READS_N.any(l) || !secret_read(l) {
+        if !READS_N.any(l) || !(secret_read(l) || file_var_read(low, i)) {
             continue;
         }
         let mut names: Vec<String> = assigned(l).into_iter().collect();

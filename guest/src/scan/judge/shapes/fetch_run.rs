@@ -138,13 +138,18 @@ fn process_api(f: &File<'_>) -> Option<Finding> {
         ]
         .iter()
         .any(|n| p.ends_with(n));
-        let sev = if build {
+        // Round 46t: a file saved in a temporary place (the module's rule; the process-API shape
+        // did not read it).
+        let temp = TEMP.iter().any(|w| args.has(w));
+        let sev = if build || temp {
             Severity::Critical
         } else {
             Severity::High
         };
         let when = if build {
             " by the build script (it runs on every build, before anyone reads it)"
+        } else if temp {
+            ", saved in a temporary place"
         } else {
             ""
         };

@@ -585,6 +585,16 @@ fn sentences(t: &str) -> impl Iterator<Item = &str> {
         .flat_map(|s| s.split(". "))
 }
 
+/// Round 46t: whether `t` (lower-cased) holds an unquoted word that keeps something from the user,
+/// in any language of these lists (read by `agent_words::shadowing`: a claimed replacement of a
+/// built-in tool kept from the user).
+pub(super) fn conceals(t: &str) -> bool {
+    CONCEAL_N.any(t)
+        || (CONCEAL_MORE_N.any(t) && unquoted(t, CONCEAL_MORE).is_some())
+        || (more::CONCEAL_N.any(t) && unquoted(t, more::CONCEAL).is_some())
+        || (l42::CONCEAL_N.any(t) && unquoted(t, l42::CONCEAL).is_some())
+}
+
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     for f in &b.files {
         if f.kind == FileKind::Code || f.place.test {

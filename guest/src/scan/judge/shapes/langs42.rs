@@ -6,7 +6,9 @@
 //! pressed, a script not to be opened, a built-in tool replaced); the judges' logic is unchanged.
 //! Words are lower-case (Unicode lowering, as the judges read). Round 43t (sets43t) added Nepali,
 //! Marathi, Kazakh, Slovak, Irish, Khmer and Uzbek words to the same lists; round 45t (sets45t)
-//! Esperanto, Somali, Maltese, Luxembourgish, Scottish Gaelic, Zulu, Pashto and Frisian words.
+//! Esperanto, Somali, Maltese, Luxembourgish, Scottish Gaelic, Zulu, Pashto and Frisian words; round
+//! 46t (sets46t) Latin, Malagasy, Tatar, Corsican, Faroese, Yiddish, Breton, Turkmen, Sundanese and
+//! Occitan words.
 
 use crate::scan::judge::find::Needles;
 
@@ -27,6 +29,10 @@ pub(super) const PASSWORD: &[&str] = &[
     "nenosiri",
     // Round 45t: Esperanto.
     "pasvort",
+    // Round 46t: Latin, Malagasy, Tatar.
+    "tessera",
+    "tenimiafina",
+    "серсүз",
 ];
 /// `lure_blocks::EXTRACT`.
 pub(super) const EXTRACT: &[&str] = &[
@@ -126,6 +132,13 @@ pub(super) const RUN: &[&str] = &[
     "lanĉu",
     "ħaddimha",
     "ħaddem",
+    // Round 46t: Latin, Malagasy, Tatar.
+    "currite",
+    "exsequimini",
+    "alefaso",
+    "ataovy mandeha",
+    "җибәрегез",
+    "эшләтегез",
 ];
 /// `lure_blocks::PUSH`: required before first use, or run as administrator.
 pub(super) const PUSH: &[&str] = &[
@@ -174,6 +187,12 @@ pub(super) const PUSH: &[&str] = &[
     "antaŭ la unua uzo",
     "qabel kollox",
     "qabel ma tuża",
+    // Round 46t: Latin, Malagasy, Tatar.
+    "ante primum usum",
+    "ante usum",
+    "alohan'ny hampiasana",
+    "кулланганчы",
+    "кулланыр алдыннан",
 ];
 
 /// `intl_orders::CONCEAL`.
@@ -225,6 +244,19 @@ pub(super) const CONCEAL: &[&str] = &[
     "na innis don neach-cleachdaidh",
     "gu sàmhach",
     "ungamtsheli umsebenzisi",
+    // Round 46t: Corsican, Faroese, Breton, Turkmen, Occitan.
+    "ùn ne parlate",
+    "ùn li dite",
+    "senza dì",
+    "sig ikki",
+    "nevn tað ikki",
+    "uttan at siga",
+    "na lavarit ket",
+    "hep lavaret",
+    "aýtmaň",
+    "habar bermän",
+    "o digatz pas",
+    "sens o dire",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[
@@ -258,6 +290,11 @@ pub(super) const CONDITION: &[&str] = &[
     "benotzer net do",
     "air aontachadh",
     "às dèidh aonachadh",
+    // Round 46t: Corsican, Turkmen.
+    "quandu l'utilizatore ùn",
+    "ùn hà scrittu nunda",
+    "gezek işledilenden soň",
+    "ulanyjy ýok wagty",
 ];
 /// `intl_orders::REPORT`: a report, summary or description the agent writes.
 pub(super) const REPORT: &[&str] = &[
@@ -290,6 +327,11 @@ pub(super) const REPORT: &[&str] = &[
     // Round 45t: Zulu (a commit message, a report).
     "umlayezo we-commit",
     "umbiko",
+    // Round 46t: Yiddish, Breton.
+    "באַריכט",
+    "באריכט",
+    "deskrivadur",
+    "danevell",
 ];
 /// `intl_orders::FULL_VALUE`: the whole, unmasked content.
 pub(super) const FULL_VALUE: &[&str] = &[
@@ -334,6 +376,12 @@ pub(super) const FULL_VALUE: &[&str] = &[
     // Round 45t: Zulu.
     "inani eliphelele",
     "ungalifihli",
+    // Round 46t: Yiddish, Breton.
+    "גאַנצן ווערט",
+    "גאנצן ווערט",
+    "פֿולן ווערט",
+    "talvoud klok",
+    "an talvoud leun",
 ];
 /// `intl_orders::SECRET_WORDS`.
 pub(super) const SECRET_WORDS: &[&str] = &[
@@ -357,6 +405,8 @@ pub(super) const SECRET_WORDS: &[&str] = &[
     "යතුර",
     ".env",
     "id_rsa",
+    // Round 46t: a key named as an environment variable (`OPENAI_API_KEY`), whatever the language.
+    "api_key",
 ];
 
 /// `agent_words::ALWAYS`.
@@ -411,6 +461,10 @@ pub(super) const EVERY: &[&str] = &[
     // Round 44t: Bosnian/Croatian/Serbian.
     "svaki zahtjev",
     "svakom zahtjevu",
+    // Round 46t: Sundanese.
+    "unggal paménta",
+    "unggal aya paménta",
+    "unggal pamundut",
 ];
 /// `agent_words::SCRIPT`.
 pub(super) const SCRIPT: &[&str] = &[
@@ -449,6 +503,9 @@ pub(super) const NOT: &[&str] = &[
     "nemoj ",
     // Round 45t: Pashto.
     "مه ",
+    // Round 46t: Sundanese.
+    "ulah ",
+    "teu kudu",
 ];
 pub(super) const LOOK: &[&str] = &[
     "відкрива",
@@ -486,6 +543,10 @@ pub(super) const LOOK: &[&str] = &[
     // Round 45t: Pashto.
     "خلاصو",
     "لولئ",
+    // Round 46t: Sundanese.
+    "maca",
+    "mariksa",
+    "muka",
 ];
 /// `agent_words::REPLACE`, `BUILTIN`, `TOOLISH`, `FORBID`: a built-in tool replaced and forbidden.
 pub(super) const REPLACE: &[&str] = &[
@@ -510,6 +571,9 @@ pub(super) const REPLACE: &[&str] = &[
     "reemplaça",
     // Round 45t: Frisian.
     "ferfangt",
+    // Round 46t: Occitan.
+    "remplaça",
+    "remplacen",
 ];
 pub(super) const BUILTIN: &[&str] = &[
     "nativa",
@@ -536,6 +600,9 @@ pub(super) const BUILTIN: &[&str] = &[
     "integrad",
     // Round 45t: Frisian.
     "ynboude",
+    // Round 46t: Occitan.
+    "integrad",
+    "intègrad",
 ];
 pub(super) const TOOLISH: &[&str] = &[
     "інструмент",
@@ -556,6 +623,8 @@ pub(super) const TOOLISH: &[&str] = &[
     "eina ",
     // Round 45t: Frisian.
     "ark ",
+    // Round 46t: Occitan.
+    "aisina",
 ];
 pub(super) const FORBID: &[&str] = &[
     "nunca use",
@@ -589,6 +658,10 @@ pub(super) const FORBID: &[&str] = &[
     // Round 45t: Frisian.
     "nea wer",
     "brûk gjin",
+    // Round 46t: Occitan.
+    "utilizetz pas",
+    "utilizatz pas",
+    "emplegatz pas",
 ];
 
 pub(super) static CONCEAL_N: Needles = Needles::new(CONCEAL);

@@ -8,7 +8,10 @@
 //!   (`%w(/usr /home)`, `['/etc']`) holds such a folder;
 //! - Dart's `Directory(x).deleteSync(recursive: true)` (or `.delete(recursive: true)`), `x` a
 //!   literal folder or the variable of a `for (… x in [ … ])` a few lines above whose list holds
-//!   one, or a name set from `Platform.environment['HOME']`.
+//!   one, or a name set from `Platform.environment['HOME']`;
+//! - (round 46t) Perl's File::Path `remove_tree(…)` / `rmtree(…)` of such a folder or of
+//!   `$ENV{HOME}`, written directly or as an array (`@list`) set a few lines above from a list
+//!   holding one.
 //!
 //! A project's own folder (`'build'`, `'/srv/app/releases/old'`) is cleanup, not this. One pass
 //! over a code file's lowered lines after a whole-file gate; windows are bounded.
@@ -18,7 +21,14 @@ use crate::scan::content::Finding;
 use crate::scan::judge::{Bundle, File};
 
 /// Words without one of which this rule cannot fire.
-pub(super) const RAW: &[&str] = &["action :delete", "absent", "recursive: true"];
+pub(super) const RAW: &[&str] = &[
+    "action :delete",
+    "absent",
+    "recursive: true",
+    // Round 46t: Perl's File::Path.
+    "remove_tree(",
+    "rmtree(",
+];
 
 /// Lines of a resource's block read for its attributes.
 const BLOCK: usize = 12;
@@ -30,6 +40,11 @@ const HOME: &[&str] = &[
     "platform.environment['userprofile']",
     "platform.environment[\"userprofile\"]",
     "$facts['identity']['home']",
+    // Round 46t: Perl.
+    "$env{home}",
+    "$env{'home'}",
+    "$env{\"home\"}",
+    "$env{userprofile}",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -68,7 +83,7 @@ fn scan(f: &File<'_>) -> Option<Finding> {
         if let Some(x) = puppet(f, low, i, t).or_else(|| chef(f, low, i, t)) {
             return Some(x);
         }
-        if let Some(x) = dart(f, low, i, t) {
+        if let Some(x) = dart(f, low, i, t).or_else(|| perl(f, low, i, t)) {
             return Some(x);
         }
     }
@@ -202,4 +217,46 @@ fn home_name(low: &[String], at: usize, name: &str) -> bool {
             .find(&set)
             .is_some_and(|p| HOME.iter().any(|h| low[k][p..].contains(h)))
     })
+}
+
+/// Lines above a Perl delete within which its array's list is looked for.
+const PERL_ABOVE: usize = 10;
+
+/// Whether a Perl word is the home folder (`$ENV{HOME}`).
+fn perl_home(w: &str) -> bool {
+    HOME.iter().any(|h| h.starts_with("$env{") && w.contains(h))
+}
+
+/// Perl: `remove_tree('/usr', $ENV{HOME})`, or `remove_tree(@list)` with `my @list = ('/etc', …);`
+/// on one of the lines above.
+fn perl(f: &File<'_>, low: &[String], i: usize, t: &str) -> Option<Finding> {
+    let at = t.find("remove_tree(").or_else(|| {
+        t.find("rmtree(")
+            .filter(|&p| !t[..p].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '.'))
+    })?;
+    let args = t[at..].split_once('(')?.1.split(')').next()?;
+    // The arguments up to an options hash (`, { safe => 0 }`).
+    let args = args.split(", {").next()?;
+    if let Some(what) = root_in(args).or_else(|| perl_home(args).then(|| "$ENV{HOME}".to_owned())) {
+        return Some(hit(f, i, format!("Perl `remove_tree` of `{what}`"), None));
+    }
+    let arr = args.split([',', ' ']).map(str::trim).find(|w| {
+        w.len() > 1
+            && w.starts_with('@')
+            && w[1..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })?;
+    let def = format!("{arr} = (");
+    let k = (i.saturating_sub(PERL_ABOVE)..i)
+        .rev()
+        .find(|&k| low[k].contains(&def))?;
+    let list = low[k][low[k].find(&def)? + def.len()..].split(')').next()?;
+    let what = root_in(list).or_else(|| perl_home(list).then(|| "$ENV{HOME}".to_owned()))?;
+    Some(hit(
+        f,
+        i,
+        format!("Perl `remove_tree({arr})` over a list holding `{what}`"),
+        Some(k),
+    ))
 }

@@ -52,7 +52,14 @@ mod pam_authtok;
 mod saved_run;
 /// Words without one of which no round-45t judge of this module can fire (chained into
 /// [`raw_words`]).
-const RAW_45T: &[&[&str]] = &[list_delete::RAW, saved_run::RAW, pam_authtok::RAW];
+const RAW_45T: &[&[&str]] = &[
+    list_delete::RAW,
+    saved_run::RAW,
+    pam_authtok::RAW,
+    request_shell::RAW,
+];
+// Round 46t (sets46t): a request's input run in a shell by OpenResty's Lua (a web shell).
+mod request_shell;
 /// Round 44t's words for shapes that read files stating no fact (CMake/Tcl deletes, Zig's
 /// `tcpConnectToHost`): a text holding one is judged even with no fact or finding
 /// (`judge_adds_nothing_without_facts_or_findings`).
@@ -83,6 +90,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     list_delete::judge(b, out);
     saved_run::judge(b, out);
     pam_authtok::judge(b, out);
+    request_shell::judge(b, out);
     remote_follow::judge(b, out);
     model_relay::judge(b, out);
     context_leak::judge(b, out);

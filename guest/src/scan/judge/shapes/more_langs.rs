@@ -246,6 +246,9 @@ pub(super) const COVER: &[&str] = &[
     // Round 45t: the shell history wiped, in Luxembourgish/French words.
     "shell-historique",
     "historique du shell",
+    // Round 46t: Corsican.
+    "storia di u shell",
+    "a storia di u terminale",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[

@@ -3,7 +3,9 @@
 //! (`downloadFile(url, dest)` → `execShellCmd(dest)`), Go (`http.Get` → `os.WriteFile(p, b, 0o755)`
 //! → `exec.Command(p)`), Crystal (`HTTP::Client.get` → `File.write(path, body, perm: 0o755)` →
 //! `Process.run(path)`) and Racket (`get-pure-port` → `call-with-output-file p` → `(system "sh
-//! p")`), which the line facts do not read as a download and a run.
+//! p")`), which the line facts do not read as a download and a run; round 46t: V
+//! (`http.download_file(url, p)` → `os.execute(p)`) and Octave/MATLAB (`f = urlwrite(url, p)` →
+//! `system(['sh ' f])`).
 //!
 //! The saved name is the save call's target (a string literal or an identifier); the run must
 //! start with it (directly or as the script of `sh`/`bash`), not merely mention it — a file read
@@ -32,6 +34,11 @@ pub(super) const RAW: &[&str] = &[
     // `createFile("/tmp/x", …)` (the fetch may fill the file on the lines below it).
     "writefile ",
     "createfile(",
+    // Round 46t: V's `http.download_file(url, path)`, Octave/MATLAB's `urlwrite(url, path)` and
+    // `websave(path, url)` (both return the saved path: `f = urlwrite(…)`).
+    "download_file(",
+    "urlwrite(",
+    "websave(",
 ];
 
 /// Lines above a save within which its fetch is looked for.
@@ -55,6 +62,10 @@ const FETCH: &[&str] = &[
     "readallbytes(",
     "httplbs",
     "httpbs ",
+    // Round 46t: the save calls that fetch (V, Octave/MATLAB).
+    "download_file(",
+    "urlwrite(",
+    "websave(",
 ];
 
 /// Calls that run a program, followed by the program.
@@ -129,7 +140,17 @@ fn target(l: &str) -> Option<String> {
     let (call, arg) = RAW
         .iter()
         .find_map(|w| l.find(w).map(|at| (*w, &l[at + w.len()..])))?;
-    let raw = if call == "downloadfile(" {
+    // Round 46t: a call that returns the saved path, assigned (`f = urlwrite(…)`): that name.
+    if matches!(call, "urlwrite(" | "websave(")
+        && let Some(w) = l[..l.find(call)?]
+            .trim_end()
+            .strip_suffix('=')
+            .map(|x| x.trim().rsplit([' ', '\t']).next().unwrap_or(""))
+            .filter(|w| !w.is_empty() && w.chars().all(ident))
+    {
+        return Some(w.to_owned());
+    }
+    let raw = if call == "downloadfile(" || call == "download_file(" || call == "urlwrite(" {
         arg.split(')').next()?.split(',').nth(1)?
     } else if call == "call-with-output-file" || call == "writefile " {
         arg.split_whitespace().next()?

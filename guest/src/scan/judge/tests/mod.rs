@@ -459,3 +459,7 @@ mod round46b;
 // Round 46m (sets46m): wallet secrets packed into a request, wallet files dropped to a chat bot or
 // a hub, session strings sent to a stranger, editor tasks that fetch and run code on folder open.
 mod round46m;
+// Round 46t (sets46t): lures and orders in more languages, auto-approve keys of Zed/Roo/Kilo, saved
+// downloads run from V/Octave, Perl tree deletes, listener and web shells, Elvish/PowerShell reads
+// sent, temp cleanup jobs, Woodpecker CI files, quoted attack samples.
+mod round46t;
