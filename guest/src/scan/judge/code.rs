@@ -518,7 +518,9 @@ fn applescript_set(seg: &str) -> Option<&str> {
     }
     let n = b.iter().take_while(|&&c| is_ident(c)).count();
     let name = &r[..n];
-    r[n..].strip_prefix(" to ").filter(|rest| !rest.trim().is_empty())?;
+    r[n..]
+        .strip_prefix(" to ")
+        .filter(|rest| !rest.trim().is_empty())?;
     (!keyword(name)).then_some(name)
 }
 
