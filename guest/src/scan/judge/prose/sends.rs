@@ -159,7 +159,7 @@ pub(super) fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             // A `<…>` placeholder with blanks in it is read to its end (stop 57).
             let from = text.find(&h.url).unwrap_or(0);
             let written = as_written(&text[from..]);
-            for name in secret_placeholders(&written) {
+            for name in secret_placeholders(written) {
                 let foreign = match vendor_of_key(name) {
                     Some(_) => !key_owns_host(name, &h.host),
                     // A key of a service no vendor list knows, sent to a host that names that
