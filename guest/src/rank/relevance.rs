@@ -86,6 +86,17 @@ pub const LONE_CHARACTER: f64 = 0.3;
 /// ear-*training* for a train) when the listing's domain is one the concept map does not know.
 /// Order only: the strength the cut-off reads is unchanged.
 pub const NO_NAME_EVIDENCE: f64 = 0.9;
+/// A listing that matches at least this share of an uncovered Chinese stretch of three or more
+/// characters ([`Query::stretch_weights`], by character and idf), when the stretch is rare among the
+/// candidates ([`Query::stretch_rare`] above 0: its characters' mean idf is that of a pair fewer than
+/// [`RARE_SHARE`] of the candidates have), has evidence of the request's subject as a specific
+/// object is (`rank50`): such a match is not `single`, so the script's cut-off reads it, not
+/// `recommend::SINGLE_MATCH_FLOOR`. 古筝摇指 against a guzheng listing that names 古筝 and 摇指 (all of
+/// it), 拉二胡 against an erhu listing (二胡: two of its three characters). The share keeps the
+/// no-match guard: a stretch whose second word no listing has (毛衣起球: 毛衣 only, half of it) stays
+/// a single match, and so does a stretch of two characters (one word, as a rare written word is:
+/// the object-alone class, 'when was X first made', stays silent).
+pub const RARE_STRETCH_SHARE: f64 = 0.6;
 /// An action of a listing that names no specific object at all (it works on anything).
 pub const OBJECTLESS_ACTION: f64 = 1.0;
 /// The action concept of names that only say they make something (`Chart Maker`, `docx-builder`).
@@ -310,3 +321,6 @@ mod concept_tests;
 
 #[cfg(test)]
 mod stretch_tests;
+
+#[cfg(test)]
+mod rare_stretch_tests;

@@ -69,6 +69,12 @@ pub struct Query {
     /// bigrams that hold it. Empty until the candidates are known; a stretch not in it matches by
     /// the share of its bigrams a listing has.
     pub stretch_weights: Vec<(usize, Vec<f64>)>,
+    /// Per uncovered Chinese stretch of three or more characters (by unit index), how rare its
+    /// characters' mean weight in [`Query::stretch_weights`] is among the candidates, in [0, 1]
+    /// (`rank50`, [`Query::weigh_by_rarity`]): 0 at or under the idf of a pair
+    /// [`super::rarity::RARE_SHARE`] of the candidates have, 1 at a pair one candidate has; a
+    /// stretch none of whose pairs any candidate has is not in it.
+    pub stretch_rare: Vec<(usize, f64)>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.

@@ -57,7 +57,7 @@ impl Query {
         let free: Vec<usize> = (0..self.units.len())
             .filter(|&i| matches!(self.units[i].kind, UnitKind::Words(_)))
             .collect();
-        self.weigh_stretches(&free, &idf);
+        self.weigh_stretches(&free, count, &idf);
         if free.is_empty() || RARITY_POWER == 0.0 {
             return;
         }
@@ -134,8 +134,15 @@ impl Query {
     /// listing does, and it keeps a listing that matches only the rest of the stretch from its
     /// whole weight (no-match requests stay silent). A stretch none of whose bigrams any candidate
     /// has gets no weights: it matches nothing anyway.
-    fn weigh_stretches(&mut self, free: &[usize], idf: &impl Fn(u32) -> Option<f64>) {
+    ///
+    /// It also records each stretch's rarity ([`Query::stretch_rare`], `rank50`): the mean of its
+    /// characters' weights placed between the idf of a pair [`RARE_SHARE`] of the candidates have (0)
+    /// and that of a pair one candidate has (1).
+    fn weigh_stretches(&mut self, free: &[usize], count: usize, idf: &impl Fn(u32) -> Option<f64>) {
         self.stretch_weights.clear();
+        self.stretch_rare.clear();
+        let top = idf_at(count, 1.0);
+        let common = idf_at(count, (RARE_SHARE * count as f64).max(1.0));
         for &i in free {
             let u = &self.units[i];
             let UnitKind::Words(ids) = &u.kind else {
@@ -160,7 +167,12 @@ impl Query {
                         (a, b) => a.unwrap_or(0.0).max(b.unwrap_or(0.0)),
                     }
                 })
-                .collect();
+                .collect::<Vec<f64>>();
+            if top > common {
+                let per = w.iter().sum::<f64>() / w.len() as f64;
+                self.stretch_rare
+                    .push((i, ((per - common) / (top - common)).clamp(0.0, 1.0)));
+            }
             self.stretch_weights.push((i, w));
         }
     }

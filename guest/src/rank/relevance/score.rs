@@ -54,7 +54,7 @@ pub struct Match {
     /// pet-health pick often shares only the pet), and so is a concept the request names in
     /// several places ('查一下 … 新进展 … 来源'). So is a match on generic actions alone (make,
     /// ask: `generic` in the lexicon) when the request also says what to act on and the listing
-    /// has none of it.
+    /// has none of it. So is most of a rare Chinese stretch ([`RARE_STRETCH_SHARE`], `rank50`).
     pub single: bool,
     /// The candidate names none of the request's objects.
     pub object_miss: bool,
@@ -199,6 +199,8 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
     let mut lone_loss = 0.0;
     // The rare free words' raise for the order (`Query::rare_bonus`), kept out of `have`.
     let mut rare_have = 0.0;
+    // A rare stretch the listing names most of ([`RARE_STRETCH_SHARE`]).
+    let mut rare_stretch = false;
     for (i, u) in q.units.iter().enumerate() {
         all += u.weight;
         let m = match &u.kind {
@@ -248,6 +250,12 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                 }
             }
         };
+        if !u.side
+            && m >= RARE_STRETCH_SHARE
+            && q.stretch_rare.iter().any(|&(j, r)| j == i && r > 0.0)
+        {
+            rare_stretch = true;
+        }
         if m > 0.0 {
             matched.push(i);
             have += u.weight * m;
@@ -312,6 +320,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         && q.units.iter().any(|u| !u.side && !is_action(u));
     let single = (places(&mut matched.iter().map(|&i| &q.units[i])) == 1
         && !matched.iter().any(|&i| specific_object(&q.units[i]))
+        && !rare_stretch
         && places(&mut q.units.iter().filter(|u| !u.side)) > 1)
         || generic_actions_only;
     // A conversion the other way round, or from the same source to another target.
