@@ -89,6 +89,7 @@ const BATCHES: &[&str] = &[
     "heldout-43",
     "heldout-44",
     "heldout-45",
+    "heldout-46",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
@@ -131,8 +132,11 @@ use floors_old::*;
 /// and a table-tennis backhand get the new listings (BENCHMARKS.md, "Stop 54 merge"); left for the
 /// next ranking round to fix by class (an object without the listing's job is not a match). Stop
 /// 56's merge: 60 of 133 — `heldout-45`'s three requests are silent and rank49's stretch match keeps
-/// 毛衣起球 and 空调外机滴水 silent (BENCHMARKS.md, "heldout-45 AFTER").
-const MIN_NO_MATCH_SILENT: usize = 60;
+/// 毛衣起球 and 空调外机滴水 silent (BENCHMARKS.md, "heldout-45 AFTER"). Stop 57's merge: 59 of 136 —
+/// `heldout-46`'s 21 listings answer two older no-match requests (60 -> 58 at rank50's branch point)
+/// and its batch adds three, one of them silent; rank50's rare-stretch rule answers none (BENCHMARKS.md,
+/// "heldout-46 (rank50)").
+const MIN_NO_MATCH_SILENT: usize = 59;
 
 /// The whole benchmark with the 50-task batch `heldout-16` (written on `rank17` before the ranking
 /// was changed, from the listings alone: 28 Chinese, 8 mixed and 14 English everyday requests with
@@ -482,6 +486,24 @@ const BEFORE_HELDOUT_45: Floors = Floors {
     max_silent_relevant: 55,
 };
 
+/// Stop 57's merge: what the merged head (rank50's batch, listings and rare-stretch rule, with round
+/// 46's scanner) measures on the tasks before `heldout-46`: `rank_eval` without the batch and
+/// `senses-21` (P@1 less 0.1, NDCG@3 less 0.001 of what the merged head measured; BENCHMARKS.md,
+/// "Stop 57 merge (heldout-46)").
+const BEFORE_HELDOUT_46: Floors = Floors {
+    before: Some("heldout-46"),
+    slices: &[
+        ("all", 67.8, 0.725),
+        ("held-out", 66.4, 0.712),
+        ("dev", 79.8, 0.834),
+        ("lang:en", 65.3, 0.695),
+        ("lang:zh", 67.2, 0.729),
+        ("lang:mixed", 79.5, 0.825),
+    ],
+    max_traps: 86,
+    max_silent_relevant: 64,
+};
+
 /// The whole benchmark with the 50-task batch `heldout-22` (written on `rank26` before the lexicon or
 /// the ranking code was read, from the listings alone, with 30 new listings in domains the set barely
 /// covered). Before (integration head `f3e35c8f` with the batch): heldout-22 25/50, NDCG@3 0.589, 6
@@ -628,12 +650,15 @@ const BEFORE_HELDOUT_45: Floors = Floors {
 /// branch's three general rules were measured and reverted (BENCHMARKS.md, "heldout-44 (rank48)").
 /// Stop 56, `rank49`: `heldout-45` (60 tasks, 20 listings with `h45-` ids; BEFORE on `34cd6dbd` with
 /// the batch, 30/60, NDCG@3 0.547: its floor here, a held-out measure); the stretch match by
-/// character and idf kept (BENCHMARKS.md, "heldout-45 (rank49)").
+/// character and idf kept (BENCHMARKS.md, "heldout-45 (rank49)"). Stop 57, `rank50`: `heldout-46`
+/// (60 tasks, 21 listings with `h46-` ids; BEFORE on `fc0fcb22` with the batch, 22/60, NDCG@3 0.486:
+/// its floor here, a held-out measure); a rare Chinese stretch a listing mostly names is evidence like
+/// an object (BENCHMARKS.md, "heldout-46 (rank50)").
 const WHOLE: Floors = Floors {
     before: None,
     slices: &[
-        ("all", 67.6, 0.724),
-        ("held-out", 66.2, 0.712),
+        ("all", 67.3, 0.720),
+        ("held-out", 65.8, 0.708),
         ("batch:heldout-12", 61.6, 0.662),
         ("batch:heldout-13", 51.5, 0.578),
         ("batch:heldout-14", 78.5, 0.798),
@@ -648,9 +673,9 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-23", 44.9, 0.522),
         ("batch:heldout-25", 64.9, 0.739),
         ("batch:para-20", 76.0, 0.821),
-        ("lang:en", 64.6, 0.694),
-        ("lang:zh", 66.9, 0.729),
-        ("lang:mixed", 79.5, 0.824),
+        ("lang:en", 64.6, 0.691),
+        ("lang:zh", 66.7, 0.724),
+        ("lang:mixed", 78.7, 0.824),
         ("batch:heldout-24", 54.9, 0.593),
         ("batch:heldout-27", 59.9, 0.702),
         ("batch:heldout-26", 61.6, 0.714),
@@ -672,9 +697,10 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-43", 53.1, 0.519),
         ("batch:heldout-44", 47.4, 0.464),
         ("batch:heldout-45", 49.9, 0.546),
+        ("batch:heldout-46", 36.6, 0.485),
     ],
-    max_traps: 86,
-    max_silent_relevant: 67,
+    max_traps: 87,
+    max_silent_relevant: 70,
 };
 
 fn check(bench: &eval::Bench, outcomes: &eval::Outcomes, floors: &Floors) -> Vec<String> {
@@ -773,6 +799,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_43,
         &BEFORE_HELDOUT_44,
         &BEFORE_HELDOUT_45,
+        &BEFORE_HELDOUT_46,
         &WHOLE,
     ];
     let failures: Vec<String> = floors
@@ -824,7 +851,8 @@ fn every_batch_of_the_benchmark_is_in_batches() {
             "heldout-42",
             "heldout-43",
             "heldout-44",
-            "heldout-45"
+            "heldout-45",
+            "heldout-46"
         ]
     );
     assert_eq!(left_out(&WHOLE), ["senses-21"]);
