@@ -15,6 +15,7 @@
 //! on `folderopen`; one pass over the lowered lines, windows of [`TASK`] lines.
 
 use super::shapes::{found, rel};
+use super::wallet_request::ident_byte;
 use super::{Bundle, File};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
@@ -48,10 +49,6 @@ fn remote_run(l: &str) -> bool {
             .iter()
             .any(|w| l.contains(w));
     fetches && RUNS.iter().any(|r| l.contains(r))
-}
-
-fn ident_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
 }
 
 /// The name a lowered `command:` / `"command":` line gives as a bare identifier, if any.

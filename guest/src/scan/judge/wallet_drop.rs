@@ -24,6 +24,8 @@
 //! each request read at most [`CALL_LINES`] more lines.
 
 use super::shapes::{found, rel};
+// The code-file test and the identifier reader of round 42m's wallet-request judge.
+use super::wallet_request::{bare_idents, ident_byte, is_code};
 use super::{Bundle, File, hosts_in};
 use crate::scan::content::Finding;
 use crate::scan::hosts::HostClass;
@@ -170,49 +172,6 @@ pub(super) const SESSION_NAMES: &[&str] = &[
 ];
 /// Environment reads (lower-case).
 const ENV_READS: &[&str] = &["environ", "getenv(", "process.env"];
-
-fn is_code(path: &str) -> bool {
-    let p = crate::ascii_lowered(path);
-    [".js", ".mjs", ".cjs", ".ts", ".jsx", ".tsx", ".py"]
-        .iter()
-        .any(|e| p.ends_with(e))
-}
-
-fn ident_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
-}
-
-/// The identifiers of a lowered line outside quoted strings.
-fn bare_idents(l: &str) -> Vec<&str> {
-    let b = l.as_bytes();
-    let (mut out, mut i, mut quote) = (Vec::new(), 0, 0u8);
-    while i < b.len() {
-        let c = b[i];
-        if quote != 0 {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == quote {
-                quote = 0;
-            }
-            i += 1;
-            continue;
-        }
-        if matches!(c, b'"' | b'\'' | b'`') {
-            quote = c;
-        } else if ident_byte(c) {
-            let s = i;
-            while i < b.len() && ident_byte(b[i]) {
-                i += 1;
-            }
-            out.push(&l[s..i]);
-            continue;
-        }
-        i += 1;
-    }
-    out
-}
 
 /// `(name, rhs)` when the lowered line assigns a plain name.
 fn assignment(l: &str) -> Option<(&str, &str)> {

@@ -76,19 +76,19 @@ const REQUESTS: &[&str] = &[
 /// Lines after a request call that still belong to it (its options object).
 const CALL_LINES: usize = 8;
 
-fn is_code(path: &str) -> bool {
+pub(super) fn is_code(path: &str) -> bool {
     let p = path.to_ascii_lowercase();
     [".js", ".mjs", ".cjs", ".ts", ".jsx", ".tsx", ".py"]
         .iter()
         .any(|e| p.ends_with(e))
 }
 
-fn ident_byte(c: u8) -> bool {
+pub(super) fn ident_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
 }
 
 /// The identifiers of `l` outside quoted strings.
-fn bare_idents(l: &str) -> Vec<&str> {
+pub(super) fn bare_idents(l: &str) -> Vec<&str> {
     let b = l.as_bytes();
     let (mut out, mut i, mut quote) = (Vec::new(), 0, 0u8);
     while i < b.len() {
