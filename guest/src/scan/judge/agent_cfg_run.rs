@@ -15,7 +15,7 @@
 //!
 //! Each gated on its necessary words over the file's lowered text, one pass over bounded windows.
 
-use super::shapes::{found, rel};
+use super::shapes::{found, judged, rel};
 use super::{Bundle, File};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
@@ -111,13 +111,6 @@ fn under_cfg(low: &[String], i: usize) -> bool {
         return false;
     }
     (i.saturating_sub(CFG_REACH)..=i).any(|k| CFG_KEYS.iter().any(|w| low[k].contains(w)))
-}
-
-/// Whether a finding of `critical` severity already stands on this file's line `i` (0-based).
-fn judged(b: &Bundle<'_>, out: &[Finding], file: &File<'_>, i: usize) -> bool {
-    out.iter()
-        .chain(b.prior.iter())
-        .any(|f| f.file == file.path && f.line == i + 1 && f.severity == Severity::Critical)
 }
 
 /// Whether the file already holds a `critical` exfiltration finding (its harvest or send is

@@ -14,9 +14,9 @@
 //! only when asked (`runOn: default`); a remote run in a file that never says `folderOpen`. Gated
 //! on `folderopen`; one pass over the lowered lines, windows of [`TASK`] lines.
 
-use super::shapes::{found, rel};
+use super::Bundle;
+use super::shapes::{found, judged, rel};
 use super::wallet_request::ident_byte;
-use super::{Bundle, File};
 use crate::scan::content::Finding;
 use crate::scan::rules::Severity;
 
@@ -76,13 +76,6 @@ fn defined_remote(low: &[String], name: &str) -> Option<usize> {
             .is_some_and(|r| r.trim_start().starts_with('=') && !r.trim_start().starts_with("=="))
             && remote_run(l)
     })
-}
-
-/// Whether a critical finding already stands on this file's line `i` (0-based).
-fn judged(b: &Bundle<'_>, out: &[Finding], file: &File<'_>, i: usize) -> bool {
-    out.iter()
-        .chain(b.prior.iter())
-        .any(|f| f.file == file.path && f.line == i + 1 && f.severity == Severity::Critical)
 }
 
 pub(super) fn editor_autorun_task(b: &Bundle<'_>, out: &mut Vec<Finding>) {

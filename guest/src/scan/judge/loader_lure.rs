@@ -21,7 +21,7 @@
 //! Each gated on its necessary words over the file's lowered text; one pass over the lines, with
 //! windows of at most twelve lines.
 
-use super::shapes::{found, rel};
+use super::shapes::{found, judged, rel};
 use super::{Bundle, File, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
@@ -310,13 +310,6 @@ pub(super) fn download_loader_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
     }
     out.extend(new);
-}
-
-/// Whether a finding of `critical` severity already stands on this file's line `i` (0-based).
-fn judged(b: &Bundle<'_>, out: &[Finding], file: &File<'_>, i: usize) -> bool {
-    out.iter()
-        .chain(b.prior.iter())
-        .any(|f| f.file == file.path && f.line == i + 1 && f.severity == Severity::Critical)
 }
 
 /// Whether a lowered line links an attachment: one of [`ATTACHMENT_URLS`], or a repository's

@@ -14,8 +14,8 @@
 //!
 //! Each gated on its necessary words over the file's lowered text, one pass over the lines.
 
-use super::shapes::{found, rel};
-use super::{Bundle, File, hosts_in};
+use super::shapes::{found, judged, rel};
+use super::{Bundle, hosts_in};
 use crate::scan::content::Finding;
 use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
@@ -145,13 +145,6 @@ pub(super) fn process_memory(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             vec![rel("request", file, s)],
         ));
     }
-}
-
-/// Whether a finding of `critical` severity already stands on this file's line `i` (0-based).
-fn judged(b: &Bundle<'_>, out: &[Finding], file: &File<'_>, i: usize) -> bool {
-    out.iter()
-        .chain(b.prior.iter())
-        .any(|f| f.file == file.path && f.line == i + 1 && f.severity == Severity::Critical)
 }
 
 pub(super) fn identity_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {

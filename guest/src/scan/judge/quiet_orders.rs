@@ -24,7 +24,7 @@
 //! Each gated on its necessary words over the file's lowered text; windows of at most six lines
 //! (an attribute is read up to 1,500 bytes).
 
-use super::shapes::{found, rel};
+use super::shapes::{found, judged, rel};
 use super::{Bundle, File, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
@@ -229,13 +229,6 @@ fn prose_file(file: &File<'_>) -> bool {
     !file.place.test
         && !file.place.signature
         && matches!(file.kind, FileKind::Markdown | FileKind::Text)
-}
-
-/// Whether a finding of `critical` severity already stands on this file's line `i` (0-based).
-fn judged(b: &Bundle<'_>, out: &[Finding], file: &File<'_>, i: usize) -> bool {
-    out.iter()
-        .chain(b.prior.iter())
-        .any(|f| f.file == file.path && f.line == i + 1 && f.severity == Severity::Critical)
 }
 
 /// The first line in `from..to` (clamped) holding one of `words`.

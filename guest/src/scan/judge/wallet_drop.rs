@@ -23,7 +23,7 @@
 //! Each gated on its necessary words over the file's lowered text; one pass over the lowered lines,
 //! each request read at most [`CALL_LINES`] more lines.
 
-use super::shapes::{found, rel};
+use super::shapes::{found, judged, rel};
 // The code-file test and the identifier reader of round 42m's wallet-request judge.
 use super::wallet_request::{bare_idents, ident_byte, is_code};
 use super::{Bundle, File, hosts_in};
@@ -296,13 +296,6 @@ fn destination(file: &File<'_>, s: usize, e: usize) -> Option<String> {
         near
     };
     pool.into_iter().find(|h| stranger(h.class)).map(|h| h.host)
-}
-
-/// Whether a critical finding already stands on this file's line `i` (0-based).
-fn judged(b: &Bundle<'_>, out: &[Finding], file: &File<'_>, i: usize) -> bool {
-    out.iter()
-        .chain(b.prior.iter())
-        .any(|f| f.file == file.path && f.line == i + 1 && f.severity == Severity::Critical)
 }
 
 fn code_files<'b, 'a>(b: &'b Bundle<'a>) -> impl Iterator<Item = &'b File<'a>> {

@@ -292,6 +292,14 @@ pub(super) fn has(out: &[Finding], file: &File<'_>, rule: &str, severity: Severi
         .any(|f| f.file == file.path && f.rule_id.starts_with(rule) && f.severity >= severity)
 }
 
+/// Whether a critical finding already stands on this file's line `i` (0-based), found by this run
+/// (`out`) or an earlier pass (`b.prior`): the judges of rounds 44m–46m skip such a line.
+pub(super) fn judged(b: &Bundle<'_>, out: &[Finding], file: &File<'_>, i: usize) -> bool {
+    out.iter()
+        .chain(b.prior.iter())
+        .any(|f| f.file == file.path && f.line == i + 1 && f.severity == Severity::Critical)
+}
+
 /// Whether `word` occurs in `text` as a whole identifier (not inside a longer one).
 pub(super) fn has_word(text: &str, word: &str) -> bool {
     if word.is_empty() {
