@@ -400,7 +400,7 @@ pub fn overwritten(text: &str) -> Option<&str> {
 
 /// The names a statement assigns: `x = …`, `X=…` (also after `&&`, `;`, `export`, `local`),
 /// `a, b = …`, `const {a, b} = …`, `$x = …`, `x := …`, `x += …`, `x[k] = …` (x), `for a, b in …`,
-/// `with … as f`, `… as f:`.
+/// `with … as f`, `… as f:`, R's and Haskell's `x <- …`.
 pub fn assigned(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let first_line = text.split('\n').next().unwrap_or("");
@@ -551,6 +551,16 @@ fn assignment_op(seg: &str) -> Option<usize> {
         match c {
             b'[' | b'{' | b'(' => depth += 1,
             b']' | b'}' | b')' => depth -= 1,
+            // Stop 58: R's `k <- Sys.getenv("X")` (and `<<-`), Haskell's do-binding
+            // `k <- getEnv "X"`: the arrow between blanks, after a plain name.
+            b'<' if !typed
+                && depth <= 0
+                && i > 0
+                && b[i - 1] == b' '
+                && (seg[i..].starts_with("<- ") || seg[i..].starts_with("<<- ")) =>
+            {
+                return Some(i);
+            }
             b'<' if typed => depth += 1,
             b'>' if typed && depth > 0 => depth -= 1,
             b'|' if typed && b.get(i + 1) != Some(&b'=') => {}
@@ -887,6 +897,12 @@ mod tests {
         assert!(assigned("set -euo pipefail").is_empty());
         assert!(assigned("set to").is_empty());
         assert!(assigned("if (a: b | c) > d").is_empty());
+        // R's and Haskell's arrow (stop 58); a comparison with a negative number is not one.
+        assert_eq!(assigned("keys <- list(o = Sys.getenv(\"X\"))"), ["keys"]);
+        assert_eq!(assigned("cache <<- readRDS(p)"), ["cache"]);
+        assert_eq!(assigned("  tok <- getEnv \"T\""), ["tok"]);
+        assert!(assigned("if (n < -1) stop()").is_empty());
+        assert!(assigned("x<-1").is_empty());
     }
 
     #[test]

@@ -15,8 +15,8 @@ use super::code::{self, Definitions};
 use args::ArgFlows;
 pub(crate) use paths::fixed_program;
 use paths::reads_content;
-use paths::write_targets;
 pub use paths::{names_key, path_key};
+use paths::{write_handle, write_targets};
 use scope::{Scope, ScopeLang, close};
 
 mod args;
@@ -156,6 +156,8 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
     let mut whole = false;
     let mut tainted: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut via: BTreeMap<String, (u32, String)> = BTreeMap::new();
+    // Files opened for writing, by the name they were opened under (`with open(p, "w") as f`).
+    let mut handles: BTreeMap<String, String> = BTreeMap::new();
     let mut function: Option<String> = None;
     // The function whose local names are being followed (Python; JS/TS, shell and Go declarations).
     let mut scope: Option<Scope> = None;
@@ -198,6 +200,11 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             j += 1;
         }
         let first_line = text.split('\n').next().unwrap_or("");
+        if handles.len() < MAX_PATHS
+            && let Some((name, path)) = write_handle(first_line)
+        {
+            handles.insert(name.to_owned(), path.to_owned());
+        }
         let defines = code::defines_function(first_line);
         let indent = first_line.len() - first_line.trim_start().len();
         if let Some(name) = defines {
@@ -417,6 +424,8 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             }
         }
         let names = if text.contains('=')
+            // R's and Haskell's `k <- …` (stop 58).
+            || first_line.contains(" <- ")
             || first_line.trim_start().starts_with("for ")
             || first_line.trim_start().starts_with("with ")
             // AppleScript's `set pw to …` (stop 57).
@@ -542,7 +551,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 }
             }
             if origins.iter().any(|&o| is_secret_source(facts[o].kind)) {
-                for target in write_targets(text) {
+                let mut writes = write_targets(text);
+                // Written through a handle opened for writing earlier (`f.write(v)`).
+                if let Some(p) = filled::filled_object(first_line).and_then(|o| handles.get(o)) {
+                    writes.push(p);
+                }
+                for target in writes {
                     let resolved = ff
                         .defs
                         .resolve(

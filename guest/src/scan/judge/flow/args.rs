@@ -65,7 +65,7 @@ impl ArgFlows {
     }
 
     pub(super) fn local_assign(&mut self, f: &str, text: &str) {
-        if self.derived.len() >= MAX_ARG_ITEMS || !text.contains('=') {
+        if self.derived.len() >= MAX_ARG_ITEMS || !(text.contains('=') || text.contains(" <- ")) {
             return;
         }
         let read = self.read_params(f, text);

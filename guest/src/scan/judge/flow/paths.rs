@@ -261,6 +261,68 @@ pub(crate) fn fixed_program(target: &str) -> bool {
     !interpreter
 }
 
+/// A file opened for writing under a name (stop 58): Python's `with open(P, "w") as NAME:` and
+/// `NAME = open(P, "a")`, Node's `NAME = fs.createWriteStream(P)`. Returns the name and the path
+/// expression, so what is later written through the name (`NAME.write(v)`) is written to `P`.
+pub(super) fn write_handle(first_line: &str) -> Option<(&str, &str)> {
+    let t = first_line.trim();
+    let (name, call) = if let Some(rest) = t.strip_prefix("with ") {
+        let (call, name) = rest.trim_end_matches(':').rsplit_once(" as ")?;
+        (name.trim(), call.trim())
+    } else {
+        let t = ["const ", "let ", "var "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k))
+            .unwrap_or(t);
+        let (name, call) = t.split_once('=')?;
+        (name.trim(), call.trim())
+    };
+    if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        return None;
+    }
+    if let Some(args) = call
+        .strip_prefix("fs.createWriteStream(")
+        .or_else(|| call.strip_prefix("createWriteStream("))
+    {
+        let path = top_args(args).first()?.trim();
+        return (!path.is_empty()).then_some((name, path));
+    }
+    let args = top_args(call.strip_prefix("open(")?);
+    let path = args.first()?.trim();
+    let mode = args.get(1)?.trim();
+    let mode = mode.strip_prefix("mode=").unwrap_or(mode);
+    let quoted = mode.len() >= 3 && mode.starts_with(['"', '\'']) && mode.ends_with(['"', '\'']);
+    let writes = quoted && mode[1..mode.len() - 1].contains(['w', 'a', 'x']);
+    (writes && !path.is_empty()).then_some((name, path))
+}
+
+/// The arguments of a call, from just after its `(` to its closing `)`, split at the commas outside
+/// brackets and quotes.
+fn top_args(args: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut from) = (0i32, None, 0);
+    for (i, c) in args.bytes().enumerate() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'') => quote = Some(c),
+            (None, b'(' | b'[' | b'{') => depth += 1,
+            (None, b')' | b']' | b'}') if depth == 0 => {
+                out.push(&args[from..i]);
+                return out;
+            }
+            (None, b')' | b']' | b'}') => depth -= 1,
+            (None, b',') if depth == 0 => {
+                out.push(&args[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&args[from..]);
+    out
+}
+
 /// Whether a statement reads a file's contents (`f.read()`, `readFileSync(p)`, `Get-Content p`,
 /// `File.read(p)`, `read_text()`): what evaluating a downloaded file needs.
 pub(super) fn reads_content(text: &str) -> bool {
@@ -311,6 +373,26 @@ mod tests {
             ".bashrc_remote"
         ));
         assert!(names_key("~/.cache/vfx/codec --hw", "codec"));
+    }
+
+    #[test]
+    fn write_handles() {
+        assert_eq!(
+            write_handle("    with open(_tmp, \"w\") as f:"),
+            Some(("f", "_tmp"))
+        );
+        assert_eq!(
+            write_handle("out = open(os.path.join(d, 'k.txt'), 'ab')"),
+            Some(("out", "os.path.join(d, 'k.txt')"))
+        );
+        assert_eq!(
+            write_handle("const ws = fs.createWriteStream(dest);"),
+            Some(("ws", "dest"))
+        );
+        assert_eq!(write_handle("with open(p) as f:"), None);
+        assert_eq!(write_handle("with open(p, 'rb') as f:"), None);
+        assert_eq!(write_handle("x = open(p, 'r')"), None);
+        assert_eq!(write_handle("x = open(os.path.join(d, 'x.txt'))"), None);
     }
 
     #[test]

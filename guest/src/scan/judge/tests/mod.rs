@@ -445,6 +445,7 @@ mod round45b;
 // absolute path writes the agent's settings.
 mod lead56;
 mod lead57;
+mod lead58;
 // Round 45t (sets45t): resource/library deletes, saved-then-run downloads, socket-fed and listener
 // shells, env reads in Fortran/Erlang/just, auto-approve keys, a monitor's own ping key, lures in
 // alerts and Esperanto, orders in this set's languages, hidden download-and-run text.
