@@ -7,12 +7,14 @@
 //! same agent on the same disk.
 //!
 //! An `exfiltration.other-agent-secrets` finding above `medium` drops to `medium` when its line is
-//! one copy command (`cp`, `copy`, `xcopy`, `robocopy`, `Copy-Item`, `install`) whose source and
-//! destination both lie in a folder of the same agent (`.claude` and `.claude-direct`, `.codex` and
-//! `.codex/profiles`), neither is a temporary, shared, mounted or removable place (`/tmp`, `%TEMP%`,
-//! a `\\server` share, `/mnt/`, `/media/`, `/Volumes/`), the finding pairs with nothing, and the
-//! file names no host but local ones and known vendors' and runs no network command. A copy to anywhere else, or a file that
-//! also sends, keeps its grade.
+//! one copy command (`cp`, `copy`, `xcopy`, `robocopy`, `Copy-Item`, `install`) of one file from
+//! one profile folder of an agent to another profile folder of the same agent under the same file
+//! name (`.claude/.credentials.json` to `.claude-direct/.credentials.json`; a copy inside one
+//! folder, such as into a skill's own folder, is not this), neither path is a temporary, shared,
+//! mounted or removable place (`/tmp`, `%TEMP%`, a `\\server` share, `/mnt/`, `/media/`,
+//! `/Volumes/`), the finding pairs with nothing, and no file of the bundle names a host but local
+//! ones and known vendors' or runs a network command. A copy anywhere else, or a bundle that also
+//! sends, keeps the grade.
 
 use crate::scan::bundle::Bundle;
 use crate::scan::content::Finding;
@@ -70,12 +72,17 @@ const SENDS: &[&str] = &[
     "sendmail",
 ];
 
-/// The agent whose home folder a path word names (`.claude` in `%USERPROFILE%\.claude-direct\x`).
-fn agent_of(word: &str) -> Option<&'static str> {
+/// The agent whose home folder a path word names (`.claude` in `%USERPROFILE%\.claude-direct\x`),
+/// with that folder's own name (`.claude-direct`) and the path's last part (`x`).
+fn agent_of(word: &str) -> Option<(&'static str, String, String)> {
     let w = crate::ascii_lowered(word);
-    AGENTS.iter().copied().find(|a| {
-        w.split(['/', '\\'])
-            .any(|part| part.strip_prefix('.').is_some_and(|p| p.starts_with(a)))
+    let parts: Vec<&str> = w.split(['/', '\\']).collect();
+    let last = parts.last().copied().unwrap_or("").to_string();
+    AGENTS.iter().copied().find_map(|a| {
+        parts
+            .iter()
+            .find(|part| part.strip_prefix('.').is_some_and(|p| p.starts_with(a)))
+            .map(|folder| (a, folder.to_string(), last.clone()))
     })
 }
 
@@ -104,10 +111,14 @@ fn copies_between_profiles(line: &str) -> bool {
         .filter(|w| !w.starts_with(['-', '/']) || w.contains(['.', '\\']))
         .filter(|w| !w.starts_with('>') && *w != "2>&1")
         .collect();
-    let agents: Vec<Option<&str>> = paths.iter().map(|p| agent_of(p)).collect();
-    paths.len() >= 2
-        && agents.iter().all(|a| a.is_some())
-        && agents.windows(2).all(|w| w[0] == w[1])
+    // Two paths, one agent, two different profile folders of it (`.claude` and `.claude-direct`)
+    // and the same file name in both: a sign-in refreshed from one profile into the other.
+    let agents: Vec<_> = paths.iter().filter_map(|p| agent_of(p)).collect();
+    paths.len() == 2
+        && agents.len() == 2
+        && agents[0].0 == agents[1].0
+        && agents[0].1 != agents[1].1
+        && agents[0].2 == agents[1].2
         && !paths.iter().any(|p| {
             let l = crate::ascii_lowered(p);
             AWAY.iter().any(|a| l.contains(a))
@@ -145,7 +156,12 @@ pub(super) fn demote_profile_copies(bundle: &Bundle, out: &mut [Finding]) {
         let Some(line) = text.lines().nth(f.line - 1) else {
             continue;
         };
-        if copies_between_profiles(line) && !sends_anywhere(text) {
+        let bundle_sends = bundle
+            .files
+            .iter()
+            .filter_map(|file| file.content.as_deref())
+            .any(sends_anywhere);
+        if copies_between_profiles(line) && !bundle_sends {
             f.severity = Severity::Medium;
             f.description.push_str(" (This line copies the file between two local folders of the same agent (a second profile of it), and the file names no outside host and runs no network command, so it reads as keeping two profiles signed in; a copy anywhere else would keep the grade.)");
         }
