@@ -9,7 +9,7 @@ use super::{Trust, policy, verdict};
 
 mod catalogue;
 mod doc_lines;
-mod key_for_host;
+pub(crate) mod key_for_host;
 mod own_setup;
 mod own_store;
 mod own_tunnel;
@@ -26,9 +26,11 @@ mod presence_check;
 mod product_checker;
 // Round 35b (sets35b): guard literals, taught test goals, image builds, disclosed launches.
 mod disclosed_launch;
+mod firewall_lockdown;
 mod guard_literals;
 mod hand_set_default;
 mod image_build;
+mod own_profile_copy;
 mod policy_matchers;
 mod taught_paragraphs;
 mod titled_specimens;
@@ -555,6 +557,8 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     permission_patterns::demote_refused_patterns(bundle, &mut out);
     log_upkeep::demote_log_upkeep(bundle, conceals, &mut out);
     image_build::demote_image_builds(bundle, conceals, &mut out);
+    firewall_lockdown::demote_lockdown_flushes(bundle, conceals, &mut out);
+    own_profile_copy::demote_profile_copies(bundle, &mut out);
     documented_launch::cap_documented_launches(bundle, conceals, &mut out);
     disclosed_launch::cap_disclosed_launches(bundle, conceals, &mut out);
     hand_set_default::cap_hand_set_defaults(bundle, conceals, &mut out);

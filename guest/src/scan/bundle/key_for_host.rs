@@ -85,6 +85,74 @@ pub(crate) fn picks_key_for_host(text: &str, line: &str) -> bool {
     services.iter().any(|s| names.contains(s))
 }
 
+/// How many lines after an agent-config read its channel entry may be picked and used.
+const ENTRY_WINDOW: usize = 10;
+
+/// The keys a text subscripts (`cfg['channels']['feishu']`, `["appSecret"]`, `.get('token')`),
+/// lower-cased.
+fn subscripts(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (open, quote) in [("['", '\''), ("[\"", '"'), ("get('", '\''), ("get(\"", '"')] {
+        for part in text.split(open).skip(1) {
+            if let Some(end) = part.find(quote).filter(|&e| (1..=40).contains(&e)) {
+                let key = &part[..end];
+                if key
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+                {
+                    out.push(key.to_ascii_lowercase());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the agent-config read on line `n` (1-based) of `text` picks one channel's secret out of
+/// the config and uses it only with that channel's hosts (round 47b): within the next
+/// [`ENTRY_WINDOW`] lines a subscript names a service (`['feishu']`) and another a secret
+/// (`['appSecret']`, `['token']`), and every host those lines name is that service's
+/// (`open.feishu.cn`); the file names no suspicious host. Reading the whole config, or sending the
+/// entry to anyone else, is not this.
+pub(crate) fn picks_entry_for_host(text: &str, n: usize) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    if n == 0 || n > lines.len() {
+        return false;
+    }
+    let window = lines[n - 1..(n + ENTRY_WINDOW).min(lines.len())].join("\n");
+    let keys = subscripts(&window);
+    let secret = keys.iter().any(|k| {
+        ["secret", "token", "password", "apikey", "api_key"]
+            .iter()
+            .any(|w| k.contains(w))
+    });
+    let hosts = crate::scan::judge::hosts_in(&window);
+    if !secret
+        || hosts.is_empty()
+        || crate::scan::judge::hosts_in(text)
+            .iter()
+            .any(|h| h.class.is_suspicious())
+    {
+        return false;
+    }
+    hosts.iter().all(|h| {
+        crate::scan::hosts::second_level(&h.host)
+            .is_some_and(|name| name.len() >= 3 && keys.contains(&name))
+    })
+}
+
+/// Whether the agent-config read on line `n` of `text` picks one channel's secret for the service
+/// that owns `host` (see [`picks_entry_for_host`]): the host's registered name is one of the keys
+/// the lines after the read subscript.
+pub(crate) fn entry_for_host(text: &str, n: usize, host: &str) -> bool {
+    if !picks_entry_for_host(text, n) {
+        return false;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let window = lines[n - 1..(n + ENTRY_WINDOW).min(lines.len())].join("\n");
+    crate::scan::hosts::second_level(host).is_some_and(|name| subscripts(&window).contains(&name))
+}
+
 /// Lower the agent-secrets findings of lines that pick a key for the service the file talks to
 /// (see the module's documentation).
 pub(super) fn demote_key_for_host(text: &str, scan: &mut FileScan) {
@@ -106,6 +174,9 @@ pub(super) fn demote_key_for_host(text: &str, scan: &mut FileScan) {
         if picks_key_for_host(text, line) {
             f.severity = Severity::Medium;
             f.description.push_str(" This line picks one key out of the store, named for the service the same file talks to, so it reads as the script loading its own setting; sending the store anywhere would still be judged.");
+        } else if picks_entry_for_host(text, f.line) {
+            f.severity = Severity::Medium;
+            f.description.push_str(" The lines after it pick one channel's secret out of the config (a subscript named for the service) and use it only with that service's own hosts, so it reads as the skill signing in to that service; sending the config anywhere else would still be judged.");
         }
     }
 }

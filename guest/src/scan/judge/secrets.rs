@@ -403,6 +403,21 @@ fn decide(
     {
         return None;
     }
+    // One channel's secret picked out of the agent's config (`cfg['channels']['feishu']['appSecret']`)
+    // and sent to that channel's own host (`open.feishu.cn`): the skill signing in to the service
+    // the entry is for (round 47b). The whole config, or the entry sent anywhere else, stays.
+    if src.fact.kind == FactKind::SecretFile
+        && b.tag(src.fact) == "agent-secrets"
+        && let Some(d) = dest
+        && !d.class.is_suspicious()
+        && crate::scan::bundle::key_for_host::entry_for_host(
+            src.file.content,
+            src.fact.line as usize,
+            &d.host,
+        )
+    {
+        return None;
+    }
     // The agent's store read by a skill named after a vendor (`kimi-usage-meter`) and sent to that
     // vendor's host: the user's key for that vendor going to that vendor (round 38b).
     if src.fact.kind == FactKind::SecretFile

@@ -169,6 +169,7 @@ pub(super) fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                         !h.class.is_known_good()
                             && !host_names_service(name, &h.host)
                             && !users_own(name)
+                            && !(unnamed_secret(name) && !carries_contents(written))
                     }
                 };
                 if !foreign {
@@ -211,6 +212,40 @@ fn as_written(text: &str) -> &str {
         end = gt + 1 + text[gt + 1..].find(stop).unwrap_or(text.len() - gt - 1);
     }
     &text[..end]
+}
+
+/// Whether a key name names no service, person or kind of credential beyond "the token" of the
+/// URL it sits in (`<TOKEN>`, `{API_KEY}`, `<PING_KEY>`, `<HEARTBEAT_TOKEN>`): every word is one of
+/// a few generic ones and one is `TOKEN`/`KEY`/`APIKEY`. Such a placeholder stands for the value
+/// the service at that URL issued (a monitor's heartbeat token, an endpoint's key), as `YOUR_TOKEN`
+/// does (round 47b). `PRIVATE_KEY`, `SECRET_KEY`, `SEED`, a vendor's or a person's key name are
+/// not generic.
+fn unnamed_secret(name: &str) -> bool {
+    const GENERIC: [&str; 14] = [
+        "API",
+        "ACCESS",
+        "AUTH",
+        "TOKEN",
+        "KEY",
+        "APIKEY",
+        "PING",
+        "PUSH",
+        "HEARTBEAT",
+        "MONITOR",
+        "WEBHOOK",
+        "CHECK",
+        "ID",
+        "BEARER",
+    ];
+    let words: Vec<&str> = name.split('_').collect();
+    words
+        .iter()
+        .all(|w| GENERIC.iter().any(|g| g.eq_ignore_ascii_case(w)))
+        && words.iter().any(|w| {
+            ["TOKEN", "KEY", "APIKEY"]
+                .iter()
+                .any(|g| g.eq_ignore_ascii_case(w))
+        })
 }
 
 /// Whether a key name says it is the reader's own (`YOUR_API_KEY`, `MY_TOKEN`).

@@ -464,3 +464,6 @@ mod round46m;
 // downloads run from V/Octave, Perl tree deletes, listener and web shells, Elvish/PowerShell reads
 // sent, temp cleanup jobs, Woodpecker CI files, quoted attack samples.
 mod round46t;
+// Round 47b (sets47b): a firewall flush before a lockdown, an unnamed placeholder in a URL, an agent-config
+// channel entry used with its own host, the agent's sign-in copied between two local profiles.
+mod round47b;
