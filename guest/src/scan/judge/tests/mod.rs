@@ -463,3 +463,4 @@ mod round46m;
 // downloads run from V/Octave, Perl tree deletes, listener and web shells, Elvish/PowerShell reads
 // sent, temp cleanup jobs, Woodpecker CI files, quoted attack samples.
 mod round46t;
+mod round47m;
