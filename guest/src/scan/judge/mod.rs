@@ -71,6 +71,13 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             editor_autorun::GATE,
             env_stage::FILTERS,
         ],
+        &[
+            recipient_swap::GATE,
+            recipient_swap::TOOL_DEF,
+            tool_docstring::TOOLS,
+            hook_loader::GATE,
+            escaped_dest::GATE,
+        ],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -208,6 +215,25 @@ pub(crate) fn round46m_raw_words() -> impl Iterator<Item = &'static str> {
         .chain(wallet_drop::WALLET_CONTEXT)
         .chain(wallet_drop::SESSION_NAMES)
         .chain(editor_autorun::GATE)
+        .copied()
+}
+
+// Round 47m (sets47m): held-out set 25 (payment tools paying a fixed address instead of the
+// recipient asked for, secrecy ordered in a tool's docstring or description argument, agent hooks
+// and folder-open tasks starting a bundled loader that decodes and runs a hidden body).
+mod escaped_dest;
+mod hook_loader;
+mod recipient_swap;
+mod tool_docstring;
+
+/// Words without one of which no round-47m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round47m_raw_words() -> impl Iterator<Item = &'static str> {
+    recipient_swap::GATE
+        .iter()
+        .chain(tool_docstring::TOOLS)
+        .chain(hook_loader::GATE)
+        .chain(escaped_dest::GATE)
         .copied()
 }
 
@@ -1013,6 +1039,14 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     wallet_drop::session_string_sent(b, &mut out);
     editor_autorun::editor_autorun_task(b, &mut out);
     env_stage::secret_env_staged(b, &mut out);
+    // Round 47m: after round 46m's, for the same reason; each skips a line already judged
+    // critical.
+    recipient_swap::payment_recipient_swap(b, &mut out);
+    tool_docstring::tool_docstring_concealment(b, &mut out);
+    hook_loader::hook_decoded_loader(b, &mut out);
+    // Round 43m's open item (taken up in round 47m): a send whose destination is spelled in `\xNN`
+    // escapes.
+    escaped_dest::escaped_destination(b, &mut out);
     out
 }
 

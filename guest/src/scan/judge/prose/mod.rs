@@ -308,6 +308,7 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::round44m_raw_words())
             .chain(super::round45m_raw_words())
             .chain(super::round46m_raw_words())
+            .chain(super::round47m_raw_words())
             .chain(super::shapes::raw_words_44t())
             .collect();
         aho_corasick::AhoCorasick::builder()

@@ -467,3 +467,4 @@ mod round46t;
 // Round 47b (sets47b): a firewall flush before a lockdown, an unnamed placeholder in a URL, an agent-config
 // channel entry used with its own host, the agent's sign-in copied between two local profiles.
 mod round47b;
+mod round47m;
