@@ -301,6 +301,9 @@ pub fn band(relevance: f64, best: f64) -> u32 {
     libm::floor(((1.0 - relevance / best) / BAND).max(0.0)) as u32
 }
 
+mod translate;
+pub use translate::TRANSLATION_CREDIT;
+
 mod typos;
 pub use typos::{SUBSTITUTION_MIN, consults_vocabulary, correct_typos};
 
@@ -324,3 +327,6 @@ mod stretch_tests;
 
 #[cfg(test)]
 mod rare_stretch_tests;
+
+#[cfg(test)]
+mod translate_tests;

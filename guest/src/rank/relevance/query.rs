@@ -75,6 +75,10 @@ pub struct Query {
     /// [`super::rarity::RARE_SHARE`] of the candidates have, 1 at a pair one candidate has; a
     /// stretch none of whose pairs any candidate has is not in it.
     pub stretch_rare: Vec<(usize, f64)>,
+    /// Per free word or stretch (by unit index), the tokens of a word that names it in the other
+    /// language (`rank51`, [`super::translate`]): a listing that has them matches the unit at
+    /// [`super::translate::TRANSLATION_CREDIT`].
+    pub alts: Vec<(usize, Vec<u32>)>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.
@@ -341,6 +345,7 @@ impl Query {
             push(vocab.intern(&name), c.side);
         }
         q.tokens = tokens;
+        q.translate(vocab, a);
         q
     }
 

@@ -230,7 +230,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                         .map(|f| FIELD_MATCH[f])
                         .fold(0.0, f64::max)
                 };
-                match q.stretch_weights.iter().find(|(j, _)| *j == i) {
+                let own = match q.stretch_weights.iter().find(|(j, _)| *j == i) {
                     // A stretch by its characters, each weighed by the idf of the bigrams that hold
                     // it and matched when the listing has one of them (`rank49`).
                     Some((_, w)) => {
@@ -247,7 +247,15 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                         if total > 0.0 { per / total } else { 0.0 }
                     }
                     None => ids.iter().map(|&id| field(id)).sum::<f64>() / ids.len() as f64,
-                }
+                };
+                // The word in the other language (`rank51`).
+                let alt = q
+                    .alts
+                    .iter()
+                    .filter(|(j, _)| *j == i)
+                    .map(|(_, alt)| alt.iter().map(|&id| field(id)).sum::<f64>() / alt.len() as f64)
+                    .fold(0.0, f64::max);
+                own.max(alt * super::translate::TRANSLATION_CREDIT)
             }
         };
         if !u.side
@@ -439,6 +447,12 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
             }
             UnitKind::Words(ids) => ids
                 .iter()
+                .chain(
+                    q.alts
+                        .iter()
+                        .filter(|(j, _)| *j == i)
+                        .flat_map(|(_, alt)| alt),
+                )
                 .any(|&id| doc.fields_with(id).any(|f| f == Field::Name as usize)),
         }
     };
