@@ -169,7 +169,7 @@ pub(super) fn secret_in_url(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                         !h.class.is_known_good()
                             && !host_names_service(name, &h.host)
                             && !users_own(name)
-                            && !(unnamed_secret(name) && !carries_contents(written))
+                            && (!unnamed_secret(name) || carries_contents(written))
                     }
                 };
                 if !foreign {
