@@ -463,3 +463,6 @@ mod round46m;
 // downloads run from V/Octave, Perl tree deletes, listener and web shells, Elvish/PowerShell reads
 // sent, temp cleanup jobs, Woodpecker CI files, quoted attack samples.
 mod round46t;
+// Round 47t (sets47t): lures and orders in more languages, callout blockquotes, Cline/Amp keys and
+// workspace files, IDS/Falco rule files as signatures, downloaders in process-call text then run.
+mod round47t;
