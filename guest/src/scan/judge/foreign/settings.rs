@@ -166,9 +166,16 @@ fn shipped_on(b: &Bundle<'_>) -> Option<Finding> {
             continue;
         }
         // Round 47t: a VS Code workspace file holds a `settings` block loaded when it is opened.
-        let settings = [".json", ".jsonc", ".yaml", ".yml", ".toml", ".code-workspace"]
-            .iter()
-            .any(|x| p.ends_with(x));
+        let settings = [
+            ".json",
+            ".jsonc",
+            ".yaml",
+            ".yml",
+            ".toml",
+            ".code-workspace",
+        ]
+        .iter()
+        .any(|x| p.ends_with(x));
         if !settings {
             continue;
         }

@@ -253,7 +253,11 @@ fn warns_of_threat(a: &At<'_>) -> bool {
 /// Round 47t: whether a settings line sets its key to `false` (`"chat.tools.autoApprove": false,`,
 /// `auto_approve = false`): the approving switch is off, nothing is approved.
 fn switched_off(line: &str) -> bool {
-    let t = line.trim().trim_end_matches(',').trim_end().to_ascii_lowercase();
+    let t = line
+        .trim()
+        .trim_end_matches(',')
+        .trim_end()
+        .to_ascii_lowercase();
     let Some(head) = t.strip_suffix("false") else {
         return false;
     };

@@ -146,6 +146,10 @@ pub(super) const RUN: &[&str] = &[
     // Round 47t: Maori, Romansh.
     "whakahaerehia",
     "avri l'app",
+    // Round 47t, round 44t's open case: Telugu.
+    "నడపాలి",
+    "నడపండి",
+    "అమలు చేయండి",
 ];
 /// `lure_blocks::PUSH`: required before first use, or run as administrator.
 pub(super) const PUSH: &[&str] = &[
@@ -206,6 +210,10 @@ pub(super) const PUSH: &[&str] = &[
     "avant l'emprima",
     "nunenconuschent",
     "prima di usari",
+    // Round 47t, round 44t's open case: Telugu.
+    "గుర్తించబడని డెవలపర్",
+    "ముందుగా",
+    "ఏమైనా తెరువు",
 ];
 
 /// `intl_orders::CONCEAL`.

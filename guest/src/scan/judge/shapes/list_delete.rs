@@ -160,7 +160,9 @@ fn cfengine(f: &File<'_>, low: &[String], i: usize, t: &str) -> Option<Finding> 
     Some(hit(
         f,
         i,
-        format!("CFEngine promise `\"{path}\"` with `delete => tidy` and a recursive `depth_search`"),
+        format!(
+            "CFEngine promise `\"{path}\"` with `delete => tidy` and a recursive `depth_search`"
+        ),
         None,
     ))
 }

@@ -87,15 +87,12 @@ fn saved(low: &[String], i: usize) -> Option<String> {
         return Some(v.split('"').next()?.to_owned()).filter(|s| !s.is_empty());
     }
     // The downloader is named on this line or the one below (an argument list built first).
-    let near = (i.saturating_sub(1)..(i + 2).min(low.len())).any(|k| {
-        DOWNLOADERS.iter().any(|d| low[k].has(d))
-    });
+    let near = (i.saturating_sub(1)..(i + 2).min(low.len()))
+        .any(|k| DOWNLOADERS.iter().any(|d| low[k].has(d)));
     if !near {
         return None;
     }
-    let (flag, at) = FLAGS
-        .iter()
-        .find_map(|w| l.find(w).map(|at| (*w, at)))?;
+    let (flag, at) = FLAGS.iter().find_map(|w| l.find(w).map(|at| (*w, at)))?;
     let rest = &l[at + flag.len()..];
     let rest = rest.trim_start();
     // `-o " tmp` — the string ends and a name is joined on.
@@ -189,8 +186,7 @@ fn scan(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for i in 0..low.len() {
         let t = low[i].trim_start();
-        if t.starts_with('#') || t.starts_with("//") || t.starts_with(';') || t.starts_with("--")
-        {
+        if t.starts_with('#') || t.starts_with("//") || t.starts_with(';') || t.starts_with("--") {
             continue;
         }
         let Some(name) = saved(low, i) else {
