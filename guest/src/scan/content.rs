@@ -348,9 +348,30 @@ impl FilePlace {
             let key = |k: &str, line: &str| content.starts_with(k) || content.contains(line);
             place.signature =
                 yaml && key("logsource:", "\nlogsource:") && key("detection:", "\ndetection:");
+            // Round 47t: a Falco rules file (each rule's required `condition:`, `output:` and
+            // `priority:` under a `- rule:` item) and a Suricata/Snort rules file (a line with an
+            // action, a protocol and `(msg:…; sid:…;)` options): their strings are indicators.
+            place.signature = place.signature
+                || yaml
+                    && key("- rule:", "\n- rule:")
+                    && content.contains("condition:")
+                    && content.contains("output:")
+                    && content.contains("priority:")
+                || lower.ends_with(".rules") && content.lines().take(200).any(ids_rule);
         }
         place
     }
+}
+
+/// Round 47t: whether `line` is a Suricata/Snort rule (`alert tcp any any -> any any (msg:"…";
+/// content:"…"; sid:1000001;)`): an action word, then options holding `msg:` and `sid:`.
+fn ids_rule(line: &str) -> bool {
+    let l = line.trim_start();
+    ["alert ", "drop ", "reject ", "pass "]
+        .iter()
+        .any(|a| l.starts_with(a))
+        && l.contains("(msg:")
+        && l.contains("sid:")
 }
 
 /// How one line is read, decided only for lines where a rule fired.

@@ -300,11 +300,34 @@ fn quoted_attack_sample(b: &Bundle<'_>, at: &At<'_>) -> bool {
     if e > text.len() || !is_quoted_match(&text, s, e) || is_scripted_speech(&text, s) {
         return false;
     }
+    let line = at.fact.line as usize;
     b.prior.iter().any(|f| {
         f.file == at.file.path
-            && f.line == at.fact.line as usize
+            && (f.line == line || sample_list(at.file, f.line, line))
             && f.rule_id.starts_with("prompt_injection.")
             && f.severity <= Severity::Low
+    })
+}
+
+/// Round 47t: whether lines `a` and `b` (1-based, at most 3 apart) and every line between are
+/// items of one list each wholly a quotation (`- "…"`): a list of quoted samples, so a quoted
+/// injection on one item marks its neighbours as samples too.
+fn sample_list(file: &File<'_>, a: usize, b: usize) -> bool {
+    let (lo, hi) = (a.min(b), a.max(b));
+    let lines = &file.lowered().lines;
+    if lo == 0 || hi > lines.len() || hi - lo > 3 {
+        return false;
+    }
+    lines[lo - 1..hi].iter().all(|l| {
+        let t = l.trim();
+        let item = t
+            .strip_prefix("- ")
+            .or_else(|| t.strip_prefix("* "))
+            .map(str::trim_start);
+        item.is_some_and(|i| {
+            (i.starts_with('"') && (i.ends_with('"') || i.ends_with("\".")))
+                || (i.starts_with('“') && (i.ends_with('”') || i.ends_with("”.")))
+        })
     })
 }
 

@@ -222,6 +222,18 @@ fn system_path(p: &str) -> bool {
         )
 }
 
+/// Round 47t: the system folder below a package manager's live-root variable (`"${EROOT}"/etc/*`,
+/// `$ROOT/usr`), when `var` is one: Gentoo's `ROOT`, `EROOT` and `EPREFIX` name the installed
+/// system in a package's hooks (not the staging image `D` / `ED`).
+fn live_root_below(target: &str, var: &str) -> Option<String> {
+    if !matches!(var, "EROOT" | "ROOT" | "EPREFIX") {
+        return None;
+    }
+    let at = target.find(var)? + var.len();
+    let rest = target[at..].trim_start_matches(['}', '"', '\'']);
+    (rest.starts_with('/') && rest.len() > 1 && system_path(rest)).then(|| rest.to_owned())
+}
+
 fn device(p: &str) -> bool {
     let p = p.trim().trim_matches(['"', '\'']);
     [
@@ -298,6 +310,17 @@ pub(super) fn destructive(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Find
                     Severity::Critical,
                     format!(
                         "A recursive delete of `{target}`, and `{var}` is set to `{v}` on line {line}: this deletes the system or the home folder. Do not install this skill."
+                    ),
+                )
+            } else if let Some(rest) = live_root_below(trimmed, &var)
+                && value.is_none()
+            {
+                // Round 47t: a package's install hooks (an ebuild's `pkg_postinst`, run with
+                // `${EROOT}` / `${ROOT}` the installed system's root, never a staging folder).
+                (
+                    Severity::Critical,
+                    format!(
+                        "A recursive delete of `{target}`: `{var}` is the root of the system a package is installed on (its staging folder is `${{D}}` / `${{ED}}`), so this deletes `{rest}` on the user's machine. Do not install this skill."
                     ),
                 )
             } else if trimmed.trim_end_matches('/') == ".git" && force_push() {

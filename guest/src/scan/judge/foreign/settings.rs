@@ -38,6 +38,9 @@ const AGENT_PLACES: &[&str] = &[
     ".roo",
     "zed/settings",
     ".config/zed",
+    // Round 47t: Cline's settings (under the VS Code extension's id) and Amp's.
+    "claude-dev",
+    ".config/amp",
 ];
 /// A key that lifts a check, and the values that lift it.
 const LIFTS: &[(&str, &[&str])] = &[
@@ -73,6 +76,9 @@ const LIFTS: &[(&str, &[&str])] = &[
     ("alwaysallowexecute", &["true"]),
     ("allowedcommands", &["[\"*\"]"]),
     ("always_allow_tool_actions", &["true"]),
+    // Round 47t: Cline's auto-approval of every command, Amp's allow-all switch.
+    ("executeallcommands", &["true"]),
+    ("dangerouslyallowall", &["true"]),
 ];
 /// Verbs that copy a file into place.
 const COPIES: &[&str] = &[
@@ -99,6 +105,8 @@ pub(super) const RAW: &[&str] = &[
     ".roo",
     ".config/zed",
     ".continue",
+    "claude-dev",
+    ".config/amp",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
@@ -157,9 +165,17 @@ fn shipped_on(b: &Bundle<'_>) -> Option<Finding> {
         {
             continue;
         }
-        let settings = [".json", ".jsonc", ".yaml", ".yml", ".toml"]
-            .iter()
-            .any(|x| p.ends_with(x));
+        // Round 47t: a VS Code workspace file holds a `settings` block loaded when it is opened.
+        let settings = [
+            ".json",
+            ".jsonc",
+            ".yaml",
+            ".yml",
+            ".toml",
+            ".code-workspace",
+        ]
+        .iter()
+        .any(|x| p.ends_with(x));
         if !settings {
             continue;
         }
@@ -253,7 +269,7 @@ fn assigns(between: &str) -> bool {
         .replace("-value", "=");
     rest.len() <= 6
         && rest.contains([':', '=', ','])
-        && rest.chars().all(|c| "\"'[]:=,(){}".contains(c))
+        && rest.chars().all(|c| "\"'[]:=,(){}\\".contains(c))
 }
 
 /// A shipped file with lifting values, copied over an agent's settings by an order of the bundle.

@@ -250,6 +250,25 @@ fn warns_of_threat(a: &At<'_>) -> bool {
     })
 }
 
+/// Round 47t: whether a settings line sets its key to `false` (`"chat.tools.autoApprove": false,`,
+/// `auto_approve = false`): the approving switch is off, nothing is approved.
+fn switched_off(line: &str) -> bool {
+    let t = line
+        .trim()
+        .trim_end_matches(',')
+        .trim_end()
+        .to_ascii_lowercase();
+    let Some(head) = t.strip_suffix("false") else {
+        return false;
+    };
+    let head = head.trim_end();
+    let Some(key) = head.strip_suffix(':').or_else(|| head.strip_suffix('=')) else {
+        return false;
+    };
+    let key = key.trim();
+    !key.is_empty() && !key.contains(char::is_whitespace)
+}
+
 pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Finding>) {
     // A comment over a command's own yes flag says what the flag does (round 31).
     let facts: Vec<At<'_>> = b
@@ -259,6 +278,8 @@ pub(super) fn approval(b: &Bundle<'_>, earlier: &[Finding], out: &mut Vec<Findin
         // Round 38t: "don't open it" said of a file the same line calls malware, phishing or a
         // scam is safety advice (leave the suspicious file closed), not a push to skip a review.
         .filter(|a| !(a.fact.kind == FactKind::NoInspect && warns_of_threat(a)))
+        // Round 47t: a settings line that sets the approving key to `false` switches it off.
+        .filter(|a| !switched_off(&a.text()))
         // A launch in a script that only runs inside a disposable container (round 32c): the
         // permission judge reports it at `high`.
         .filter(|a| {

@@ -328,7 +328,14 @@ fn lisp_binding(l: &str) -> Option<String> {
         .strip_prefix("(define ")
         .or_else(|| l.strip_prefix("(let* (("))
         .or_else(|| l.strip_prefix("(let (("))
-        .or_else(|| l.strip_prefix("(("))?;
+        .or_else(|| l.strip_prefix("(("))
+        // Round 47t: Fennel's `(local x (…))` / `(var x …)` / `(global x …)`, Hy's `(setv x (…))`,
+        // Clojure-like `(def x (…))`.
+        .or_else(|| l.strip_prefix("(local "))
+        .or_else(|| l.strip_prefix("(var "))
+        .or_else(|| l.strip_prefix("(global "))
+        .or_else(|| l.strip_prefix("(setv "))
+        .or_else(|| l.strip_prefix("(def "))?;
     let w: String = rest
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')

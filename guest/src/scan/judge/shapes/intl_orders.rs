@@ -311,6 +311,9 @@ const PERSIST: &[&str] = &[
     // language around it: access left behind.
     "ssh-ed25519 ",
     "ssh-rsa ",
+    // Round 47t: every branch pushed (to the address the paragraph names).
+    "push --all",
+    "push --mirror",
 ];
 /// The user being away, or a later approval, as the condition of an order.
 const CONDITION: &[&str] = &[

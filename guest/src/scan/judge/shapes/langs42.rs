@@ -33,6 +33,8 @@ pub(super) const PASSWORD: &[&str] = &[
     "tessera",
     "tenimiafina",
     "серсүз",
+    // Round 47t: Romansh.
+    "pled-clav",
 ];
 /// `lure_blocks::EXTRACT`.
 pub(super) const EXTRACT: &[&str] = &[
@@ -61,6 +63,8 @@ pub(super) const EXTRACT: &[&str] = &[
     "malpaku",
     "malfermu la arkivon",
     "diskbildon",
+    // Round 47t: Romansh.
+    "per avrir",
 ];
 /// `lure_blocks::PASTE`.
 pub(super) const PASTE: &[&str] = &[
@@ -139,6 +143,13 @@ pub(super) const RUN: &[&str] = &[
     "ataovy mandeha",
     "җибәрегез",
     "эшләтегез",
+    // Round 47t: Maori, Romansh.
+    "whakahaerehia",
+    "avri l'app",
+    // Round 47t, round 44t's open case: Telugu.
+    "నడపాలి",
+    "నడపండి",
+    "అమలు చేయండి",
 ];
 /// `lure_blocks::PUSH`: required before first use, or run as administrator.
 pub(super) const PUSH: &[&str] = &[
@@ -193,6 +204,16 @@ pub(super) const PUSH: &[&str] = &[
     "alohan'ny hampiasana",
     "кулланганчы",
     "кулланыр алдыннан",
+    // Round 47t: Maori, Romansh, Sicilian.
+    "i te tuatahi",
+    "i mua i te whakamahi",
+    "avant l'emprima",
+    "nunenconuschent",
+    "prima di usari",
+    // Round 47t, round 44t's open case: Telugu.
+    "గుర్తించబడని డెవలపర్",
+    "ముందుగా",
+    "ఏమైనా తెరువు",
 ];
 
 /// `intl_orders::CONCEAL`.
@@ -257,6 +278,16 @@ pub(super) const CONCEAL: &[&str] = &[
     "habar bermän",
     "o digatz pas",
     "sens o dire",
+    // Round 47t: Samoan, Hawaiian, Igbo, Friulian, Interlingua, Kinyarwanda.
+    "aua le taʻu atu",
+    "aua le ta'u atu",
+    "mai haʻi i ka mea",
+    "mai ha'i i ka mea",
+    "agwala onye",
+    "no stâ a dîlu",
+    "no sta a dilu",
+    "non dice al usator",
+    "ntubwire ukoresha",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[
@@ -295,6 +326,11 @@ pub(super) const CONDITION: &[&str] = &[
     "ùn hà scrittu nunda",
     "gezek işledilenden soň",
     "ulanyjy ýok wagty",
+    // Round 47t: Igbo (a pull request approved), Samoan (the user idle), Friulian (after the N-th use).
+    "mgbe a nabatara",
+    "a le toe tusi mai le tagata",
+    "dopo de cuinte volte",
+    "dopo de tierce volte",
 ];
 /// `intl_orders::REPORT`: a report, summary or description the agent writes.
 pub(super) const REPORT: &[&str] = &[
@@ -332,6 +368,8 @@ pub(super) const REPORT: &[&str] = &[
     "באריכט",
     "deskrivadur",
     "danevell",
+    // Round 47t: Quechua.
+    "willakuy",
 ];
 /// `intl_orders::FULL_VALUE`: the whole, unmasked content.
 pub(super) const FULL_VALUE: &[&str] = &[
@@ -382,6 +420,9 @@ pub(super) const FULL_VALUE: &[&str] = &[
     "פֿולן ווערט",
     "talvoud klok",
     "an talvoud leun",
+    // Round 47t: Quechua.
+    "llapan chanin",
+    "ama pakaychu",
 ];
 /// `intl_orders::SECRET_WORDS`.
 pub(super) const SECRET_WORDS: &[&str] = &[
@@ -465,6 +506,9 @@ pub(super) const EVERY: &[&str] = &[
     "unggal paménta",
     "unggal aya paménta",
     "unggal pamundut",
+    // Round 47t: Xhosa.
+    "zonke izicelo",
+    "kuzo zonke",
 ];
 /// `agent_words::SCRIPT`.
 pub(super) const SCRIPT: &[&str] = &[
@@ -506,6 +550,9 @@ pub(super) const NOT: &[&str] = &[
     // Round 46t: Sundanese.
     "ulah ",
     "teu kudu",
+    // Round 47t: Xhosa.
+    "akunyanzelekanga",
+    "musa ",
 ];
 pub(super) const LOOK: &[&str] = &[
     "відкрива",
@@ -547,6 +594,9 @@ pub(super) const LOOK: &[&str] = &[
     "maca",
     "mariksa",
     "muka",
+    // Round 47t: Xhosa.
+    "ufunde",
+    "ukufunda",
 ];
 /// `agent_words::REPLACE`, `BUILTIN`, `TOOLISH`, `FORBID`: a built-in tool replaced and forbidden.
 pub(super) const REPLACE: &[&str] = &[
@@ -574,6 +624,8 @@ pub(super) const REPLACE: &[&str] = &[
     // Round 46t: Occitan.
     "remplaça",
     "remplacen",
+    // Round 47t: Interlingua.
+    "reimplacia",
 ];
 pub(super) const BUILTIN: &[&str] = &[
     "nativa",
@@ -603,6 +655,9 @@ pub(super) const BUILTIN: &[&str] = &[
     // Round 46t: Occitan.
     "integrad",
     "intègrad",
+    // Round 47t: Interlingua.
+    "instrumentos integrate",
+    "instrumento integrate",
 ];
 pub(super) const TOOLISH: &[&str] = &[
     "інструмент",
@@ -625,6 +680,8 @@ pub(super) const TOOLISH: &[&str] = &[
     "ark ",
     // Round 46t: Occitan.
     "aisina",
+    // Round 47t: Interlingua.
+    "instrumento",
 ];
 pub(super) const FORBID: &[&str] = &[
     "nunca use",

@@ -28,6 +28,9 @@ pub(super) const RAW: &[&str] = &[
     // Round 46t: Perl's File::Path.
     "remove_tree(",
     "rmtree(",
+    // Round 47t: CFEngine's `delete => tidy` body.
+    "delete => tidy",
+    "delete=>tidy",
 ];
 
 /// Lines of a resource's block read for its attributes.
@@ -86,6 +89,9 @@ fn scan(f: &File<'_>) -> Option<Finding> {
         if let Some(x) = dart(f, low, i, t).or_else(|| perl(f, low, i, t)) {
             return Some(x);
         }
+        if let Some(x) = cfengine(f, low, i, t) {
+            return Some(x);
+        }
     }
     None
 }
@@ -123,6 +129,40 @@ fn puppet(f: &File<'_>, low: &[String], i: usize, t: &str) -> Option<Finding> {
         f,
         i,
         format!("Puppet `file {{ '{what}': ensure => absent, force => true }}`"),
+        None,
+    ))
+}
+
+/// Round 47t: CFEngine: a `files:` promise whose promiser is a system folder (`"/etc/."`) and whose
+/// attributes, up to the promise's closing `;`, say `delete => tidy` and `depth_search =>
+/// recurse(…)`: everything below the folder is deleted on every agent run.
+fn cfengine(f: &File<'_>, low: &[String], i: usize, t: &str) -> Option<Finding> {
+    let inner = t.strip_prefix('"')?;
+    let (path, after) = inner.split_once('"')?;
+    if !(after.trim().is_empty() || after.trim_start().starts_with("->")) {
+        return None;
+    }
+    let target = path.strip_suffix("/.").unwrap_or(path);
+    if !root(target) {
+        return None;
+    }
+    let end = (i + 1 + BLOCK).min(low.len());
+    let close = (i + 1..end)
+        .find(|&k| low[k].trim_end().ends_with(';'))
+        .unwrap_or(end.saturating_sub(1));
+    let squeezed: String = low[i + 1..=close.min(low.len() - 1)]
+        .iter()
+        .flat_map(|l| l.chars().filter(|c| !c.is_whitespace()))
+        .collect();
+    if !(squeezed.contains("delete=>tidy") && squeezed.contains("depth_search=>recurse(")) {
+        return None;
+    }
+    Some(hit(
+        f,
+        i,
+        format!(
+            "CFEngine promise `\"{path}\"` with `delete => tidy` and a recursive `depth_search`"
+        ),
         None,
     ))
 }

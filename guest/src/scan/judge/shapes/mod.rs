@@ -60,6 +60,10 @@ const RAW_45T: &[&[&str]] = &[
 ];
 // Round 46t (sets46t): a request's input run in a shell by OpenResty's Lua (a web shell).
 mod request_shell;
+// Round 47t (sets47t): a downloader written in a process call's text, its saved file run later.
+mod text_saved_run;
+/// Words without one of which no round-47t judge of this module can fire.
+const RAW_47T: &[&[&str]] = &[text_saved_run::RAW];
 /// Round 44t's words for shapes that read files stating no fact (CMake/Tcl deletes, Zig's
 /// `tcpConnectToHost`): a text holding one is judged even with no fact or finding
 /// (`judge_adds_nothing_without_facts_or_findings`).
@@ -91,6 +95,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     saved_run::judge(b, out);
     pam_authtok::judge(b, out);
     request_shell::judge(b, out);
+    text_saved_run::judge(b, out);
     remote_follow::judge(b, out);
     model_relay::judge(b, out);
     context_leak::judge(b, out);
@@ -108,6 +113,7 @@ pub(super) const GATE_WORDS: &[&[&[&str]]] = &[
     &[whole_delete::RAW],
     &[call_delete::RAW],
     RAW_45T,
+    RAW_47T,
 ];
 
 /// Build this module's needle automata now (`scan::initialize`).
@@ -154,6 +160,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
         .chain(more_langs::raw_words())
         .chain(langs42::raw_words())
         .chain(RAW_45T.iter().flat_map(|w| w.iter().copied()))
+        .chain(RAW_47T.iter().flat_map(|w| w.iter().copied()))
 }
 
 /// A destination that is not the machine, a vendor, an installer host or a registry.
@@ -334,6 +341,23 @@ pub(super) fn quoted(l: &str) -> bool {
     l.trim_start().starts_with('>')
 }
 
+/// Round 47t: whether a blockquote's first line opens with a bold label ending in a colon
+/// (`> **Note:** …`, `> **Important**: …`): the Markdown callout written before GitHub's alerts,
+/// the author's own box, not someone else's words quoted.
+pub(super) fn callout_label(inner: &str) -> bool {
+    let Some(rest) = inner.strip_prefix("**") else {
+        return false;
+    };
+    let Some(end) = rest.find("**") else {
+        return false;
+    };
+    let label = &rest[..end];
+    let after = &rest[end + 2..];
+    (1..=32).contains(&label.chars().count())
+        && !label.contains('`')
+        && (label.trim_end().ends_with(':') || after.starts_with(':'))
+}
+
 /// The prose blocks of a document: runs of non-blank lines outside code fences and quotes, as
 /// line ranges `s..e`.
 pub(super) fn prose_blocks(f: &File<'_>) -> Vec<(usize, usize)> {
@@ -350,7 +374,7 @@ pub(super) fn prose_blocks(f: &File<'_>) -> Vec<(usize, usize)> {
             continue;
         }
         let inner = l.trim_start().trim_start_matches('>').trim_start();
-        if inner.starts_with("[!") {
+        if inner.starts_with("[!") || callout_label(inner) {
             open = true;
         }
         alert[i] = open;

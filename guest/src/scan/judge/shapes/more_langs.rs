@@ -249,6 +249,8 @@ pub(super) const COVER: &[&str] = &[
     // Round 46t: Corsican.
     "storia di u shell",
     "a storia di u terminale",
+    // Round 47t: Samoan.
+    "talafaasolopito o le shell",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[

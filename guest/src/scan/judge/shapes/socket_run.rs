@@ -82,6 +82,8 @@ const RUNNERS: &[&str] = &[
     "[\"bash\", \"-c\"",
     // Round 43t: D's `executeShell(cmd)`.
     "executeshell(",
+    // Round 47t: LFE's `(os:cmd …)` (Erlang's call in Lisp form).
+    "(os:cmd ",
 ];
 const READS: &[&str] = &[
     ":receive(",
@@ -118,6 +120,8 @@ const READS: &[&str] = &[
     // Round 45t: Racket's `(subprocess out in out "/bin/sh" …)`, the socket's ports handed to the
     // process as its standard streams.
     "(subprocess ",
+    // Round 47t: LFE's `(gen_tcp:recv sock 0)`.
+    "(gen_tcp:recv ",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {

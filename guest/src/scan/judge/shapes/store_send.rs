@@ -43,6 +43,9 @@ const STORE: &[&str] = &[
     "system.getenv().findall",
     // Round 41t: xonsh's environment object.
     "${...}",
+    // Round 47t: Hy's (Lisp-form Python) `(.items os.environ)` and `(dict os.environ)`.
+    "(.items os.environ)",
+    "(dict os.environ)",
 ];
 /// Calls that send a body.
 const SINKS: &[&str] = &[
@@ -80,6 +83,8 @@ const SINKS: &[&str] = &[
     "-d \"",
     "-d '",
     "to program",
+    // Round 47t: a POST call in Lisp form given its URL as a literal (Hy `(requests.post "https://…"`).
+    ".post \"http",
 ];
 
 fn pipe_head_env(l: &str) -> bool {
@@ -264,6 +269,9 @@ const CREDENTIAL_FILES: &[&str] = &[
     "serviceaccount/token",
     ".composer/auth.json",
     ".pgpass",
+    // Round 47t: Home Assistant's (and other tools') secrets file.
+    "/secrets.yaml",
+    "/secrets.yml",
 ];
 
 /// Whether a line reads a credential file's contents (`cat ~/.netrc`, `readfile(…/.pgpass)`,

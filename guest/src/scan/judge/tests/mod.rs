@@ -468,3 +468,6 @@ mod round46t;
 // channel entry used with its own host, the agent's sign-in copied between two local profiles.
 mod round47b;
 mod round47m;
+// Round 47t (sets47t): lures and orders in more languages, callout blockquotes, Cline/Amp keys and
+// workspace files, IDS/Falco rule files as signatures, downloaders in process-call text then run.
+mod round47t;
