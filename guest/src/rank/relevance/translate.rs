@@ -7,7 +7,8 @@
 //! concept covers.
 
 use super::*;
-use std::collections::HashMap;
+// A fixed, unseeded hash: `std`'s `RandomState` would import `wasi:random` into the component.
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 /// A translated word's share of the match the word itself would earn.
@@ -27,8 +28,8 @@ fn table() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
     T.get_or_init(|| {
         let mut t = Table {
-            zh_en: HashMap::new(),
-            en_zh: HashMap::new(),
+            zh_en: HashMap::default(),
+            en_zh: HashMap::default(),
             longest: 0,
         };
         for line in TABLE_TSV.lines().filter(|l| !l.starts_with('#')) {
