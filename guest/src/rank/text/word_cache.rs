@@ -121,7 +121,7 @@ mod tests {
         fn never_answers_for_another_word(words in prop::collection::vec("[a-c\u{e9}]{0,18}", 1..300)) {
             let mut cache = WordCache::with_slot_bits(2);
             warm(&mut cache);
-            let mut last = std::collections::HashMap::new();
+            let mut last = std::collections::BTreeMap::new();
             for (i, w) in words.iter().enumerate() {
                 cache.put(w, (i as u32, i % 2 == 0));
                 last.insert(w.clone(), (i as u32, i % 2 == 0));
