@@ -142,6 +142,8 @@ fn sends_anywhere(text: &str) -> bool {
 /// Lower the agent-secrets findings of copies between two profiles of one agent (see the module
 /// documentation).
 pub(super) fn demote_profile_copies(bundle: &Bundle, out: &mut [Finding]) {
+    // Whether any file of the bundle sends: read once, and only once a finding is a candidate.
+    let mut bundle_sends: Option<bool> = None;
     for f in out.iter_mut() {
         if f.rule_id != RULE
             || f.severity <= Severity::Medium
@@ -156,12 +158,17 @@ pub(super) fn demote_profile_copies(bundle: &Bundle, out: &mut [Finding]) {
         let Some(line) = text.lines().nth(f.line - 1) else {
             continue;
         };
-        let bundle_sends = bundle
-            .files
-            .iter()
-            .filter_map(|file| file.content.as_deref())
-            .any(sends_anywhere);
-        if copies_between_profiles(line) && !bundle_sends {
+        if !copies_between_profiles(line) {
+            continue;
+        }
+        let sends = *bundle_sends.get_or_insert_with(|| {
+            bundle
+                .files
+                .iter()
+                .filter_map(|file| file.content.as_deref())
+                .any(sends_anywhere)
+        });
+        if !sends {
             f.severity = Severity::Medium;
             f.description.push_str(" (This line copies the file between two local folders of the same agent (a second profile of it), and the file names no outside host and runs no network command, so it reads as keeping two profiles signed in; a copy anywhere else would keep the grade.)");
         }

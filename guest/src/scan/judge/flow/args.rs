@@ -153,6 +153,13 @@ impl ArgFlows {
 /// The top-level comma-separated pieces of an argument list that starts right after `(`, up to
 /// its closing bracket (`None` if it never closes).
 fn call_args(inner: &str) -> Option<Vec<&str>> {
+    let (out, closed) = arg_pieces(inner);
+    closed.then_some(out)
+}
+
+/// [`call_args`]'s pieces, trimmed, and whether the list closes on this text: an unclosed list
+/// (continued on the next line) keeps its last piece, a closed one drops an empty last piece.
+pub(super) fn arg_pieces(inner: &str) -> (Vec<&str>, bool) {
     let mut depth = 0i32;
     let mut start = 0;
     let mut out = Vec::new();
@@ -164,7 +171,7 @@ fn call_args(inner: &str) -> Option<Vec<&str>> {
                 if !last.is_empty() {
                     out.push(last);
                 }
-                return Some(out);
+                return (out, true);
             }
             b')' | b']' | b'}' => depth -= 1,
             b',' if depth == 0 => {
@@ -174,7 +181,8 @@ fn call_args(inner: &str) -> Option<Vec<&str>> {
             _ => {}
         }
     }
-    None
+    out.push(inner[start..].trim());
+    (out, false)
 }
 
 /// A parameter's name: the first identifier of `*args`, `name: str = 1`, `name string`, `$name`.

@@ -3,6 +3,8 @@
 //! (`write_targets`), whether a run's target is a fixed system program (`fixed_program`) and whether
 //! a statement reads a file's contents (`reads_content`). Split from `flow.rs`.
 
+use super::args::arg_pieces;
+
 /// A path expression as later code would name it: a variable (`$TMP`, `${BIN}` → `$BIN`; a bare
 /// identifier stays itself) or the basename of a literal path.
 pub fn path_key(expr: &str) -> Option<String> {
@@ -284,43 +286,16 @@ pub(super) fn write_handle(first_line: &str) -> Option<(&str, &str)> {
         .strip_prefix("fs.createWriteStream(")
         .or_else(|| call.strip_prefix("createWriteStream("))
     {
-        let path = top_args(args).first()?.trim();
+        let path = *arg_pieces(args).0.first()?;
         return (!path.is_empty()).then_some((name, path));
     }
-    let args = top_args(call.strip_prefix("open(")?);
-    let path = args.first()?.trim();
-    let mode = args.get(1)?.trim();
+    let (args, _) = arg_pieces(call.strip_prefix("open(")?);
+    let path = *args.first()?;
+    let mode = *args.get(1)?;
     let mode = mode.strip_prefix("mode=").unwrap_or(mode);
     let quoted = mode.len() >= 3 && mode.starts_with(['"', '\'']) && mode.ends_with(['"', '\'']);
     let writes = quoted && mode[1..mode.len() - 1].contains(['w', 'a', 'x']);
     (writes && !path.is_empty()).then_some((name, path))
-}
-
-/// The arguments of a call, from just after its `(` to its closing `)`, split at the commas outside
-/// brackets and quotes.
-fn top_args(args: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut quote, mut from) = (0i32, None, 0);
-    for (i, c) in args.bytes().enumerate() {
-        match (quote, c) {
-            (Some(q), _) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, b'"' | b'\'') => quote = Some(c),
-            (None, b'(' | b'[' | b'{') => depth += 1,
-            (None, b')' | b']' | b'}') if depth == 0 => {
-                out.push(&args[from..i]);
-                return out;
-            }
-            (None, b')' | b']' | b'}') => depth -= 1,
-            (None, b',') if depth == 0 => {
-                out.push(&args[from..i]);
-                from = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&args[from..]);
-    out
 }
 
 /// Whether a statement reads a file's contents (`f.read()`, `readFileSync(p)`, `Get-Content p`,
