@@ -307,6 +307,13 @@ pub use translate::TRANSLATION_CREDIT;
 mod typos;
 pub use typos::{SUBSTITUTION_MIN, consults_vocabulary, correct_typos};
 
+/// Build the tables relevance reads on first use: the EN↔ZH table and the real-word list
+/// ([`crate::initialize`]).
+pub(crate) fn initialize() {
+    translate::initialize();
+    typos::is_real_word("");
+}
+
 #[cfg(test)]
 mod tests;
 

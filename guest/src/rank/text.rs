@@ -43,10 +43,13 @@ pub const FIELD_WEIGHTS: [(Field, f64); FIELDS] = [
     (Field::AgentNotes, 0.5),
 ];
 
-/// Build the lexicon and the stemmer now ([`crate::initialize`]).
+/// Build the lexicon, the stemmer and the tables analysis and relevance read on first use
+/// ([`crate::initialize`]).
 pub(crate) fn initialize() {
     lexicon();
     stemmer();
+    vocab::traditional_pairs();
+    super::relevance::initialize();
 }
 
 /// What kind of token a lexical token is.

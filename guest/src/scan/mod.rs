@@ -20,7 +20,24 @@ mod utf8_bytes;
 
 pub use bundle::{Bundle, BundleFile, BundleNote, EntryKind, magic, scan_bundle};
 pub use candidate::scan_candidates;
-pub(crate) use content::initialize;
+
+/// Build the rules and the judges' tables now ([`crate::initialize`]): the content module's patterns
+/// (every regex compiled), then one scan of a bundle of near-empty files of each kind, which builds
+/// the gate automata judges keep in function-local statics (a judge builds its gate before it
+/// looks). A regex's search cache is not built here: it grows with the text searched, so warming it
+/// would cost the snapshot more than a call saves (BENCHMARKS.md, `scanperf2`).
+pub(crate) fn initialize() {
+    content::initialize();
+    let files = ["SKILL.md", "README.md", "tool.py", "run.sh", "config.json", "hooks.yaml"]
+        .map(|path| bundle::BundleFile::text(path, "\n"));
+    let warm = bundle::Bundle {
+        name: "initialize".to_owned(),
+        files: files.into(),
+        notes: Vec::new(),
+    };
+    bundle::findings(&warm);
+    bundle::text_file_findings("SKILL.md", "\n");
+}
 pub use content::{Finding, Related, scan_file, scan_text};
 pub use rules::{RuleSet, Severity};
 

@@ -9,15 +9,19 @@
 use super::*;
 // A fixed, unseeded hash: `std`'s `RandomState` would import `wasi:random` into the component.
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// A translated word's share of the match the word itself would earn.
 pub const TRANSLATION_CREDIT: f64 = 0.5;
 
-/// The table, both ways: Chinese word → English words, English stem → Chinese words.
+/// The table, both ways: Chinese word → its English words (comma-separated, as in the file), English
+/// stem → Chinese words. Keys and values borrow the embedded file; only a stem that differs from its
+/// word is allocated, so the table costs its two hash maps and little more.
 struct Table {
-    zh_en: HashMap<String, Vec<String>>,
-    en_zh: HashMap<String, Vec<String>>,
+    zh_en: HashMap<&'static str, &'static str>,
+    en_zh: HashMap<Cow<'static, str>, SmallVec<[&'static str; 2]>>,
     /// The longest Chinese word, in characters.
     longest: usize,
 }
@@ -27,29 +31,35 @@ static TABLE_TSV: &str = include_str!("../../../rules/zh-en.tsv");
 fn table() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
     T.get_or_init(|| {
+        let lines = TABLE_TSV.lines().filter(|l| !l.starts_with('#'));
         let mut t = Table {
-            zh_en: HashMap::default(),
+            zh_en: HashMap::with_capacity_and_hasher(lines.clone().count(), Default::default()),
             en_zh: HashMap::default(),
             longest: 0,
         };
-        for line in TABLE_TSV.lines().filter(|l| !l.starts_with('#')) {
+        for line in lines {
             let Some((zh, en)) = line.split_once('\t') else {
                 continue;
             };
-            let en: Vec<String> = en.split(',').map(str::to_owned).collect();
             // The other way only from a word's first gloss: 问题 is a problem, not every problem 问题.
-            if let Some(first) = en.first() {
-                let stem = super::super::lexicon::word_stem(first).into_owned();
-                let zhs = t.en_zh.entry(stem).or_default();
-                if zhs.len() < 2 {
-                    zhs.push(zh.to_owned());
-                }
+            let first = en.split(',').next().unwrap_or(en);
+            let zhs = t
+                .en_zh
+                .entry(super::super::lexicon::word_stem(first))
+                .or_default();
+            if zhs.len() < 2 {
+                zhs.push(zh);
             }
             t.longest = t.longest.max(zh.chars().count());
-            t.zh_en.insert(zh.to_owned(), en);
+            t.zh_en.insert(zh, en);
         }
         t
     })
+}
+
+/// Build the table now ([`crate::initialize`]), so a pre-initialized instance holds it.
+pub(super) fn initialize() {
+    table();
 }
 
 /// The table's words in a Chinese text, longest first at each place, not overlapping.
@@ -62,8 +72,8 @@ fn zh_words(text: &str) -> Vec<&'static str> {
         let mut step = 1;
         for n in (2..=t.longest.min(chars.len() - i)).rev() {
             let end = chars.get(i + n).map_or(text.len(), |c| c.0);
-            if let Some((k, _)) = t.zh_en.get_key_value(&text[chars[i].0..end]) {
-                out.push(k.as_str());
+            if let Some((&k, _)) = t.zh_en.get_key_value(&text[chars[i].0..end]) {
+                out.push(k);
                 step = n;
                 break;
             }
@@ -106,12 +116,12 @@ impl Query {
             let words: Vec<&str> = if text.chars().any(super::super::lexicon::is_cjk) {
                 zh_words(&text)
                     .into_iter()
-                    .flat_map(|w| t.zh_en[w].iter().map(String::as_str))
+                    .flat_map(|w| t.zh_en[w].split(','))
                     .collect()
             } else {
                 ids.first()
                     .and_then(|&id| t.en_zh.get(vocab.text(id)))
-                    .map(|v| v.iter().map(String::as_str).collect())
+                    .map(|v| v.to_vec())
                     .unwrap_or_default()
             };
             let side = u.side;

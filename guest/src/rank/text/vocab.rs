@@ -170,7 +170,7 @@ impl Vocab {
 
 /// The traditional → simplified character pairs (`guest/rules/traditional-simplified.txt`), sorted by
 /// the traditional character. Both characters of a pair are 3 bytes in UTF-8.
-fn traditional_pairs() -> &'static [(char, char)] {
+pub(super) fn traditional_pairs() -> &'static [(char, char)] {
     static PAIRS: std::sync::OnceLock<Vec<(char, char)>> = std::sync::OnceLock::new();
     PAIRS.get_or_init(|| {
         let text = include_str!("../../../rules/traditional-simplified.txt");

@@ -29,6 +29,7 @@ pub(crate) mod find;
 pub(crate) fn initialize() {
     shapes::initialize();
     std::sync::LazyLock::force(&GATES);
+    prose::reads_raw_text("");
 }
 
 /// Every gated judge's whole-text gate words ([`File::words`]): one automaton over all their
