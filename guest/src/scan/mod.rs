@@ -28,8 +28,15 @@ pub use candidate::scan_candidates;
 /// would cost the snapshot more than a call saves (BENCHMARKS.md, `scanperf2`).
 pub(crate) fn initialize() {
     content::initialize();
-    let files = ["SKILL.md", "README.md", "tool.py", "run.sh", "config.json", "hooks.yaml"]
-        .map(|path| bundle::BundleFile::text(path, "\n"));
+    let files = [
+        "SKILL.md",
+        "README.md",
+        "tool.py",
+        "run.sh",
+        "config.json",
+        "hooks.yaml",
+    ]
+    .map(|path| bundle::BundleFile::text(path, "\n"));
     let warm = bundle::Bundle {
         name: "initialize".to_owned(),
         files: files.into(),
