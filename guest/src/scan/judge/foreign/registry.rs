@@ -186,6 +186,14 @@ const INSTALLS: &[&str] = &[
     "go mod download",
     "go get",
     "go install",
+    // Round 48t: runners that fetch a package and run it at once (`npx -y --registry … pkg`, an
+    // MCP server's `command: "npx"`), the install and the run in one.
+    "npx",
+    "bunx",
+    "pnpm dlx",
+    "npm exec",
+    "uvx",
+    "pipx run",
 ];
 
 /// A host written as the user's own, to fill in: a label naming it so (`yourcompany`,

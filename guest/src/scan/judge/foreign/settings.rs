@@ -79,6 +79,21 @@ const LIFTS: &[(&str, &[&str])] = &[
     // Round 47t: Cline's auto-approval of every command, Amp's allow-all switch.
     ("executeallcommands", &["true"]),
     ("dangerouslyallowall", &["true"]),
+    // Round 48t: Gemini CLI's per-server `trust` (every call of that MCP server unconfirmed), read
+    // only as a whole key (`folderTrust`, `trustedFolders` are other settings).
+    ("trust", &["true", "$true"]),
+];
+/// Keys of [`LIFTS`] that count only as a whole key: the character before them is not a letter,
+/// a digit or `_`.
+const WHOLE_KEYS: &[&str] = &["trust"];
+/// Round 48t: project config files an agent loads by itself when it starts in the folder, like
+/// VS Code's workspace settings: OpenCode's `opencode.json`, Zed's and Gemini CLI's project
+/// settings.
+const LOADED: &[&str] = &[
+    "opencode.json",
+    "opencode.jsonc",
+    ".zed/settings.json",
+    ".gemini/settings.json",
 ];
 /// Verbs that copy a file into place.
 const COPIES: &[&str] = &[
@@ -137,13 +152,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
 fn lifting_line(f: &File<'_>) -> Option<usize> {
     f.lowered().lower.iter().position(|l| {
         let squeezed: String = l.chars().filter(|c| !c.is_whitespace()).collect();
-        LIFTS.iter().any(|(k, vals)| {
-            squeezed.find(k).is_some_and(|at| {
-                let after = &squeezed[at + k.len()..];
-                vals.iter()
-                    .any(|v| after.find(v).is_some_and(|p| assigns(&after[..p])))
-            })
-        })
+        lifts(&squeezed)
     })
 }
 
@@ -179,7 +188,11 @@ fn shipped_on(b: &Bundle<'_>) -> Option<Finding> {
         if !settings {
             continue;
         }
-        let loaded = p == ".vscode/settings.json" || p.ends_with("/.vscode/settings.json");
+        let loaded = p == ".vscode/settings.json"
+            || p.ends_with("/.vscode/settings.json")
+            || LOADED
+                .iter()
+                .any(|l| p == *l || p.ends_with(&format!("/{l}")));
         let name = p.rsplit('/').next().unwrap_or(&p);
         let named = name.len() >= 8
             && b.files
@@ -203,7 +216,7 @@ fn shipped_on(b: &Bundle<'_>) -> Option<Finding> {
                 i + 1,
                 cfg.lowered().lines[i].trim(),
                 if loaded {
-                    "the folder is opened in the editor"
+                    "the folder is opened in the editor or the agent"
                 } else {
                     "the user imports the file as the bundle says"
                 }
@@ -242,13 +255,7 @@ fn property_set(f: &File<'_>) -> Option<Finding> {
             return false;
         }
         let squeezed: String = l.chars().filter(|c| !c.is_whitespace()).collect();
-        LIFTS.iter().any(|(k, vals)| {
-            squeezed.find(k).is_some_and(|at| {
-                let after = &squeezed[at + k.len()..];
-                vals.iter()
-                    .any(|v| after.find(v).is_some_and(|p| assigns(&after[..p])))
-            })
-        })
+        lifts(&squeezed)
     })?;
     Some(found(
         RULE,
@@ -259,6 +266,30 @@ fn property_set(f: &File<'_>) -> Option<Finding> {
         "Code that writes an agent's or editor's settings sets a value that lifts its checks (auto-accept, auto-approve, sandbox off, approvals never): the agent would then act without asking the user.".into(),
         vec![],
     ))
+}
+
+/// Whether a squeezed, lowered line sets a key of [`LIFTS`] to one of its lifting values.
+fn lifts(squeezed: &str) -> bool {
+    LIFTS.iter().any(|(k, vals)| {
+        key_at(squeezed, k).is_some_and(|at| {
+            let after = &squeezed[at + k.len()..];
+            vals.iter()
+                .any(|v| after.find(v).is_some_and(|p| assigns(&after[..p])))
+        })
+    })
+}
+
+/// Where key `k` first stands in `s` (for a [`WHOLE_KEYS`] key, as a whole key only).
+fn key_at(s: &str, k: &str) -> Option<usize> {
+    if !WHOLE_KEYS.contains(&k) {
+        return s.find(k);
+    }
+    s.match_indices(k).map(|(p, _)| p).find(|&p| {
+        let before = s[..p].bytes().next_back();
+        let after = s.as_bytes().get(p + k.len()).copied();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+    })
 }
 
 /// Whether the text between a key and its value is an assignment (`"] = `, `": `, `, `,

@@ -66,6 +66,11 @@ const SENDS: &[&str] = &[
     "string->url",
     "pure-port",
     "httpc:request",
+    // Round 48t: the JVM's `HttpRequest.newBuilder(URI.create(…))` (Java 11+, Kotlin), .NET's
+    // `WebClient.UploadString` / `DownloadString`.
+    "httprequest.newbuilder(",
+    "uploadstring(",
+    "downloadstring(",
 ];
 
 /// Words without one of which this rule cannot fire.

@@ -107,6 +107,15 @@ fn output_name(lower: &str) -> Option<String> {
     None
 }
 
+/// Round 48t: whether `name` was assigned a temporary place on one of the few lines above `at`
+/// (`let tmp = "/tmp/x.sh"`, then `"-o", tmp`).
+fn assigned_temp(low: &[String], at: usize, name: &str) -> bool {
+    low[at.saturating_sub(8)..at].iter().any(|l| {
+        l.split_once('=')
+            .is_some_and(|(left, right)| has_word(left, name) && TEMP.iter().any(|w| right.has(w)))
+    })
+}
+
 fn process_api(f: &File<'_>) -> Option<Finding> {
     let low = &f.lowered().lower;
     for (i, l) in low.iter().enumerate() {
@@ -140,7 +149,7 @@ fn process_api(f: &File<'_>) -> Option<Finding> {
         .any(|n| p.ends_with(n));
         // Round 46t: a file saved in a temporary place (the module's rule; the process-API shape
         // did not read it).
-        let temp = TEMP.iter().any(|w| args.has(w));
+        let temp = TEMP.iter().any(|w| args.has(w)) || assigned_temp(low, i, &name);
         let sev = if build || temp {
             Severity::Critical
         } else {

@@ -205,6 +205,10 @@ const TRANSFER: &[&str] = &[
     "gönder",
     "muat naik",
     "hantar",
+    // Round 48t: a request that posts data, named in the order itself (`curl -d "…secrets…" URL`)
+    // whatever the order's language.
+    "curl -d ",
+    "curl --data",
 ];
 /// Round 39c: transfer verbs of the languages of [`CONCEAL_MORE`].
 const TRANSFER_MORE: &[&str] = &[

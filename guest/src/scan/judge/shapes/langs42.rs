@@ -65,6 +65,9 @@ pub(super) const EXTRACT: &[&str] = &[
     "diskbildon",
     // Round 47t: Romansh.
     "per avrir",
+    // Round 48t: Tongan.
+    "fakaava ʻa e zip",
+    "fakaava 'a e zip",
 ];
 /// `lure_blocks::PASTE`.
 pub(super) const PASTE: &[&str] = &[
@@ -150,6 +153,12 @@ pub(super) const RUN: &[&str] = &[
     "నడపాలి",
     "నడపండి",
     "అమలు చేయండి",
+    // Round 48t: Tongan, Tok Pisin, Aragonese.
+    "lele ʻa e",
+    "lele 'a e",
+    "ranim ",
+    "executa-lo",
+    "executa lo",
 ];
 /// `lure_blocks::PUSH`: required before first use, or run as administrator.
 pub(super) const PUSH: &[&str] = &[
@@ -214,6 +223,14 @@ pub(super) const PUSH: &[&str] = &[
     "గుర్తించబడని డెవలపర్",
     "ముందుగా",
     "ఏమైనా తెరువు",
+    // Round 48t: Tongan, Tok Pisin, Burmese, Aragonese (before first use; an unidentified developer).
+    "kimuʻa pea ke ngāueʻaki",
+    "kimu'a pea ke ngāue'aki",
+    "bipo yu yusim",
+    "pastaim",
+    "မသုံးမီ",
+    "antes d'usar",
+    "no ye identificau",
 ];
 
 /// `intl_orders::CONCEAL`.
@@ -288,6 +305,17 @@ pub(super) const CONCEAL: &[&str] = &[
     "no sta a dilu",
     "non dice al usator",
     "ntubwire ukoresha",
+    // Round 48t: Chichewa, Neapolitan, Tswana, Venetian, Scots, Lingala.
+    "musauze",
+    "musatchule",
+    "dicere a nisciuno",
+    "nun 'o dicere",
+    "o se ka wa bolelela",
+    "ka tidimalo",
+    "no dir gnente",
+    "dinnae mention",
+    "dinnae tell",
+    "koyebisa mosaleli te",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[
@@ -331,6 +359,9 @@ pub(super) const CONDITION: &[&str] = &[
     "a le toe tusi mai le tagata",
     "dopo de cuinte volte",
     "dopo de tierce volte",
+    // Round 48t: Neapolitan (a PR approved), Tswana (after the N-th use).
+    "è stata appruvata",
+    "morago ga tiriso",
 ];
 /// `intl_orders::REPORT`: a report, summary or description the agent writes.
 pub(super) const REPORT: &[&str] = &[
@@ -370,6 +401,8 @@ pub(super) const REPORT: &[&str] = &[
     "danevell",
     // Round 47t: Quechua.
     "willakuy",
+    // Round 48t: Sesotho.
+    "tlaleho",
 ];
 /// `intl_orders::FULL_VALUE`: the whole, unmasked content.
 pub(super) const FULL_VALUE: &[&str] = &[
@@ -423,6 +456,8 @@ pub(super) const FULL_VALUE: &[&str] = &[
     // Round 47t: Quechua.
     "llapan chanin",
     "ama pakaychu",
+    // Round 48t: Sesotho.
+    "boleng bohle",
 ];
 /// `intl_orders::SECRET_WORDS`.
 pub(super) const SECRET_WORDS: &[&str] = &[

@@ -444,7 +444,12 @@ fn block(f: &File<'_>, s: usize, e: usize) -> Option<Finding> {
     }
     // Round 45t: a file at a bare IP address whose name has no extension (`http://IP/bin/tool`)
     // is a program handed out without a domain: read as one.
-    let program = names_any(&low, PROGRAMS) || bare_ip_binary(host);
+    // Round 48t: a downloaded name the block makes executable (`chmod +x helper`) is a program too.
+    let program = names_any(&low, PROGRAMS)
+        || bare_ip_binary(host)
+        || ["chmod +x ", "chmod u+x ", "chmod 755 ", "chmod 0755 "]
+            .iter()
+            .any(|c| low.has(c));
     let archive = names_any(&low, ARCHIVES);
     // The password is the archive's (or program's) when its own line unpacks or names one.
     let archive_password = low.lines().any(|l| {

@@ -64,6 +64,10 @@ mod request_shell;
 mod text_saved_run;
 /// Words without one of which no round-47t judge of this module can fire.
 const RAW_47T: &[&[&str]] = &[text_saved_run::RAW];
+// Round 48t (sets48t): a language's own recursive-delete call of a system folder.
+mod lib_delete;
+/// Words without one of which no round-48t judge of this module can fire.
+const RAW_48T: &[&[&str]] = &[lib_delete::RAW];
 /// Round 44t's words for shapes that read files stating no fact (CMake/Tcl deletes, Zig's
 /// `tcpConnectToHost`): a text holding one is judged even with no fact or finding
 /// (`judge_adds_nothing_without_facts_or_findings`).
@@ -96,6 +100,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     pam_authtok::judge(b, out);
     request_shell::judge(b, out);
     text_saved_run::judge(b, out);
+    lib_delete::judge(b, out);
     remote_follow::judge(b, out);
     model_relay::judge(b, out);
     context_leak::judge(b, out);
@@ -114,6 +119,7 @@ pub(super) const GATE_WORDS: &[&[&[&str]]] = &[
     &[call_delete::RAW],
     RAW_45T,
     RAW_47T,
+    RAW_48T,
 ];
 
 /// Build this module's needle automata now (`scan::initialize`).
@@ -161,6 +167,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
         .chain(langs42::raw_words())
         .chain(RAW_45T.iter().flat_map(|w| w.iter().copied()))
         .chain(RAW_47T.iter().flat_map(|w| w.iter().copied()))
+        .chain(RAW_48T.iter().flat_map(|w| w.iter().copied()))
 }
 
 /// A destination that is not the machine, a vendor, an installer host or a registry.

@@ -126,11 +126,34 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// The suspicious host a line sets, if it is not the skill's own.
-fn relay_host(line: &str, words: &[String]) -> Option<Host> {
+/// The suspicious host a line sets, if it is not the skill's own. A file that writes the endpoint
+/// into an agent's own settings (`persists`) gets no such exemption (round 48t).
+fn relay_host(line: &str, words: &[String], persists: bool) -> Option<Host> {
     hosts_in(line)
         .into_iter()
-        .find(|h| h.url.has("://") && suspicious(h.class) && !own_host(h, words))
+        .find(|h| h.url.has("://") && suspicious(h.class) && (persists || !own_host(h, words)))
+}
+
+/// Round 48t: the agents' own settings places (user or project level).
+const AGENT_SETTINGS: &[&str] = &[
+    ".claude/settings",
+    ".claude\\settings",
+    ".continue/config",
+    ".codex/config",
+    ".gemini/settings",
+    ".cursor/",
+    "opencode/",
+    ".config/zed/",
+];
+
+/// Round 48t: whether a file writes an agent's own settings (`json.dump` into
+/// `~/.claude/settings.json`, `cat > ~/.continue/config.yaml`): the endpoint it sets then carries
+/// every later session of the agent and the user's key, whoever the host is named after.
+fn persists(f: &File<'_>) -> bool {
+    let all = f.lower_all();
+    (has_any(all, AGENT_SETTINGS)
+        || (all.has(".claude\"") || all.has(".claude'")) && all.has("settings.json"))
+        && crate::scan::judge::agent::writes(f)
 }
 
 /// Whether line `i` of a document sits in a block that tells the user about their own setting.
@@ -153,6 +176,7 @@ fn relay(f: &File<'_>, words: &[String]) -> Option<Finding> {
     let settings = (path.ends_with("settings.json") || path.ends_with("settings.local.json"))
         && all.has("\"env\"");
     let mcp = all.has("mcpservers") || all.has("\"servers\"");
+    let persists = persists(f);
     for (i, l) in lw.lower.iter().enumerate() {
         let key = MODEL_KEYS
             .iter()
@@ -164,7 +188,7 @@ fn relay(f: &File<'_>, words: &[String]) -> Option<Finding> {
             })
             .or_else(|| PROXY_KEYS.iter().find(|k| settings && l.has(k)));
         if let Some(key) = key
-            && let Some(h) = relay_host(lw.lines[i], words)
+            && let Some(h) = relay_host(lw.lines[i], words, persists)
             && !(doc && users_own(f, &blocks, i))
         {
             return Some(found(
@@ -184,7 +208,7 @@ fn relay(f: &File<'_>, words: &[String]) -> Option<Finding> {
         }
         if mcp
             && l.has("\"url\"")
-            && let Some(h) = relay_host(lw.lines[i], words)
+            && let Some(h) = relay_host(lw.lines[i], words, false)
             && let Some((k, name)) = (i + 1..(i + REACH).min(lw.lower.len()))
                 .find_map(|k| foreign_secret(&lw.lower[k], &h).map(|n| (k, n)))
         {

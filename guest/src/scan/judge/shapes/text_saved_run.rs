@@ -24,7 +24,19 @@ use crate::scan::rules::Severity;
 const RULE: &str = "supply_chain.download-execute";
 
 /// Words without one of which this rule cannot fire (an output flag, a download property).
-pub(super) const RAW: &[&str] = &["-o ", "--output ", "download_file ="];
+pub(super) const RAW: &[&str] = &[
+    "-o ",
+    "--output ",
+    "download_file =",
+    // Round 48t: the flag as an element of an argument list (`{ 'curl', '-o', p, url }`).
+    "\"-o\",",
+    "'-o',",
+    "\"--output\",",
+    "'--output',",
+];
+/// Round 48t: output flags written as an element of an argument list, each followed by the saved
+/// path as the next element (a literal or a name).
+const LIST_FLAGS: &[&str] = &["\"-o\",", "'-o',", "\"--output\",", "'--output',"];
 
 /// Lines around a download within which its host is looked for.
 const AROUND: usize = 8;
@@ -50,6 +62,9 @@ const RUNS: &[&str] = &[
     "shell_exec(",
     "startprocess(",
     "process.start(",
+    // Round 48t: WezTerm's `run_child_process { prog, … }`, Gleam shellout's `command(run: prog, …)`.
+    "run_child_process",
+    "command(run:",
 ];
 /// Shells a saved script may be handed to (as a call's first argument).
 const SHELLS: &[&str] = &["sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/bash", "zsh"];
@@ -92,7 +107,9 @@ fn saved(low: &[String], i: usize) -> Option<String> {
     if !near {
         return None;
     }
-    let (flag, at) = FLAGS.iter().find_map(|w| l.find(w).map(|at| (*w, at)))?;
+    let Some((flag, at)) = FLAGS.iter().find_map(|w| l.find(w).map(|at| (*w, at))) else {
+        return list_saved(l);
+    };
     let rest = &l[at + flag.len()..];
     let rest = rest.trim_start();
     // `-o " tmp` — the string ends and a name is joined on.
@@ -106,6 +123,21 @@ fn saved(low: &[String], i: usize) -> Option<String> {
         .take_while(|c| !c.is_whitespace() && !"\"'`),;]".contains(*c))
         .collect();
     (p.len() > 1 && (p.contains('/') || p.contains('.') || p.chars().all(ident))).then_some(p)
+}
+
+/// Round 48t: the path after an output flag written as a list element (`'-o', helper,`,
+/// `"-o", "/tmp/x.sh",`): the next element, a literal's text or a name.
+fn list_saved(l: &str) -> Option<String> {
+    let (flag, at) = LIST_FLAGS
+        .iter()
+        .find_map(|w| l.find(w).map(|at| (*w, at)))?;
+    let rest = l[at + flag.len()..].trim_start();
+    if let Some(r) = rest.strip_prefix(['"', '\'']) {
+        let p: String = r.chars().take_while(|c| !"\"'".contains(*c)).collect();
+        return (p.len() > 1).then_some(p);
+    }
+    let w: String = rest.chars().take_while(|&c| ident(c)).collect();
+    (!w.is_empty() && w.chars().any(|c| c.is_ascii_alphabetic())).then_some(w)
 }
 
 /// A name a line assigns from an expression holding `lit` (`var p := f("lit")`, `p = "lit"`).
@@ -159,6 +191,10 @@ fn runs(low: &[String], k: usize, names: &[String]) -> bool {
             continue;
         };
         let after = arg[shell.len()..].trim_start_matches(|c: char| "\"', ".contains(c));
+        // Round 48t: a labelled argument list (`with: [tmp]`, Gleam's shellout).
+        let after = after
+            .strip_prefix("with:")
+            .map_or(after, |r| r.trim_start_matches([' ', '[']));
         if names.iter().any(|n| starts_with_name(after, n)) {
             return true;
         }

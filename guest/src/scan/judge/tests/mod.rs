@@ -471,3 +471,7 @@ mod round47m;
 // Round 47t (sets47t): lures and orders in more languages, callout blockquotes, Cline/Amp keys and
 // workspace files, IDS/Falco rule files as signatures, downloaders in process-call text then run.
 mod round47t;
+// Round 48t (sets48t): library tree deletes, MCP trust and shipped OpenCode configs, endpoints
+// persisted into agent settings, package runners from stranger registries, JVM token URLs,
+// list-argument downloads, lures and orders in more languages, refused permission patterns.
+mod round48t;
