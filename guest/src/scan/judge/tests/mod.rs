@@ -471,3 +471,6 @@ mod round47m;
 // Round 47t (sets47t): lures and orders in more languages, callout blockquotes, Cline/Amp keys and
 // workspace files, IDS/Falco rule files as signatures, downloaders in process-call text then run.
 mod round47t;
+// Round 48b (sets48b): a documented smoke-test launch; a browser profile cloned into a local
+// working folder with nothing sent.
+mod round48b;
