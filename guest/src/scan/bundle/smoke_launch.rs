@@ -11,8 +11,8 @@
 //! argument (`-p`, `--prompt`, `--print`), that prompt is a quoted literal of at most six words,
 //! every one of them a smoke-test word (`echo`, `hello`, `world`, `say`, `ping`, `test`, `ok` …),
 //! with no substitution, variable, file or stdin feeding the worker more (`$`, a backtick, `<`,
-//! `{`, a pipe), and the lines up to the launch call it a check (`verify`, `test`, `smoke`,
-//! `check`, `try it`). A place the finding cites may be another launch or a settings line that
+//! `{`, a pipe), and a heading or comment line up to the launch calls it a check (`verify`,
+//! `test`, `smoke`, `check`, `sanity` as whole words). A place the finding cites may be another launch or a settings line that
 //! carries no permission value (the guide's `mkdir -p ~/.claude/hooks`); a cited line that sets
 //! one keeps the grade. Everything else the cap demands still holds (documentation only, not
 //! permanent, no permission setting written, no concealment, no other `critical` finding), and the
@@ -27,8 +27,17 @@ const SMOKE_WORDS: &[&str] = &[
 /// Prompt options of agent CLIs and of the dispatchers that forward them.
 const PROMPT_OPTS: &[&str] = &["-p", "--prompt", "--print"];
 
-/// Words that call the lines around a launch a check of the set-up.
-const CHECK_WORDS: &[&str] = &["verify", "test", "smoke", "check", "try it", "sanity"];
+/// Words that call the lines around a launch a check of the set-up (whole words of a heading or
+/// a comment line).
+const CHECK_WORDS: &[&str] = &[
+    "verify",
+    "verification",
+    "test",
+    "testing",
+    "smoke",
+    "check",
+    "sanity",
+];
 
 /// How many words a smoke-test prompt may have.
 const MAX_WORDS: usize = 6;
@@ -147,15 +156,18 @@ pub(super) fn inert_setting(r: &crate::scan::content::Related) -> bool {
     !LIFTING.iter().any(|w| l.contains(w))
 }
 
-/// Whether the `window` lines up to `line` (1-based) of `text` call what follows a check.
+/// Whether the `window` lines up to `line` (1-based) of `text` call what follows a check: a
+/// heading or a comment line (`### 3. Verify`, `# Test a dispatch`) with a check word in it.
+/// Prose, front matter and the launch itself do not count.
 pub(super) fn check_context(text: &str, line: usize, window: usize) -> bool {
     let first = line.saturating_sub(window);
     text.lines()
         .skip(first)
         .take(line.saturating_sub(first))
+        .filter(|l| l.trim_start().starts_with('#'))
         .any(|l| {
-            let l = crate::ascii_lowered(l);
-            CHECK_WORDS.iter().any(|w| l.contains(w))
+            l.split(|c: char| !c.is_ascii_alphabetic())
+                .any(|w| CHECK_WORDS.iter().any(|c| w.eq_ignore_ascii_case(c)))
         })
 }
 
@@ -222,9 +234,13 @@ mod tests {
     #[test]
     fn the_check_is_read_in_the_lines_before() {
         let doc =
-            "## 4. Make sure it works\n\nSmoke run:\n\n```bash\nworker -p \"hi\" --yolo\n```\n";
-        assert!(check_context(doc, 6, 15));
-        let bare = "## 4. Start workers\n\n```bash\nworker -p \"hi\" --yolo\n```\n\nThen verify the log.\n";
+            "## 4. Make sure it works\n\n```bash\n# smoke run\nworker -p \"hi\" --yolo\n```\n";
+        assert!(check_context(doc, 5, 15));
+        let bare =
+            "## 4. Start workers\n\n```bash\nworker -p \"hi\" --yolo\n```\n\n## Verify the log\n";
         assert!(!check_context(bare, 4, 15));
+        // A check word in prose or front matter, or inside a longer word, is no check.
+        let prose = "---\ndescription: A test skill.\n---\n## Start the latest workers\n\nCheck the queue first.\n\n```bash\nworker -p \"hi\" --yolo\n```\n";
+        assert!(!check_context(prose, 9, 15));
     }
 }
