@@ -44,6 +44,9 @@ mod own_etc;
 mod payload_templates;
 mod quiet_memory;
 mod timed_tasks;
+// Round 48b (sets48b): a documented smoke-test launch; a browser profile cloned for local use.
+mod browser_profile_clone;
+mod smoke_launch;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -559,6 +562,7 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     image_build::demote_image_builds(bundle, conceals, &mut out);
     firewall_lockdown::demote_lockdown_flushes(bundle, conceals, &mut out);
     own_profile_copy::demote_profile_copies(bundle, &mut out);
+    browser_profile_clone::demote_profile_clones(bundle, conceals, &mut out);
     documented_launch::cap_documented_launches(bundle, conceals, &mut out);
     disclosed_launch::cap_disclosed_launches(bundle, conceals, &mut out);
     hand_set_default::cap_hand_set_defaults(bundle, conceals, &mut out);

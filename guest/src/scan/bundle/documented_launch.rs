@@ -24,6 +24,8 @@
 //!   says nothing of the kind (the "launching agents with permission checks disabled").
 //!   The words are read in the fifteen lines up to the launch, with the flags themselves removed
 //!   (`--dangerously-bypass-approvals-and-sandbox` names a sandbox it switches off).
+//!   Round 48b adds a second way out: a verification run whose only task is a fixed smoke-test
+//!   prompt ([`super::smoke_launch`]).
 //!
 //! One pass over the findings.
 
@@ -125,16 +127,29 @@ pub(super) fn cap_documented_launches(bundle: &Bundle, conceals: bool, out: &mut
             && documentation(&f.file)
             && launch_line(&f.evidence)
             && !permanent(&f.evidence)
-            && isolated_context(text_of(&f.file), f.line)
-            && f.related
-                .iter()
-                .all(|r| launch_line(&r.evidence) && !permanent(&r.evidence))
+            && documented_way_out(text_of(&f.file), f)
     }) {
         f.severity = Severity::High;
         f.description.push_str(
             " The line is a documented launch example in the skill's documentation, the bundle writes no permission setting and hides nothing: the skill shows the option rather than ordering it. Run the workers that way only inside a disposable sandbox.",
         );
     }
+}
+
+/// Whether a documented launch finding may be capped: tied to an isolated place with every cited
+/// place another such launch, or (round 48b) a smoke-test check whose cited places are other
+/// launches or settings lines that carry no permission value ([`super::smoke_launch`]).
+fn documented_way_out(text: &str, f: &Finding) -> bool {
+    let launch_only =
+        |r: &crate::scan::content::Related| launch_line(&r.evidence) && !permanent(&r.evidence);
+    if isolated_context(text, f.line) && f.related.iter().all(launch_only) {
+        return true;
+    }
+    super::smoke_launch::smoke_launch(&f.evidence)
+        && super::smoke_launch::check_context(text, f.line, CONTEXT_LINES)
+        && f.related
+            .iter()
+            .all(|r| launch_only(r) || super::smoke_launch::inert_setting(r))
 }
 
 /// Whether the launch findings keep their level whatever the documentation says: a launch next to

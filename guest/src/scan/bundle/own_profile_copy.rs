@@ -126,7 +126,7 @@ fn copies_between_profiles(line: &str) -> bool {
 }
 
 /// Whether a file names an outside host or runs a network command.
-fn sends_anywhere(text: &str) -> bool {
+pub(super) fn sends_anywhere(text: &str) -> bool {
     if crate::scan::judge::hosts_in(text)
         .iter()
         .any(|h| h.class != crate::scan::hosts::HostClass::Local && !h.class.is_known_good())

@@ -475,3 +475,6 @@ mod round47t;
 // persisted into agent settings, package runners from stranger registries, JVM token URLs,
 // list-argument downloads, lures and orders in more languages, refused permission patterns.
 mod round48t;
+// Round 48b (sets48b): a documented smoke-test launch; a browser profile cloned into a local
+// working folder with nothing sent.
+mod round48b;
