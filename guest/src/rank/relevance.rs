@@ -304,9 +304,6 @@ pub fn band(relevance: f64, best: f64) -> u32 {
 mod translate;
 pub use translate::TRANSLATION_CREDIT;
 
-mod kin;
-pub use kin::RELATED_CREDIT;
-
 mod typos;
 pub use typos::{SUBSTITUTION_MIN, consults_vocabulary, correct_typos};
 
@@ -333,6 +330,3 @@ mod rare_stretch_tests;
 
 #[cfg(test)]
 mod translate_tests;
-
-#[cfg(test)]
-mod kin_tests;

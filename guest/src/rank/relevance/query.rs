@@ -79,10 +79,6 @@ pub struct Query {
     /// language (`rank51`, [`super::translate`]): a listing that has them matches the unit at
     /// [`super::translate::TRANSLATION_CREDIT`].
     pub alts: Vec<(usize, Vec<u32>)>,
-    /// Per English free word (by unit index), the tokens of a word WordNet relates to it (`rank52`,
-    /// [`super::kin`]): a listing that has them matches the unit at
-    /// [`super::kin::RELATED_CREDIT`].
-    pub kin: Vec<(usize, Vec<u32>)>,
 }
 
 /// Which script a request is written in: the cut-off is calibrated per script.
@@ -350,7 +346,6 @@ impl Query {
         }
         q.tokens = tokens;
         q.translate(vocab, a);
-        q.relate(vocab);
         q
     }
 

@@ -255,15 +255,7 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
                     .filter(|(j, _)| *j == i)
                     .map(|(_, alt)| alt.iter().map(|&id| field(id)).sum::<f64>() / alt.len() as f64)
                     .fold(0.0, f64::max);
-                // A word related to it (`rank52`).
-                let kin = q
-                    .kin
-                    .iter()
-                    .filter(|(j, _)| *j == i)
-                    .map(|(_, kin)| kin.iter().map(|&id| field(id)).sum::<f64>() / kin.len() as f64)
-                    .fold(0.0, f64::max);
                 own.max(alt * super::translate::TRANSLATION_CREDIT)
-                    .max(kin * super::kin::RELATED_CREDIT)
             }
         };
         if !u.side
