@@ -78,7 +78,7 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             hook_loader::GATE,
             escaped_dest::GATE,
         ],
-        &[install_agent_cfg::CFG, followed_orders::OBEY],
+        &[install_agent_cfg::CFG, followed_orders::OBEY, env_pick_send::ENUMS],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -240,6 +240,7 @@ pub(crate) fn round47m_raw_words() -> impl Iterator<Item = &'static str> {
 
 // Round 48m (sets48m): held-out set 26 (install-time code rewiring the agent: a downloaded hidden
 // program registered as a hook, configured MCP servers repointed).
+mod env_pick_send;
 mod followed_orders;
 mod install_agent_cfg;
 
@@ -249,6 +250,7 @@ pub(crate) fn round48m_raw_words() -> impl Iterator<Item = &'static str> {
     install_agent_cfg::CFG
         .iter()
         .chain(followed_orders::OBEY)
+        .chain(env_pick_send::ENUMS)
         .copied()
 }
 
@@ -1066,6 +1068,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // critical.
     install_agent_cfg::install_agent_config(b, &mut out);
     followed_orders::followed_remote_orders(b, &mut out);
+    env_pick_send::env_secrets_sent(b, &mut out);
     out
 }
 
