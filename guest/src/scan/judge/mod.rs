@@ -79,6 +79,7 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             escaped_dest::GATE,
         ],
         &[install_agent_cfg::CFG, followed_orders::OBEY, env_pick_send::ENUMS],
+        &[tool_desc_order::TOOL_MARKS],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -243,6 +244,7 @@ pub(crate) fn round47m_raw_words() -> impl Iterator<Item = &'static str> {
 mod env_pick_send;
 mod followed_orders;
 mod install_agent_cfg;
+mod tool_desc_order;
 
 /// Words without one of which no round-48m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -251,6 +253,7 @@ pub(crate) fn round48m_raw_words() -> impl Iterator<Item = &'static str> {
         .iter()
         .chain(followed_orders::OBEY)
         .chain(env_pick_send::ENUMS)
+        .chain(tool_desc_order::TOOL_MARKS)
         .copied()
 }
 
@@ -1069,6 +1072,7 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     install_agent_cfg::install_agent_config(b, &mut out);
     followed_orders::followed_remote_orders(b, &mut out);
     env_pick_send::env_secrets_sent(b, &mut out);
+    tool_desc_order::tool_description_override(b, &mut out);
     out
 }
 
