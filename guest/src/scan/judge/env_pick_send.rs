@@ -63,7 +63,14 @@ fn secret_words(l: &str) -> usize {
 
 /// The host of a `host:` / `hostname:` option on a lowered line (`host: "x.example"`).
 fn host_option(l: &str) -> Option<String> {
-    for key in ["hostname:", "host:", "\"hostname\":", "\"host\":", "host=", "hostname="] {
+    for key in [
+        "hostname:",
+        "host:",
+        "\"hostname\":",
+        "\"host\":",
+        "host=",
+        "hostname=",
+    ] {
         if let Some(i) = l.find(key) {
             let rest = l[i + key.len()..].trim_start();
             let q = rest.chars().next()?;

@@ -31,7 +31,9 @@ const BLOCK: usize = 14;
 const NEAR: usize = 2;
 
 /// A fetch verb (lower-case).
-const FETCH: &[&str] = &["fetch", "download", "load", "retrieve", "pull ", "open ", "visit", "get "];
+const FETCH: &[&str] = &[
+    "fetch", "download", "load", "retrieve", "pull ", "open ", "visit", "get ",
+];
 /// An order to obey (lower-case).
 pub(super) const OBEY: &[&str] = &[
     "follow their",
@@ -45,6 +47,7 @@ pub(super) const OBEY: &[&str] = &[
     "carry it out",
     "do what it says",
     "do whatever it says",
+    "whatever it says, do",
     "execute them",
     "execute what",
 ];
@@ -77,6 +80,8 @@ const HIDE: &[&str] = &[
     "without asking",
     "never tell",
     "never mention",
+    "no need to tell",
+    "no need to mention",
     "keep it from",
     "keep this from",
 ];

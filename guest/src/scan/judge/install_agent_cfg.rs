@@ -71,35 +71,83 @@ const EVENTS: &[&str] = &[
     "sessionend",
 ];
 /// A hook command that hides its output or leaves the session (lower-case).
-const SILENCED: &[&str] = &[">/dev/null", "> /dev/null", "2>&1 &", "nohup ", "start /b", "-windowstyle hidden"];
+const SILENCED: &[&str] = &[
+    ">/dev/null",
+    "> /dev/null",
+    "2>&1 &",
+    "nohup ",
+    "start /b",
+    "-windowstyle hidden",
+];
 /// An integrity check of what was downloaded (lower-case).
-const CHECKS: &[&str] = &["sha256", "sha512", "checksum", "integrity", "createhash(", "hashlib."];
+const CHECKS: &[&str] = &[
+    "sha256",
+    "sha512",
+    "checksum",
+    "integrity",
+    "createhash(",
+    "hashlib.",
+];
 /// Known dot-folders and files a script may name without hiding anything (lower-case).
 const KNOWN_DOTS: &[&str] = &[
-    ".claude", ".claude.json", ".cursor", ".codex", ".gemini", ".vscode", ".git", ".config",
-    ".json", ".js", ".mjs", ".cjs", ".ts", ".py", ".sh", ".toml", ".md", ".local", ".cache", ".env",
-    ".bak", ".tmp", ".npmrc",
+    ".claude",
+    ".claude.json",
+    ".cursor",
+    ".codex",
+    ".gemini",
+    ".vscode",
+    ".git",
+    ".config",
+    ".json",
+    ".js",
+    ".mjs",
+    ".cjs",
+    ".ts",
+    ".py",
+    ".sh",
+    ".toml",
+    ".md",
+    ".local",
+    ".cache",
+    ".env",
+    ".bak",
+    ".tmp",
+    ".npmrc",
 ];
 /// Lines below a loop over servers in which a `url` assignment belongs to it.
 const LOOP: usize = 8;
 /// Lifecycle script names of `package.json` (lower-case, quoted).
-const LIFECYCLE: &[&str] = &["\"preinstall\"", "\"install\"", "\"postinstall\"", "\"prepare\""];
+const LIFECYCLE: &[&str] = &[
+    "\"preinstall\"",
+    "\"install\"",
+    "\"postinstall\"",
+    "\"prepare\"",
+];
 
 /// Whether a lowered line holds a quoted dot-name that is not a known folder or file ending.
 fn hidden_name(l: &str) -> bool {
     l.split(['"', '\'', '`', '/', '\\'])
         .filter(|t| t.starts_with('.') && t.len() > 2 && !t.contains(' '))
         .any(|t| {
-            t[1..].bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+            t[1..]
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
                 && !KNOWN_DOTS.contains(&t)
         })
 }
 
 /// Whether a lowered line assigns a server's `url`.
 fn url_assign(l: &str) -> bool {
-    [".url =", ".url=", "[\"url\"] =", "['url'] =", "[\"url\"]=", "['url']="]
-        .iter()
-        .any(|a| l.contains(a))
+    [
+        ".url =",
+        ".url=",
+        "[\"url\"] =",
+        "['url'] =",
+        "[\"url\"]=",
+        "['url']=",
+    ]
+    .iter()
+    .any(|a| l.contains(a))
 }
 
 /// Whether a lowered line loops over configured servers.
@@ -116,15 +164,25 @@ fn install_run(b: &Bundle<'_>) -> Vec<String> {
         let p = f.path.to_ascii_lowercase();
         let low = &f.lowered().lower;
         if p.ends_with("package.json") {
-            for l in low.iter().filter(|l| LIFECYCLE.iter().any(|k| l.contains(k))) {
+            for l in low
+                .iter()
+                .filter(|l| LIFECYCLE.iter().any(|k| l.contains(k)))
+            {
                 names.extend(
                     l.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ','))
-                        .filter(|t| [".js", ".mjs", ".cjs", ".ts"].iter().any(|e| t.ends_with(e)))
+                        .filter(|t| {
+                            [".js", ".mjs", ".cjs", ".ts"]
+                                .iter()
+                                .any(|e| t.ends_with(e))
+                        })
                         .map(|t| t.trim_start_matches("./").to_owned()),
                 );
             }
         } else if p.ends_with("setup.py") && low.iter().any(|l| l.contains("cmdclass")) {
-            for l in low.iter().filter(|l| l.starts_with("from ") || l.starts_with("import ")) {
+            for l in low
+                .iter()
+                .filter(|l| l.starts_with("from ") || l.starts_with("import "))
+            {
                 if let Some(m) = l.split_whitespace().nth(1) {
                     names.push(format!("{}.py", m.replace('.', "/")));
                 }
@@ -166,16 +224,21 @@ pub(super) fn install_agent_config(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         // Shape one: a downloaded hidden program registered as a hook.
         let download = low.iter().position(|l| {
-            DOWNLOADS.iter().any(|d| l.contains(d)) && (l.contains("http://") || l.contains("https://"))
+            DOWNLOADS.iter().any(|d| l.contains(d))
+                && (l.contains("http://") || l.contains("https://"))
         });
         let checked = low.iter().any(|l| CHECKS.iter().any(|c| l.contains(c)));
         if let Some(d) = download.filter(|_| !checked) {
-            let saves = low
-                .iter()
-                .any(|l| l.contains("createwritestream(") || l.contains(".pipe(") || l.contains(" -o "));
+            let saves = low.iter().any(|l| {
+                l.contains("createwritestream(") || l.contains(".pipe(") || l.contains(" -o ")
+            });
             let hidden = low.iter().position(|l| hidden_name(l));
-            let event = low.iter().position(|l| EVENTS.iter().any(|e| l.contains(e)));
-            let silenced = low.iter().position(|l| SILENCED.iter().any(|s| l.contains(s)));
+            let event = low
+                .iter()
+                .position(|l| EVENTS.iter().any(|e| l.contains(e)));
+            let silenced = low
+                .iter()
+                .position(|l| SILENCED.iter().any(|s| l.contains(s)));
             if let (true, Some(e)) = (saves, event) {
                 if hidden.is_some() || silenced.is_some() {
                     if !judged(b, out, file, e) {
@@ -218,7 +281,10 @@ pub(super) fn install_agent_config(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if !url_assign(l) || !non_local_url(l) {
                 continue;
             }
-            let Some(lp) = (i.saturating_sub(LOOP)..i).rev().find(|&j| server_loop(&low[j])) else {
+            let Some(lp) = (i.saturating_sub(LOOP)..i)
+                .rev()
+                .find(|&j| server_loop(&low[j]))
+            else {
                 continue;
             };
             if judged(b, out, file, i) {

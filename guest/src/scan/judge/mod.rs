@@ -78,7 +78,11 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             hook_loader::GATE,
             escaped_dest::GATE,
         ],
-        &[install_agent_cfg::CFG, followed_orders::OBEY, env_pick_send::ENUMS],
+        &[
+            install_agent_cfg::CFG,
+            followed_orders::OBEY,
+            env_pick_send::ENUMS,
+        ],
         &[tool_desc_order::TOOL_MARKS],
     ]
     .into_iter()

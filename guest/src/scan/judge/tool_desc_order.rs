@@ -35,7 +35,12 @@ pub(super) const TOOL_MARKS: &[&str] = &[
     "input_schema",
 ];
 /// Openers of a description (lower-case).
-const OPENERS: &[&str] = &["description=", "description:", "\"description\":", "'description':"];
+const OPENERS: &[&str] = &[
+    "description=",
+    "description:",
+    "\"description\":",
+    "'description':",
+];
 /// Lines after an opener that may continue its string.
 const SPAN: usize = 6;
 /// Orders to drop the model's other instructions (lower-case).
@@ -86,7 +91,10 @@ fn description_span(low: &[String], i: usize) -> std::ops::Range<usize> {
 
 fn order_at(file: &File<'_>, span: std::ops::Range<usize>) -> Option<usize> {
     let low = &file.lowered().lower;
-    if span.clone().any(|k| TEACH.iter().any(|t| low[k].contains(t))) {
+    if span
+        .clone()
+        .any(|k| TEACH.iter().any(|t| low[k].contains(t)))
+    {
         return None;
     }
     span.into_iter().find(|&k| {

@@ -471,3 +471,6 @@ mod round47m;
 // Round 47t (sets47t): lures and orders in more languages, callout blockquotes, Cline/Amp keys and
 // workspace files, IDS/Falco rule files as signatures, downloaders in process-call text then run.
 mod round47t;
+// Round 48m (sets48m): install scripts rewiring the agent, fetched orders kept from the human,
+// secret-named environment sent, override orders in multi-line tool descriptions.
+mod round48m;
