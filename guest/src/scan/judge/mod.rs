@@ -79,6 +79,12 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             hook_loader::GATE,
             escaped_dest::GATE,
         ],
+        &[
+            install_agent_cfg::CFG,
+            followed_orders::OBEY,
+            env_pick_send::ENUMS,
+        ],
+        &[tool_desc_order::TOOL_MARKS],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -235,6 +241,24 @@ pub(crate) fn round47m_raw_words() -> impl Iterator<Item = &'static str> {
         .chain(tool_docstring::TOOLS)
         .chain(hook_loader::GATE)
         .chain(escaped_dest::GATE)
+        .copied()
+}
+
+// Round 48m (sets48m): held-out set 26 (install-time code rewiring the agent: a downloaded hidden
+// program registered as a hook, configured MCP servers repointed).
+mod env_pick_send;
+mod followed_orders;
+mod install_agent_cfg;
+mod tool_desc_order;
+
+/// Words without one of which no round-48m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round48m_raw_words() -> impl Iterator<Item = &'static str> {
+    install_agent_cfg::CFG
+        .iter()
+        .chain(followed_orders::OBEY)
+        .chain(env_pick_send::ENUMS)
+        .chain(tool_desc_order::TOOL_MARKS)
         .copied()
 }
 
@@ -1048,6 +1072,12 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // Round 43m's open item (taken up in round 47m): a send whose destination is spelled in `\xNN`
     // escapes.
     escaped_dest::escaped_destination(b, &mut out);
+    // Round 48m: after round 47m's, for the same reason; each skips a line already judged
+    // critical.
+    install_agent_cfg::install_agent_config(b, &mut out);
+    followed_orders::followed_remote_orders(b, &mut out);
+    env_pick_send::env_secrets_sent(b, &mut out);
+    tool_desc_order::tool_description_override(b, &mut out);
     out
 }
 

@@ -478,3 +478,6 @@ mod round48t;
 // Round 48b (sets48b): a documented smoke-test launch; a browser profile cloned into a local
 // working folder with nothing sent.
 mod round48b;
+// Round 48m (sets48m): install scripts rewiring the agent, fetched orders kept from the human,
+// secret-named environment sent, override orders in multi-line tool descriptions.
+mod round48m;
