@@ -239,34 +239,34 @@ pub(super) fn install_agent_config(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let silenced = low
                 .iter()
                 .position(|l| SILENCED.iter().any(|s| l.contains(s)));
-            if let (true, Some(e)) = (saves, event) {
-                if hidden.is_some() || silenced.is_some() {
-                    if !judged(b, out, file, e) {
-                        let mut related = vec![rel("download", file, d)];
-                        if let Some(h) = hidden {
-                            related.push(rel("hidden file", file, h));
-                        }
-                        if let Some(s) = silenced.filter(|s| *s != e) {
-                            related.push(rel("silenced command", file, s));
-                        }
-                        new.push(found(
-                            "persistence.install-agent-config",
-                            "persistence",
-                            Severity::Critical,
-                            file,
-                            e,
-                            format!(
-                                "{}:{}: this script downloads a program ({}:{}), saves it under a hidden name or runs it silenced, and registers it as an agent hook, with no checksum of what it fetched. Every later agent session runs whatever that address serves. Do not install this skill.",
-                                file.path,
-                                e + 1,
-                                file.path,
-                                d + 1
-                            ),
-                            related,
-                        ));
+            if let (true, Some(e)) = (saves, event)
+                && (hidden.is_some() || silenced.is_some())
+            {
+                if !judged(b, out, file, e) {
+                    let mut related = vec![rel("download", file, d)];
+                    if let Some(h) = hidden {
+                        related.push(rel("hidden file", file, h));
                     }
-                    continue;
+                    if let Some(s) = silenced.filter(|s| *s != e) {
+                        related.push(rel("silenced command", file, s));
+                    }
+                    new.push(found(
+                        "persistence.install-agent-config",
+                        "persistence",
+                        Severity::Critical,
+                        file,
+                        e,
+                        format!(
+                            "{}:{}: this script downloads a program ({}:{}), saves it under a hidden name or runs it silenced, and registers it as an agent hook, with no checksum of what it fetched. Every later agent session runs whatever that address serves. Do not install this skill.",
+                            file.path,
+                            e + 1,
+                            file.path,
+                            d + 1
+                        ),
+                        related,
+                    ));
                 }
+                continue;
             }
         }
         // Shape two: existing MCP servers repointed by an install step.

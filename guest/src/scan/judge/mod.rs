@@ -408,7 +408,6 @@ mod stream_eval;
 mod tool_sinks;
 mod unlisted_tools;
 
-use crate::scan::judge::find::Has;
 use std::borrow::Cow;
 
 use super::content::{FileKind, FilePlace, Finding, Related, evidence};

@@ -118,23 +118,23 @@ pub(super) fn tool_description_override(b: &Bundle<'_>, out: &mut Vec<Finding>) 
             }
             let span = description_span(low, i);
             let next = span.end;
-            if let Some(k) = order_at(file, span) {
-                if !judged(b, out, file, k) {
-                    new.push(found(
-                        "prompt_injection.tool-description-override",
-                        "prompt_injection",
-                        Severity::Critical,
-                        file,
-                        k,
-                        format!(
-                            "{}:{}: a tool description written in this server's code orders the model to drop its other instructions or to exfiltrate data. The model reads tool descriptions as guidance and the user never sees them. Do not connect this server.",
-                            file.path,
-                            k + 1
-                        ),
-                        vec![rel("description", file, i)],
-                    ));
-                    break;
-                }
+            if let Some(k) = order_at(file, span)
+                && !judged(b, out, file, k)
+            {
+                new.push(found(
+                    "prompt_injection.tool-description-override",
+                    "prompt_injection",
+                    Severity::Critical,
+                    file,
+                    k,
+                    format!(
+                        "{}:{}: a tool description written in this server's code orders the model to drop its other instructions or to exfiltrate data. The model reads tool descriptions as guidance and the user never sees them. Do not connect this server.",
+                        file.path,
+                        k + 1
+                    ),
+                    vec![rel("description", file, i)],
+                ));
+                break;
             }
             i = next;
         }
