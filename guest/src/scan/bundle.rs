@@ -159,6 +159,28 @@ impl Bundle {
             .and_then(|f| f.content.as_deref())
     }
 
+    /// The findings of `rule` a bundle-level check may lower: graded above medium, at a line, with
+    /// no other end (`related`), in a text file of the bundle; each with its file's text. What the
+    /// demotions of one-line findings share (`firewall_lockdown`, `own_profile_copy`,
+    /// `browser_profile_clone`).
+    pub(crate) fn lone_findings<'b>(
+        &'b self,
+        rule: &'b str,
+        out: &'b mut [Finding],
+    ) -> impl Iterator<Item = (&'b mut Finding, &'b str)> {
+        out.iter_mut().filter_map(move |f| {
+            if f.rule_id != rule
+                || f.severity <= Severity::Medium
+                || f.line == 0
+                || !f.related.is_empty()
+            {
+                return None;
+            }
+            let text = self.text_of(&f.file)?;
+            Some((f, text))
+        })
+    }
+
     /// The text of the bundle's SKILL.md (its name matched without regard to case), if it has one.
     pub fn skill_md(&self) -> Option<&str> {
         self.files

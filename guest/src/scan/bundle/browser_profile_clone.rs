@@ -209,17 +209,7 @@ pub(super) fn demote_profile_clones(bundle: &Bundle, conceals: bool, out: &mut [
         return;
     }
     let mut bundle_quiet: Option<bool> = None;
-    for f in out.iter_mut() {
-        if f.rule_id != RULE
-            || f.severity <= Severity::Medium
-            || f.line == 0
-            || !f.related.is_empty()
-        {
-            continue;
-        }
-        let Some(text) = bundle.text_of(&f.file) else {
-            continue;
-        };
+    for (f, text) in bundle.lone_findings(RULE, out) {
         let Some(line) = text.lines().nth(f.line - 1) else {
             continue;
         };

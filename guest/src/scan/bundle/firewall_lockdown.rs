@@ -112,17 +112,7 @@ pub(super) fn demote_lockdown_flushes(bundle: &Bundle, conceals: bool, out: &mut
     if conceals {
         return;
     }
-    for f in out.iter_mut() {
-        if f.rule_id != RULE
-            || f.severity <= Severity::Medium
-            || f.line == 0
-            || !f.related.is_empty()
-        {
-            continue;
-        }
-        let Some(content) = bundle.text_of(&f.file) else {
-            continue;
-        };
+    for (f, content) in bundle.lone_findings(RULE, out) {
         let lines: Vec<&str> = content.lines().collect();
         if flush_before_lockdown(&lines, f.line) {
             f.severity = Severity::Medium;

@@ -144,17 +144,7 @@ pub(super) fn sends_anywhere(text: &str) -> bool {
 pub(super) fn demote_profile_copies(bundle: &Bundle, out: &mut [Finding]) {
     // Whether any file of the bundle sends: read once, and only once a finding is a candidate.
     let mut bundle_sends: Option<bool> = None;
-    for f in out.iter_mut() {
-        if f.rule_id != RULE
-            || f.severity <= Severity::Medium
-            || f.line == 0
-            || !f.related.is_empty()
-        {
-            continue;
-        }
-        let Some(text) = bundle.text_of(&f.file) else {
-            continue;
-        };
+    for (f, text) in bundle.lone_findings(RULE, out) {
         let Some(line) = text.lines().nth(f.line - 1) else {
             continue;
         };

@@ -18,11 +18,11 @@
 //! Not judged: a heartbeat that fetches a page and follows it in the open (the owner is told or
 //! nothing is hidden); a block warning against fetched instructions. One pass over each file.
 
+use super::remote_orders::unwarned_paragraphs;
 use super::shapes::{any_of as any, found, judged, rel};
 use super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding};
 use crate::scan::hosts::HostClass;
-use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
 /// The longest block read as one instruction.
@@ -110,25 +110,7 @@ pub(super) fn followed_remote_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let lw = f.lowered();
-        let places = fence_places(lw.lines.iter().copied());
-        let mut i = 0;
-        'blocks: while i < lw.lines.len() {
-            if lw.lower[i].is_empty() || places[i] != FencePlace::Outside {
-                i += 1;
-                continue;
-            }
-            let s = i;
-            while i < lw.lines.len()
-                && !lw.lower[i].is_empty()
-                && places[i] == FencePlace::Outside
-                && i - s < BLOCK
-            {
-                i += 1;
-            }
-            let block = &lw.lower[s..i];
-            if block.iter().any(|l| any(l, WARNS) || l.starts_with('>')) {
-                continue;
-            }
+        for (s, i) in unwarned_paragraphs(lw, BLOCK, WARNS) {
             let remote = |k: usize| {
                 hosts_in(lw.lines[k])
                     .iter()
@@ -162,7 +144,7 @@ pub(super) fn followed_remote_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 ),
                 vec![rel("obey", f, obey), rel("concealment", f, hide)],
             ));
-            break 'blocks;
+            break;
         }
     }
     out.extend(new);

@@ -82,25 +82,7 @@ pub(super) fn hidden_remote_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .filter(|f| f.kind != FileKind::Code && !f.place.test)
     {
         let lw = f.lowered();
-        let places = fence_places(lw.lines.iter().copied());
-        let mut i = 0;
-        'blocks: while i < lw.lines.len() {
-            if lw.lower[i].is_empty() || places[i] != FencePlace::Outside {
-                i += 1;
-                continue;
-            }
-            let s = i;
-            while i < lw.lines.len()
-                && !lw.lower[i].is_empty()
-                && places[i] == FencePlace::Outside
-                && i - s < BLOCK
-            {
-                i += 1;
-            }
-            let block = &lw.lower[s..i];
-            if block.iter().any(|l| any(l, WARNS) || l.starts_with('>')) {
-                continue;
-            }
+        for (s, i) in unwarned_paragraphs(lw, BLOCK, WARNS) {
             let fetch = (s..i).find(|&k| {
                 let l = &lw.lower[k];
                 any(l, FETCH)
@@ -135,7 +117,42 @@ pub(super) fn hidden_remote_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 ),
                 vec![rel("concealment", f, hide)],
             ));
-            break 'blocks;
+            break;
         }
     }
+}
+
+/// The paragraphs of a file's prose (runs of non-blank lines outside code fences, at most `max`
+/// lines each, a longer run cut into pieces) that hold no warning word of `warns` and no quoted
+/// (`>`) line, as `(first line, end)` index ranges: where an order to the agent, not a lesson, can
+/// stand.
+pub(super) fn unwarned_paragraphs(
+    lw: &super::Lowered<'_>,
+    max: usize,
+    warns: &[&str],
+) -> Vec<(usize, usize)> {
+    let places = fence_places(lw.lines.iter().copied());
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lw.lines.len() {
+        if lw.lower[i].is_empty() || places[i] != FencePlace::Outside {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < lw.lines.len()
+            && !lw.lower[i].is_empty()
+            && places[i] == FencePlace::Outside
+            && i - s < max
+        {
+            i += 1;
+        }
+        if !lw.lower[s..i]
+            .iter()
+            .any(|l| any(l, warns) || l.starts_with('>'))
+        {
+            out.push((s, i));
+        }
+    }
+    out
 }
