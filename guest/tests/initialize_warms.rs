@@ -9,26 +9,11 @@
 //! scanner's judges are warmed by `scan::initialize`'s scan of a near-empty bundle.
 //!
 //! One test in its own binary (`harness = false`), so nothing else allocates while it counts.
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+#[path = "../examples/support/counting_alloc.rs"]
+mod counting_alloc;
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator and only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size(), Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-}
-
-#[global_allocator]
-static A: Counting = Counting;
+use counting_alloc::LIVE;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Rankings in both languages (a traditional-Chinese request, an English one with a typo, and one in
 /// each language naming an object only the EN↔ZH table knows).
