@@ -193,6 +193,8 @@ fn leak(f: &File<'_>, words: &[String]) -> Option<Finding> {
             // The context named in the sentence itself, not inside a quoted code span (a probe
             // payload, a template shown).
             let l = prose_only(&lw.lower[i]);
+            // Round 49b: "the AGENTS.md specification" names a format, not the agent's file.
+            let l = super::format_mention::without_format_names(&l);
             let hard = has_any(&l, CONTEXT);
             if !hard && !has_any(&l, CONVERSATION) {
                 continue;

@@ -66,6 +66,9 @@ mod text_saved_run;
 const RAW_47T: &[&[&str]] = &[text_saved_run::RAW];
 // Round 48t (sets48t): a language's own recursive-delete call of a system folder.
 mod lib_delete;
+// Round 49b (sets49b): an instruction file's name used as the name of its format, left out of
+// the agent-context judge.
+mod format_mention;
 /// Words without one of which no round-48t judge of this module can fire.
 const RAW_48T: &[&[&str]] = &[lib_delete::RAW];
 /// Round 44t's words for shapes that read files stating no fact (CMake/Tcl deletes, Zig's

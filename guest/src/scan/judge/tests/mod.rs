@@ -481,3 +481,6 @@ mod round48b;
 // Round 48m (sets48m): install scripts rewiring the agent, fetched orders kept from the human,
 // secret-named environment sent, override orders in multi-line tool descriptions.
 mod round48m;
+// Round 49b (sets49b): an instruction file's name used as the name of its format beside the
+// format's site.
+mod round49b;
