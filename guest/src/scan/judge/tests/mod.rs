@@ -481,3 +481,7 @@ mod round48b;
 // Round 48m (sets48m): install scripts rewiring the agent, fetched orders kept from the human,
 // secret-named environment sent, override orders in multi-line tool descriptions.
 mod round48m;
+// Round 49m (sets49m): secret variables sent by commands in running text, credentials staged in
+// hidden temp files, fetch lines planted in start-up files and crontabs, install hooks piping
+// downloads into a shell.
+mod round49m;
