@@ -85,6 +85,12 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             env_pick_send::ENUMS,
         ],
         &[tool_desc_order::TOOL_MARKS],
+        &[
+            prose_send::COMMANDS,
+            hidden_stash::TEMP_DOTS,
+            startup_line::STARTUP,
+            startup_line::HOOKS,
+        ],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -259,6 +265,24 @@ pub(crate) fn round48m_raw_words() -> impl Iterator<Item = &'static str> {
         .chain(followed_orders::OBEY)
         .chain(env_pick_send::ENUMS)
         .chain(tool_desc_order::TOOL_MARKS)
+        .copied()
+}
+
+// Round 49m (sets49m): held-out set 27 (commands in running text sending secret variables,
+// credentials staged in hidden temp files, fetch lines planted in shell start-up files and
+// crontabs, npm install hooks piping downloads into a shell).
+mod hidden_stash;
+mod prose_send;
+mod startup_line;
+
+/// Words without one of which no round-49m judge can fire on a text (chained into
+/// `prose::reads_raw_text`).
+pub(crate) fn round49m_raw_words() -> impl Iterator<Item = &'static str> {
+    prose_send::COMMANDS
+        .iter()
+        .chain(hidden_stash::TEMP_DOTS)
+        .chain(startup_line::STARTUP)
+        .chain(startup_line::HOOKS)
         .copied()
 }
 
@@ -943,6 +967,12 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     followed_orders::followed_remote_orders(b, &mut out);
     env_pick_send::env_secrets_sent(b, &mut out);
     tool_desc_order::tool_description_override(b, &mut out);
+    // Round 49m: after round 48m's, for the same reason; each skips a line already judged
+    // critical.
+    prose_send::prose_secret_send(b, &mut out);
+    hidden_stash::hidden_temp_stash(b, &mut out);
+    startup_line::startup_remote_line(b, &mut out);
+    startup_line::install_hook_pipe(b, &mut out);
     out
 }
 

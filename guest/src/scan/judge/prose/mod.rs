@@ -310,6 +310,7 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::round46m_raw_words())
             .chain(super::round47m_raw_words())
             .chain(super::round48m_raw_words())
+            .chain(super::round49m_raw_words())
             .chain(super::shapes::raw_words_44t())
             .collect();
         aho_corasick::AhoCorasick::builder()

@@ -484,3 +484,7 @@ mod round48m;
 // Round 49b (sets49b): an instruction file's name used as the name of its format beside the
 // format's site.
 mod round49b;
+// Round 49m (sets49m): secret variables sent by commands in running text, credentials staged in
+// hidden temp files, fetch lines planted in start-up files and crontabs, install hooks piping
+// downloads into a shell.
+mod round49m;
