@@ -481,3 +481,6 @@ mod round48b;
 // Round 48m (sets48m): install scripts rewiring the agent, fetched orders kept from the human,
 // secret-named environment sent, override orders in multi-line tool descriptions.
 mod round48m;
+// Round 49t (sets49t): app folders under ~/Library, literal search patterns, less-known lifting
+// keys and tool-loaded configs, lure words in four more languages.
+mod round49t;
