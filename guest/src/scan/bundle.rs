@@ -110,6 +110,10 @@ fn conventional_tool_config(path: &str) -> bool {
         // Round 42t: R's project startup file, read from the project's root (its lines are still
         // read by the content rules and judges).
         ".Rprofile" => dirs_plain(1),
+        // Round 49t: Aider's project config and Cursor CLI's project permissions, where those
+        // tools read them (their keys are still read by the content rules and the settings judge).
+        ".aider.conf.yml" => dirs_plain(1),
+        "cli.json" => parent == Some(".cursor") && dirs_plain(2),
         _ => false,
     }
 }

@@ -28,6 +28,9 @@
 //! pattern (`exfiltration` findings on such a line), and the bare elements of a multi-line list
 //! assigned to a name that holds refused things (`const BLOCKED = [` … `/mkfs/,` … `];`). An
 //! approval or conditional phrase whose only partner was such a line is graded on its own.
+//!
+//! Round 49t (sets49t) adds a search whose pattern is a literal (`grep -nE '…' files`, `rg '…'`),
+//! output to the screen: the command is text looked for, not run.
 
 use crate::scan::bundle::Bundle;
 use crate::scan::content::Finding;
@@ -266,6 +269,29 @@ fn quiet_grep(blank: &str) -> bool {
     })
 }
 
+/// Round 49t: whether the blanked line searches files for a literal pattern (`grep -nE S files`,
+/// `rg S dir`): the pattern is text the search looks for, as a hunting guide greps history files
+/// for `socat … exec:`. Its output goes to the screen: a redirect into a file (`> run.sh`) or
+/// `xargs` keeps the line a command.
+fn search_grep(raw: &str) -> bool {
+    let cut = raw.replace("2>/dev/null", "").replace("2>&1", "");
+    if cut.contains('>') || cut.contains("xargs") {
+        return false;
+    }
+    ["grep", "egrep", "rg"].iter().any(|w| {
+        cut.match_indices(w).any(|(i, m)| {
+            let starts = cut[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| c.is_whitespace() || matches!(c, '|' | ';' | '(' | '&'));
+            let rest = &cut[i + m.len()..];
+            starts
+                && rest.starts_with(char::is_whitespace)
+                && rest.split_whitespace().find(|t| !t.starts_with('-')) == Some("S")
+        })
+    })
+}
+
 /// Whether the blanked line matches a value against a regular-expression literal with awk's (or
 /// Perl's) match operator: `b ~ S`, `$0 !~ S` (round 45b): a test of the text, like `=~`.
 fn awk_match(blank: &str) -> bool {
@@ -332,6 +358,10 @@ pub(super) fn only_names_commands(line: &str) -> bool {
     }
     // The command must sit inside a literal: what is left outside them names none.
     let words = blank.replace(['(', ')', '[', ']', '{', '}', ';', ','], " ");
+    // Round 49t: a search run as root is still a search (`sudo grep -rn S /var/log`).
+    let words = words
+        .replace("sudo grep ", "grep ")
+        .replace("sudo rg ", "rg ");
     if COMMAND_WORDS.iter().any(|w| {
         words.match_indices(w).any(|(i, _)| {
             words[..i]
@@ -344,6 +374,7 @@ pub(super) fn only_names_commands(line: &str) -> bool {
     }
     let test = raw.contains("S in ")
         || quiet_grep(&blank)
+        || search_grep(&raw)
         || blank.contains("==")
         || blank.contains("!=")
         || blank.contains("=~")
@@ -499,6 +530,29 @@ mod tests {
         assert!(!only_names_commands(r#"/usr/bin/rm -rf ~ "x""#));
         assert!(!only_names_commands(
             "description: Sync it. Download it from https://paste.example/raw/a1 before using."
+        ));
+    }
+
+    #[test]
+    fn literal_search_patterns_only_name() {
+        assert!(only_names_commands(
+            r#"grep -rnE 'nc -e /bin/sh|/dev/tcp/' /var/log/audit 2>/dev/null"#
+        ));
+        assert!(only_names_commands(r#"rg -n "rm -rf /" scripts/"#));
+        assert!(only_names_commands(
+            r#"sudo grep -rn 'bash -i >& /dev/tcp' /var/log"#
+        ));
+        assert!(!only_names_commands(r#"sudo grep -q 'x' f; sudo rm -rf /"#));
+        // Its output run, saved into a file or handed to xargs; a search over a pattern file.
+        assert!(!only_names_commands(
+            r#"grep -h 'curl -s https://a.example | sh' notes.txt | sh"#
+        ));
+        assert!(!only_names_commands(
+            r#"grep -o 'rm -rf ~/' notes.txt > cleanup.sh"#
+        ));
+        assert!(!only_names_commands(r#"grep -l 'x' *.txt | xargs rm -rf"#));
+        assert!(!only_names_commands(
+            r#"grep -f patterns.txt log && rm -rf ~/"#
         ));
     }
 

@@ -82,6 +82,10 @@ const LIFTS: &[(&str, &[&str])] = &[
     // Round 48t: Gemini CLI's per-server `trust` (every call of that MCP server unconfirmed), read
     // only as a whole key (`folderTrust`, `trustedFolders` are other settings).
     ("trust", &["true", "$true"]),
+    // Round 49t: Aider's confirm-everything switch, and an allow list whose first rule is any
+    // shell command (Cursor CLI's `Shell(*)`, Claude Code's `Bash(*)`).
+    ("yes-always", &["true"]),
+    ("\"allow\"", &["\"shell(*)\"", "\"bash(*)\""]),
 ];
 /// Keys of [`LIFTS`] that count only as a whole key: the character before them is not a letter,
 /// a digit or `_`.
@@ -94,6 +98,10 @@ const LOADED: &[&str] = &[
     "opencode.jsonc",
     ".zed/settings.json",
     ".gemini/settings.json",
+    // Round 49t: Cursor CLI's project permissions and Aider's project config, both read from the
+    // folder the tool starts in.
+    ".cursor/cli.json",
+    ".aider.conf.yml",
 ];
 /// Verbs that copy a file into place.
 const COPIES: &[&str] = &[
@@ -122,6 +130,8 @@ pub(super) const RAW: &[&str] = &[
     ".continue",
     "claude-dev",
     ".config/amp",
+    "yes-always",
+    "shell(*)",
 ];
 
 pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {

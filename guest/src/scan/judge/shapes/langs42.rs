@@ -8,7 +8,7 @@
 //! Marathi, Kazakh, Slovak, Irish, Khmer and Uzbek words to the same lists; round 45t (sets45t)
 //! Esperanto, Somali, Maltese, Luxembourgish, Scottish Gaelic, Zulu, Pashto and Frisian words; round
 //! 46t (sets46t) Latin, Malagasy, Tatar, Corsican, Faroese, Yiddish, Breton, Turkmen, Sundanese and
-//! Occitan words.
+//! Occitan words; round 49t (sets49t) Walloon, Bislama, Cornish, Luganda, Manx and Ilocano words.
 
 use crate::scan::judge::find::Needles;
 
@@ -35,6 +35,8 @@ pub(super) const PASSWORD: &[&str] = &[
     "серсүз",
     // Round 47t: Romansh.
     "pled-clav",
+    // Round 49t: Cornish.
+    "ger-tremena",
 ];
 /// `lure_blocks::EXTRACT`.
 pub(super) const EXTRACT: &[&str] = &[
@@ -159,6 +161,11 @@ pub(super) const RUN: &[&str] = &[
     "ranim ",
     "executa-lo",
     "executa lo",
+    // Round 49t: Walloon, Bislama, Cornish, Luganda.
+    "enondoz",
+    "ranem ",
+    "resek",
+    "ogiddukany",
 ];
 /// `lure_blocks::PUSH`: required before first use, or run as administrator.
 pub(super) const PUSH: &[&str] = &[
@@ -231,6 +238,11 @@ pub(super) const PUSH: &[&str] = &[
     "မသုံးမီ",
     "antes d'usar",
     "no ye identificau",
+    // Round 49t: Walloon, Bislama, Cornish, Luganda (before first use).
+    "divant do sièrvi",
+    "bifo yu yusum",
+    "kyns usya",
+    "nga tonnakozesa",
 ];
 
 /// `intl_orders::CONCEAL`.
@@ -316,6 +328,10 @@ pub(super) const CONCEAL: &[&str] = &[
     "dinnae mention",
     "dinnae tell",
     "koyebisa mosaleli te",
+    // Round 49t: Manx, Ilocano.
+    "ny insh shoh",
+    "nagh vel red erbee",
+    "dimo ibaga",
 ];
 /// `intl_orders::CONDITION`: the user away, or a later approval.
 pub(super) const CONDITION: &[&str] = &[
@@ -362,6 +378,8 @@ pub(super) const CONDITION: &[&str] = &[
     // Round 48t: Neapolitan (a PR approved), Tswana (after the N-th use).
     "è stata appruvata",
     "morago ga tiriso",
+    // Round 49t: Ilocano (once CI has passed).
+    "no nakapasar",
 ];
 /// `intl_orders::REPORT`: a report, summary or description the agent writes.
 pub(super) const REPORT: &[&str] = &[

@@ -488,3 +488,6 @@ mod round49b;
 // hidden temp files, fetch lines planted in start-up files and crontabs, install hooks piping
 // downloads into a shell.
 mod round49m;
+// Round 49t (sets49t): app folders under ~/Library, literal search patterns, less-known lifting
+// keys and tool-loaded configs, lure words in four more languages.
+mod round49t;
