@@ -481,3 +481,5 @@ mod round48b;
 // Round 48m (sets48m): install scripts rewiring the agent, fetched orders kept from the human,
 // secret-named environment sent, override orders in multi-line tool descriptions.
 mod round48m;
+// Stop 60 (the lead): one line of several commands, escaped quotes, a URL segment vs a script.
+mod lead60;
