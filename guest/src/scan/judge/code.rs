@@ -49,7 +49,7 @@ fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// The bytes of `text` outside quotes (`"`, `'`, `` ` ``; a backslash escapes inside them), with
+/// The bytes of `text` outside quotes (`"`, `'`, `` ` ``; a backslash escapes the next byte), with
 /// their positions. Quote characters themselves are not yielded.
 pub(super) fn unquoted(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
     let b = text.as_bytes();
@@ -64,6 +64,12 @@ pub(super) fn unquoted(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
                 Some(q) if c == q => quote = None,
                 Some(_) => {}
                 None if matches!(c, b'"' | b'\'' | b'`') => quote = Some(c),
+                // Outside quotes a backslash escapes the next byte (shell's `${s//\"/\\\"}`:
+                // that quote opens nothing).
+                None if c == b'\\' => {
+                    i += 1;
+                    return Some((at, c));
+                }
                 None => return Some((at, c)),
             }
         }
@@ -78,7 +84,12 @@ fn depth_change(line: &str) -> i32 {
     for (i, c) in unquoted(line) {
         match c {
             b'#' if i == 0 || b[i - 1] == b' ' || b[i - 1] == b'\t' => break,
-            b'/' if b.get(i + 1) == Some(&b'/') && (i == 0 || b[i - 1] != b':') => break,
+            // A `//` comment after a blank, not a URL's `://` or shell's `${s//a/b}`.
+            b'/' if b.get(i + 1) == Some(&b'/')
+                && (i == 0 || b[i - 1] == b' ' || b[i - 1] == b'\t' || b[i - 1] == b';') =>
+            {
+                break;
+            }
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
             _ => {}
@@ -361,8 +372,12 @@ pub fn refs(text: &str) -> Vec<&str> {
                     let before = text[..s].trim_end();
                     before.ends_with('(') || before.ends_with(',')
                 };
-                let key =
-                    after.starts_with(':') && !after.starts_with("::") && !after.starts_with(":=");
+                // Shell's `${data:0:60}`, `${v:-x}` read `data` and `v`; they are no keys.
+                let expansion = ["${", "${#", "${!"].iter().any(|p| text[..s].ends_with(p));
+                let key = !expansion
+                    && after.starts_with(':')
+                    && !after.starts_with("::")
+                    && !after.starts_with(":=");
                 if !attribute && !flag && !named_arg && !key && !keyword(word) {
                     out.push(word);
                 }
@@ -398,29 +413,28 @@ pub fn overwritten(text: &str) -> Option<&str> {
     (!refs(rhs).contains(&name)).then_some(name)
 }
 
+/// Where the commands of one line start: the line's start and, for shell, after `;`, `&&`, `||`
+/// outside quotes (`then`/`do` are read off each command by [`assigned`]).
+pub fn command_starts(line: &str) -> Vec<usize> {
+    let mut starts = vec![0usize];
+    let b = line.as_bytes();
+    for (i, c) in unquoted(line) {
+        match c {
+            b';' => starts.push(i + 1),
+            b'&' | b'|' if b.get(i + 1) == Some(&c) => starts.push(i + 2),
+            _ => {}
+        }
+    }
+    starts
+}
+
 /// The names a statement assigns: `x = …`, `X=…` (also after `&&`, `;`, `export`, `local`),
 /// `a, b = …`, `const {a, b} = …`, `$x = …`, `x := …`, `x += …`, `x[k] = …` (x), `for a, b in …`,
 /// `with … as f`, `… as f:`, R's and Haskell's `x <- …`.
 pub fn assigned(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let first_line = text.split('\n').next().unwrap_or("");
-    // Statement starts: the line's start and, for shell, after `;`, `&&`, `||`, `then`, `do`.
-    let mut starts = vec![0usize];
-    let b = first_line.as_bytes();
-    let mut quote: Option<u8> = None;
-    for i in 0..b.len() {
-        match quote {
-            Some(q) if b[i] == q => quote = None,
-            Some(_) => {}
-            None => match b[i] {
-                b'"' | b'\'' | b'`' => quote = Some(b[i]),
-                b';' => starts.push(i + 1),
-                b'&' | b'|' if b.get(i + 1) == Some(&b[i]) => starts.push(i + 2),
-                _ => {}
-            },
-        }
-    }
-    for s in starts {
+    for s in command_starts(first_line) {
         let mut seg = first_line[s.min(first_line.len())..].trim_start();
         // Stop 57: AppleScript's `set pw to do shell script "…"`.
         if let Some(name) = applescript_set(seg) {
@@ -793,6 +807,27 @@ mod tests {
         assert_eq!(got, "f(, , ) + d");
         assert_eq!(depth_change("call(x, \"(\" # )"), 1);
         assert_eq!(depth_change("]"), -1);
+    }
+
+    #[test]
+    fn shell_escapes_and_expansions_read_right() {
+        // An escaped quote outside quotes opens nothing; `${s//a/b}` is no `//` comment.
+        assert_eq!(
+            depth_change(r#"esc(){ s=${s//\"/\\\"}; printf %s "$s"; }"#),
+            0
+        );
+        assert_eq!(depth_change("f(x, // )"), 1);
+        let s = statements(
+            "e(){ s=${s//a/b}; }
+k=1
+",
+            FileKind::Code,
+        );
+        assert_eq!(s.len(), 2);
+        // `${data:0:60}` reads `data`; `{data: 1}` is a key.
+        assert_eq!(refs("c=${data:0:60}"), ["c", "data"]);
+        assert_eq!(refs("x = {data: 1}"), ["x"]);
+        assert_eq!(command_starts("a=1; b=2 && c=3"), [0, 5, 13]);
     }
 
     #[test]

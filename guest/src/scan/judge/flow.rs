@@ -21,6 +21,7 @@ use scope::{Scope, ScopeLang, close};
 
 mod args;
 mod blocks;
+mod commands;
 pub mod exports;
 mod filled;
 mod line_hosts;
@@ -471,6 +472,27 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
             .filter(|&o| !(answer && is_secret_source(facts[o].kind)))
             .collect();
         if !carried.is_empty() {
+            // A line of several commands: each name takes what its own command reads.
+            let by_name = (stmt.first == stmt.last && !names.is_empty())
+                .then(|| {
+                    let named_files = |command: &str| -> Vec<usize> {
+                        ff.secret_files
+                            .iter()
+                            .chain(&ff.downloads)
+                            .filter(|w| w.line < stmt.first && names_key(command, &w.key))
+                            .map(|w| w.origin)
+                            .collect()
+                    };
+                    commands::origins_by_name(
+                        text,
+                        stmt.start,
+                        facts,
+                        &carried,
+                        &tainted,
+                        &named_files,
+                    )
+                })
+                .flatten();
             let origins = carried;
             let mut targets: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
             // A message, archive or buffer filled through a method (`msg.set_content(v)`).
@@ -491,8 +513,12 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
                 {
                     sc.save(&t, &tainted, &via);
                 }
+                let own = by_name.as_ref().and_then(|m| m.get(&t)).unwrap_or(&origins);
+                if own.is_empty() {
+                    continue;
+                }
                 let list = tainted.entry(t.clone()).or_default();
-                for &o in &origins {
+                for &o in own {
                     if list.len() < MAX_ORIGINS && !list.contains(&o) {
                         list.push(o);
                     }

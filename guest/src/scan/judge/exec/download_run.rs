@@ -340,7 +340,7 @@ pub(super) fn download_execute(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec
                         )
                         .map(|(v, _)| v)
                         .unwrap_or_default();
-                    if !(names_key(&target, &d.key) || names_key(&resolved, &d.key))
+                    if !(names_saved(&target, &d.key) || names_saved(&resolved, &d.key))
                         || done.contains(&(gi, run.line))
                     {
                         continue;
@@ -393,4 +393,38 @@ fn bare_path(rhs: &str) -> Option<String> {
         })
         && !t.contains("://"))
     .then(|| t.to_owned())
+}
+
+/// Whether a run target names a file saved under `key`: a name without an extension (`signup`, a
+/// URL's last segment) followed by one (`scripts/signup.sh`) is another file.
+fn names_saved(target: &str, key: &str) -> bool {
+    if key.contains('.') {
+        return names_key(target, key);
+    }
+    let mut kept = String::with_capacity(target.len());
+    let mut rest = target;
+    while let Some(i) = rest.find(key) {
+        let after = &rest[i + key.len()..];
+        let extension = after
+            .strip_prefix('.')
+            .is_some_and(|a| a.starts_with(|c: char| c.is_ascii_alphanumeric()));
+        kept.push_str(&rest[..i]);
+        kept.push_str(if extension { " " } else { key });
+        rest = after;
+    }
+    kept.push_str(rest);
+    names_key(&kept, key)
+}
+
+#[cfg(test)]
+mod saved_name_tests {
+    use super::names_saved;
+
+    #[test]
+    fn a_name_without_extension_is_not_the_same_name_with_one() {
+        assert!(!names_saved("bash scripts/signup.sh", "signup"));
+        assert!(names_saved("chmod +x ./signup && ./signup", "signup"));
+        assert!(names_saved("bash /tmp/signup", "signup"));
+        assert!(names_saved("python3 agent.py", "agent.py"));
+    }
 }

@@ -491,3 +491,5 @@ mod round49m;
 // Round 49t (sets49t): app folders under ~/Library, literal search patterns, less-known lifting
 // keys and tool-loaded configs, lure words in four more languages.
 mod round49t;
+// Stop 60 (the lead): one line of several commands, escaped quotes, a URL segment vs a script.
+mod lead60;
