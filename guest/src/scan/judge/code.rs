@@ -827,7 +827,7 @@ k=1
         // `${data:0:60}` reads `data`; `{data: 1}` is a key.
         assert_eq!(refs("c=${data:0:60}"), ["c", "data"]);
         assert_eq!(refs("x = {data: 1}"), ["x"]);
-        assert_eq!(command_starts("a=1; b=2 && c=3"), [0, 5, 13]);
+        assert_eq!(command_starts("a=1; b=2 && c=3"), [0, 4, 11]);
     }
 
     #[test]
