@@ -101,7 +101,9 @@ fn conventional_tool_config(path: &str) -> bool {
         // Round 41c: the workspace settings and recommended extensions beside them (data, shown by
         // the editor; their keys are still read by the content rules and the settings judges).
         "tasks.json" | "launch.json" | "settings.json" | "extensions.json" => {
-            parent == Some(".vscode") && dirs_plain(2)
+            (parent == Some(".vscode")
+                || name == "settings.json" && matches!(parent, Some(".claude" | ".gemini")))
+                && dirs_plain(2)
         }
         // Round 39t: the CI services' pipeline files at the root they are read from.
         ".gitlab-ci.yml" | ".travis.yml" | ".drone.yml" | ".cirrus.yml" => dirs_plain(1),
@@ -114,6 +116,11 @@ fn conventional_tool_config(path: &str) -> bool {
         // tools read them (their keys are still read by the content rules and the settings judge).
         ".aider.conf.yml" => dirs_plain(1),
         "cli.json" => parent == Some(".cursor") && dirs_plain(2),
+        // Round 50t: an agent's project settings where the agent reads them (Claude Code's
+        // `.claude/settings.json` and `settings.local.json`, Gemini CLI's, Codex's): data whose
+        // permission values and hooks the agent judges still read (`agent.rs`).
+        "settings.local.json" => parent == Some(".claude") && dirs_plain(2),
+        "config.toml" => parent == Some(".codex") && dirs_plain(2),
         _ => false,
     }
 }

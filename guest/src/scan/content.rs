@@ -13,6 +13,7 @@ mod checklist;
 pub(crate) mod echo_line;
 mod extless;
 mod invisible;
+mod link_title;
 mod reading;
 
 use invisible::{ZERO_WIDTH, invisible};
@@ -115,6 +116,8 @@ pub fn kind_of(path: &str, content: &str) -> FileKind {
             | "sconstruct"
             | "sconscript"
             | "podfile"
+            // Round 50t: Snakemake's rule file (Python with `shell:` blocks).
+            | "snakefile"
     ) {
         return FileKind::Code;
     }
@@ -711,6 +714,7 @@ pub fn scan_file(rules: &RuleSet, file: &str, content: &str) -> FileScan {
                             && !in_html_tag(line, hit.start)
                             && (is_quoted_match(line, hit.start, hit.end)
                                 && !is_scripted_speech(line, hit.start)
+                                && !reading::in_link_title(line, hit.start)
                                 || quoted_from_before(content, line_start, line, hit.start))
                     }
                     Context::Test => place.test,

@@ -56,6 +56,8 @@ pub(super) fn negated_from_before(content: &str, line_start: usize, line: &str, 
 /// Whether a prose line teaches or defends, judged on its words (URLs and addresses removed, so a
 /// host such as `collector.example` is not taken for "example").
 pub(super) fn is_defensive(line: &str) -> bool {
+    // Round 50t: an image's alt text describes the picture, not the line's stance.
+    let line = &*super::link_title::without_image_alt(line);
     let mut words = String::with_capacity(line.len());
     let mut last = 0;
     for (s, e) in crate::scan::hosts::urls_in(line) {
@@ -237,6 +239,12 @@ pub fn quoted_from_before(content: &str, line_start: usize, line: &str, at: usiz
 /// The quote character open at byte `at` of a line (or at its end), if any.
 fn quote_open(line: &str, at: usize) -> Option<char> {
     quote_span(line, at).map(|(q, _)| q)
+}
+
+/// Round 50t: whether byte `at` of a line is inside a Markdown link's or image's title (its quotes
+/// are the link's syntax, not a quotation).
+pub(super) fn in_link_title(line: &str, at: usize) -> bool {
+    quote_span(line, at).is_some_and(|(_, open)| super::link_title::is_link_title(line, open))
 }
 
 /// The quote open at byte `at` of a line (or at its end) and where it opened, if any.

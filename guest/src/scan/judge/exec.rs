@@ -352,6 +352,9 @@ pub(crate) fn shipped_script(file: &File<'_>) -> bool {
         // Round 46t: an Apptainer/Singularity definition file, whose `%post` section the image
         // build runs as root.
         || (ext == "def" && file.content.contains("\n%post"))
+        // Round 50t: Snakemake rule files and Nextflow scripts, whose shell blocks the workflow
+        // engine runs unattended.
+        || matches!(ext.as_str(), "smk" | "nf")
 }
 
 /// Round 42t: definition files whose command lines a build, test or hook tool runs unattended
@@ -369,6 +372,9 @@ const RUNS_ITS_COMMANDS: &[&str] = &[
     // Round 46t: Terragrunt's config (its `before_hook` / `after_hook` `execute` lists run on
     // every plan and apply).
     "terragrunt.hcl",
+    // Round 50t: a workflow manager's rule file (Snakemake's `shell:` blocks run when the
+    // workflow is run; `*.smk` and Nextflow's `*.nf` below).
+    "snakefile",
 ];
 
 /// Extensions of the scripts a bundle ships ([`shipped_script`]).

@@ -96,7 +96,11 @@ pub(super) fn guard_bypass(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     continue;
                 }
                 let above = &lower[i.saturating_sub(BACK)..=i];
-                if above.iter().any(|l| DECIDES.iter().any(|w| l.contains(w))) {
+                // Round 50t: on a settings line (`"matcher": "*"`) only the value decides.
+                if above.iter().any(|l| {
+                    super::hook_settings::json_line_decides(l, DECIDES)
+                        .unwrap_or_else(|| DECIDES.iter().any(|w| l.contains(w)))
+                }) {
                     continue;
                 }
                 push(

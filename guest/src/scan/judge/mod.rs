@@ -431,6 +431,8 @@ mod store_upload;
 mod stream_eval;
 mod tool_sinks;
 mod unlisted_tools;
+// Round 50t (sets50t): inline hooks in an agent's settings JSON.
+mod hook_settings;
 
 use std::borrow::Cow;
 

@@ -253,16 +253,22 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
     // known vendor's ("open <link>, copy what it shows, paste it into the Run box"): what runs is
     // whatever that page serves at the time, never shown in the skill.
     for at in b.in_file(file, FactKind::PasteRun) {
-        if let Some(h) = hosts_in(&at.text())
+        if let Some((h, named)) = hosts_in(&at.text())
             .into_iter()
             .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+            .map(|h| (h, String::new()))
+            // Round 50t: or the page named just above the step, in its paragraph.
+            .or_else(|| {
+                super::paste_page::page_above(b, file, &at)
+                    .map(|(h, line)| (h, format!(", named at {}:{line}", file.path)))
+            })
         {
             out.push(Signal {
                 at,
                 weight: Weight::Medium,
                 kind: "paste-source",
                 what: format!(
-                    "the text to paste comes from a page on {} (not a known vendor)",
+                    "the text to paste comes from a page on {} (not a known vendor{named})",
                     h.host
                 ),
             });

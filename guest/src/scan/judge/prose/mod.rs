@@ -94,6 +94,8 @@ mod tamper;
 mod tool_cc;
 mod tool_poison;
 mod tool_relay;
+// Round 50t (sets50t).
+mod paste_page;
 
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::{FileKind, Finding};

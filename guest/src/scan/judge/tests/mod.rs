@@ -493,3 +493,7 @@ mod round49m;
 mod round49t;
 // Stop 60 (the lead): one line of several commands, escaped quotes, a URL segment vs a script.
 mod lead60;
+// Round 50t (sets50t): inline settings hooks, Goose's auto mode, agent project settings as data,
+// emphasised protection-off steps, Run-dialog pastes from the page above, secret-named variables
+// into output, image titles, workflow rule files.
+mod round50t;
