@@ -493,3 +493,7 @@ mod round49m;
 mod round49t;
 // Stop 60 (the lead): one line of several commands, escaped quotes, a URL segment vs a script.
 mod lead60;
+// Round 50m (sets50m): credential files ordered into the reply, agent auth stores and "local"
+// tools' inputs posted, secrets logged to network handlers, `.pth` start-up beacons, inline
+// decrypted evaluation.
+mod round50m;
