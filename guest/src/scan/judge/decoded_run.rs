@@ -14,8 +14,9 @@
 //!   ([`RUNNERS`]) in the same file. Judged `critical` at the literal.
 //! - decrypted eval: a decryption call ([`DECRYPTS`]) and, within [`EVAL_WINDOW`] lines after it,
 //!   code evaluated from a name (`eval(x)`, `new Function(x)`, `exec(x)`, `vm.runInThisContext(x)`):
-//!   a program carried encrypted in the package and run at install or import. Judged `critical` at
-//!   the evaluation, the decryption related.
+//!   a program carried encrypted in the package and run at install or import; or, on one line, an
+//!   evaluation whose argument is the decryption (`exec(Fernet(k).decrypt(t))`, round 50m). Judged
+//!   `critical` at the evaluation, the decryption related.
 //!
 //! One pass over the file's lowered lines; a literal is decoded once, at most [`MAX_WORD`] bytes.
 
@@ -209,10 +210,14 @@ pub(super) fn decoded_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 }
             }
             if !eval_done {
+                // Round 50m: decrypted inside the evaluation's own argument
+                // (`exec(Fernet(k).decrypt(t))`), on one line.
+                let inline = evaluates_a_name(l)
+                    .is_some_and(|p| DECRYPTS.iter().any(|d| l[p..].contains(d)));
                 if DECRYPTS.iter().any(|d| l.contains(d)) {
                     decrypt_at = Some(i);
                 }
-                if let Some(d) = decrypt_at.filter(|&d| i > d && i - d <= EVAL_WINDOW)
+                if let Some(d) = decrypt_at.filter(|&d| (i > d || inline) && i - d <= EVAL_WINDOW)
                     && evaluates_a_name(l).is_some()
                 {
                     eval_done = true;
@@ -223,10 +228,15 @@ pub(super) fn decoded_run(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                         file,
                         i,
                         format!(
-                            "{}:{}: code is decrypted (line {}) and the result evaluated a few lines later. A program shipped encrypted inside a package and run at install or import cannot be read before it runs; that is how droppers hide their payload. Do not install this skill.",
+                            "{}:{}: code is decrypted (line {}) and the result evaluated {}. A program shipped encrypted inside a package and run at install or import cannot be read before it runs; that is how droppers hide their payload. Do not install this skill.",
                             file.path,
                             i + 1,
-                            d + 1
+                            d + 1,
+                            if d == i {
+                                "in the same expression"
+                            } else {
+                                "a few lines later"
+                            }
                         ),
                         vec![rel("decryption", file, d)],
                     ));

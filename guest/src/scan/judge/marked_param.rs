@@ -67,7 +67,7 @@ const SLOT: &[&str] = &[
 const REFUSE: &[&str] = &["never", "do not", "don't", "must not", "should not"];
 
 /// The credential file named in a home path on the line.
-fn home_file(l: &str) -> Option<&'static str> {
+pub(super) fn home_file(l: &str) -> Option<&'static str> {
     FILES.iter().copied().find(|f| {
         ["~/", "$home/", "${home}/", "%userprofile%\\"]
             .iter()

@@ -274,6 +274,9 @@ pub(crate) fn round48m_raw_words() -> impl Iterator<Item = &'static str> {
 mod hidden_stash;
 mod prose_send;
 mod startup_line;
+// Round 50m (sets50m): held-out set 28 (credential files ordered into the reply, agent auth stores
+// and "local" tools' inputs posted, secrets logged to network handlers, `.pth` start-up beacons).
+pub(crate) mod held50m;
 
 /// Words without one of which no round-49m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -975,6 +978,9 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     hidden_stash::hidden_temp_stash(b, &mut out);
     startup_line::startup_remote_line(b, &mut out);
     startup_line::install_hook_pipe(b, &mut out);
+    // Round 50m: after round 49m's, for the same reason; each skips a line already judged
+    // critical.
+    held50m::judge(b, &mut out);
     out
 }
 

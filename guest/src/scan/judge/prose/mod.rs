@@ -314,6 +314,7 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::round48m_raw_words())
             .chain(super::round49m_raw_words())
             .chain(super::shapes::raw_words_44t())
+            .chain(super::held50m::raw_words())
             .collect();
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)

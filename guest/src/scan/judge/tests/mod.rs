@@ -497,3 +497,7 @@ mod lead60;
 // emphasised protection-off steps, Run-dialog pastes from the page above, secret-named variables
 // into output, image titles, workflow rule files.
 mod round50t;
+// Round 50m (sets50m): credential files ordered into the reply, agent auth stores and "local"
+// tools' inputs posted, secrets logged to network handlers, `.pth` start-up beacons, inline
+// decrypted evaluation.
+mod round50m;
