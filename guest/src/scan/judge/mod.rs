@@ -91,6 +91,7 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             startup_line::STARTUP,
             startup_line::HOOKS,
         ],
+        &[joined_delete::JOINS, split_command::GATE],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -274,6 +275,13 @@ pub(crate) fn round48m_raw_words() -> impl Iterator<Item = &'static str> {
 mod hidden_stash;
 mod prose_send;
 mod startup_line;
+// Round 50k (sets50k): known corpus misses closed by class (deletes of a path built by a
+// path-join call, downloads saved in a temporary folder asked of the language, rsync daemon
+// modules as destinations, socat's program handed over on a config's next line).
+mod joined_delete;
+mod rsync_hosts;
+mod split_command;
+mod temp_calls;
 
 /// Words without one of which no round-49m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -578,6 +586,7 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
     }
     option_hosts(text, &mut out);
     socket_cli::socket_cli_hosts(text, &mut out);
+    rsync_hosts::rsync_module_hosts(text, &mut out);
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -973,6 +982,9 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     hidden_stash::hidden_temp_stash(b, &mut out);
     startup_line::startup_remote_line(b, &mut out);
     startup_line::install_hook_pipe(b, &mut out);
+    // Round 50k: after round 49m's, for the same reason; skips a line already judged critical.
+    joined_delete::joined_root_delete(b, &mut out);
+    split_command::split_socat_exec(b, &mut out);
     out
 }
 

@@ -493,3 +493,7 @@ mod round49m;
 mod round49t;
 // Stop 60 (the lead): one line of several commands, escaped quotes, a URL segment vs a script.
 mod lead60;
+// Round 50k (sets50k): known corpus misses by class: deletes of joined paths and function-local
+// lists, temporary folders asked of the language, indented call operators, wrapped lure
+// sentences, rsync daemon destinations.
+mod round50k;
