@@ -91,6 +91,7 @@ static GATES: std::sync::LazyLock<find::GateWords> = std::sync::LazyLock::new(||
             startup_line::STARTUP,
             startup_line::HOOKS,
         ],
+        &[joined_delete::JOINS, split_command::GATE],
     ]
     .into_iter()
     .chain(shapes::GATE_WORDS.iter().copied())
@@ -277,6 +278,13 @@ mod startup_line;
 // Round 50m (sets50m): held-out set 28 (credential files ordered into the reply, agent auth stores
 // and "local" tools' inputs posted, secrets logged to network handlers, `.pth` start-up beacons).
 pub(crate) mod held50m;
+// Round 50k (sets50k): known corpus misses closed by class (deletes of a path built by a
+// path-join call, downloads saved in a temporary folder asked of the language, rsync daemon
+// modules as destinations, socat's program handed over on a config's next line).
+mod joined_delete;
+mod rsync_hosts;
+mod split_command;
+mod temp_calls;
 
 /// Words without one of which no round-49m judge can fire on a text (chained into
 /// `prose::reads_raw_text`).
@@ -583,6 +591,7 @@ pub fn hosts_in(text: &str) -> Vec<Host> {
     }
     option_hosts(text, &mut out);
     socket_cli::socket_cli_hosts(text, &mut out);
+    rsync_hosts::rsync_module_hosts(text, &mut out);
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -981,6 +990,9 @@ pub fn judge(b: &Bundle<'_>) -> Vec<Finding> {
     // Round 50m: after round 49m's, for the same reason; each skips a line already judged
     // critical.
     held50m::judge(b, &mut out);
+    // Round 50k: after round 49m's, for the same reason; skips a line already judged critical.
+    joined_delete::joined_root_delete(b, &mut out);
+    split_command::split_socat_exec(b, &mut out);
     out
 }
 

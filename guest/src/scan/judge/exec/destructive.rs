@@ -31,6 +31,7 @@ fn loop_value(
     if var.is_empty() || !var.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
         return None;
     }
+    let delete_line = line;
     let needle = format!("for {var} in ");
     let mut from = before.min(content.len()).saturating_sub(LOOP_LOOK);
     while !content.is_char_boundary(from) {
@@ -73,6 +74,13 @@ fn loop_value(
                 list_words(rhs).find(|v| system_path(v)).map(str::to_owned)
             }) {
                 return Some(found);
+            }
+            // Round 50k: a list set inside a function body (`local roots=(/usr/local /opt)`),
+            // which the file's definitions do not see.
+            if let Some((v, l)) = local_value(content, before, delete_line, name)
+                && let Some(p) = list_words(&v).find(|p| system_path(p))
+            {
+                return Some((p.to_owned(), l));
             }
         }
     }
@@ -155,10 +163,18 @@ fn local_value(content: &str, before: usize, line: u32, var: &str) -> Option<(St
     let window = content.get(from..end)?;
     for (back, l) in window.rsplit('\n').enumerate() {
         let t = l.trim_start();
-        let t = ["const ", "let ", "var ", "my "]
-            .iter()
-            .find_map(|k| t.strip_prefix(k))
-            .unwrap_or(t);
+        let t = [
+            "const ",
+            "let ",
+            "var ",
+            "my ",
+            "local ",
+            "declare -a ",
+            "readonly ",
+        ]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))
+        .unwrap_or(t);
         let Some(rest) = t.strip_prefix(var) else {
             continue;
         };

@@ -313,6 +313,8 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::round47m_raw_words())
             .chain(super::round48m_raw_words())
             .chain(super::round49m_raw_words())
+            .chain(super::joined_delete::JOINS.iter().copied())
+            .chain(super::split_command::GATE.iter().copied())
             .chain(super::shapes::raw_words_44t())
             .chain(super::held50m::raw_words())
             .collect();

@@ -16,6 +16,7 @@
 use super::{found, has, has_word, is_code, rel, worst_suspicious};
 use crate::scan::content::Finding;
 use crate::scan::judge::find::Has;
+use crate::scan::judge::temp_calls::names_temp;
 use crate::scan::judge::{Bundle, File, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -111,8 +112,9 @@ fn output_name(lower: &str) -> Option<String> {
 /// (`let tmp = "/tmp/x.sh"`, then `"-o", tmp`).
 fn assigned_temp(low: &[String], at: usize, name: &str) -> bool {
     low[at.saturating_sub(8)..at].iter().any(|l| {
-        l.split_once('=')
-            .is_some_and(|(left, right)| has_word(left, name) && TEMP.iter().any(|w| right.has(w)))
+        l.split_once('=').is_some_and(|(left, right)| {
+            has_word(left, name) && (TEMP.iter().any(|w| right.has(w)) || names_temp(right))
+        })
     })
 }
 
@@ -149,7 +151,9 @@ fn process_api(f: &File<'_>) -> Option<Finding> {
         .any(|n| p.ends_with(n));
         // Round 46t: a file saved in a temporary place (the module's rule; the process-API shape
         // did not read it).
-        let temp = TEMP.iter().any(|w| args.has(w)) || assigned_temp(low, i, &name);
+        // Round 50k: or a temporary folder the program asks its language for (`os.TempDir()`).
+        let temp =
+            TEMP.iter().any(|w| args.has(w)) || names_temp(&args) || assigned_temp(low, i, &name);
         let sev = if build || temp {
             Severity::Critical
         } else {

@@ -432,13 +432,29 @@ pub(super) fn diagrams(f: &File<'_>) -> Vec<(usize, usize)> {
     out
 }
 
+/// A block's text with every line break and the blanks around it read as one space (a sentence
+/// wrapped across lines reads as written on one).
+fn unwrapped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (n, l) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push(' ');
+        }
+        out.push_str(if n > 0 { l.trim_start() } else { l }.trim_end());
+    }
+    out
+}
+
 /// The finding of the block of lines `s..e`, if it is a lure.
 fn block(f: &File<'_>, s: usize, e: usize) -> Option<Finding> {
     let lines = &f.lowered().lines[s..e];
     let joined = lines.join("\n");
     let hosts = hosts_in(&joined);
     let host = worst_suspicious(&hosts)?;
-    let low = joined.to_lowercase();
+    let by_line = joined.to_lowercase();
+    // Round 50k: prose wraps a sentence across lines (`… nga\ntonnakozesa …`): the block's
+    // phrases are read with each line break and its indent as one space.
+    let low = unwrapped(&by_line);
     if any(&low, WARNS) {
         return None;
     }
@@ -452,7 +468,7 @@ fn block(f: &File<'_>, s: usize, e: usize) -> Option<Finding> {
             .any(|c| low.has(c));
     let archive = names_any(&low, ARCHIVES);
     // The password is the archive's (or program's) when its own line unpacks or names one.
-    let archive_password = low.lines().any(|l| {
+    let archive_password = by_line.lines().any(|l| {
         (any(l, PASSWORD) || (any(l, more::PASSWORD) || any(l, l42::PASSWORD)))
             && (any(l, EXTRACT)
                 || (any(l, more::EXTRACT) || any(l, l42::EXTRACT))

@@ -18,6 +18,7 @@
 use super::{found, has, is_code, rel, worst_suspicious};
 use crate::scan::content::Finding;
 use crate::scan::judge::find::Has;
+use crate::scan::judge::temp_calls::names_temp;
 use crate::scan::judge::{Bundle, File, hosts_in};
 use crate::scan::rules::Severity;
 
@@ -229,7 +230,9 @@ fn scan(f: &File<'_>) -> Option<Finding> {
             continue;
         };
         let span = low[from..=run].join("\n");
-        let temp = TEMP.iter().any(|w| span.has(w));
+        // Round 50k: or a temporary folder the program asks its language for
+        // (`Path.GetTempPath()`).
+        let temp = TEMP.iter().any(|w| span.has(w)) || names_temp(&span);
         let exec = EXEC_BIT.iter().any(|w| span.has(w));
         let sev = if temp || exec {
             Severity::Critical

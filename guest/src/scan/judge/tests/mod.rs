@@ -501,3 +501,7 @@ mod round50t;
 // tools' inputs posted, secrets logged to network handlers, `.pth` start-up beacons, inline
 // decrypted evaluation.
 mod round50m;
+// Round 50k (sets50k): known corpus misses by class: deletes of joined paths and function-local
+// lists, temporary folders asked of the language, indented call operators, wrapped lure
+// sentences, rsync daemon destinations.
+mod round50k;
