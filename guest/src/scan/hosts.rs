@@ -53,6 +53,12 @@ impl HostClass {
         )
     }
 
+    /// Neither this machine (nor its private network) nor a place a vendor runs: where a secret
+    /// sent or a script fetched leaves the hands of the user and of the services they chose.
+    pub fn is_outside(self) -> bool {
+        self != HostClass::Local && !self.is_known_good()
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             HostClass::Local => "local",
@@ -792,6 +798,22 @@ mod tests {
         assert_eq!(classify("api.github.com", "/user"), HostClass::Vendor);
         assert_eq!(classify("someone.github.io", "/"), HostClass::Unknown);
         assert!(HostClass::Paste.is_suspicious() && !HostClass::Unknown.is_suspicious());
+    }
+
+    #[test]
+    fn outside_is_neither_this_machine_nor_a_vendors_place() {
+        use HostClass::*;
+        for c in [Local, Vendor, Installer, Registry] {
+            assert!(!c.is_outside(), "{c:?}");
+        }
+        for c in [
+            Unknown, RawIp, Collector, Paste, Tunnel, Shortener, Lookalike,
+        ] {
+            assert!(c.is_outside(), "{c:?}");
+        }
+        assert!(classify("hooks.example.net", "/x").is_outside());
+        assert!(!classify("api.anthropic.com", "/v1/messages").is_outside());
+        assert!(!classify("127.0.0.1", "").is_outside());
     }
 
     #[test]

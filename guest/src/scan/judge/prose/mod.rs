@@ -97,7 +97,6 @@ mod tool_relay;
 
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::{FileKind, Finding};
-use crate::scan::hosts::HostClass;
 use crate::scan::judge::find::Has;
 
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
@@ -156,9 +155,7 @@ fn foreign_host_near(at: &At<'_>, lines: usize) -> Option<Host> {
         .split_inclusive('\n')
         .take(lines)
         .collect();
-    hosts_in(&window)
-        .into_iter()
-        .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+    hosts_in(&window).into_iter().find(|h| h.class.is_outside())
 }
 
 /// How many lines from `at`'s on a sentence's destination may be on, at most `lines`: a line that
