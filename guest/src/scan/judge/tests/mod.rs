@@ -493,3 +493,5 @@ mod round49m;
 mod round49t;
 // Stop 60 (the lead): one line of several commands, escaped quotes, a URL segment vs a script.
 mod lead60;
+// Stop 61 (the lead): hosts completed at run time from a variable.
+mod lead61;
