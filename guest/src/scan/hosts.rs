@@ -258,10 +258,9 @@ fn run_time_tail(rest: &str) -> Option<Option<&str>> {
         r.find("}}").map(|c| &r[c + 2..])
     } else if let Some(r) = name.strip_prefix(['{', '<']) {
         r.find(['}', '>']).map(|c| &r[c + 1..])
-    } else if let Some(r) = name.strip_prefix('$') {
-        Some(r.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_'))
     } else {
-        None
+        name.strip_prefix('$')
+            .map(|r| r.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_'))
     };
     Some(after.and_then(|a| runtime_label(&format!("${{x}}{a}")).map(|_| &a[1..])))
 }
