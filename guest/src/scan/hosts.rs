@@ -53,6 +53,12 @@ impl HostClass {
         )
     }
 
+    /// Neither this machine (nor its private network) nor a place a vendor runs: where a secret
+    /// sent or a script fetched leaves the hands of the user and of the services they chose.
+    pub fn is_outside(self) -> bool {
+        self != HostClass::Local && !self.is_known_good()
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             HostClass::Local => "local",
@@ -152,6 +158,15 @@ pub fn split_url(url: &str) -> Option<(String, &str)> {
     // A subdomain filled in at run time under a fixed domain (`https://${project_ref}.supabase.co`,
     // `https://$BUCKET.s3.amazonaws.com`): the request goes to that domain (round 37b).
     let rest = runtime_label(rest).unwrap_or(rest);
+    // A host whose last labels are filled in at run time (`https://api.${site}/…`,
+    // `https://hooks-$env.…`, `https://api.<your-site>/…`) is not the part before the name (`api`):
+    // the fixed domain after the name is, when one follows (`https://api-${region}.example.com`),
+    // else no host is known here.
+    let rest = match run_time_tail(rest) {
+        Some(Some(domain)) => domain,
+        Some(None) => return None,
+        None => rest,
+    };
     // A host filled in at run time (`https://${SITE}/…`, `https://<host>/…`) is not a host, nor is
     // a pattern's group (`s|https://([^.]+)\.host…|` in a `sed` expression, round 37b).
     if rest.starts_with(['$', '{', '<', '%', '"', '\'', '(', '^']) {
@@ -223,6 +238,31 @@ fn runtime_label(rest: &str) -> Option<&str> {
             .next()
             .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())))
     .then_some(domain)
+}
+
+/// For an authority whose first label is written and whose end is filled in at run time (a `$`, `{`,
+/// `<` or `%` right after a `.` or `-`): `Some` of the fixed domain that follows the name, or
+/// `Some(None)` when none does; `None` for any other authority.
+fn run_time_tail(rest: &str) -> Option<Option<&str>> {
+    let stop = rest
+        .find(['/', '?', '#', '"', '\'', '`', ' ', '\t', '@'])
+        .unwrap_or(rest.len());
+    let i = rest[..stop].find(['$', '{', '<', '%'])?;
+    if i == 0 || !rest[..i].ends_with(['.', '-']) {
+        return None;
+    }
+    let name = &rest[i..];
+    let after = if let Some(r) = name.strip_prefix("${") {
+        r.find('}').map(|c| &r[c + 1..])
+    } else if let Some(r) = name.strip_prefix("{{") {
+        r.find("}}").map(|c| &r[c + 2..])
+    } else if let Some(r) = name.strip_prefix(['{', '<']) {
+        r.find(['}', '>']).map(|c| &r[c + 1..])
+    } else {
+        name.strip_prefix('$')
+            .map(|r| r.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    };
+    Some(after.and_then(|a| runtime_label(&format!("${{x}}{a}")).map(|_| &a[1..])))
 }
 
 /// Every `scheme://host…` URL in a line, as byte ranges.
@@ -792,6 +832,22 @@ mod tests {
         assert_eq!(classify("api.github.com", "/user"), HostClass::Vendor);
         assert_eq!(classify("someone.github.io", "/"), HostClass::Unknown);
         assert!(HostClass::Paste.is_suspicious() && !HostClass::Unknown.is_suspicious());
+    }
+
+    #[test]
+    fn outside_is_neither_this_machine_nor_a_vendors_place() {
+        use HostClass::*;
+        for c in [Local, Vendor, Installer, Registry] {
+            assert!(!c.is_outside(), "{c:?}");
+        }
+        for c in [
+            Unknown, RawIp, Collector, Paste, Tunnel, Shortener, Lookalike,
+        ] {
+            assert!(c.is_outside(), "{c:?}");
+        }
+        assert!(classify("hooks.example.net", "/x").is_outside());
+        assert!(!classify("api.anthropic.com", "/v1/messages").is_outside());
+        assert!(!classify("127.0.0.1", "").is_outside());
     }
 
     #[test]

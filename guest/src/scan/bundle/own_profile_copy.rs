@@ -129,7 +129,7 @@ fn copies_between_profiles(line: &str) -> bool {
 pub(super) fn sends_anywhere(text: &str) -> bool {
     if crate::scan::judge::hosts_in(text)
         .iter()
-        .any(|h| h.class != crate::scan::hosts::HostClass::Local && !h.class.is_known_good())
+        .any(|h| h.class.is_outside())
     {
         return true;
     }

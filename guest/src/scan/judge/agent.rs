@@ -253,7 +253,7 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .find(|n| {
                         hosts_in(&n.text())
                             .iter()
-                            .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                            .any(|h| h.class.is_outside())
                             // A URL the file only downloads from (the hook files fetched from the
                             // installer's own repository) is not where the hook sends anything.
                             && !super::disclosed::download_only_url(
@@ -434,8 +434,7 @@ fn poison_in<'a>(b: &'a Bundle<'a>, file: &'a super::File<'a>) -> Option<At<'a>>
                     .collect();
                 super::claims::carries_data(&window)
                     && super::hosts_in(&n.text()).iter().any(|h| {
-                        h.class != HostClass::Local
-                            && !h.class.is_known_good()
+                        h.class.is_outside()
                             && crate::scan::hosts::vendor_of_host(&h.host).is_none()
                             && !super::host_named_after(&h.host, &words)
                     })

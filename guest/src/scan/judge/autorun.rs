@@ -294,9 +294,7 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         if instruction_file(file.path)
             && let Some(i) = (0..lines.len()).find(|&i| {
-                fetch_pipe(&lower[i])
-                    && fetched_host(lines[i])
-                        .is_some_and(|(_, c)| c != HostClass::Local && !c.is_known_good())
+                fetch_pipe(&lower[i]) && fetched_host(lines[i]).is_some_and(|(_, c)| c.is_outside())
             })
         {
             push(
@@ -315,10 +313,7 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         }
         if file.kind != FileKind::Code {
             if let Some(i) = (0..lines.len()).find(|&i| {
-                uploads_secret(&lower[i])
-                    && hosts_in(lines[i])
-                        .iter()
-                        .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                uploads_secret(&lower[i]) && hosts_in(lines[i]).iter().any(|h| h.class.is_outside())
             }) {
                 push(
                     out,
@@ -335,9 +330,7 @@ pub(super) fn autorun(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 );
             }
             let pipes_unknown = (0..lines.len()).any(|i| {
-                fetch_pipe(&lower[i])
-                    && fetched_host(lines[i])
-                        .is_some_and(|(_, c)| c != HostClass::Local && !c.is_known_good())
+                fetch_pipe(&lower[i]) && fetched_host(lines[i]).is_some_and(|(_, c)| c.is_outside())
             });
             if pipes_unknown {
                 // Inside a comment, or right under one ("do not edit below this line").

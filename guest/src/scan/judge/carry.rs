@@ -25,7 +25,7 @@
 use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::{FileKind, Finding};
-use crate::scan::hosts::{HostClass, classify_url, urls_in};
+use crate::scan::hosts::{classify_url, urls_in};
 use crate::scan::judge::find::Has;
 use crate::scan::judge::find::has;
 use crate::scan::rules::Severity;
@@ -265,14 +265,9 @@ fn downloads(l: &str) -> bool {
 
 /// A URL on the line whose host is outside the vendors, installers and registries we know.
 fn foreign_url(line: &str) -> bool {
-    urls_in(line).into_iter().any(|(s, e)| {
-        classify_url(&line[s..e]).is_some_and(|(_, c)| {
-            !matches!(
-                c,
-                HostClass::Vendor | HostClass::Installer | HostClass::Registry | HostClass::Local
-            )
-        })
-    })
+    urls_in(line)
+        .into_iter()
+        .any(|(s, e)| classify_url(&line[s..e]).is_some_and(|(_, c)| c.is_outside()))
 }
 
 const MEMORY_FILES: &[&str] = &["memory.md", "soul.md", "user.md", "identity.md"];

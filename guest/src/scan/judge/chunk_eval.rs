@@ -17,7 +17,6 @@
 
 use super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Lines after a request within which the handler's evaluation is looked for.
@@ -152,7 +151,7 @@ pub(super) fn chunk_eval(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let hi = (i + WINDOW + 1).min(lw.lines.len());
             let host = (i..(i + 3).min(lw.lines.len()))
                 .flat_map(|k| hosts_in(lw.lines[k]))
-                .find(|h| h.class != HostClass::Local && !h.class.is_known_good());
+                .find(|h| h.class.is_outside());
             let Some(host) = host else { continue };
             for k in i..hi {
                 let Some(arg) = handler_arg(&lw.lower[k]) else {

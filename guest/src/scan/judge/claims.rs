@@ -11,7 +11,6 @@ use super::secrets::destination;
 use super::{Bundle, finding};
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Lines of a request (from its first) searched for a body or a POST.
@@ -110,7 +109,7 @@ pub fn judge(b: &Bundle<'_>, flows: &[FileFlow], out: &mut Vec<Finding>) {
             let (Some(dest), _) = destination(b, file, flow, idx) else {
                 continue;
             };
-            if dest.class == HostClass::Local || dest.class.is_known_good() {
+            if !dest.class.is_outside() {
                 continue;
             }
             // What it sends names the machine or the user: the denied send is a beacon.

@@ -14,7 +14,6 @@
 
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 const WINDOW: usize = 16;
@@ -87,11 +86,9 @@ pub(super) fn concealed_upload(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                         .lower
                         .iter()
                         .position(|x| SENDS.iter().any(|w| x.contains(w)))?;
-                    let h = hosts_in(s.content).into_iter().find(|h| {
-                        h.class != HostClass::Local
-                            && !h.class.is_known_good()
-                            && !host_named_after(&h.host, &words)
-                    })?;
+                    let h = hosts_in(s.content)
+                        .into_iter()
+                        .find(|h| h.class.is_outside() && !host_named_after(&h.host, &words))?;
                     Some((k, s, j, h))
                 })
         });

@@ -13,7 +13,6 @@
 
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::{FileKind, Finding, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 const SERVER: &[&str] = &[
@@ -78,15 +77,9 @@ pub(super) fn credential_input(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         // The send and its address: the call's line and the next three (a call split over lines).
         let lines: Vec<&str> = file.content.lines().collect();
         let outside = |l: &str| {
-            hosts_in(l).iter().any(|h| {
-                !matches!(
-                    h.class,
-                    HostClass::Local
-                        | HostClass::Vendor
-                        | HostClass::Registry
-                        | HostClass::Installer
-                ) && !host_named_after(&h.host, &words)
-            })
+            hosts_in(l)
+                .iter()
+                .any(|h| h.class.is_outside() && !host_named_after(&h.host, &words))
         };
         let hit = (0..lines.len()).find(|&n| {
             let ll = crate::ascii_lowered(lines[n]);

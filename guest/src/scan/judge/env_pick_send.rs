@@ -90,10 +90,7 @@ fn host_option(l: &str) -> Option<String> {
 
 /// Whether a destination class is someone the data may go to.
 fn trusted(class: &HostClass) -> bool {
-    matches!(
-        class,
-        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-    )
+    !class.is_outside()
 }
 
 pub(super) fn env_secrets_sent(b: &Bundle<'_>, out: &mut Vec<Finding>) {

@@ -23,7 +23,7 @@
 use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::{FileKind, Finding};
-use crate::scan::hosts::{HostClass, classify_url, urls_in};
+use crate::scan::hosts::{classify_url, urls_in};
 use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
 
@@ -223,14 +223,9 @@ fn paste_credentials(path: &str, lines: &[&str], lower: &[String], out: &mut Vec
 
 /// A URL on the line whose host is not a vendor, installer, registry or local.
 fn foreign_url(line: &str) -> bool {
-    urls_in(line).into_iter().any(|(s, e)| {
-        classify_url(&line[s..e]).is_some_and(|(_, c)| {
-            !matches!(
-                c,
-                HostClass::Vendor | HostClass::Installer | HostClass::Registry | HostClass::Local
-            )
-        })
-    })
+    urls_in(line)
+        .into_iter()
+        .any(|(s, e)| classify_url(&line[s..e]).is_some_and(|(_, c)| c.is_outside()))
 }
 
 const SENDS: &[&str] = &[

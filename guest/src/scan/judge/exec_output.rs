@@ -13,7 +13,6 @@
 
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 const WINDOW: usize = 10;
@@ -82,11 +81,9 @@ pub(super) fn exec_output_sent(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 {
                     return None;
                 }
-                let h = hosts_in(lw.lines[j]).into_iter().find(|h| {
-                    h.class != HostClass::Local
-                        && !h.class.is_known_good()
-                        && !host_named_after(&h.host, &words)
-                })?;
+                let h = hosts_in(lw.lines[j])
+                    .into_iter()
+                    .find(|h| h.class.is_outside() && !host_named_after(&h.host, &words))?;
                 Some((i, j, h))
             })
         });

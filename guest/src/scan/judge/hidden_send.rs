@@ -13,7 +13,6 @@
 
 use super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
@@ -194,7 +193,7 @@ pub(super) fn hidden_send_order(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let raw_body = &file.content[body_start..end];
             let Some(h) = hosts_in(raw_body)
                 .into_iter()
-                .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                .find(|h| h.class.is_outside())
             else {
                 continue;
             };

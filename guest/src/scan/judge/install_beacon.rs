@@ -18,7 +18,6 @@
 
 use super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// The lifecycle scripts npm runs on install.
@@ -82,15 +81,7 @@ pub(super) fn install_hook_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             };
             let raw = lw.lines[i];
-            let outside = hosts_in(raw).into_iter().find(|h| {
-                !matches!(
-                    h.class,
-                    HostClass::Local
-                        | HostClass::Vendor
-                        | HostClass::Installer
-                        | HostClass::Registry
-                )
-            });
+            let outside = hosts_in(raw).into_iter().find(|h| h.class.is_outside());
             let Some(host) = outside else {
                 continue;
             };

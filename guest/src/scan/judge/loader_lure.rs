@@ -96,10 +96,7 @@ const RUN_ORDERS: &[&str] = &[
 
 /// Whether the host is somewhere a skill may fetch from.
 fn known(class: HostClass) -> bool {
-    matches!(
-        class,
-        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-    )
+    !class.is_outside()
 }
 
 fn refuses(l: &str) -> bool {

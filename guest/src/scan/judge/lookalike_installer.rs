@@ -20,7 +20,7 @@
 use super::Bundle;
 use super::pair::{End, negated, push};
 use crate::scan::content::Finding;
-use crate::scan::hosts::{HostClass, classify, split_url, under, urls_in};
+use crate::scan::hosts::{classify, split_url, under, urls_in};
 use crate::scan::rules::Severity;
 
 /// Installer vendors: the names their hosts carry and the registrable domains that own them.
@@ -119,14 +119,7 @@ pub(super) fn judge(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             .filter_map(|(s, e)| {
                 let (host, rest) = split_url(&line[s..e])?;
                 let class = classify(&host, rest);
-                (!matches!(
-                    class,
-                    HostClass::Vendor
-                        | HostClass::Installer
-                        | HostClass::Registry
-                        | HostClass::Local
-                ))
-                .then_some(host)
+                class.is_outside().then_some(host)
             })
             .collect();
         let at = End::new(file.path, i, line);

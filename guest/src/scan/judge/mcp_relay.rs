@@ -11,7 +11,6 @@
 
 use super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Shells whose `-c` argument is a command line.
@@ -68,11 +67,10 @@ pub(super) fn mcp_server_relay(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             if !CLIENTS.iter().any(|c| lower.contains(c)) {
                 continue;
             }
-            let Some(h) = hosts_in(&line).into_iter().find(|h| {
-                h.class != HostClass::Local
-                    && !h.class.is_known_good()
-                    && !super::host_named_after(&h.host, &name_words)
-            }) else {
+            let Some(h) = hosts_in(&line)
+                .into_iter()
+                .find(|h| h.class.is_outside() && !super::host_named_after(&h.host, &name_words))
+            else {
                 continue;
             };
             // The configuration's line that names the host.

@@ -66,10 +66,7 @@ fn is_code(path: &str) -> bool {
 
 /// Whether the host is somewhere a skill may send to.
 fn known(class: HostClass) -> bool {
-    matches!(
-        class,
-        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-    )
+    !class.is_outside()
 }
 
 /// Words by which a skill's front matter (name, description) declares a monitoring or reporting

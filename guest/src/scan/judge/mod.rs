@@ -110,6 +110,7 @@ mod hidden_copy;
 mod hidden_dest;
 mod hosted_store;
 mod lookalike_deps;
+mod raw_words;
 // Round 34m (sets34m): held-out set 13 and stop 44's leftovers.
 mod account_perms;
 mod codegen_backdoor;
@@ -169,30 +170,11 @@ mod wallet_request;
 mod char_fetch;
 mod native_run;
 
-/// Words without one of which no round-43m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round43m_raw_words() -> impl Iterator<Item = &'static str> {
-    native_run::RAW.iter().chain(char_fetch::EACH).copied()
-}
-
 // Round 44m (sets44m): held-out set 22 (agent configuration entries running fetched scripts, tools
 // aliased to the shell, unchecked agents sent after credentials, process memory read and sent,
 // machine identity carried to a stranger's address).
 mod agent_cfg_run;
 mod mem_beacon;
-
-/// Words without one of which no round-44m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round44m_raw_words() -> impl Iterator<Item = &'static str> {
-    agent_cfg_run::CFG_KEYS
-        .iter()
-        .chain(agent_cfg_run::UNCHECKED)
-        .chain(agent_cfg_run::ALIAS_RAW)
-        .chain(agent_cfg_run::KEEP_FROM_USER)
-        .chain(mem_beacon::MEM_READS)
-        .chain(mem_beacon::IDENTITY_SUBS)
-        .copied()
-}
 
 // Round 45m (sets45m): held-out set 23 (downloads handed to Windows loaders, executables from
 // attachment links, secret files posted by prose orders, access planted after the review, orders in
@@ -200,37 +182,12 @@ pub(crate) fn round44m_raw_words() -> impl Iterator<Item = &'static str> {
 mod loader_lure;
 mod quiet_orders;
 
-/// Words without one of which no round-45m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round45m_raw_words() -> impl Iterator<Item = &'static str> {
-    loader_lure::DOWNLOADS
-        .iter()
-        .chain(loader_lure::ATTACHMENT_URLS)
-        .chain(["/files/"].iter())
-        .chain(quiet_orders::SECRET_FILES)
-        .chain(quiet_orders::DEFER)
-        .chain(quiet_orders::ATTRS)
-        .chain(quiet_orders::SECRET_KINDS)
-        .copied()
-}
-
 // Round 46m (sets46m): held-out set 24 (wallet secrets packed into a request, wallet files dropped
 // to a chat bot or a hub, session strings sent to a stranger, editor tasks that fetch and run code
 // when a folder opens) and round 45m's open item (secrets of the environment staged in /tmp).
 mod editor_autorun;
 mod env_stage;
 mod wallet_drop;
-
-/// Words without one of which no round-46m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round46m_raw_words() -> impl Iterator<Item = &'static str> {
-    wallet_drop::RAW
-        .iter()
-        .chain(wallet_drop::WALLET_CONTEXT)
-        .chain(wallet_drop::SESSION_NAMES)
-        .chain(editor_autorun::GATE)
-        .copied()
-}
 
 // Round 47m (sets47m): held-out set 25 (payment tools paying a fixed address instead of the
 // recipient asked for, secrecy ordered in a tool's docstring or description argument, agent hooks
@@ -240,34 +197,12 @@ mod hook_loader;
 mod recipient_swap;
 mod tool_docstring;
 
-/// Words without one of which no round-47m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round47m_raw_words() -> impl Iterator<Item = &'static str> {
-    recipient_swap::GATE
-        .iter()
-        .chain(tool_docstring::TOOLS)
-        .chain(hook_loader::GATE)
-        .chain(escaped_dest::GATE)
-        .copied()
-}
-
 // Round 48m (sets48m): held-out set 26 (install-time code rewiring the agent: a downloaded hidden
 // program registered as a hook, configured MCP servers repointed).
 mod env_pick_send;
 mod followed_orders;
 mod install_agent_cfg;
 mod tool_desc_order;
-
-/// Words without one of which no round-48m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round48m_raw_words() -> impl Iterator<Item = &'static str> {
-    install_agent_cfg::CFG
-        .iter()
-        .chain(followed_orders::OBEY)
-        .chain(env_pick_send::ENUMS)
-        .chain(tool_desc_order::TOOL_MARKS)
-        .copied()
-}
 
 // Round 49m (sets49m): held-out set 27 (commands in running text sending secret variables,
 // credentials staged in hidden temp files, fetch lines planted in shell start-up files and
@@ -286,124 +221,9 @@ mod rsync_hosts;
 mod split_command;
 mod temp_calls;
 
-/// Words without one of which no round-49m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round49m_raw_words() -> impl Iterator<Item = &'static str> {
-    prose_send::COMMANDS
-        .iter()
-        .chain(hidden_stash::TEMP_DOTS)
-        .chain(startup_line::STARTUP)
-        .chain(startup_line::HOOKS)
-        .copied()
-}
-
-/// Words without one of which no round-42m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round42m_raw_words() -> impl Iterator<Item = &'static str> {
-    wallet_request::CONTEXT
-        .iter()
-        .chain(encoded_output::ENCODES)
-        .chain(forged_consent::CONSENT)
-        .chain(dead_drop::WRITES)
-        .chain(blank_exec::EVALS)
-        .chain(["<script", "<iframe", "${{ github.event."].iter())
-        .copied()
-}
-
-/// Words without one of which no round-41m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round41m_raw_words() -> impl Iterator<Item = &'static str> {
-    data_phish::RAW
-        .iter()
-        .chain(host_wipe::RAW)
-        .chain(
-            [
-                "decipher",
-                "decrypt(",
-                "b64decode",
-                "base64",
-                "webhook.",
-                "requestb",
-                "pipedrea",
-                "interact",
-                "api keys",
-                "system prompt",
-            ]
-            .iter(),
-        )
-        .copied()
-}
-
-/// Words without one of which no round-40m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round40m_raw_words() -> impl Iterator<Item = &'static str> {
-    wallet_send::SENDS
-        .iter()
-        .chain(token_scrape::SHAPES)
-        .chain(chunk_eval::GIT_SOURCES)
-        .chain(["eval("].iter())
-        .copied()
-}
-
-/// Words without one of which no round-39m line-reading judge can fire on a text (chained into
-/// `prose::reads_raw_text`; the download-run and fetched-code judges need a download or a fetch,
-/// which are facts).
-pub(crate) fn round39m_raw_words() -> impl Iterator<Item = &'static str> {
-    dns_carry::ENCODE
-        .iter()
-        .chain(harvest::POSTS)
-        .chain(setup_beacon::JS_IDENTITY)
-        .chain(["secrets."].iter())
-        .copied()
-}
-
-/// Words without one of which no round-38m judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round38m_raw_words() -> impl Iterator<Item = &'static str> {
-    setup_beacon::IDENTITY
-        .iter()
-        .chain(decoded_drop::RAW)
-        .chain(remote_orders::HIDE)
-        .chain(secret_reveal::WHOLE)
-        .chain(tool_swap::HIDE)
-        .chain(transcript_ship::SOURCES)
-        .copied()
-}
 // Round 38c (sets38c): registry redirects, wallet drains, MCP relays, lifted settings, swapped
 // packages.
 mod foreign;
-
-/// Words without one of which no round-37m text judge can fire on a text (chained into
-/// `prose::reads_raw_text`; the opaque-run judge reads binary entries, which a lone text has none of).
-pub(crate) fn round37m_raw_words() -> impl Iterator<Item = &'static str> {
-    override_variant::VERBS.iter().copied()
-}
-
-/// Words without one of which no round-36m or round-37t judge can fire on a text (chained into
-/// `prose::reads_raw_text`).
-pub(crate) fn round36m_raw_words() -> impl Iterator<Item = &'static str> {
-    key_upload::RAW
-        .iter()
-        .chain(zw_order::RAW)
-        .chain(marked_param::RAW)
-        .copied()
-        .chain(shapes::raw_words())
-        .chain(foreign::raw_words())
-}
-
-/// Words without one of which no round-34m judge can fire on a text (chained into
-/// `prose::reads_raw_text`, so a text without facts that holds one is still judged).
-pub(crate) fn round34m_raw_words() -> impl Iterator<Item = &'static str> {
-    file_exec::RUNNERS
-        .iter()
-        .chain(codegen_backdoor::DOORS)
-        .chain(codegen_backdoor::APPLIES)
-        .chain(secret_link::RAW)
-        .chain(staged_send::SENDS)
-        .chain(concealed_upload::HIDES)
-        .chain(["chmod", "<!--"].iter())
-        .copied()
-}
 
 /// Whether the judge reads `path` as a list of dependencies (JavaScript or TypeScript source, a
 /// `package.json`, a `requirements*.txt`) whatever facts its text states: the look-alike

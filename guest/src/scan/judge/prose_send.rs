@@ -17,7 +17,6 @@
 use super::shapes::{found, judged};
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::{FileKind, Finding};
-use crate::scan::hosts::HostClass;
 use crate::scan::markdown::{FencePlace, fence_places};
 use crate::scan::rules::Severity;
 
@@ -128,13 +127,8 @@ pub(super) fn prose_secret_send(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let Some(var) = vars.first() else { continue };
             let own = name_vendor_words(var);
             let Some(host) = hosts_in(lw.lines[i]).into_iter().find(|h| {
-                !matches!(
-                    h.class,
-                    HostClass::Local
-                        | HostClass::Vendor
-                        | HostClass::Installer
-                        | HostClass::Registry
-                ) && !host_named_after(&h.host, &names)
+                h.class.is_outside()
+                    && !host_named_after(&h.host, &names)
                     && !host_named_after(&h.host, &own)
             }) else {
                 continue;

@@ -219,10 +219,7 @@ fn any(l: &str, words: &[&str]) -> bool {
 
 /// Whether the host is somewhere a skill may send to.
 fn known(class: HostClass) -> bool {
-    matches!(
-        class,
-        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-    )
+    !class.is_outside()
 }
 
 fn prose_file(file: &File<'_>) -> bool {

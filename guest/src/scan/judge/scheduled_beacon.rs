@@ -11,7 +11,6 @@
 use super::{At, Bundle, hosts_in};
 use crate::scan::content::{Finding, Related};
 use crate::scan::facts::FactKind;
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Lines before a request where its payload is built, and lines of the request itself.
@@ -65,7 +64,7 @@ pub(super) fn scheduled_beacon(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             let Some(host) = hosts_in(&raw.join("\n")).into_iter().find(|h| {
                 // A web request (a copy to the user's own backup server by rsync, scp or
                 // s3 is not a check-in).
-                h.url.starts_with("http") && h.class != HostClass::Local && !h.class.is_known_good()
+                h.url.starts_with("http") && h.class.is_outside()
             }) else {
                 continue;
             };

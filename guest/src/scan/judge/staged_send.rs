@@ -15,7 +15,6 @@
 
 use super::{Bundle, host_named_after, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::judge::find::has;
 use crate::scan::rules::Severity;
 
@@ -168,11 +167,9 @@ pub(super) fn staged_send(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     return None;
                 }
                 let raw = lw.lines[j];
-                let host = hosts_in(raw).into_iter().find(|h| {
-                    h.class != HostClass::Local
-                        && !h.class.is_known_good()
-                        && !host_named_after(&h.host, &words)
-                });
+                let host = hosts_in(raw)
+                    .into_iter()
+                    .find(|h| h.class.is_outside() && !host_named_after(&h.host, &words));
                 match host {
                     Some(h) => Some((j, format!("{} ({})", h.host, h.class.phrase()))),
                     None => placeholder_address(raw)

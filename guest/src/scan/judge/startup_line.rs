@@ -63,10 +63,7 @@ const SHELLS: &[&str] = &["sh", "bash", "zsh", "node", "python", "python3"];
 
 /// Whether a host class is someone code may be fetched from.
 fn trusted(class: &HostClass) -> bool {
-    matches!(
-        class,
-        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-    )
+    !class.is_outside()
 }
 
 /// Whether a lowered text pipes into a shell or interpreter (`| sh`, `|bash -s`).

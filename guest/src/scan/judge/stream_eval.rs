@@ -14,7 +14,6 @@
 use super::{Bundle, finding, hosts_in};
 use crate::scan::content::{Finding, Related};
 use crate::scan::facts::FactKind;
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Lines after a fetch within which the evaluation is looked for.
@@ -69,7 +68,7 @@ pub(super) fn streamed_eval(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             }
             let Some(host) = hosts_in(&fetch.text())
                 .into_iter()
-                .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                .find(|h| h.class.is_outside())
             else {
                 continue;
             };

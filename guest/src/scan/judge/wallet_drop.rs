@@ -279,10 +279,7 @@ fn call_end(low: &[String], i: usize) -> usize {
 
 /// Whether the host is a stranger's: not local, a vendor, an installer or a registry.
 fn stranger(class: HostClass) -> bool {
-    !matches!(
-        class,
-        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-    )
+    class.is_outside()
 }
 
 /// The first stranger's host on lines `s..e`, or else in the whole file (the address may be a

@@ -45,10 +45,7 @@ pub(super) fn persistence_payload(b: &Bundle<'_>, flows: &[FileFlow], out: &mut 
         let payload = b
             .in_file(file, FactKind::PipeExec)
             .filter(|a| matches!(b.tag(a.fact), "fetch" | "remote"))
-            .filter(|a| {
-                source_host(b, a, flow)
-                    .is_some_and(|h| !h.class.is_known_good() && h.class != HostClass::Local)
-            })
+            .filter(|a| source_host(b, a, flow).is_some_and(|h| h.class.is_outside()))
             .chain(
                 b.in_file(file, FactKind::Download)
                     .chain(b.in_file(file, FactKind::FetchToValue))
@@ -120,9 +117,7 @@ fn persisted_download<'a>(
         .filter(|d| !d.fact.prose)
         .filter(|d| {
             source_host(b, d, flow).is_some_and(|h| {
-                !h.class.is_known_good()
-                    && h.class != HostClass::Local
-                    && crate::scan::hosts::vendor_of_host(&h.host).is_none()
+                h.class.is_outside() && crate::scan::hosts::vendor_of_host(&h.host).is_none()
             })
         })
         .find_map(|d| {

@@ -19,7 +19,6 @@
 use super::super::shapes::{found, judged, rel};
 use super::super::{Bundle, File, host_named_after, hosts_in};
 use crate::scan::content::Finding;
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Calls that send over the network (lower-case).
@@ -71,12 +70,9 @@ fn sends_out(file: &File<'_>, names: &[String]) -> Option<(usize, String)> {
         if l.starts_with('#') {
             return None;
         }
-        hosts_in(lw.lines[i]).into_iter().find(|h| {
-            !matches!(
-                h.class,
-                HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-            ) && !host_named_after(&h.host, names)
-        })
+        hosts_in(lw.lines[i])
+            .into_iter()
+            .find(|h| h.class.is_outside() && !host_named_after(&h.host, names))
     })?;
     Some((send, host.host))
 }

@@ -136,10 +136,7 @@ const NEAR: usize = 3;
 
 /// Whether a destination class is someone the data may go to.
 fn trusted(class: &HostClass) -> bool {
-    matches!(
-        class,
-        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-    )
+    !class.is_outside()
 }
 
 /// A comment line (lowered and trimmed).

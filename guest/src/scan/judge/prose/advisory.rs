@@ -11,7 +11,6 @@
 
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Lines on either side of the advisory words within which the order counts (one paragraph).
@@ -124,10 +123,7 @@ pub(super) fn fake_advisory(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 continue;
             }
             for h in hosts_in(line) {
-                if h.class != HostClass::Local
-                    && !h.class.is_known_good()
-                    && !vendor_host(b, &h.host, file.path, &lines, &window)
-                {
+                if h.class.is_outside() && !vendor_host(b, &h.host, file.path, &lines, &window) {
                     found = Some((i, m, h.host));
                     break 'lines;
                 }

@@ -4,7 +4,6 @@
 use super::super::{At, Bundle, finding, hosts_in};
 use crate::scan::content::{Finding, Related};
 use crate::scan::facts::FactKind;
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Facts that make concealment or a condition dangerous: the thing worth hiding.
@@ -375,11 +374,7 @@ pub(super) fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     };
     let route = b
         .in_file(s.file, FactKind::Url)
-        .find(|u| {
-            hosts_in(&u.text())
-                .iter()
-                .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
-        })
+        .find(|u| hosts_in(&u.text()).iter().any(|h| h.class.is_outside()))
         .or_else(|| {
             // The replacement's own code sending to a suspicious place.
             b.all(FactKind::NetSend)
@@ -395,11 +390,7 @@ pub(super) fn shadowing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     f.kind == crate::scan::content::FileKind::Code && f.facts.has(FactKind::NetSend)
                 })
                 .flat_map(|f| b.in_file(f, FactKind::Url))
-                .find(|u| {
-                    hosts_in(&u.text())
-                        .iter()
-                        .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
-                })
+                .find(|u| hosts_in(&u.text()).iter().any(|h| h.class.is_outside()))
         })
         .or_else(|| b.all(FactKind::SecretProse).next())
         .or_else(|| b.all(FactKind::Conceal).next());

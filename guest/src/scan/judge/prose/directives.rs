@@ -9,11 +9,10 @@ use crate::scan::rules::Severity;
 
 pub(super) fn singles(b: &Bundle<'_>, out: &mut Vec<Finding>) {
     if let Some(s) = b.all(FactKind::SecretToOutput).next() {
-        let foreign = b.in_file(s.file, FactKind::Url).any(|u| {
-            hosts_in(&u.text())
-                .iter()
-                .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
-        }) || s.text().contains('@');
+        let foreign = b
+            .in_file(s.file, FactKind::Url)
+            .any(|u| hosts_in(&u.text()).iter().any(|h| h.class.is_outside()))
+            || s.text().contains('@');
         // The output that holds the secrets is then sent (posted, mailed) within a few lines.
         let sent = b
             .in_file(s.file, FactKind::NetSend)
@@ -149,12 +148,7 @@ fn hidden_command(b: &Bundle<'_>, h: At<'_>) -> Option<Finding> {
     let text = h.text();
     let low = crate::ascii_lowered(&text);
     let cmd = HIDDEN_COMMANDS.iter().find(|w| low.contains(*w))?;
-    let host = hosts_in(&text).into_iter().find(|x| {
-        !matches!(
-            x.class,
-            HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-        )
-    })?;
+    let host = hosts_in(&text).into_iter().find(|x| x.class.is_outside())?;
     let why = format!(
         "{} at {}, and the hidden text names a command (`{}`) and {} ({}): a download-and-run the user cannot see but the agent reads. Do not install this skill.",
         b.title(h.fact),

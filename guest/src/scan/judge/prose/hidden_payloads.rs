@@ -10,7 +10,6 @@
 use super::super::{At, Bundle, finding, hosts_in};
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// The longest comment read, in bytes.
@@ -62,9 +61,7 @@ pub(super) fn comment_command(b: &Bundle<'_>, out: &mut Vec<Finding>) {
         .filter(|a| b.tag(a.fact) == "comment-command")
     {
         let body = comment_body(&at);
-        let host = hosts_in(body)
-            .into_iter()
-            .find(|h| h.class != HostClass::Local && !h.class.is_known_good());
+        let host = hosts_in(body).into_iter().find(|h| h.class.is_outside());
         let secret = names_secret(body);
         if host.is_none() && secret.is_none() {
             continue;

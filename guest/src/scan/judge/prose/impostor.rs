@@ -10,7 +10,6 @@
 
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Lines within which the claim and the step count together.
@@ -74,11 +73,7 @@ fn downloads_and_runs(line: &str, l: &str) -> bool {
     ]
     .iter()
     .any(|w| l.contains(w));
-    fetch
-        && run
-        && hosts_in(line)
-            .iter()
-            .any(|h| h.class != HostClass::Local && !h.class.is_known_good())
+    fetch && run && hosts_in(line).iter().any(|h| h.class.is_outside())
 }
 
 pub(super) fn fake_official_update(b: &Bundle<'_>, out: &mut Vec<Finding>) {

@@ -13,7 +13,6 @@
 
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{FileKind, Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::judge::find::Has;
 use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
@@ -516,7 +515,7 @@ pub(super) fn prose_leak(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             // To a host: a verb that sends, or one that puts it into a form or message there.
             let host = hosts_in(&text)
                 .into_iter()
-                .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                .find(|h| h.class.is_outside())
                 .filter(|_| any_of(&lower, SENDS) || output.is_some() && any_of(&lower, PUTS));
             // Into an output: a verb that puts or sends it there.
             let output = output.filter(|_| any_of(&lower, PUTS) || any_of(&lower, SENDS));

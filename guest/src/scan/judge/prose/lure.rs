@@ -255,7 +255,7 @@ fn lure_signals<'a>(b: &'a Bundle<'a>, file: &'a super::super::File<'a>) -> Vec<
     for at in b.in_file(file, FactKind::PasteRun) {
         if let Some((h, named)) = hosts_in(&at.text())
             .into_iter()
-            .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+            .find(|h| h.class.is_outside())
             .map(|h| (h, String::new()))
             // Round 50t: or the page named just above the step, in its paragraph.
             .or_else(|| {

@@ -99,7 +99,6 @@ mod paste_page;
 
 use super::{At, Bundle, Host, hosts_in};
 use crate::scan::content::{FileKind, Finding};
-use crate::scan::hosts::HostClass;
 use crate::scan::judge::find::Has;
 
 /// The prose rules; `earlier` are the findings so far (rules and the other judge rules).
@@ -158,9 +157,7 @@ fn foreign_host_near(at: &At<'_>, lines: usize) -> Option<Host> {
         .split_inclusive('\n')
         .take(lines)
         .collect();
-    hosts_in(&window)
-        .into_iter()
-        .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+    hosts_in(&window).into_iter().find(|h| h.class.is_outside())
 }
 
 /// How many lines from `at`'s on a sentence's destination may be on, at most `lines`: a line that
@@ -298,21 +295,21 @@ pub fn reads_raw_text(text: &str) -> bool {
             .chain(super::hidden_copy::TOOLS.iter().copied())
             .chain(super::tool_sinks::raw_words())
             .chain(super::secret_param::RAW.iter().copied())
-            .chain(super::round34m_raw_words())
-            .chain(super::round36m_raw_words())
-            .chain(super::round37m_raw_words())
-            .chain(super::round38m_raw_words())
-            .chain(super::round39m_raw_words())
-            .chain(super::round40m_raw_words())
-            .chain(super::round41m_raw_words())
-            .chain(super::round42m_raw_words())
-            .chain(super::round43m_raw_words())
-            .chain(super::round44m_raw_words())
-            .chain(super::round45m_raw_words())
-            .chain(super::round46m_raw_words())
-            .chain(super::round47m_raw_words())
-            .chain(super::round48m_raw_words())
-            .chain(super::round49m_raw_words())
+            .chain(super::raw_words::round34m_raw_words())
+            .chain(super::raw_words::round36m_raw_words())
+            .chain(super::raw_words::round37m_raw_words())
+            .chain(super::raw_words::round38m_raw_words())
+            .chain(super::raw_words::round39m_raw_words())
+            .chain(super::raw_words::round40m_raw_words())
+            .chain(super::raw_words::round41m_raw_words())
+            .chain(super::raw_words::round42m_raw_words())
+            .chain(super::raw_words::round43m_raw_words())
+            .chain(super::raw_words::round44m_raw_words())
+            .chain(super::raw_words::round45m_raw_words())
+            .chain(super::raw_words::round46m_raw_words())
+            .chain(super::raw_words::round47m_raw_words())
+            .chain(super::raw_words::round48m_raw_words())
+            .chain(super::raw_words::round49m_raw_words())
             .chain(super::joined_delete::JOINS.iter().copied())
             .chain(super::split_command::GATE.iter().copied())
             .chain(super::shapes::raw_words_44t())

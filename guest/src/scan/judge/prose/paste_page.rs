@@ -11,13 +11,12 @@
 
 use super::super::{At, Bundle, File, Host, hosts_in};
 use crate::scan::facts::FactKind;
-use crate::scan::hosts::HostClass;
 
 /// Lines above a paste step within which the page it pastes from may be named.
 const PAGE_BACK: u32 = 4;
 
 fn stranger(h: &Host) -> bool {
-    h.class != HostClass::Local && !h.class.is_known_good()
+    h.class.is_outside()
 }
 
 /// The unknown host (and the line) of a prose link in the paragraph just above a paste step (`paste` is the

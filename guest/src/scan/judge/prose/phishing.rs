@@ -4,7 +4,6 @@
 use super::super::{Bundle, finding, hosts_in};
 use crate::scan::content::Finding;
 use crate::scan::facts::FactKind;
-use crate::scan::hosts::HostClass;
 use crate::scan::rules::Severity;
 
 /// Lines around a phishing request within which its link or address counts.
@@ -25,7 +24,7 @@ pub(super) fn phishing(b: &Bundle<'_>, out: &mut Vec<Finding>) {
             .find_map(|u| {
                 hosts_in(&u.text())
                     .into_iter()
-                    .find(|h| h.class != HostClass::Local && !h.class.is_known_good())
+                    .find(|h| h.class.is_outside())
                     .map(|h| (u, h))
             })
             .or_else(|| {

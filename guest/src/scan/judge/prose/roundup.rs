@@ -11,7 +11,6 @@
 
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
@@ -195,9 +194,7 @@ pub(super) fn credential_roundup(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .filter(|&i| prose[i] && (i == s || !heading(i)))
                 .flat_map(|i| hosts_in(lines[i]))
                 .find(|h| {
-                    h.class != HostClass::Local
-                        && !h.class.is_known_good()
-                        && !super::super::host_named_after(&h.host, &name_words)
+                    h.class.is_outside() && !super::super::host_named_after(&h.host, &name_words)
                 });
             let Some(dest) = dest else { continue };
             // A demand in the same section, before the send or on its line.

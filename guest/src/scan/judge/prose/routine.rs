@@ -22,7 +22,6 @@
 
 use super::super::{Bundle, Host, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::judge::find::{has, has_any};
 use crate::scan::rules::Severity;
 
@@ -252,11 +251,7 @@ fn outside_host(
     (i..(i + 2).min(lines.len()))
         .filter(|&j| prose[j])
         .flat_map(|j| hosts_in(lines[j]).into_iter().map(move |h| (j, h)))
-        .find(|(_, h)| {
-            h.class != HostClass::Local
-                && !h.class.is_known_good()
-                && !super::super::host_named_after(&h.host, words)
-        })
+        .find(|(_, h)| h.class.is_outside() && !super::super::host_named_after(&h.host, words))
 }
 
 fn related(file: &str, lines: &[&str], marks: &[(&str, usize)], at: usize) -> Vec<Related> {

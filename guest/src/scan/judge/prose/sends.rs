@@ -35,7 +35,7 @@ pub(super) fn prose_sends<'a>(b: &'a Bundle<'a>) -> Vec<(At<'a>, super::super::H
     }) {
         let dest = hosts_in(&store.text())
             .into_iter()
-            .find(|h| h.class != HostClass::Local && !h.class.is_known_good());
+            .find(|h| h.class.is_outside());
         if let Some(h) = dest {
             out.push((store, h));
         }

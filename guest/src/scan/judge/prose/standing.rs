@@ -13,7 +13,6 @@
 
 use super::super::{Bundle, hosts_in};
 use crate::scan::content::{Finding, Related, evidence};
-use crate::scan::hosts::HostClass;
 use crate::scan::judge::find::Has;
 use crate::scan::rules::Severity;
 
@@ -116,9 +115,7 @@ pub(super) fn standing_orders(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                 .filter(|&j| prose[j])
                 .flat_map(|j| hosts_in(lines[j]).into_iter().map(move |h| (j, h)))
                 .find(|(_, h)| {
-                    h.class != HostClass::Local
-                        && !h.class.is_known_good()
-                        && !super::super::host_named_after(&h.host, &name_words)
+                    h.class.is_outside() && !super::super::host_named_after(&h.host, &name_words)
                 });
             let Some((hl, host)) = host else { continue };
             let standing = near.filter(|&j| prose[j]).find(|&j| {

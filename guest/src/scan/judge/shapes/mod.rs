@@ -175,10 +175,7 @@ pub(crate) fn raw_words() -> impl Iterator<Item = &'static str> {
 
 /// A destination that is not the machine, a vendor, an installer host or a registry.
 pub(super) fn suspicious(class: HostClass) -> bool {
-    !matches!(
-        class,
-        HostClass::Local | HostClass::Vendor | HostClass::Installer | HostClass::Registry
-    )
+    class.is_outside()
 }
 
 /// The most suspicious `scheme://` destination among `hosts` that is [`suspicious`].

