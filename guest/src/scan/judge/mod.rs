@@ -431,6 +431,8 @@ mod store_upload;
 mod stream_eval;
 mod tool_sinks;
 mod unlisted_tools;
+// Round 50b (sets50b): whether a hook's file contacts any host at all.
+mod net_reach;
 
 use std::borrow::Cow;
 

@@ -493,3 +493,6 @@ mod round49m;
 mod round49t;
 // Stop 60 (the lead): one line of several commands, escaped quotes, a URL segment vs a script.
 mod lead60;
+// Round 50b (sets50b): a hook's reading link, quoted override phrases a guard watches for, a
+// disclosed print-mode launch in a script.
+mod round50b;
