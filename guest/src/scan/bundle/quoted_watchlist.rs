@@ -107,7 +107,7 @@ pub(super) fn watched_phrase(lines: &[&str], index: usize) -> bool {
     let quote_start = line[..at]
         .rfind(['"', '\'', '`', '“', '「', '『', '«', '„'])
         .unwrap_or(at);
-    detects().is_match(line[..quote_start].as_bytes()) || listed_under_attack(lines, index)
+    detects().is_match(&line.as_bytes()[..quote_start]) || listed_under_attack(lines, index)
 }
 
 /// Lower quoted override phrases that a guard watches for to `medium` (see the module
