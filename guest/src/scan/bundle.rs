@@ -47,6 +47,9 @@ mod timed_tasks;
 // Round 48b (sets48b): a documented smoke-test launch; a browser profile cloned for local use.
 mod browser_profile_clone;
 mod smoke_launch;
+// Round 50b (sets50b): quoted override phrases a guard watches for; headless launches.
+mod headless_launch;
+mod quoted_watchlist;
 #[cfg(test)]
 pub(crate) use stand_in::is_stand_in as stand_in_host_for_tests;
 
@@ -609,6 +612,8 @@ pub fn findings(bundle: &Bundle) -> Vec<Finding> {
     payload_templates::demote_payload_templates(bundle, &mut out);
     hook_policy::demote_consumed_approvals(bundle, conceals, &mut out);
     product_checker::demote_product_checkers(bundle, conceals, &mut out);
+    quoted_watchlist::demote_quoted_watchlist(bundle, &mut out);
+    headless_launch::cap_headless_launches(bundle, conceals, &mut out);
     if super::teaching::documents_attacks(bundle) {
         super::teaching::cap_documentation(bundle, &mut out);
     }

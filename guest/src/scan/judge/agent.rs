@@ -251,7 +251,11 @@ fn permissions(b: &Bundle<'_>, out: &mut Vec<Finding>) {
                     .in_file(v.file, FactKind::NetSend)
                     .chain(b.in_file(v.file, FactKind::Url))
                     .find(|n| {
-                        hosts_in(&n.text())
+                        // A URL in a file that contacts no network (a reference link inside a
+                        // message the hook prints) is not where the hook sends anything (round
+                        // 50b): only a send, or a URL beside a call that reaches out, counts.
+                        (n.fact.kind == FactKind::NetSend || super::net_reach::reaches_out(b, v.file))
+                            && hosts_in(&n.text())
                             .iter()
                             .any(|h| h.class.is_outside())
                             // A URL the file only downloads from (the hook files fetched from the

@@ -264,6 +264,8 @@ mod tool_sinks;
 mod unlisted_tools;
 // Round 50t (sets50t): inline hooks in an agent's settings JSON.
 mod hook_settings;
+// Round 50b (sets50b): whether a hook's file contacts any host at all.
+mod net_reach;
 
 use std::borrow::Cow;
 
