@@ -516,6 +516,30 @@ pub(super) fn task_detail(q: &Query, m: &Match, exact: bool, relevance: f64, lan
             }
         });
     }
+    if m.no_subject_word {
+        let words: Vec<String> = relevance::rare_subject_words(q)
+            .into_iter()
+            .filter_map(|i| q.units.get(i))
+            .map(|u| u.surface.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .take(4)
+            .collect();
+        let pct = round(100.0 * relevance::NO_SUBJECT_WORD, 0);
+        let words = if words.is_empty() {
+            String::new()
+        } else {
+            match lang {
+                Lang::Zh => format!("（{}）", join(&words, lang)),
+                Lang::En => format!(" ({})", join(&words, lang)),
+            }
+        };
+        out.push_str(&match lang {
+            Lang::Zh => format!("；你的任务里少见的词{words}它一个都没有，别的技能有，排序时按 {pct}% 计"),
+            Lang::En => format!(
+                "; it shares none of your task's rare words{words} that another listing has, so it counts {pct}% in the order"
+            ),
+        });
+    }
     if !m.lone.is_empty() {
         let words: Vec<String> = m
             .lone

@@ -175,6 +175,9 @@ pub fn prefer_same_language_twin(matches: &mut [Match]) {
     }
 }
 
+mod subject;
+pub use subject::{NO_SUBJECT_WORD, prefer_subject_words, rare_subject_words};
+
 mod query;
 pub use query::{Query, Reach, Script, Unit, UnitKind, script_of};
 
@@ -337,3 +340,6 @@ mod rare_stretch_tests;
 
 #[cfg(test)]
 mod translate_tests;
+
+#[cfg(test)]
+mod subject_tests;

@@ -229,6 +229,9 @@ impl<'e> Scorer<'e> {
             None => (Vec::new(), Vec::new()),
         };
         relevance::prefer_same_language_twin(&mut matches);
+        if let Some(q) = &query {
+            relevance::prefer_subject_words(&mut matches, q);
+        }
         let best = bm25.iter().copied().fold(0.0, f64::max);
         // How much of the order shared words decide: more when no candidate matches the
         // request's concepts well (one pass over the matches: linear in the candidates).

@@ -83,6 +83,9 @@ pub struct Match {
     pub lone: Vec<usize>,
     /// It matched something, but nothing of what it matched is in its name ([`NO_NAME_EVIDENCE`]).
     pub no_name_evidence: bool,
+    /// It shares none of the request's rare words while another listing does, in a request no
+    /// listing matches well by its concepts ([`super::NO_SUBJECT_WORD`], `rank54`).
+    pub no_subject_word: bool,
 }
 
 /// Whether a request's words are one Chinese character alone (写 but not 写作 or `pdf`).
@@ -517,5 +520,6 @@ pub fn match_doc(q: &Query, doc: &Doc) -> Match {
         broad_topic,
         lone,
         no_name_evidence,
+        no_subject_word: false,
     }
 }
