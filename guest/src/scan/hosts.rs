@@ -158,15 +158,6 @@ pub fn split_url(url: &str) -> Option<(String, &str)> {
     // A subdomain filled in at run time under a fixed domain (`https://${project_ref}.supabase.co`,
     // `https://$BUCKET.s3.amazonaws.com`): the request goes to that domain (round 37b).
     let rest = runtime_label(rest).unwrap_or(rest);
-    // A host whose last labels are filled in at run time (`https://api.${site}/…`,
-    // `https://hooks-$env.…`, `https://api.<your-site>/…`) is not the part before the name (`api`):
-    // the fixed domain after the name is, when one follows (`https://api-${region}.example.com`),
-    // else no host is known here.
-    let rest = match run_time_tail(rest) {
-        Some(Some(domain)) => domain,
-        Some(None) => return None,
-        None => rest,
-    };
     // A host filled in at run time (`https://${SITE}/…`, `https://<host>/…`) is not a host, nor is
     // a pattern's group (`s|https://([^.]+)\.host…|` in a `sed` expression, round 37b).
     if rest.starts_with(['$', '{', '<', '%', '"', '\'', '(', '^']) {
@@ -238,31 +229,6 @@ fn runtime_label(rest: &str) -> Option<&str> {
             .next()
             .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())))
     .then_some(domain)
-}
-
-/// For an authority whose first label is written and whose end is filled in at run time (a `$`, `{`,
-/// `<` or `%` right after a `.` or `-`): `Some` of the fixed domain that follows the name, or
-/// `Some(None)` when none does; `None` for any other authority.
-fn run_time_tail(rest: &str) -> Option<Option<&str>> {
-    let stop = rest
-        .find(['/', '?', '#', '"', '\'', '`', ' ', '\t', '@'])
-        .unwrap_or(rest.len());
-    let i = rest[..stop].find(['$', '{', '<', '%'])?;
-    if i == 0 || !rest[..i].ends_with(['.', '-']) {
-        return None;
-    }
-    let name = &rest[i..];
-    let after = if let Some(r) = name.strip_prefix("${") {
-        r.find('}').map(|c| &r[c + 1..])
-    } else if let Some(r) = name.strip_prefix("{{") {
-        r.find("}}").map(|c| &r[c + 2..])
-    } else if let Some(r) = name.strip_prefix(['{', '<']) {
-        r.find(['}', '>']).map(|c| &r[c + 1..])
-    } else {
-        name.strip_prefix('$')
-            .map(|r| r.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_'))
-    };
-    Some(after.and_then(|a| runtime_label(&format!("${{x}}{a}")).map(|_| &a[1..])))
 }
 
 /// Every `scheme://host…` URL in a line, as byte ranges.

@@ -237,7 +237,7 @@ pub fn analyze(b: &Bundle<'_>, file: &File<'_>) -> FileFlow {
         }
         // Hosts of the sink-like facts, resolved where they stand.
         if here.iter().any(|&i| needs_hosts(facts[i].kind)) {
-            let direct = line_hosts::hosts_on(text, &ff.defs);
+            let direct = hosts_in(text);
             let resolved = if direct.is_empty() {
                 line_hosts::unbound_refs(text).into_iter().find_map(|r| {
                     ff.defs

@@ -505,8 +505,6 @@ mod round50m;
 // lists, temporary folders asked of the language, indented call operators, wrapped lure
 // sentences, rsync daemon destinations.
 mod round50k;
-// Stop 61 (the lead): hosts completed at run time from a variable.
-mod lead61;
 // Round 50b (sets50b): a hook's reading link, quoted override phrases a guard watches for, a
 // disclosed print-mode launch in a script.
 mod round50b;
